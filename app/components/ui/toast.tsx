@@ -1,0 +1,32 @@
+import { useEffect, useState } from "react";
+
+export type ToastData = { id: string; type: "success" | "error" | "info"; title?: string; message: string };
+
+/**
+ * A flash message. Without JavaScript it stays until the next page and can be closed
+ * with the (CSS-only) close control; with JavaScript it also fades after a few seconds.
+ */
+export function ToastView({ toast }: { toast: ToastData }) {
+  const [visible, setVisible] = useState(true);
+  useEffect(() => {
+    if (toast.type === "error") return;
+    const timer = setTimeout(() => setVisible(false), 6000);
+    return () => clearTimeout(timer);
+  }, [toast.id, toast.type]);
+  if (!visible) return null;
+  const inputId = `toast-${toast.id}`;
+  return (
+    <div className="toast-region">
+      <input type="checkbox" id={inputId} className="toast-dismiss visually-hidden" aria-label="Close message" />
+      <div className={`toast toast--${toast.type}`} role={toast.type === "error" ? "alert" : "status"}>
+        <div className="toast__body">
+          {toast.title ? <strong className="toast__title">{toast.title}</strong> : null}
+          <span className="toast__message">{toast.message}</span>
+        </div>
+        <label htmlFor={inputId} className="toast__close" title="Close">
+          <span aria-hidden="true">×</span>
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * The one reader of process.env. Every variable of CONTRACT.md is parsed here with zod,
+ * defaults are applied, and the signing secrets are generated once into
+ * $DATA_DIR/secrets.json when they are not given.
+ *
+ * A bad value stops the start with one line naming the variable (ConfigError).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  constructor(
+    public variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = "ConfigError";
+  }
+}
+
+const DEFAULT_RATES_URL =
+  "https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/cny.json";
+const DEFAULT_RATES_BACKUP_URL = "https://latest.currency-api.pages.dev/v1/currencies/cny.json";
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL")
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const integer = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.trim() : value),
+    z
+      .string()
+      .regex(/^-?\d+$/, `must be a whole number`)
+      .transform(Number)
+      .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`),
+  );
+
+const positiveSeconds = integer(1, 10 * 365 * 24 * 3600);
+
+const rawSchema = z.object({
+  NODE_ENV: z.preprocess(
+    blankToUndefined,
+    z.enum(["development", "production", "test"]).default("production"),
+  ),
+  PORT: z.preprocess(blankToUndefined, integer(0, 65535).default(3000)),
+  HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+  DATABASE_PATH: optionalString,
+  UPLOADS_DIR: optionalString,
+  SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  JWT_SECRET: z.preprocess(blankToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  ADMIN_EMAIL: z.preprocess(blankToUndefined, z.email("must be an e-mail address").optional()),
+  ADMIN_PASSWORD: z.preprocess(blankToUndefined, z.string().min(6, "must be at least 6 characters").optional()),
+  SEED_DEMO: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(["0", "1", "true", "false"], "must be 0 or 1")
+      .default("1")
+      .transform((v) => v === "1" || v === "true"),
+  ),
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => {
+        try {
+          return ["smtp:", "smtps:"].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, "must be an smtp:// or smtps:// URL")
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Site <no-reply@localhost>")),
+  PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_OAUTH_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  RATES_URL: z.preprocess(blankToUndefined, httpUrl.default(DEFAULT_RATES_URL)),
+  RATES_BACKUP_URL: z.preprocess(blankToUndefined, httpUrl.default(DEFAULT_RATES_BACKUP_URL)),
+  MARKETPLACE_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  ACCESS_TOKEN_TTL: z.preprocess(blankToUndefined, positiveSeconds.default(3600)),
+  REFRESH_MAX_AGE_ADMIN: z.preprocess(blankToUndefined, positiveSeconds.default(18000)),
+  REFRESH_MAX_AGE_USER: z.preprocess(blankToUndefined, positiveSeconds.default(86400)),
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^(\d+|true|false)$/, "must be a hop count (1, 2, ...) or true/false")
+      .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(["silent", "error", "warn", "info", "debug"], "must be one of silent, error, warn, info, debug").default("info"),
+  ),
+});
+
+export type Env = {
+  NODE_ENV: "development" | "production" | "test";
+  PORT: number;
+  HOST: string;
+  DATA_DIR: string;
+  DATABASE_PATH: string;
+  UPLOADS_DIR: string;
+  OUTBOX_DIR: string;
+  SESSION_SECRET: string;
+  JWT_SECRET: string;
+  ADMIN_EMAIL?: string;
+  ADMIN_PASSWORD?: string;
+  SEED_DEMO: boolean;
+  SMTP_URL?: string;
+  MAIL_FROM: string;
+  PUBLIC_URL: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  GOOGLE_OAUTH_BASE_URL?: string;
+  RATES_URL: string;
+  RATES_BACKUP_URL: string;
+  MARKETPLACE_BASE_URL?: string;
+  ACCESS_TOKEN_TTL: number;
+  REFRESH_MAX_AGE_ADMIN: number;
+  REFRESH_MAX_AGE_USER: number;
+  /** Number of reverse-proxy hops to trust; 0 = none (use the socket address). */
+  TRUST_PROXY: number;
+  LOG_LEVEL: "silent" | "error" | "warn" | "info" | "debug";
+};
+
+type Secrets = { SESSION_SECRET: string; JWT_SECRET: string };
+
+/**
+ * Reads $DATA_DIR/secrets.json, creating it (mode 600) with fresh random secrets the
+ * first time. The write goes through a temporary file and a hard link so that two
+ * processes starting together agree on one set of secrets.
+ */
+function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = path.join(dataDir, "secrets.json");
+  const read = (): Secrets | undefined => {
+    if (!fs.existsSync(file)) return undefined;
+    const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>;
+    if (typeof parsed.SESSION_SECRET !== "string" || typeof parsed.JWT_SECRET !== "string") {
+      throw new ConfigError("SESSION_SECRET", `is missing from ${file}; delete the file to regenerate it`);
+    }
+    return parsed as Secrets;
+  };
+  const existing = read();
+  if (existing) return existing;
+
+  const fresh: Secrets = {
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    JWT_SECRET: crypto.randomBytes(32).toString("hex"),
+  };
+  const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
+  fs.writeFileSync(temp, JSON.stringify(fresh, null, 2) + "\n", { mode: 0o600 });
+  try {
+    fs.linkSync(temp, file); // fails if another process won the race
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    fs.unlinkSync(temp);
+  }
+  return read()!;
+}
+
+/** Parses a raw environment. Exported for tests; the app uses `env` below. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = rawSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = String(issue.path[0] ?? "environment");
+    const raw = source[variable];
+    const shown = raw === undefined ? "" : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + "…" : raw)})`;
+    throw new ConfigError(variable, `${issue.message}${shown}`);
+  }
+  const raw = result.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError("DATA_DIR", `cannot be created: ${(error as Error).message}`);
+  }
+  const uploadsDir = path.resolve(raw.UPLOADS_DIR ?? path.join(dataDir, "uploads"));
+  const databasePath = path.resolve(raw.DATABASE_PATH ?? path.join(dataDir, "app.db"));
+
+  let secrets: Secrets | undefined;
+  const needSecrets = !raw.SESSION_SECRET || !raw.JWT_SECRET;
+  if (needSecrets) {
+    try {
+      secrets = loadOrCreateSecrets(dataDir);
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError("DATA_DIR", `cannot hold secrets.json: ${(error as Error).message}`);
+    }
+  }
+
+  return {
+    NODE_ENV: raw.NODE_ENV,
+    PORT: raw.PORT,
+    HOST: raw.HOST,
+    DATA_DIR: dataDir,
+    DATABASE_PATH: databasePath,
+    UPLOADS_DIR: uploadsDir,
+    OUTBOX_DIR: path.join(dataDir, "outbox"),
+    SESSION_SECRET: raw.SESSION_SECRET ?? secrets!.SESSION_SECRET,
+    JWT_SECRET: raw.JWT_SECRET ?? secrets!.JWT_SECRET,
+    ADMIN_EMAIL: raw.ADMIN_EMAIL,
+    ADMIN_PASSWORD: raw.ADMIN_PASSWORD,
+    SEED_DEMO: raw.SEED_DEMO,
+    SMTP_URL: raw.SMTP_URL,
+    MAIL_FROM: raw.MAIL_FROM,
+    PUBLIC_URL: raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`,
+    GOOGLE_CLIENT_ID: raw.GOOGLE_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: raw.GOOGLE_CLIENT_SECRET,
+    GOOGLE_OAUTH_BASE_URL: raw.GOOGLE_OAUTH_BASE_URL,
+    RATES_URL: raw.RATES_URL,
+    RATES_BACKUP_URL: raw.RATES_BACKUP_URL,
+    MARKETPLACE_BASE_URL: raw.MARKETPLACE_BASE_URL,
+    ACCESS_TOKEN_TTL: raw.ACCESS_TOKEN_TTL,
+    REFRESH_MAX_AGE_ADMIN: raw.REFRESH_MAX_AGE_ADMIN,
+    REFRESH_MAX_AGE_USER: raw.REFRESH_MAX_AGE_USER,
+    TRUST_PROXY: raw.TRUST_PROXY ?? 0,
+    LOG_LEVEL: raw.LOG_LEVEL,
+  };
+}
+
+let cached: Env | undefined;
+
+/** The parsed configuration of this process (parsed on first use). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Non-secret facts a script may print or a test may need. */
+export function describeEnv(env: Env) {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    databasePath: env.DATABASE_PATH,
+    uploadsDir: env.UPLOADS_DIR,
+    publicUrl: env.PUBLIC_URL,
+    mail: env.SMTP_URL ? "smtp" : `outbox (${env.OUTBOX_DIR})`,
+  };
+}

@@ -1,0 +1,16 @@
+/** Client-safe HTTP helpers. */
+
+const DEFAULT_REDIRECT = "/";
+
+/**
+ * Only same-site relative paths are followed; anything else (absolute URLs,
+ * protocol-relative "//host", backslash tricks) goes to the default.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = DEFAULT_REDIRECT): string {
+  if (!to || typeof to !== "string") return fallback;
+  const target = to.trim();
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\") || /[\u0000-\u001f]/.test(target)) {
+    return fallback;
+  }
+  return target;
+}

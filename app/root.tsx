@@ -1,0 +1,87 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AdBanner } from "~/components/storefront/ad-banner";
+import { SiteFooter } from "~/components/storefront/site-footer";
+import { SiteHeader } from "~/components/storefront/site-header";
+import { Analytics } from "~/components/storefront/analytics";
+import { ErrorPage } from "~/components/ui/error-page";
+import { ToastView } from "~/components/ui/toast";
+import { pageMeta } from "~/lib/meta";
+import { useNonce } from "~/lib/nonce";
+import { getToast } from "~/lib/toast.server";
+import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
+import { SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
+import stylesheet from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "any" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const settings = await loadSettings();
+  const { toast, headers } = await getToast(request);
+  const url = new URL(request.url);
+  return Response.json(
+    {
+      siteInfo: toSiteInfo(settings),
+      adBanner: toAdBannerConfig(settings),
+      analyticsCode: settings.google_analytics_code.trim(),
+      toast,
+      searchQuery: url.pathname === "/search" ? url.searchParams.get("q") ?? "" : "",
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+export type RootLoaderData = {
+  siteInfo: ReturnType<typeof toSiteInfo>;
+  adBanner: ReturnType<typeof toAdBannerConfig>;
+  analyticsCode: string;
+  toast: Awaited<ReturnType<typeof getToast>>["toast"];
+  searchQuery: string;
+};
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches);
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const nonce = useNonce();
+  const siteName = data?.siteInfo.site_name ?? SITE_SETTING_FALLBACKS.site_name;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f766e" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader siteName={siteName} searchQuery={data?.searchQuery ?? ""} />
+        {data?.adBanner.enabled ? <AdBanner config={data.adBanner} /> : null}
+        {data?.toast ? <ToastView key={data.toast.id} toast={data.toast} /> : null}
+        <main id="main" className="container main">
+          {children}
+        </main>
+        <SiteFooter siteName={siteName} />
+        {data?.analyticsCode ? <Analytics code={data.analyticsCode} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,25 @@
+/**
+ * Opens the one SQLite file with the settings every process uses: WAL journal,
+ * foreign keys enforced, a busy timeout so concurrent writers wait instead of failing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+
+export function openSqlite(file: string): SQLite.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  return sqlite;
+}
+
+export function createKysely(sqlite: SQLite.Database): DB {
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

@@ -1,0 +1,11 @@
+/**
+ * Every migration, in order. Listed statically (not read from the folder at run time) so
+ * that the same list works under tsx, in the Remix server bundle and in tests.
+ * Names are timestamps: add new files at the end, never rename or edit landed ones.
+ */
+import type { Migration } from "kysely";
+import * as m20261123053000 from "./20261123053000_site_settings";
+
+export const migrations: Record<string, Migration> = {
+  "20261123053000_site_settings": m20261123053000,
+};

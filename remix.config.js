@@ -1,0 +1,14 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  // Tests, stories and server-only helpers next to routes are never routes.
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.spec.{ts,tsx}"],
+  serverModuleFormat: "esm",
+  serverDependenciesToBundle: [],
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: true,
+  },
+};

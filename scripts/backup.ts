@@ -1,0 +1,34 @@
+/**
+ * `npm run backup -- FILE`: a consistent copy of the live database through SQLite's
+ * online backup API (safe while the server is writing).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { envOrExit, fail } from "./lib";
+
+const target = process.argv[2];
+if (!target) fail("usage: npm run backup -- <file>");
+
+const env = envOrExit();
+if (!fs.existsSync(env.DATABASE_PATH)) fail(`no database at ${env.DATABASE_PATH}`);
+const destination = path.resolve(target);
+if (destination === path.resolve(env.DATABASE_PATH)) fail("the backup file must not be the database itself");
+fs.mkdirSync(path.dirname(destination), { recursive: true });
+
+const source = new SQLite(env.DATABASE_PATH, { readonly: true, fileMustExist: true });
+source.pragma("busy_timeout = 5000");
+try {
+  const started = Date.now();
+  await source.backup(destination);
+  const check = new SQLite(destination, { readonly: true });
+  const integrity = check.pragma("integrity_check", { simple: true });
+  check.close();
+  if (integrity !== "ok") fail(`backup written but integrity_check says: ${integrity}`);
+  const size = fs.statSync(destination).size;
+  console.log(`backup written to ${destination} (${size} bytes, ${Date.now() - started} ms, integrity ok)`);
+} catch (error) {
+  fail(`backup failed: ${(error as Error).message}`);
+} finally {
+  source.close();
+}

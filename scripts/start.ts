@@ -1,0 +1,54 @@
+/**
+ * `npm start`: build when there is no build, create the data folder, migrate, seed an
+ * empty database, then serve. Safe to run again on the same data.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { closeDb, getDb } from "../app/lib/db.server";
+import { log } from "../app/lib/log.server";
+import { migrateToLatest } from "../db/migrate";
+import { seedDatabase } from "../db/seed";
+import { envOrExit, fail } from "./lib";
+import { ROOT, SERVER_BUILD_PATH, startServer } from "./serve";
+
+const env = envOrExit();
+
+if (!fs.existsSync(SERVER_BUILD_PATH)) {
+  log.info("no build found: running `remix build` once");
+  const result = spawnSync("npx", ["remix", "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" },
+  });
+  if (result.status !== 0) fail("build failed: see the output above");
+}
+
+fs.mkdirSync(env.DATA_DIR, { recursive: true });
+fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
+
+const db = getDb();
+try {
+  const applied = await migrateToLatest(db);
+  if (applied.length) log.info(`migrations applied: ${applied.join(", ")}`);
+} catch (error) {
+  fail(`database migration failed: ${(error as Error).message}`);
+}
+
+if (env.SEED_DEMO) {
+  const seeded = await seedDatabase(db);
+  if (seeded) log.info("demo data seeded into the empty database");
+}
+
+const running = await startServer(env, { onClose: closeDb });
+log.info(`listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR})`);
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing requests and closing the database`);
+    await running.close();
+    process.exit(0);
+  });
+}
