@@ -20,7 +20,9 @@ const source = new SQLite(env.DATABASE_PATH, { readonly: true, fileMustExist: tr
 source.pragma("busy_timeout = 5000");
 try {
   const started = Date.now();
-  await source.backup(destination);
+  // All remaining pages in one step: a step-by-step copy restarts whenever another
+  // process writes, and could then never finish on a busy database.
+  await source.backup(destination, { progress: () => 0x7fffffff });
   const check = new SQLite(destination, { readonly: true });
   const integrity = check.pragma("integrity_check", { simple: true });
   check.close();

@@ -95,16 +95,20 @@ function uploadsHandler(root: string) {
       res.status(400).type("text/plain").send("Bad path");
       return;
     }
+    let realRoot: string;
     let real: string;
     try {
+      // symlinks must not lead out of the folder either
+      realRoot = fs.realpathSync(root);
       real = fs.realpathSync(file);
-      const realRoot = fs.realpathSync(root);
       if (!real.startsWith(realRoot + path.sep) || !fs.statSync(real).isFile()) throw new Error("not a file");
     } catch {
       res.status(404).type("text/plain").send("Not found");
       return;
     }
-    res.sendFile(real, {
+    // `root` keeps the dot-file rule to the part below UPLOADS_DIR
+    res.sendFile(path.relative(realRoot, real), {
+      root: realRoot,
       maxAge: "7d",
       dotfiles: "deny",
       headers: { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox" },

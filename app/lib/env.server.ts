@@ -180,7 +180,7 @@ function loadOrCreateSecrets(dataDir: string): Secrets {
 }
 
 /** Parses a raw environment. Exported for tests; the app uses `env` below. */
-export function parseEnv(source: NodeJS.ProcessEnv): Env {
+export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = rawSchema.safeParse(source);
   if (!result.success) {
     const issue = result.error.issues[0];

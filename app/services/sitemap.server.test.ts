@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { buildSitemap, registerSitemapSource } from "./sitemap.server";
+
+describe("sitemap service", () => {
+  it("lists the static pages and registered sources, escaped and without duplicates", async () => {
+    registerSitemapSource({
+      name: "test-source",
+      entries: () => [
+        { path: "/blog/a&b", lastmod: "2026-11-01" },
+        { path: "/", priority: 0.2 },
+      ],
+    });
+    const { xml, urlCount } = await buildSitemap();
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(xml).toContain("<loc>http://localhost:3000/</loc>");
+    expect(xml).toContain("<loc>http://localhost:3000/blog/a&amp;b</loc>");
+    expect(xml).toContain("<lastmod>2026-11-01</lastmod>");
+    expect(xml.match(/<loc>http:\/\/localhost:3000\/<\/loc>/g)).toHaveLength(1);
+    expect(urlCount).toBe(3);
+  });
+});

@@ -1,0 +1,53 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3457);
+const dataDir = path.join(import.meta.dirname, ".tmp", "e2e-data");
+export const E2E_DATA_DIR = dataDir;
+
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["json", { outputFile: ".tmp/playwright-report.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "off",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [
+    { name: "js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
+    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // the same start script as `npm start`, on a fresh data folder
+    command: `rm -rf "${dataDir}" && node --import tsx scripts/start.ts`,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "1",
+    },
+  },
+});

@@ -1,0 +1,108 @@
+/**
+ * `npm test`: every check the project has, in order: typecheck, build, vitest (unit and
+ * integration), Playwright (projects js and no-js). Ends with one plain line
+ * `N passed, N failed` totalling every test run (the typecheck counts as one).
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TMP = path.join(ROOT, ".tmp");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+let passed = 0;
+let failed = 0;
+
+function run(command: string, args: string[], env: Record<string, string> = {}): number {
+  console.log(`\n$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true", ...env },
+  });
+  return result.status ?? 1;
+}
+
+function finish(): never {
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+function ensureChromium() {
+  if (fs.existsSync(CHROMIUM)) return;
+  if (process.getuid?.() !== 0) {
+    console.error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium) or run as root.`);
+    failed += 1;
+    finish();
+  }
+  console.log("Chromium is missing: installing Debian's chromium package");
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  const ok =
+    run("apt-get", ["update", "-qq"], env) === 0 &&
+    run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], env) === 0;
+  if (!ok || !fs.existsSync(CHROMIUM)) {
+    console.error("Installing chromium with apt-get failed.");
+    failed += 1;
+    finish();
+  }
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+fs.mkdirSync(TMP, { recursive: true });
+ensureChromium();
+
+// 1. typecheck
+if (run("npx", ["tsc", "--noEmit"]) === 0) passed += 1;
+else failed += 1;
+
+// 2. build (integration and e2e tests run the built server)
+if (run("npx", ["remix", "build"]) !== 0) {
+  console.error("remix build failed: the server tests cannot run.");
+  failed += 1;
+  finish();
+}
+
+// 3. vitest
+const vitestReport = path.join(TMP, "vitest-report.json");
+fs.rmSync(vitestReport, { force: true });
+const vitestStatus = run("npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestReport}`,
+]);
+const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(vitestReport);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  // a suite that crashed before its tests ran still fails the run
+  if (vitestStatus !== 0 && vitest.numFailedTests === 0) failed += 1;
+} else {
+  failed += 1;
+}
+
+// 4. Playwright
+const playwrightReport = path.join(TMP, "playwright-report.json");
+fs.rmSync(playwrightReport, { force: true });
+const playwrightStatus = run("npx", ["playwright", "test"]);
+const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
+  playwrightReport,
+);
+if (playwright) {
+  passed += playwright.stats.expected + playwright.stats.flaky;
+  failed += playwright.stats.unexpected;
+  if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) failed += 1;
+} else {
+  failed += 1;
+}
+
+finish();

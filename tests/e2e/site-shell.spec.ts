@@ -1,0 +1,86 @@
+import { expect, setSetting, test } from "./fixtures";
+
+test.describe("site shell", () => {
+  test.afterEach(() => {
+    setSetting("ad_banner_enabled", "false");
+    setSetting("google_analytics_code", "");
+    setSetting("site_name", "QC Finder");
+  });
+
+  test("the home page renders with header, search, footer and meta tags", async ({ page }) => {
+    await page.goto("/");
+    await expect(page).toHaveTitle(/QC Finder/);
+    await expect(page.getByRole("link", { name: "QC Finder" }).first()).toBeVisible();
+    await expect(page.getByRole("search").first()).toBeVisible();
+    await expect(page.locator("footer")).toContainText("QC Finder");
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /Weidian/);
+    await expect(page.locator('meta[name="keywords"]')).toHaveAttribute("content", /taobao/);
+  });
+
+  test("the header search form submits a GET to /search", async ({ page }) => {
+    await page.goto("/");
+    const search = page.getByRole("search").first();
+    await search.getByRole("searchbox").fill("sneakers");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/search\?q=sneakers$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("sneakers");
+    await expect(page.locator("#site-search-q")).toHaveValue("sneakers");
+  });
+
+  test("the site name comes from the settings", async ({ page }) => {
+    setSetting("site_name", "Agent Finds");
+    await page.goto("/");
+    await expect(page.locator(".site-header__brand")).toHaveText("Agent Finds");
+  });
+
+  test("unknown pages show a 404 inside the site chrome", async ({ page, allowedConsoleErrors }) => {
+    allowedConsoleErrors.push(/status of 404/);
+    const response = await page.goto("/no/such/page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.locator("header.site-header")).toBeVisible();
+    await expect(page.locator("footer.site-footer")).toBeVisible();
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("the ad banner shows desktop and mobile texts when enabled", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.locator(".ad-banner")).toHaveCount(0);
+    setSetting("ad_banner_enabled", "true");
+    setSetting("ad_banner_title", "Ship with us");
+    setSetting("ad_banner_description", "Cheap shipping to Europe");
+    setSetting("ad_banner_button_text", "Sign up");
+    setSetting("ad_banner_link", "https://agent.example/signup");
+    setSetting("ad_banner_button_subtext", "Desktop bonus");
+    setSetting("ad_banner_button_subtext_mobile", "Mobile bonus");
+    await page.goto("/");
+    const banner = page.getByRole("complementary", { name: "Advertisement" });
+    await expect(banner).toContainText("Ship with us");
+    await expect(banner.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "https://agent.example/signup");
+    await expect(banner.getByText("Desktop bonus")).toBeVisible();
+    await expect(banner.getByText("Mobile bonus")).toBeHidden();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expect(banner.getByText("Mobile bonus")).toBeVisible();
+    await expect(banner.getByText("Desktop bonus")).toBeHidden();
+  });
+
+  test("the analytics code is injected only when set, and runs under the CSP", async ({ page }, testInfo) => {
+    await page.goto("/");
+    await expect(page.locator(".analytics")).toHaveCount(0);
+    setSetting("google_analytics_code", "<script>window.__analyticsRan = true;</script>");
+    await page.goto("/");
+    await expect(page.locator(".analytics")).toHaveCount(1);
+    const ran = await page.evaluate(() => (window as unknown as { __analyticsRan?: boolean }).__analyticsRan ?? null);
+    // with JavaScript disabled nothing runs; with it, the nonce lets the snippet run
+    expect(ran).toBe(testInfo.project.name === "js" ? true : null);
+  });
+
+  test("the layout fits a 360 px wide phone without sideways scrolling", async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expect(page.getByRole("search").first()).toBeVisible();
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The public surface of the running server over real HTTP: health, the JSON envelope,
+ * robots/sitemap, the uploads folder, headers, assets and server-rendered pages.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../setup/server";
+import { rawGet } from "./http";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const uploads = path.join(server.dataDir, "uploads");
+  fs.mkdirSync(path.join(uploads, "qc"), { recursive: true });
+  fs.writeFileSync(path.join(uploads, "qc", "photo.txt"), "inside uploads");
+  fs.writeFileSync(path.join(uploads, ".secret"), "dot file");
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("health and JSON API", () => {
+  it("GET /healthz answers {ok:true} when the database answers", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it("unknown /api paths answer the JSON error envelope, never HTML", async () => {
+    for (const [method, pathname] of [
+      ["GET", "/api/does-not-exist"],
+      ["POST", "/api/does/not/exist"],
+      ["DELETE", "/api/x"],
+      ["GET", "/api"],
+    ] as const) {
+      const response = await fetch(`${server.url}${pathname}`, {
+        method,
+        headers: { "Content-Type": "application/json", Origin: server.url },
+        body: method === "GET" ? undefined : "{}",
+      });
+      expect(response.status, `${method} ${pathname}`).toBe(404);
+      expect(response.headers.get("content-type")).toContain("application/json");
+      const body = await response.json();
+      expect(body).toMatchObject({ success: false, code: "NOT_FOUND" });
+      expect(typeof body.message).toBe("string");
+    }
+  });
+
+  it("GET /api/site-settings/site-info answers the site information in data", async () => {
+    const response = await fetch(`${server.url}/api/site-settings/site-info`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.success).toBe(true);
+    expect(body.data).toEqual({
+      site_name: expect.any(String),
+      site_title: expect.any(String),
+      site_description: expect.any(String),
+      site_keywords: expect.any(String),
+      site_url: `http://localhost:${server.port}`,
+      show_external_products: true,
+    });
+  });
+
+  it("GET /api/site-settings/ad-banner-config answers the banner configuration", async () => {
+    const body = await (await fetch(`${server.url}/api/site-settings/ad-banner-config`)).json();
+    expect(body).toEqual({
+      success: true,
+      data: {
+        enabled: false,
+        title: "",
+        description: "",
+        buttonText: "",
+        link: "",
+        buttonSubtext: "",
+        buttonSubtextMobile: "",
+        logo: "",
+      },
+    });
+  });
+
+  it("a wrong method on a known endpoint answers 405 in the envelope", async () => {
+    const response = await fetch(`${server.url}/api/site-settings/site-info`, {
+      method: "POST",
+      headers: { Origin: server.url },
+    });
+    expect(response.status).toBe(405);
+    expect(await response.json()).toMatchObject({ success: false, code: "METHOD_NOT_ALLOWED" });
+  });
+});
+
+describe("robots.txt and sitemap.xml", () => {
+  it("serves a default robots.txt that points at the sitemap", async () => {
+    const response = await fetch(`${server.url}/robots.txt`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const text = await response.text();
+    expect(text).toContain("User-agent: *");
+    expect(text).toContain(`Sitemap: http://localhost:${server.port}/sitemap.xml`);
+  });
+
+  it("serves a sitemap in the standard protocol", async () => {
+    const response = await fetch(`${server.url}/sitemap.xml`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/xml");
+    const xml = await response.text();
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
+    expect(xml).toContain('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"');
+    expect(xml).toContain(`<loc>http://localhost:${server.port}/</loc>`);
+  });
+});
+
+describe("/uploads", () => {
+  it("serves files inside the folder with nosniff", async () => {
+    const response = await rawGet(server.port, "/uploads/qc/photo.txt");
+    expect(response.status).toBe(200);
+    expect(response.body).toBe("inside uploads");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it.each([
+    "/uploads/../secrets.json",
+    "/uploads/qc/../../secrets.json",
+    "/uploads/%2e%2e/secrets.json",
+    "/uploads/%2e%2e%2fsecrets.json",
+    "/uploads/qc/%2E%2E/%2E%2E/secrets.json",
+    "/uploads/%252e%252e/secrets.json",
+    "/uploads/..%5csecrets.json",
+    "/uploads//etc/passwd",
+    "/uploads/%2fetc%2fpasswd",
+    `/uploads/${encodeURIComponent(path.resolve("/etc/passwd"))}`,
+    "/uploads/.secret",
+  ])("refuses %s", async (requestPath) => {
+    const response = await rawGet(server.port, requestPath);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body).not.toContain("SESSION_SECRET");
+    expect(response.body).not.toContain("root:");
+    expect(response.body).not.toContain("dot file");
+  });
+
+  it("never lists a directory and answers 404 for missing files", async () => {
+    for (const requestPath of ["/uploads/", "/uploads/qc", "/uploads/qc/", "/uploads/missing.jpg"]) {
+      const response = await rawGet(server.port, requestPath);
+      expect(response.status, requestPath).toBeGreaterThanOrEqual(400);
+      expect(response.body).not.toContain("photo.txt");
+    }
+  });
+});
+
+describe("headers, assets and pages", () => {
+  it("sends security headers on pages", async () => {
+    const response = await fetch(`${server.url}/`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'nonce-[^']+'/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("compresses responses when the client accepts it", async () => {
+    const response = await rawGet(server.port, "/", { "Accept-Encoding": "gzip" });
+    expect(response.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("serves fingerprinted /build assets as immutable", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const asset = html.match(/href="(\/build\/[^"]+\.css)"/)?.[1];
+    expect(asset).toBeDefined();
+    const response = await fetch(`${server.url}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toContain("immutable");
+  });
+
+  it("renders the home page on the server with the site chrome and meta tags", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("<title>QC Finder");
+    expect(html).toContain('name="description"');
+    expect(html).toContain('name="keywords"');
+    expect(html).toMatch(/<form[^>]*method="get"[^>]*action="\/search"/);
+    expect(html).toContain("site-footer");
+  });
+
+  it("answers unknown pages with a 404 page inside the site chrome", async () => {
+    const response = await fetch(`${server.url}/no/such/page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("Page not found");
+    expect(html).toContain("site-header");
+    expect(html).toContain("site-footer");
+  });
+
+  it("logs one line per request", async () => {
+    await fetch(`${server.url}/robots.txt?probe=log-line`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = server.output().split("\n").filter((line) => line.includes("/robots.txt?probe=log-line"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/GET \/robots\.txt\?probe=log-line 200/);
+  });
+});

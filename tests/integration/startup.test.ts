@@ -1,0 +1,106 @@
+/** Starting, restarting and stopping the real server, and refusing bad configuration. */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { makeDataDir, runScript, startTestServer } from "../setup/server";
+
+describe("npm start", () => {
+  it("creates everything on an empty DATA_DIR, and a second start keeps it all", async () => {
+    const dataDir = path.join(makeDataDir({ fromTemplate: false }), "nested", "data");
+    const first = await startTestServer({ dataDir });
+    expect(first.output()).toContain("migrations applied");
+    await first.stop();
+
+    const dbFile = path.join(dataDir, "app.db");
+    expect(fs.existsSync(dbFile)).toBe(true);
+    expect(fs.statSync(path.join(dataDir, "uploads")).isDirectory()).toBe(true);
+    const secretsFile = path.join(dataDir, "secrets.json");
+    expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
+    const secrets = fs.readFileSync(secretsFile, "utf8");
+
+    // data written while the server is down must survive the next start
+    const sqlite = new SQLite(dbFile);
+    sqlite.prepare("UPDATE site_settings SET value = ? WHERE key = 'site_name'").run("Kept Shop");
+    sqlite.close();
+    fs.writeFileSync(path.join(dataDir, "uploads", "kept.txt"), "kept");
+
+    const second = await startTestServer({ dataDir });
+    try {
+      expect(second.output()).not.toContain("migrations applied");
+      const info = await (await fetch(`${second.url}/api/site-settings/site-info`)).json();
+      expect(info.data.site_name).toBe("Kept Shop");
+      expect(await (await fetch(`${second.url}/uploads/kept.txt`)).text()).toBe("kept");
+      expect(fs.readFileSync(secretsFile, "utf8")).toBe(secrets);
+      const home = await (await fetch(`${second.url}/`)).text();
+      expect(home).toContain("Kept Shop");
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("stops gracefully on SIGTERM with exit code 0 and a closed database", async () => {
+    const server = await startTestServer();
+    const code = await server.stop("SIGTERM");
+    expect(code).toBe(0);
+    expect(server.output()).toContain("SIGTERM");
+    // a closed WAL database leaves no -wal content behind to replay
+    const wal = path.join(server.dataDir, "app.db-wal");
+    expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+  });
+
+  it("reads the client address from X-Forwarded-For only when TRUST_PROXY is set", async () => {
+    const direct = await startTestServer();
+    const proxied = await startTestServer({ env: { TRUST_PROXY: "1" } });
+    try {
+      for (const server of [direct, proxied]) {
+        await fetch(`${server.url}/healthz?probe=ip`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const line = (output: string) => output.split("\n").find((l) => l.includes("/healthz?probe=ip")) ?? "";
+      expect(line(direct.output())).toMatch(/ 127\.0\.0\.1 GET /);
+      expect(line(proxied.output())).toMatch(/ 203\.0\.113\.9 GET /);
+    } finally {
+      await direct.stop();
+      await proxied.stop();
+    }
+  });
+
+  it.each([
+    ["PORT", "not-a-port"],
+    ["PUBLIC_URL", "nope"],
+    ["ACCESS_TOKEN_TTL", "-1"],
+    ["SMTP_URL", "mail.example.com"],
+  ])("refuses to start with %s=%s and names the variable in one line", async (variable, value) => {
+    const dataDir = makeDataDir();
+    const result = await runScript("start", [], { DATA_DIR: dataDir, PORT: "0", [variable]: value });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.split("\n").filter((l) => l.trim() && !l.includes("npm warn"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(variable);
+  });
+});
+
+describe("npm run migrate", () => {
+  it("migrates a new database and is idempotent", async () => {
+    const dataDir = makeDataDir({ fromTemplate: false });
+    const first = await runScript("migrate", [], { DATA_DIR: dataDir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("applied");
+    const second = await runScript("migrate", [], { DATA_DIR: dataDir });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("up to date");
+  });
+
+  it("exits non-zero when the migration fails", async () => {
+    const dataDir = makeDataDir({ fromTemplate: false });
+    const dbFile = path.join(dataDir, "app.db");
+    // a database that already holds a conflicting table the first migration cannot create
+    const sqlite = new SQLite(dbFile);
+    sqlite.exec("CREATE TABLE site_settings (unrelated TEXT)");
+    sqlite.close();
+    const result = await runScript("migrate", [], { DATA_DIR: dataDir });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("migration failed");
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Starts the real built server (scripts/start.ts, the same code `npm start` runs) on a
+ * free port with its own DATA_DIR, and stops it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { ROOT, TEMPLATE_DB, TMP_ROOT } from "./paths";
+
+export type TestServer = {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output: () => string;
+  /** Sends a signal (default SIGTERM) and waits for the exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  process: ChildProcess;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
+  fs.mkdirSync(TMP_ROOT, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(TMP_ROOT, "server-"));
+  if (options.fromTemplate ?? true) fs.copyFileSync(TEMPLATE_DB, path.join(dataDir, "app.db"));
+  return dataDir;
+}
+
+/** Environment for a child process: the parent's, minus anything that would leak in. */
+function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("VITEST") || key === "DATABASE_PATH" || key === "UPLOADS_DIR") delete env[key];
+  }
+  env.NODE_ENV = "production";
+  env.LOG_LEVEL = "info";
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Runs a project script (scripts/NAME.ts) to completion. */
+export async function runScript(
+  name: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", `${name}.ts`), ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
+export async function startTestServer(
+  options: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")], {
+    cwd: ROOT,
+    env: childEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", SEED_DEMO: "0", ...options.env }),
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let ready = false;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) {
+        ready = true;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!ready) {
+    child.kill("SIGKILL");
+    throw new Error(`server did not start (exit ${child.exitCode}):\n${output}`);
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    output: () => output,
+    process: child,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
