@@ -2,8 +2,10 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3457);
-const dataDir = path.join(import.meta.dirname, ".tmp", "e2e-data");
-export const E2E_DATA_DIR = dataDir;
+// one data folder per port, so two runs on different ports never share a database
+const dataDir = path.join(import.meta.dirname, ".tmp", `e2e-data-${port}`);
+// read by tests/e2e/fixtures.ts in the worker processes
+process.env.E2E_DATA_DIR = dataDir;
 
 const chromiumArgs = [
   "--headless",
@@ -23,7 +25,7 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   forbidOnly: !!process.env.CI,
-  reporter: [["list"], ["json", { outputFile: ".tmp/playwright-report.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT ?? ".tmp/playwright-report.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "off",

@@ -6,7 +6,7 @@ import path from "node:path";
 import { test as base, expect } from "@playwright/test";
 import SQLite from "better-sqlite3";
 
-const dataDir = path.join(import.meta.dirname, "..", "..", ".tmp", "e2e-data");
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, "..", "..", ".tmp", "e2e-data-3457");
 
 export function withDatabase<T>(fn: (db: SQLite.Database) => T): T {
   const db = new SQLite(path.join(dataDir, "app.db"));

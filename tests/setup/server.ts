@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { ROOT, TEMPLATE_DB, TMP_ROOT } from "./paths";
+import { inject } from "vitest";
+import { ROOT, TMP_ROOT } from "./paths";
 
 export type TestServer = {
   url: string;
@@ -34,7 +35,7 @@ export async function freePort(): Promise<number> {
 export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
   fs.mkdirSync(TMP_ROOT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(TMP_ROOT, "server-"));
-  if (options.fromTemplate ?? true) fs.copyFileSync(TEMPLATE_DB, path.join(dataDir, "app.db"));
+  if (options.fromTemplate ?? true) fs.copyFileSync(inject("templateDb"), path.join(dataDir, "app.db"));
   return dataDir;
 }
 

@@ -5,11 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, vi } from "vitest";
-import { TEMPLATE_DB, TMP_ROOT } from "./paths";
+import { afterEach, beforeEach, inject, vi } from "vitest";
+import { TMP_ROOT } from "./paths";
 
 const dataDir = fs.mkdtempSync(path.join(TMP_ROOT, "worker-"));
-fs.copyFileSync(TEMPLATE_DB, path.join(dataDir, "app.db"));
+fs.copyFileSync(inject("templateDb"), path.join(dataDir, "app.db"));
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "test";
 process.env.LOG_LEVEL = "warn";
