@@ -7,6 +7,9 @@ const dataDir = path.join(import.meta.dirname, ".tmp", `e2e-data-${port}`);
 // read by tests/e2e/fixtures.ts in the worker processes
 process.env.E2E_DATA_DIR = dataDir;
 
+/** The first super admin of the e2e server (tests log in with it). */
+export const E2E_ADMIN = { email: "admin@example.com", password: "admin-password-e2e", username: "admin" };
+
 const chromiumArgs = [
   "--headless",
   "--no-sandbox",
@@ -50,6 +53,8 @@ export default defineConfig({
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       SEED_DEMO: "1",
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
     },
   },
 });

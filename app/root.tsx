@@ -9,7 +9,10 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { ToastView } from "~/components/ui/toast";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
+import { getPageUser } from "~/lib/auth.server";
+import { getAccess } from "~/lib/permissions.server";
 import { getToast } from "~/lib/toast.server";
+import { AccountMenu } from "~/components/storefront/account-menu";
 import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
 import { SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
 import stylesheet from "~/styles/app.css";
@@ -23,6 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = await loadSettings();
   const { toast, headers } = await getToast(request);
   const url = new URL(request.url);
+  const user = await getPageUser(request);
+  const access = user ? await getAccess(user) : null;
   return Response.json(
     {
       siteInfo: toSiteInfo(settings),
@@ -30,6 +35,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       analyticsCode: settings.google_analytics_code.trim(),
       toast,
       searchQuery: url.pathname === "/search" ? url.searchParams.get("q") ?? "" : "",
+      currentUser:
+        user && access
+          ? {
+              id: user.id,
+              username: user.username,
+              avatarUrl: user.avatarUrl,
+              hasAdminAccess: access.hasAdminAccess,
+            }
+          : null,
     },
     { headers: headers ?? undefined },
   );
@@ -41,6 +55,7 @@ export type RootLoaderData = {
   analyticsCode: string;
   toast: Awaited<ReturnType<typeof getToast>>["toast"];
   searchQuery: string;
+  currentUser: { id: number; username: string; avatarUrl: string | null; hasAdminAccess: boolean } | null;
 };
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches);
@@ -62,7 +77,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader siteName={siteName} searchQuery={data?.searchQuery ?? ""} />
+        <SiteHeader
+          siteName={siteName}
+          searchQuery={data?.searchQuery ?? ""}
+          accountSlot={<AccountMenu user={data?.currentUser ?? null} />}
+        />
         {data?.adBanner.enabled ? <AdBanner config={data.adBanner} /> : null}
         {data?.toast ? <ToastView key={data.toast.id} toast={data.toast} /> : null}
         <main id="main" className="container main">

@@ -11,9 +11,121 @@ export interface SiteSettingsTable {
   updated_at: Generated<string>;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  /** argon2id hash; null for accounts that only sign in with Google */
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  avatar_url: string | null;
+  is_admin: Generated<number>;
+  email_verified: Generated<number>;
+  /** a new address waiting for its verification code */
+  pending_email: string | null;
+  google_id: string | null;
+  /** bumped on password change: access tokens carrying an older version are refused */
+  token_version: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+  last_login_at: string | null;
+  last_login_ip: string | null;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+}
+
+export interface PermissionsTable {
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+  expires_at: string | null;
+  assigned_at: Generated<string>;
+  assigned_by: number | null;
+}
+
+export interface UserPermissionsTable {
+  user_id: number;
+  permission_id: number;
+  granted_at: Generated<string>;
+  granted_by: number | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token */
+  id: string;
+  user_id: number;
+  created_at: Generated<string>;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  family_issued_at: string;
+  issued_at: Generated<string>;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export type CodePurpose = "register" | "verify_email" | "reset_password" | "change_email";
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  email: string;
+  purpose: CodePurpose;
+  code_hash: string;
+  user_id: number | null;
+  attempts: Generated<number>;
+  created_at: Generated<string>;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface CaptchasTable {
+  id: string;
+  answer_hash: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RateLimitsTable {
+  bucket: string;
+  count: number;
+  /** epoch milliseconds */
+  window_ends_at: number;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
+  users: UsersTable;
+  roles: RolesTable;
+  permissions: PermissionsTable;
+  user_roles: UserRolesTable;
+  user_permissions: UserPermissionsTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  verification_codes: VerificationCodesTable;
+  captchas: CaptchasTable;
+  rate_limits: RateLimitsTable;
 }
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
 
 export type SiteSettingRow = Selectable<SiteSettingsTable>;
 export type NewSiteSetting = Insertable<SiteSettingsTable>;

@@ -70,6 +70,32 @@ function securityHeaders(env: Env) {
   };
 }
 
+/**
+ * Cross-site form posts are refused: a state-changing request that carries cookies must
+ * come from this site (Sec-Fetch-Site, else Origin). Requests without cookies (API
+ * clients with bearer tokens) are not affected.
+ */
+function sameOriginGuard(env: Env) {
+  const allowed = new Set([new URL(env.PUBLIC_URL).origin]);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method) || !req.headers.cookie) return next();
+    const site = req.headers["sec-fetch-site"];
+    const origin = req.headers.origin;
+    const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    const crossSite =
+      (typeof site === "string" && site !== "same-origin" && site !== "none") ||
+      (typeof origin === "string" && origin !== "null" && origin !== ownOrigin && !allowed.has(origin)) ||
+      origin === "null";
+    if (!crossSite) return next();
+    log.warn(`refused cross-site ${req.method} ${req.originalUrl} (origin ${origin ?? "-"}, sec-fetch-site ${site ?? "-"})`);
+    if (req.path.startsWith("/api/") || req.path === "/api") {
+      res.status(403).json({ success: false, message: "Cross-site request refused", code: "CSRF" });
+    } else {
+      res.status(403).type("text/plain").send("Cross-site request refused");
+    }
+  };
+}
+
 function requestLogger(req: Request, res: Response, next: NextFunction) {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
@@ -126,6 +152,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   app.use(requestLogger);
   app.use(securityHeaders(env));
   app.use(compression());
+  app.use(sameOriginGuard(env));
 
   fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
   app.use("/uploads", uploadsHandler(env.UPLOADS_DIR));

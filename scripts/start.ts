@@ -8,6 +8,8 @@ import { closeDb, getDb } from "../app/lib/db.server";
 import { log } from "../app/lib/log.server";
 import { migrateToLatest } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
+import { deleteExpired } from "../app/models/session.server";
+import { ensureSuperAdmin } from "../app/services/auth.server";
 import { envOrExit, fail } from "./lib";
 import { ROOT, SERVER_BUILD_PATH, startServer } from "./serve";
 
@@ -39,7 +41,30 @@ if (env.SEED_DEMO) {
   if (seeded) log.info("demo data seeded into the empty database");
 }
 
-const running = await startServer(env, { onClose: closeDb });
+const admin = await ensureSuperAdmin({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+if (admin?.created) {
+  log.info(`first super admin created: ${admin.email} (username ${admin.username})`);
+  if (admin.generatedPassword) {
+    // printed once, on purpose: there is no other way to learn it
+    console.log(`\n  Super admin password (shown only now): ${admin.generatedPassword}\n  Log in at ${env.PUBLIC_URL}/login and change it on your profile page.\n`);
+  }
+} else if (admin?.promoted) {
+  log.info(`existing user ${admin.email} made super admin`);
+}
+
+// hourly housekeeping: expired sessions, tokens, codes, captchas and counters
+const housekeeping = setInterval(() => {
+  deleteExpired(db).catch((error) => log.warn(`housekeeping failed: ${(error as Error).message}`));
+}, 60 * 60_000);
+housekeeping.unref();
+await deleteExpired(db);
+
+const running = await startServer(env, {
+  onClose: async () => {
+    clearInterval(housekeeping);
+    await closeDb();
+  },
+});
 log.info(`listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR})`);
 
 let stopping = false;

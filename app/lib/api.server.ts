@@ -104,3 +104,45 @@ export function methodNotAllowed(allowed: string[]): Response {
 export function ok<T extends Record<string, unknown>>(body: T, init?: ResponseInit): Response {
   return Response.json({ success: true, ...body }, init);
 }
+
+/** Reads a JSON (or urlencoded/multipart form) body and validates it with a zod schema. */
+export async function readBody<T>(request: Request, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } }): Promise<T> {
+  let raw: unknown = {};
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/json")) {
+    const text = await request.text();
+    if (text.trim()) {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw new ApiError(400, "The request body is not valid JSON", "INVALID_JSON");
+      }
+    }
+  } else if (type.includes("form")) {
+    raw = Object.fromEntries(await request.formData());
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ApiError(400, "The request body must be a JSON object", "INVALID_JSON");
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const errors = zodToFieldErrors(result.error);
+    throw new ApiError(400, errors[0]?.message ?? "Invalid input", "VALIDATION_ERROR", errors);
+  }
+  return result.data;
+}
+
+/** A positive integer route parameter, or 400 naming it. */
+export function parseId(value: string | undefined, name = "id"): number {
+  if (!value || !/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > Number.MAX_SAFE_INTEGER) {
+    throw new ApiError(400, `Invalid ${name}`, "VALIDATION_ERROR", [{ field: name, message: `Invalid ${name}` }]);
+  }
+  return Number(value);
+}
+
+/** Dispatches a resource route's action by HTTP method; other methods get 405. */
+export function byMethod(request: Request, handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", () => Promise<Response>>>): Promise<Response> {
+  const handler = handlers[request.method as keyof typeof handlers];
+  if (!handler) return Promise.resolve(methodNotAllowed(["GET", ...Object.keys(handlers)]));
+  return apiRoute(handler);
+}

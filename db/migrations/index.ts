@@ -5,7 +5,9 @@
  */
 import type { Migration } from "kysely";
 import * as m20261123053000 from "./20261123053000_site_settings";
+import * as m20261123060000 from "./20261123060000_accounts";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
+  "20261123060000_accounts": m20261123060000,
 };

@@ -1,0 +1,12 @@
+import type { ReactNode } from "react";
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <p>
+        <strong>{title}</strong>
+      </p>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+/** Server-side form helpers: parse with the shared zod schema, reply with errors. */
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ZodType } from "zod";
+import { ApiError } from "./api.server";
+
+export { parseWithZod };
+
+/**
+ * Turns a service's ApiError into a conform reply: field errors on their fields, the
+ * message as the form error. Anything else is rethrown (a 500 page).
+ */
+export function replyWithApiError<T>(
+  submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<T> },
+  error: unknown,
+  options: { hideFields?: string[] } = {},
+): SubmissionResult<T> {
+  if (!(error instanceof ApiError)) throw error;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const fieldError of error.errors ?? []) {
+    (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
+  }
+  const formErrors = Object.keys(fieldErrors).length > 0 && error.errors?.every((e) => e.message === error.message) ? [] : [error.message];
+  return submission.reply({ formErrors, fieldErrors, hideFields: options.hideFields });
+}
+
+export type Schema = ZodType;

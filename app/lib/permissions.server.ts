@@ -1,0 +1,74 @@
+/**
+ * Who may do what: the one module that decides. Every admin loader and action calls a
+ * guard from here (the layout guard alone is not enough).
+ */
+import { redirect } from "@remix-run/node";
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { PERMISSIONS, type Access, type Permission, type UserType } from "~/lib/permissions";
+import { directPermissionsOfUser, rolesOfUser } from "~/models/access.server";
+import type { User } from "~/models/user.server";
+import { MESSAGES } from "~/schemas/auth";
+import { getApiUser, getPageUser } from "./auth.server";
+
+export async function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
+  const db = getDb();
+  const roles = (await rolesOfUser(db, user.id)).map(({ id, name, description }) => ({ id, name, description }));
+  const directPermissions = await directPermissionsOfUser(db, user.id);
+  const roleNames = roles.map((r) => r.name);
+  const isSuper = roleNames.includes("super_admin");
+  const userType: UserType = isSuper ? "super_admin" : roleNames.includes("admin") || user.isAdmin ? "admin" : "user";
+  const allPermissions = isSuper ? [...PERMISSIONS] : directPermissions.map((p) => p.name);
+  return { userType, roles, directPermissions, allPermissions, hasAdminAccess: userType !== "user" };
+}
+
+export type Requirement =
+  | { permission: Permission }
+  | { anyOf: readonly Permission[] }
+  | { superAdmin: true }
+  | { adminAccess: true };
+
+export function meets(access: Access, requirement: Requirement): boolean {
+  if ("permission" in requirement) return access.allPermissions.includes(requirement.permission);
+  if ("anyOf" in requirement) return requirement.anyOf.some((p) => access.allPermissions.includes(p));
+  if ("superAdmin" in requirement) return access.userType === "super_admin";
+  return access.hasAdminAccess;
+}
+
+function forbidden(message = "You do not have permission to do this."): Response {
+  return new Response(message, { status: 403, statusText: "Forbidden" });
+}
+
+/** Pages: the logged-in user or a redirect to /login?redirectTo=<this page>. */
+export async function requireUser(request: Request): Promise<{ user: User; access: Access }> {
+  const user = await getPageUser(request);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return { user, access: await getAccess(user) };
+}
+
+/** Pages under /admin: back-office access plus, optionally, a requirement (else 403). */
+export async function requireAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
+  const result = await requireUser(request);
+  if (!result.access.hasAdminAccess) throw forbidden("You do not have access to the admin area.");
+  if (requirement && !meets(result.access, requirement)) throw forbidden();
+  return result;
+}
+
+/** /api: the authenticated user (bearer token or session cookie) or the JSON 401. */
+export async function requireApiUser(request: Request): Promise<{ user: User; access: Access }> {
+  const user = await getApiUser(request);
+  if (!user) throw new ApiError(401, MESSAGES.authRequired, "AUTH_REQUIRED");
+  return { user, access: await getAccess(user) };
+}
+
+/** /api admin endpoints: 403 '权限不足，需要管理员权限' when the requirement is not met. */
+export async function requireApiAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
+  const result = await requireApiUser(request);
+  if (!result.access.hasAdminAccess || (requirement && !meets(result.access, requirement))) {
+    throw new ApiError(403, "权限不足，需要管理员权限", "FORBIDDEN");
+  }
+  return result;
+}

@@ -1,0 +1,79 @@
+/**
+ * Roles and permissions, client-safe: names, labels and the pure rules the sidebar and
+ * the server share. The server side (who holds what) is permissions.server.ts.
+ */
+
+export const PERMISSIONS = [
+  "product.create",
+  "product.edit",
+  "product.delete",
+  "blog.create",
+  "blog.edit",
+  "blog.delete",
+  "blog.publish",
+  "blog.manage_categories",
+  "user.create",
+  "user.edit",
+  "user.delete",
+  "qc.upload",
+  "qc.review",
+  "qc.approve",
+  "qc.reject",
+  "qc.delete",
+  "qc.manage",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ["super_admin", "admin"] as const;
+export type RoleName = (typeof ROLES)[number];
+
+export type UserType = "super_admin" | "admin" | "user";
+
+export const USER_TYPE_LABELS: Record<UserType, string> = {
+  super_admin: "Super admin",
+  admin: "Admin",
+  user: "User",
+};
+
+/** What the server knows about one user's access (GET /api/auth/permissions). */
+export type Access = {
+  userType: UserType;
+  roles: Array<{ id: number; name: string; description: string }>;
+  directPermissions: Array<{ id: number; name: string; description: string }>;
+  allPermissions: string[];
+  hasAdminAccess: boolean;
+};
+
+export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
+
+export function can(access: Pick<Access, "allPermissions">, permission: Permission): boolean {
+  return access.allPermissions.includes(permission);
+}
+
+export function canAny(access: Pick<Access, "allPermissions">, permissions: readonly Permission[]): boolean {
+  return permissions.some((permission) => access.allPermissions.includes(permission));
+}
+
+const hasRole = (access: Pick<Access, "roles">, role: RoleName) => access.roles.some((r) => r.name === role);
+
+export const isSuperAdmin = (access: Pick<Access, "roles">) => hasRole(access, "super_admin");
+
+/** Permission groups shown in the permission dialog. */
+export const PERMISSION_GROUPS: Array<{ label: string; prefix: string }> = [
+  { label: "Products", prefix: "product." },
+  { label: "Blog", prefix: "blog." },
+  { label: "QC", prefix: "qc." },
+  { label: "Users", prefix: "user." },
+];
+
+/** Sidebar rules of spec/admin.md section 2. */
+export const sidebarRules = {
+  users: (a: Access) => isSuperAdmin(a),
+  products: (a: Access) =>
+    canAny(a, ["product.create", "product.edit", "product.delete"]) || a.userType !== "user",
+  blog: (a: Access) => a.allPermissions.some((p) => p.startsWith("blog.")),
+  qc: (a: Access) => a.allPermissions.some((p) => p.startsWith("qc.")) || hasRole(a, "admin") || isSuperAdmin(a),
+  email: (a: Access) => isSuperAdmin(a) || hasRole(a, "admin"),
+  system: (a: Access) => isSuperAdmin(a),
+};

@@ -1,0 +1,37 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/permissions.server";
+import { updateProfileSchema } from "~/schemas/auth";
+import { signAccessToken } from "~/services/tokens.server";
+import { updateOwnProfile, userJsonWithAccess } from "~/services/users.server";
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const { user, access } = await requireApiUser(request);
+    return ok({ data: await userJsonWithAccess(user, access) });
+  });
+
+/**
+ * PUT /api/users/me {username, email, phone, avatarUrl}. A new e-mail waits for its code
+ * (POST /api/auth/verify-email with the new address). A new username answers a new
+ * accessToken.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    PUT: async () => {
+      const { user, access } = await requireApiUser(request);
+      const input = await readBody(request, updateProfileSchema);
+      const result = await updateOwnProfile(user, input);
+      const data = await userJsonWithAccess(result.user, access);
+      const message = result.emailChangePending
+        ? `Profile updated. We sent a code to ${result.user.pendingEmail}: verify it to change your email.`
+        : "Profile updated successfully";
+      const accessToken = result.usernameChanged ? await signAccessToken(result.user, access) : undefined;
+      return ok({
+        message,
+        data,
+        emailVerificationRequired: result.emailChangePending,
+        ...(accessToken ? { accessToken, token: accessToken } : {}),
+      });
+    },
+  });

@@ -1,0 +1,407 @@
+/**
+ * Account workflows: registration with an e-mail code, login (with captcha and
+ * throttling), e-mail verification, password reset, Google sign-in, and the first
+ * super admin. Pages and /api call these same functions; they throw ApiError.
+ */
+import crypto from "node:crypto";
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { getEnv } from "~/lib/env.server";
+import { log } from "~/lib/log.server";
+import type { Access } from "~/lib/permissions";
+import { getAccess } from "~/lib/permissions.server";
+import { assignRole, countSuperAdmins, findRole } from "~/models/access.server";
+import {
+  findLoginCandidate,
+  findUserByEmail,
+  findUserByGoogleId,
+  findUserByUsername,
+  insertUser,
+  recordLogin,
+  updateUserRow,
+  type User,
+} from "~/models/user.server";
+import { MESSAGES, USERNAME_MAX } from "~/schemas/auth";
+import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
+import { checkCaptcha } from "./captcha.server";
+import { issueCode, redeemCode } from "./codes.server";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./crypto.server";
+import { renderMail, sendMail } from "./mailer.server";
+import { clearLoginFailures, limitCodeSending, loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
+
+async function siteFacts() {
+  const settings = await loadSettings();
+  return { siteName: toSiteInfo(settings).site_name, baseUrl: siteBaseUrl(settings) };
+}
+
+async function mailCode(to: string, kind: "register" | "verify" | "reset" | "change", code: string) {
+  const { siteName, baseUrl } = await siteFacts();
+  const texts = {
+    register: {
+      subject: `${code} is your ${siteName} verification code`,
+      heading: "Confirm your e-mail address",
+      intro: `Enter this code on the registration page to create your ${siteName} account.`,
+      link: { href: `${baseUrl}/register`, label: "Open the registration page" },
+    },
+    verify: {
+      subject: `${code} is your ${siteName} verification code`,
+      heading: "Verify your e-mail address",
+      intro: "Enter this code to verify your e-mail address.",
+      link: { href: `${baseUrl}/verify-email?email=${encodeURIComponent(to)}`, label: "Verify my e-mail" },
+    },
+    reset: {
+      subject: `${code} is your ${siteName} password reset code`,
+      heading: "Reset your password",
+      intro: "Enter this code to choose a new password. If you did not ask for it, you can ignore this e-mail.",
+      link: { href: `${baseUrl}/reset-password?email=${encodeURIComponent(to)}`, label: "Reset my password" },
+    },
+    change: {
+      subject: `${code} is your ${siteName} code to confirm your new e-mail`,
+      heading: "Confirm your new e-mail address",
+      intro: "Enter this code on your profile page to start using this address for your account.",
+      link: { href: `${baseUrl}/profile`, label: "Open my profile" },
+    },
+  }[kind];
+  const body = renderMail({
+    siteName,
+    heading: texts.heading,
+    paragraphs: [texts.intro, "The code expires in 10 minutes and works once."],
+    code,
+    link: texts.link,
+  });
+  await sendMail({ to, subject: texts.subject, ...body });
+}
+
+async function deliver(send: () => Promise<void>, fallback: string) {
+  try {
+    await send();
+  } catch (error) {
+    log.error(`mail delivery failed: ${(error as Error).message}`);
+    throw new ApiError(502, fallback, "MAIL_FAILED");
+  }
+}
+
+// ---------------------------------------------------------------- registration
+
+/**
+ * Mails a registration code. When the address already has an account, that person is
+ * told so instead (and no code is issued): the answer is the same either way.
+ */
+export async function sendRegistrationCode(email: string, ip: string): Promise<void> {
+  await limitCodeSending(email, ip);
+  const existing = await findUserByEmail(getDb(), email);
+  if (existing) {
+    const { siteName, baseUrl } = await siteFacts();
+    const body = renderMail({
+      siteName,
+      heading: "You already have an account",
+      paragraphs: [
+        `Someone (hopefully you) tried to register at ${siteName} with this e-mail address, which already has an account.`,
+        "Log in instead, or reset your password if you have forgotten it.",
+      ],
+      link: { href: `${baseUrl}/forgot-password`, label: "Reset my password" },
+    });
+    await deliver(() => sendMail({ to: email, subject: `Your ${siteName} account`, ...body }), MESSAGES.sendCodeFailed);
+    return;
+  }
+  const code = await issueCode(email, "register");
+  await deliver(() => mailCode(email, "register", code), MESSAGES.sendCodeFailed);
+}
+
+export async function register(input: { username: string; email: string; password: string; code: string }): Promise<User> {
+  const db = getDb();
+  if (await findUserByUsername(db, input.username)) {
+    throw new ApiError(409, MESSAGES.usernameTaken, "CONFLICT", [{ field: "username", message: MESSAGES.usernameTaken }]);
+  }
+  await redeemCode(input.email, "register", input.code);
+  if (await findUserByEmail(db, input.email)) {
+    throw new ApiError(409, MESSAGES.emailTaken, "CONFLICT", [{ field: "email", message: MESSAGES.emailTaken }]);
+  }
+  try {
+    return await insertUser(db, {
+      username: input.username,
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      emailVerified: true,
+    });
+  } catch (error) {
+    if (String((error as Error).message).includes("UNIQUE")) {
+      throw new ApiError(409, MESSAGES.usernameTaken, "CONFLICT", [{ field: "username", message: MESSAGES.usernameTaken }]);
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- login
+
+export type LoginInput = { email: string; password: string; captchaId?: string; captchaText?: string };
+export type LoginSuccess = { user: User; access: Access };
+
+/**
+ * Checks credentials. Order: throttle (429), captcha when demanded (400
+ * requiresCaptcha), credentials (401, never saying whether the account exists),
+ * e-mail verification (403 requiresEmailVerification). Only failures are counted.
+ */
+export async function login(input: LoginInput, ip: string): Promise<LoginSuccess> {
+  const account = input.email.trim().toLowerCase();
+  const pressure = await loginPressure(account, ip);
+  if (pressure.blockedUntil) throw tooManyRequests(pressure.blockedUntil);
+
+  if (pressure.captchaRequired) {
+    const solved = await checkCaptcha(input.captchaId, input.captchaText);
+    if (!solved) {
+      const message = input.captchaText ? MESSAGES.captchaInvalid : MESSAGES.captchaRequired;
+      throw new ApiError(400, message, "CAPTCHA_REQUIRED", [{ field: "captchaText", message }], { requiresCaptcha: true });
+    }
+  }
+
+  const candidate = await findLoginCandidate(getDb(), account);
+  const valid = candidate?.passwordHash
+    ? await verifyPassword(candidate.passwordHash, input.password)
+    : (await burnPasswordCheck(input.password), false);
+  if (!candidate || !valid) {
+    const after = await recordLoginFailure(account, ip);
+    throw new ApiError(401, MESSAGES.invalidCredentials, "INVALID_CREDENTIALS", undefined, {
+      requiresCaptcha: after.captchaRequired,
+    });
+  }
+
+  const { user } = candidate;
+  if (!user.emailVerified) {
+    throw new ApiError(403, MESSAGES.emailNotVerified, "EMAIL_NOT_VERIFIED", undefined, {
+      requiresEmailVerification: true,
+      email: user.email,
+    });
+  }
+  await clearLoginFailures(account);
+  return completeLogin(user, ip);
+}
+
+/** Records the login (time and address) and resolves the user's access. */
+export async function completeLogin(user: User, ip: string): Promise<LoginSuccess> {
+  await recordLogin(getDb(), user.id, ip);
+  const fresh = { ...user, lastLoginAt: new Date().toISOString(), lastLoginIp: ip || null };
+  return { user: fresh, access: await getAccess(fresh) };
+}
+
+/** Session length for a user: admins 5 h, others 24 h (REFRESH_MAX_AGE_*). */
+export function sessionMaxAge(access: Access): number {
+  return access.hasAdminAccess ? getEnv().REFRESH_MAX_AGE_ADMIN : getEnv().REFRESH_MAX_AGE_USER;
+}
+
+// ---------------------------------------------------------------- e-mail verification
+
+/**
+ * Mails a verification code to an unverified account, or a confirmation code to an
+ * address waiting to become a user's new e-mail. Silent for any other address.
+ */
+export async function resendVerification(email: string, ip: string): Promise<void> {
+  await limitCodeSending(email, ip);
+  const db = getDb();
+  const user = await findUserByEmail(db, email);
+  if (user && !user.emailVerified) {
+    const code = await issueCode(email, "verify_email", user.id);
+    await deliver(() => mailCode(email, "verify", code), MESSAGES.resendFailed);
+    return;
+  }
+  const pending = await db.selectFrom("users").select("id").where("pending_email", "=", email).executeTakeFirst();
+  if (pending) {
+    const code = await issueCode(email, "change_email", pending.id);
+    await deliver(() => mailCode(email, "change", code), MESSAGES.resendFailed);
+  }
+}
+
+/** Mails the code that confirms a new e-mail address (profile change). */
+export async function sendEmailChangeCode(user: User, newEmail: string): Promise<void> {
+  const code = await issueCode(newEmail, "change_email", user.id);
+  await deliver(() => mailCode(newEmail, "change", code), MESSAGES.sendCodeFailed);
+}
+
+/**
+ * Verifies an address with its code: either an unverified account's own address, or a
+ * pending new address (which then replaces the old one).
+ */
+export async function verifyEmail(email: string, code: string): Promise<User> {
+  const db = getDb();
+  const user = await findUserByEmail(db, email);
+  if (user && !user.emailVerified) {
+    await redeemCode(email, "verify_email", code);
+    return (await updateUserRow(db, user.id, { email_verified: 1 }))!;
+  }
+  const pending = await db.selectFrom("users").select("id").where("pending_email", "=", email).executeTakeFirst();
+  if (pending) return confirmEmailChange(pending.id, email, code);
+  throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+}
+
+export async function confirmEmailChange(userId: number, email: string, code: string): Promise<User> {
+  const db = getDb();
+  const { userId: codeUser } = await redeemCode(email, "change_email", code);
+  if (codeUser !== userId) {
+    throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+  }
+  const owner = await findUserByEmail(db, email);
+  if (owner && owner.id !== userId) {
+    throw new ApiError(409, MESSAGES.emailTaken, "CONFLICT", [{ field: "email", message: MESSAGES.emailTaken }]);
+  }
+  const updated = await updateUserRow(db, userId, { email, pending_email: null, email_verified: 1 });
+  if (!updated) throw new ApiError(404, MESSAGES.userDeleted, "USER_DELETED");
+  return updated;
+}
+
+// ---------------------------------------------------------------- password reset
+
+/** Mails a reset code when the address has an account; the answer never tells. */
+export async function sendResetCode(email: string, ip: string): Promise<void> {
+  await limitCodeSending(email, ip);
+  const user = await findUserByEmail(getDb(), email);
+  if (!user) return;
+  const code = await issueCode(email, "reset_password", user.id);
+  await deliver(() => mailCode(email, "reset", code), MESSAGES.sendResetFailed);
+}
+
+/**
+ * Sets a new password with a reset code. Every session and refresh token of the user
+ * ends. Receiving the code proves the address, so it also counts as verified.
+ */
+export async function resetPassword(input: { email: string; code: string; newPassword: string }): Promise<User> {
+  const db = getDb();
+  await redeemCode(input.email, "reset_password", input.code);
+  const user = await findUserByEmail(db, input.email);
+  if (!user) throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+  const updated = await updateUserRow(db, user.id, {
+    password_hash: await hashPassword(input.newPassword),
+    token_version: user.tokenVersion + 1,
+    email_verified: 1,
+  });
+  await db.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+  await db
+    .updateTable("refresh_tokens")
+    .set({ revoked_at: new Date().toISOString() })
+    .where("user_id", "=", user.id)
+    .where("revoked_at", "is", null)
+    .execute();
+  await clearLoginFailures(input.email);
+  return updated!;
+}
+
+// ---------------------------------------------------------------- Google
+
+export type GoogleIdentity = {
+  sub: string;
+  email?: string;
+  email_verified?: boolean | string;
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  picture?: string;
+};
+
+async function uniqueUsername(base: string): Promise<string> {
+  const db = getDb();
+  const cleaned =
+    base
+      .normalize("NFKC")
+      .replace(/[^\p{L}\p{N}_.-]+/gu, "")
+      .slice(0, USERNAME_MAX - 5) || "user";
+  const stem = cleaned.length >= 3 ? cleaned : `${cleaned}user`;
+  if (!(await findUserByUsername(db, stem))) return stem;
+  for (let i = 0; i < 20; i++) {
+    const candidate = `${stem}${crypto.randomInt(1000, 99999)}`;
+    if (!(await findUserByUsername(db, candidate))) return candidate;
+  }
+  return `user${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Signs in with a Google identity: the linked account, or an existing account with the
+ * same address when Google says the address is verified (it is then linked), or a new
+ * account. An unverified Google address never links to an existing account.
+ */
+export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Promise<LoginSuccess> {
+  const db = getDb();
+  const linked = await findUserByGoogleId(db, identity.sub);
+  if (linked) return completeLogin(linked, ip);
+
+  const email = identity.email?.trim().toLowerCase();
+  const emailVerified = identity.email_verified === true || identity.email_verified === "true";
+  if (!email) throw new ApiError(400, `${MESSAGES.googleFailed} Your Google account has no e-mail address.`, "GOOGLE_FAILED");
+
+  const existing = await findUserByEmail(db, email);
+  if (existing) {
+    if (!emailVerified) {
+      throw new ApiError(
+        403,
+        `${MESSAGES.googleFailed} Your Google e-mail address is not verified, so it cannot be linked to the existing account. Log in with your password instead.`,
+        "GOOGLE_EMAIL_UNVERIFIED",
+      );
+    }
+    const updated = await updateUserRow(db, existing.id, {
+      google_id: identity.sub,
+      email_verified: 1,
+      avatar_url: existing.avatarUrl ?? identity.picture ?? null,
+    });
+    return completeLogin(updated!, ip);
+  }
+
+  const user = await insertUser(db, {
+    username: await uniqueUsername(identity.name || email.split("@")[0]),
+    email,
+    passwordHash: null,
+    firstName: identity.given_name ?? null,
+    lastName: identity.family_name ?? null,
+    avatarUrl: identity.picture ?? null,
+    emailVerified,
+    googleId: identity.sub,
+  });
+  if (!emailVerified) {
+    throw new ApiError(403, MESSAGES.emailNotVerified, "EMAIL_NOT_VERIFIED", undefined, {
+      requiresEmailVerification: true,
+      email,
+    });
+  }
+  return completeLogin(user, ip);
+}
+
+// ---------------------------------------------------------------- first super admin
+
+/**
+ * Creates the first super_admin when none exists: ADMIN_EMAIL/ADMIN_PASSWORD, or a
+ * random password printed once. Also used by `npm run admin:create`.
+ */
+export async function ensureSuperAdmin(
+  input: { email?: string; password?: string; username?: string } = {},
+  options: { force?: boolean } = {},
+): Promise<{ created: boolean; promoted: boolean; email: string; username: string; generatedPassword?: string } | null> {
+  const db = getDb();
+  if (!options.force && (await countSuperAdmins(db)) > 0) return null;
+  const role = await findRole(db, { name: "super_admin" });
+  if (!role) throw new Error("the super_admin role is missing: run the migrations first");
+
+  const email = (input.email ?? "admin@localhost").trim().toLowerCase();
+  const existing = await findUserByEmail(db, email);
+  if (existing) {
+    await db.transaction().execute(async (trx) => {
+      await updateUserRow(trx, existing.id, {
+        is_admin: 1,
+        email_verified: 1,
+        ...(input.password ? { password_hash: await hashPassword(input.password), token_version: existing.tokenVersion + 1 } : {}),
+      });
+      await assignRole(trx, { userId: existing.id, roleId: role.id, expiresAt: null, assignedBy: null });
+    });
+    return { created: false, promoted: true, email, username: existing.username };
+  }
+
+  const generatedPassword = input.password ? undefined : crypto.randomBytes(12).toString("base64url");
+  const username = input.username?.trim() || (await uniqueUsername(email.split("@")[0] === "admin" ? "admin" : email.split("@")[0]));
+  await db.transaction().execute(async (trx) => {
+    const user = await insertUser(trx, {
+      username,
+      email,
+      passwordHash: await hashPassword(input.password ?? generatedPassword!),
+      isAdmin: true,
+      emailVerified: true,
+    });
+    await assignRole(trx, { userId: user.id, roleId: role.id, expiresAt: null, assignedBy: null });
+  });
+  return { created: true, promoted: false, email, username, generatedPassword };
+}

@@ -1,0 +1,42 @@
+/**
+ * Six-digit e-mail codes: 10 minutes, 5 attempts, single use, stored as keyed hashes.
+ * Each new code retires the previous one of the same address and purpose.
+ */
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { consumeCode, countFailedAttempt, findLiveCode, replaceCode } from "~/models/verification-code.server";
+import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES, MESSAGES } from "~/schemas/auth";
+import type { CodePurpose } from "../../db/schema";
+import { keyedHash, randomDigits, safeEqual } from "./crypto.server";
+
+const hashCode = (email: string, purpose: CodePurpose, code: string) => keyedHash(`code:${purpose}:${email}:${code}`);
+
+/** Makes and stores a new code; returns it for the mail. */
+export async function issueCode(email: string, purpose: CodePurpose, userId: number | null = null): Promise<string> {
+  const code = randomDigits(CODE_LENGTH);
+  await replaceCode(getDb(), {
+    email,
+    purpose,
+    codeHash: hashCode(email, purpose, code),
+    userId,
+    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000).toISOString(),
+  });
+  return code;
+}
+
+/**
+ * Checks and consumes a code. Throws a 400 with MESSAGES.codeInvalid for a wrong,
+ * expired, used or exhausted code. Returns the user id stored with the code.
+ */
+export async function redeemCode(email: string, purpose: CodePurpose, code: string): Promise<{ userId: number | null }> {
+  const db = getDb();
+  const stored = await findLiveCode(db, email, purpose);
+  const invalid = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+  if (!stored || stored.attempts >= CODE_MAX_ATTEMPTS) throw invalid();
+  if (!safeEqual(stored.codeHash, hashCode(email, purpose, code))) {
+    await countFailedAttempt(db, stored.id);
+    throw invalid();
+  }
+  if (!(await consumeCode(db, stored.id))) throw invalid();
+  return { userId: stored.userId };
+}

@@ -1,0 +1,46 @@
+/** Hashing and random values used by accounts. */
+import crypto from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import { getEnv } from "~/lib/env.server";
+
+// OWASP's argon2id baseline (19 MiB, 2 passes): safe and fast enough on 2 cores.
+// algorithm 2 = Argon2id (the package exports it as a const enum, unusable with isolatedModules)
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+/** Spends the time of a real check when there is no account, so timing tells nothing. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword(crypto.randomBytes(16).toString("hex"));
+  await verifyPassword(await dummyHash, password);
+}
+
+export const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("hex");
+
+/** Keyed hash for short secrets (codes, captcha answers): useless without JWT_SECRET. */
+export const keyedHash = (value: string) => crypto.createHmac("sha256", getEnv().JWT_SECRET).update(value).digest("hex");
+
+export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString("base64url");
+
+export function randomDigits(length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += crypto.randomInt(0, 10).toString();
+  return out;
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}

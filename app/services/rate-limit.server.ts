@@ -1,0 +1,88 @@
+/**
+ * Throttling policies (numbers explained in docs/accounts.md). Only attempts that must
+ * be limited are counted: code sending, and failed logins (never successful ones).
+ */
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { addHit, clearBucket, peekHits } from "~/models/rate-limit.server";
+import { MESSAGES } from "~/schemas/auth";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const LIMITS = {
+  /** e-mails with a code, per address: one a minute, 5 an hour */
+  codePerEmailMinute: { max: 1, windowMs: MINUTE },
+  codePerEmailHour: { max: 5, windowMs: HOUR },
+  /** e-mails with a code, per client address */
+  codePerIpHour: { max: 30, windowMs: HOUR },
+  /** failed logins before a captcha is demanded (per account or per address) */
+  captchaAfterFailures: 5,
+  failureWindowMs: 15 * MINUTE,
+  /** failed logins that stop further attempts for the window */
+  failuresPerAccount: 20,
+  failuresPerIp: 200,
+} as const;
+
+export function tooManyRequests(retryAt: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+  return new ApiError(429, MESSAGES.tooMany, "RATE_LIMITED", undefined, { retryAfter });
+}
+
+/** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
+export async function limitCodeSending(email: string, ip: string): Promise<void> {
+  const db = getDb();
+  const checks: Array<[string, { max: number; windowMs: number }]> = [
+    [`code:email-min:${email}`, LIMITS.codePerEmailMinute],
+    [`code:email-hour:${email}`, LIMITS.codePerEmailHour],
+    [`code:ip:${ip}`, LIMITS.codePerIpHour],
+  ];
+  // look first, so a refused request does not extend anyone's window
+  for (const [bucket, limit] of checks) {
+    const current = await peekHits(db, bucket);
+    if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
+  }
+  for (const [bucket, limit] of checks) await addHit(db, bucket, limit.windowMs);
+}
+
+const accountBucket = (account: string) => `login-fail:account:${account.toLowerCase()}`;
+const ipBucket = (ip: string) => `login-fail:ip:${ip}`;
+
+export type LoginPressure = { captchaRequired: boolean; blockedUntil: number | null };
+
+/** How hard login is pushed back for this account and address right now. */
+export async function loginPressure(account: string, ip: string): Promise<LoginPressure> {
+  const db = getDb();
+  const byAccount = await peekHits(db, accountBucket(account));
+  const byIp = await peekHits(db, ipBucket(ip));
+  let blockedUntil: number | null = null;
+  if (byAccount.count >= LIMITS.failuresPerAccount) blockedUntil = byAccount.windowEndsAt;
+  if (byIp.count >= LIMITS.failuresPerIp) blockedUntil = Math.max(blockedUntil ?? 0, byIp.windowEndsAt);
+  return {
+    captchaRequired: byAccount.count >= LIMITS.captchaAfterFailures || byIp.count >= LIMITS.captchaAfterFailures,
+    blockedUntil,
+  };
+}
+
+/** Whether this address has failed often enough to be shown the captcha up front. */
+export async function addressNeedsCaptcha(ip: string): Promise<boolean> {
+  return (await peekHits(getDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
+}
+
+export async function recordLoginFailure(account: string, ip: string): Promise<LoginPressure> {
+  const db = getDb();
+  await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
+  await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
+  return loginPressure(account, ip);
+}
+
+/** A successful login clears the account's failures (the address keeps its count). */
+export async function clearLoginFailures(account: string): Promise<void> {
+  await clearBucket(getDb(), accountBucket(account));
+}
+
+/** Whether the registration page should show the captcha (its limits are near). */
+export async function codeSendingNearLimit(ip: string): Promise<boolean> {
+  const current = await peekHits(getDb(), `code:ip:${ip}`);
+  return current.count >= LIMITS.codePerIpHour.max / 2;
+}

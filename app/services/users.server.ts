@@ -1,0 +1,463 @@
+/**
+ * Users as the API and pages see them, the profile, and the admin's user management.
+ * Pages and /api call these same functions.
+ */
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import type { Access } from "~/lib/permissions";
+import { getAccess } from "~/lib/permissions.server";
+import { endOtherSessions } from "~/lib/session.server";
+import {
+  assignRole,
+  countSuperAdmins,
+  directPermissionsOfUser,
+  findPermission,
+  findRole,
+  grantPermission,
+  listRoles,
+  revokePermission,
+  revokeRole,
+  roleNamesOfUsers,
+  rolesOfUser,
+} from "~/models/access.server";
+import {
+  deleteUserRow,
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  getPasswordHash,
+  insertUser,
+  listUsers,
+  countUsersByType,
+  updateUserRow,
+  type User,
+  type UserTypeFilter,
+} from "~/models/user.server";
+import { MESSAGES } from "~/schemas/auth";
+import {
+  ADMIN_MESSAGES,
+  USERS_PAGE_SIZE,
+  type AdminCreateUserInput,
+  type AdminUpdateUserInput,
+} from "~/schemas/admin-users";
+import type { UserUpdate } from "../../db/schema";
+import { hashPassword, verifyPassword } from "./crypto.server";
+import { sendEmailChangeCode } from "./auth.server";
+import { revokeAllRefreshTokens } from "./tokens.server";
+
+type RoleJson = { id: number; name: string; description: string };
+
+/** The user object of spec/storefront.md 3 (API answers). */
+export type UserJson = {
+  id: number;
+  email: string;
+  username: string;
+  is_admin: boolean;
+  emailVerified: boolean;
+  roles: RoleJson[];
+  avatar_url: string | null;
+  phone: string | null;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+  last_login_ip: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  pendingEmail?: string | null;
+  userType?: string;
+  permissions?: RoleJson[];
+};
+
+export function toUserJson(user: User, roles: RoleJson[], extra: Partial<UserJson> = {}): UserJson {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    is_admin: user.isAdmin,
+    emailVerified: user.emailVerified,
+    roles,
+    avatar_url: user.avatarUrl,
+    phone: user.phone,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+    last_login_at: user.lastLoginAt,
+    last_login_ip: user.lastLoginIp,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    ...extra,
+  };
+}
+
+export async function userJsonWithAccess(user: User, access?: Access): Promise<UserJson> {
+  const resolved = access ?? (await getAccess(user));
+  return toUserJson(user, resolved.roles, {
+    pendingEmail: user.pendingEmail,
+    userType: resolved.userType,
+    permissions: resolved.directPermissions,
+  });
+}
+
+const conflict = (field: "username" | "email") =>
+  new ApiError(409, field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken, "CONFLICT", [
+    { field, message: field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken },
+  ]);
+
+async function assertUsernameFree(username: string, exceptId?: number) {
+  const existing = await findUserByUsername(getDb(), username);
+  if (existing && existing.id !== exceptId) throw conflict("username");
+}
+
+async function assertEmailFree(email: string, exceptId?: number) {
+  const existing = await findUserByEmail(getDb(), email);
+  if (existing && existing.id !== exceptId) throw conflict("email");
+}
+
+// ---------------------------------------------------------------- profile
+
+export type ProfileChanges = {
+  username?: string;
+  email?: string;
+  phone?: string | null;
+  avatarUrl?: string | null;
+};
+
+/**
+ * Updates the user's own profile. A new e-mail address is not applied at once: it waits
+ * in pending_email until the code mailed to it is entered.
+ */
+export async function updateOwnProfile(
+  user: User,
+  changes: ProfileChanges,
+): Promise<{ user: User; usernameChanged: boolean; emailChangePending: boolean }> {
+  const db = getDb();
+  const update: Omit<UserUpdate, "id"> = {};
+  let usernameChanged = false;
+  let emailChangePending = false;
+  if (changes.username !== undefined && changes.username !== user.username) {
+    await assertUsernameFree(changes.username, user.id);
+    update.username = changes.username;
+    usernameChanged = true;
+  }
+  if (changes.phone !== undefined && (changes.phone || null) !== user.phone) update.phone = changes.phone || null;
+  if (changes.avatarUrl !== undefined && (changes.avatarUrl || null) !== user.avatarUrl) {
+    update.avatar_url = changes.avatarUrl || null;
+  }
+  if (changes.email !== undefined && changes.email !== user.email.toLowerCase()) {
+    await assertEmailFree(changes.email, user.id);
+    update.pending_email = changes.email;
+    emailChangePending = true;
+  }
+  let updated = user;
+  if (Object.keys(update).length > 0) {
+    try {
+      updated = (await updateUserRow(db, user.id, update)) ?? user;
+    } catch (error) {
+      if (String((error as Error).message).includes("UNIQUE")) throw conflict("username");
+      throw error;
+    }
+  }
+  if (emailChangePending) await sendEmailChangeCode(updated, changes.email!);
+  return { user: updated, usernameChanged, emailChangePending };
+}
+
+export async function cancelEmailChange(user: User): Promise<User> {
+  return (await updateUserRow(getDb(), user.id, { pending_email: null })) ?? user;
+}
+
+/**
+ * Changes the password (the current one is required when the account has one). Every
+ * other browser session ends, every refresh token is revoked and older access tokens
+ * stop working.
+ */
+export async function changeOwnPassword(
+  user: User,
+  input: { currentPassword: string; newPassword: string },
+  keepSessionHash?: string,
+): Promise<User> {
+  const db = getDb();
+  const hash = await getPasswordHash(db, user.id);
+  if (hash && !(await verifyPassword(hash, input.currentPassword))) {
+    throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
+      { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
+    ]);
+  }
+  return setPassword(user, input.newPassword, keepSessionHash);
+}
+
+async function setPassword(user: User, newPassword: string, keepSessionHash?: string): Promise<User> {
+  const updated = await updateUserRow(getDb(), user.id, {
+    password_hash: await hashPassword(newPassword),
+    token_version: user.tokenVersion + 1,
+  });
+  await endOtherSessions(user.id, keepSessionHash);
+  await revokeAllRefreshTokens(user.id);
+  return updated ?? user;
+}
+
+// ---------------------------------------------------------------- admin: users
+
+export type AdminUserList = {
+  items: UserJson[];
+  totalItems: number;
+  totalPages: number;
+  currentPage: number;
+  limit: number;
+  counts: { all: number; admin: number; regular: number };
+};
+
+export async function listUsersForAdmin(input: {
+  q?: string;
+  userType?: UserTypeFilter;
+  page?: number;
+  limit?: number;
+}): Promise<AdminUserList> {
+  const db = getDb();
+  const limit = Math.min(Math.max(input.limit ?? USERS_PAGE_SIZE, 1), 100);
+  const counts = await countUsersByType(db);
+  const first = await listUsers(db, { q: input.q, type: input.userType ?? "all", page: 1, limit: 1 });
+  const totalPages = Math.max(1, Math.ceil(first.totalItems / limit));
+  const currentPage = Math.min(Math.max(input.page ?? 1, 1), totalPages);
+  const { items, totalItems } = await listUsers(db, {
+    q: input.q,
+    type: input.userType ?? "all",
+    page: currentPage,
+    limit,
+  });
+  const roles = await roleNamesOfUsers(
+    db,
+    items.map((u) => u.id),
+  );
+  return {
+    items: items.map((user) => {
+      const userRoles = roles.get(user.id) ?? [];
+      const names = userRoles.map((r) => r.name);
+      const userType = names.includes("super_admin") ? "super_admin" : names.includes("admin") || user.isAdmin ? "admin" : "user";
+      return toUserJson(user, userRoles, { userType });
+    }),
+    totalItems,
+    totalPages,
+    currentPage,
+    limit,
+    counts,
+  };
+}
+
+export async function getUserForAdmin(id: number): Promise<{ user: User; json: UserJson; access: Access }> {
+  const user = await findUserById(getDb(), id);
+  if (!user) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  const access = await getAccess(user);
+  return { user, access, json: await userJsonWithAccess(user, access) };
+}
+
+/** A non-super admin may not act on a super admin. */
+async function assertMayManage(actor: Access, target: User) {
+  if (actor.userType === "super_admin") return;
+  const targetAccess = await getAccess(target);
+  if (targetAccess.userType === "super_admin") {
+    throw new ApiError(403, ADMIN_MESSAGES.cannotManageSuperAdmin, "FORBIDDEN");
+  }
+}
+
+async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJson[]> {
+  const roles = await listRoles(getDb());
+  const chosen: RoleJson[] = [];
+  for (const id of new Set(roleIds)) {
+    const role = roles.find((r) => r.id === id);
+    if (!role || !["super_admin", "admin"].includes(role.name)) {
+      throw new ApiError(400, ADMIN_MESSAGES.invalidRole, "VALIDATION_ERROR", [{ field: "roleIds", message: ADMIN_MESSAGES.invalidRole }]);
+    }
+    if (role.name === "super_admin" && actor.userType !== "super_admin") {
+      throw new ApiError(403, ADMIN_MESSAGES.onlySuperAdminGrants, "FORBIDDEN");
+    }
+    chosen.push(role);
+  }
+  return chosen;
+}
+
+export async function createUserByAdmin(input: AdminCreateUserInput, actor: { user: User; access: Access }): Promise<UserJson> {
+  const db = getDb();
+  const roles = await resolveRoleIds(input.roleIds ?? [], actor.access);
+  await assertUsernameFree(input.username);
+  await assertEmailFree(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const user = await db.transaction().execute(async (trx) => {
+    const created = await insertUser(trx, {
+      username: input.username,
+      email: input.email,
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      isAdmin: roles.length > 0,
+      // the administrator vouches for the address
+      emailVerified: true,
+    });
+    for (const role of roles) {
+      await assignRole(trx, { userId: created.id, roleId: role.id, expiresAt: null, assignedBy: actor.user.id });
+    }
+    return created;
+  });
+  return toUserJson(user, roles);
+}
+
+export type BatchResult = { success: number; failed: number; created: UserJson[]; errors: Array<{ index: number; error: string }> };
+
+/** Creates many users; each failure is reported with its index (0-based) and reason. */
+export async function batchCreateUsers(
+  inputs: Array<AdminCreateUserInput | { error: string }>,
+  actor: { user: User; access: Access },
+): Promise<BatchResult> {
+  const result: BatchResult = { success: 0, failed: 0, created: [], errors: [] };
+  for (const [index, input] of inputs.entries()) {
+    if ("error" in input) {
+      result.failed += 1;
+      result.errors.push({ index, error: input.error });
+      continue;
+    }
+    try {
+      result.created.push(await createUserByAdmin(input, actor));
+      result.success += 1;
+    } catch (error) {
+      result.failed += 1;
+      result.errors.push({ index, error: error instanceof ApiError ? error.message : "Could not create this user" });
+    }
+  }
+  return result;
+}
+
+/**
+ * Applies only the fields that differ from the stored user. Returns changed=false
+ * (message 'no changes made') when nothing differs.
+ */
+export async function updateUserByAdmin(
+  id: number,
+  input: AdminUpdateUserInput,
+  actor: { user: User; access: Access },
+): Promise<{ changed: boolean; user: UserJson }> {
+  const db = getDb();
+  const target = await findUserById(db, id);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  await assertMayManage(actor.access, target);
+  const update: Omit<UserUpdate, "id"> = {};
+  if (input.username !== undefined && input.username !== target.username) {
+    await assertUsernameFree(input.username, id);
+    update.username = input.username;
+  }
+  if (input.email !== undefined && input.email !== target.email.toLowerCase()) {
+    await assertEmailFree(input.email, id);
+    update.email = input.email;
+    update.pending_email = null;
+  }
+  if (input.phone !== undefined && (input.phone || null) !== target.phone) update.phone = input.phone || null;
+  if (input.avatar_url !== undefined && (input.avatar_url || null) !== target.avatarUrl) {
+    update.avatar_url = input.avatar_url || null;
+  }
+  if (input.is_admin !== undefined && input.is_admin !== target.isAdmin) {
+    if (id === actor.user.id && !input.is_admin) {
+      throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+    }
+    update.is_admin = input.is_admin ? 1 : 0;
+  }
+  if (Object.keys(update).length === 0) {
+    return { changed: false, user: await userJsonWithAccess(target) };
+  }
+  const updated = (await updateUserRow(db, id, update))!;
+  return { changed: true, user: await userJsonWithAccess(updated) };
+}
+
+export async function resetPasswordByAdmin(id: number, newPassword: string, actor: { user: User; access: Access }): Promise<void> {
+  const target = await findUserById(getDb(), id);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  await assertMayManage(actor.access, target);
+  await setPassword(target, newPassword);
+}
+
+export async function deleteUserByAdmin(id: number, actor: { user: User; access: Access }): Promise<void> {
+  const db = getDb();
+  const target = await findUserById(db, id);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  if (target.id === actor.user.id) throw new ApiError(400, ADMIN_MESSAGES.cannotDeleteSelf, "VALIDATION_ERROR");
+  await assertMayManage(actor.access, target);
+  const targetAccess = await getAccess(target);
+  if (targetAccess.userType === "super_admin" && (await countSuperAdmins(db)) <= 1) {
+    throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
+  }
+  try {
+    if (!(await deleteUserRow(db, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  } catch (error) {
+    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+      throw new ApiError(409, ADMIN_MESSAGES.hasLinkedData, "CONFLICT");
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- admin: roles and permissions
+
+export async function getUserRoles(id: number) {
+  const user = await findUserById(getDb(), id);
+  if (!user) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  return rolesOfUser(getDb(), id);
+}
+
+export async function getUserDirectPermissions(id: number) {
+  const user = await findUserById(getDb(), id);
+  if (!user) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  return directPermissionsOfUser(getDb(), id);
+}
+
+export async function assignRoleToUser(
+  userId: number,
+  roleId: number,
+  expiresAt: string | null,
+  actor: { user: User },
+): Promise<void> {
+  const db = getDb();
+  const target = await findUserById(db, userId);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  const role = await findRole(db, { id: roleId });
+  if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
+  if (expiresAt && expiresAt <= new Date().toISOString()) {
+    throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [{ field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast }]);
+  }
+  await assignRole(db, { userId, roleId, expiresAt, assignedBy: actor.user.id });
+}
+
+export async function revokeRoleFromUser(userId: number, roleId: number, actor: { user: User }): Promise<void> {
+  const db = getDb();
+  const target = await findUserById(db, userId);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  const role = await findRole(db, { id: roleId });
+  if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
+  const held = (await rolesOfUser(db, userId)).some((r) => r.id === roleId);
+  if (!held) throw new ApiError(404, ADMIN_MESSAGES.roleNotHeld, "NOT_FOUND");
+  if (role.name === "super_admin" && (await countSuperAdmins(db)) <= 1) {
+    throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
+  }
+  if (role.name === "super_admin" && userId === actor.user.id) {
+    throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+  }
+  await revokeRole(db, userId, roleId);
+}
+
+export async function grantPermissionToUser(userId: number, permissionId: number, actor: { user: User }): Promise<void> {
+  const db = getDb();
+  const target = await findUserById(db, userId);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
+  const access = await getAccess(target);
+  if (!access.hasAdminAccess) {
+    throw new ApiError(400, ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions, "VALIDATION_ERROR");
+  }
+  await grantPermission(db, { userId, permissionId, grantedBy: actor.user.id });
+}
+
+export async function revokePermissionFromUser(userId: number, permissionId: number): Promise<void> {
+  const db = getDb();
+  const target = await findUserById(db, userId);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
+  if (!(await revokePermission(db, userId, permissionId))) {
+    throw new ApiError(404, ADMIN_MESSAGES.permissionNotHeld, "NOT_FOUND");
+  }
+}
