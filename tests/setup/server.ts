@@ -79,7 +79,15 @@ export async function startTestServer(
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")], {
     cwd: ROOT,
-    env: childEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", SEED_DEMO: "0", ...options.env }),
+    env: childEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SEED_DEMO: "0",
+      ADMIN_EMAIL: "admin@example.com",
+      ADMIN_PASSWORD: "admin-password-test",
+      ...options.env,
+    }),
   });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
