@@ -1,0 +1,288 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { ErrorList, Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { requireUser } from "~/lib/permissions.server";
+import { USER_TYPE_LABELS } from "~/lib/permissions";
+import { getSessionUserId } from "~/lib/session.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import {
+  AVATAR_MAX_BYTES,
+  codeSchema,
+  emailSchema,
+  MESSAGES,
+  PASSWORD_MIN,
+  passwordSchema,
+  phoneSchema,
+  usernameSchema,
+} from "~/schemas/auth";
+import { confirmEmailChange } from "~/services/auth.server";
+import { deleteUpload, readMultipart, saveImage } from "~/services/uploads.server";
+import { cancelEmailChange, changeOwnPassword, updateOwnProfile } from "~/services/users.server";
+
+const profileSchema = z.object({ username: usernameSchema, email: emailSchema, phone: phoneSchema });
+const confirmEmailSchema = z.object({ code: codeSchema });
+const passwordFormSchema = z
+  .object({
+    currentPassword: z.string().optional(),
+    newPassword: passwordSchema,
+    confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, { message: MESSAGES.passwordMismatch, path: ["confirmPassword"] });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, access } = await requireUser(request);
+  return {
+    user: {
+      username: user.username,
+      email: user.email,
+      phone: user.phone ?? "",
+      avatarUrl: user.avatarUrl,
+      emailVerified: user.emailVerified,
+      pendingEmail: user.pendingEmail,
+      hasPassword: user.hasPassword,
+      googleLinked: user.googleLinked,
+      createdAt: user.createdAt,
+      lastLoginAt: user.lastLoginAt,
+      lastLoginIp: user.lastLoginIp,
+    },
+    role: USER_TYPE_LABELS[access.userType],
+  };
+}
+
+type Intent = "profile" | "confirm-email" | "cancel-email" | "avatar" | "password";
+type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user } = await requireUser(request);
+
+  // the avatar form is the only multipart one
+  if ((request.headers.get("Content-Type") ?? "").includes("multipart/form-data")) {
+    const fail = (message: string): ActionData => ({
+      intent: "avatar",
+      result: { status: "error", error: { avatar: [message] } } as SubmissionResult<string[]>,
+    });
+    let form: FormData;
+    try {
+      form = await readMultipart(request, AVATAR_MAX_BYTES, MESSAGES.avatarTooLarge);
+    } catch (error) {
+      if (error instanceof ApiError) return fail(error.message);
+      throw error;
+    }
+    const file = form.get("avatar");
+    if (!(file instanceof Blob) || file.size === 0) return fail(MESSAGES.avatarNotImage);
+    if (file.type && !file.type.startsWith("image/")) return fail(MESSAGES.avatarNotImage);
+    try {
+      const { url } = await saveImage(file, "avatars", { notImage: MESSAGES.avatarNotImage, tooLarge: MESSAGES.avatarTooLarge }, AVATAR_MAX_BYTES);
+      await updateOwnProfile(user, { avatarUrl: url });
+      await deleteUpload(user.avatarUrl);
+    } catch (error) {
+      if (error instanceof ApiError) return fail(error.message);
+      throw error;
+    }
+    return redirectWithToast("/profile", { message: "Your new avatar is saved." });
+  }
+
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "") as Intent;
+
+  if (intent === "profile") {
+    const submission = parseWithZod(formData, { schema: profileSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
+    try {
+      const result = await updateOwnProfile(user, submission.value);
+      return redirectWithToast("/profile", {
+        message: result.emailChangePending
+          ? `Profile saved. Enter the code we sent to ${submission.value.email} to change your email.`
+          : "Profile updated successfully.",
+      });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error) } as ActionData;
+    }
+  }
+
+  if (intent === "confirm-email") {
+    const submission = parseWithZod(formData, { schema: confirmEmailSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
+    if (!user.pendingEmail) return redirectWithToast("/profile", { type: "info", message: "There is no e-mail change waiting." });
+    try {
+      await confirmEmailChange(user.id, user.pendingEmail, submission.value.code);
+      return redirectWithToast("/profile", { message: "Your e-mail address has been changed." });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error) } as ActionData;
+    }
+  }
+
+  if (intent === "cancel-email") {
+    await cancelEmailChange(user);
+    return redirectWithToast("/profile", { type: "info", message: "The e-mail change was cancelled." });
+  }
+
+  if (intent === "password") {
+    const submission = parseWithZod(formData, { schema: passwordFormSchema });
+    const hidden = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
+    if (submission.status !== "success") return { intent, result: submission.reply(hidden) } as ActionData;
+    if (user.hasPassword && !submission.value.currentPassword) {
+      return { intent, result: submission.reply({ ...hidden, fieldErrors: { currentPassword: [MESSAGES.passwordRequired] } }) } as ActionData;
+    }
+    try {
+      const session = await getSessionUserId(request);
+      await changeOwnPassword(
+        user,
+        { currentPassword: submission.value.currentPassword ?? "", newPassword: submission.value.newPassword },
+        session?.sessionHash,
+      );
+      return redirectWithToast("/profile", { message: "Password changed. You have been logged out everywhere else." });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error, hidden) } as ActionData;
+    }
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "My profile", noindex: true });
+
+const formatDate = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "—");
+
+export default function Profile() {
+  const { user, role } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const resultFor = (intent: Intent) => (actionData?.intent === intent ? actionData.result : undefined);
+
+  const [profileForm, profileFields] = useForm({
+    id: "profile-form",
+    lastResult: resultFor("profile"),
+    defaultValue: { username: user.username, email: user.email, phone: user.phone },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const [emailForm, emailFields] = useForm({
+    id: "confirm-email-form",
+    lastResult: resultFor("confirm-email"),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmEmailSchema }),
+  });
+  const [passwordForm, passwordFields] = useForm({
+    id: "password-form",
+    lastResult: resultFor("password"),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const avatarErrors = (resultFor("avatar")?.error?.avatar as string[] | undefined) ?? undefined;
+
+  return (
+    <div className="profile-page">
+      <header className="profile-header">
+        {user.avatarUrl ? (
+          <img className="avatar avatar--large" src={user.avatarUrl} alt="Your avatar" width={96} height={96} />
+        ) : (
+          <span className="avatar avatar--large avatar--placeholder" aria-hidden="true">
+            {user.username.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div>
+          <h1>{user.username}</h1>
+          <p className="muted">
+            {role} · member since {formatDate(user.createdAt).slice(0, 10)} · last login {formatDate(user.lastLoginAt)}
+            {user.lastLoginIp ? ` from ${user.lastLoginIp}` : ""}
+          </p>
+        </div>
+      </header>
+
+      <div className="profile-grid">
+        <section className="card" aria-labelledby="details-title">
+          <h2 id="details-title">Account details</h2>
+          <Form method="post" {...getFormProps(profileForm)}>
+            <input type="hidden" name="intent" value="profile" />
+            <FormErrors id={profileForm.errorId} errors={profileForm.errors} />
+            <Field id={profileFields.username.id} label="Username" errors={profileFields.username.errors}>
+              <input {...getInputProps(profileFields.username, { type: "text" })} autoComplete="username" />
+            </Field>
+            <Field
+              id={profileFields.email.id}
+              label="Email"
+              errors={profileFields.email.errors}
+              hint={user.emailVerified ? "Verified. A new address must be confirmed with a code before it is used." : "Not verified yet."}
+            >
+              <input {...getInputProps(profileFields.email, { type: "email" })} autoComplete="email" />
+            </Field>
+            <Field id={profileFields.phone.id} label="Phone (optional)" errors={profileFields.phone.errors}>
+              <input {...getInputProps(profileFields.phone, { type: "tel" })} autoComplete="tel" />
+            </Field>
+            <SubmitButton className="button" name="intent" value="profile" pendingText="Saving…">
+              Save changes
+            </SubmitButton>
+          </Form>
+
+          {user.pendingEmail ? (
+            <div className="notice notice--info">
+              <p>
+                Waiting for confirmation of <strong>{user.pendingEmail}</strong>. Enter the code we sent there.
+              </p>
+              <Form method="post" {...getFormProps(emailForm)}>
+                <input type="hidden" name="intent" value="confirm-email" />
+                <FormErrors id={emailForm.errorId} errors={emailForm.errors} />
+                <Field id={emailFields.code.id} label="Code" errors={emailFields.code.errors}>
+                  <input {...getInputProps(emailFields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+                </Field>
+                <div className="form-actions">
+                  <SubmitButton className="button" name="intent" value="confirm-email" pendingText="Confirming…">
+                    Confirm new email
+                  </SubmitButton>
+                </div>
+              </Form>
+              <Form method="post">
+                <button type="submit" name="intent" value="cancel-email" className="button--link">
+                  Cancel the change
+                </button>
+              </Form>
+            </div>
+          ) : null}
+        </section>
+
+        <section className="card" aria-labelledby="avatar-title">
+          <h2 id="avatar-title">Avatar</h2>
+          <Form method="post" encType="multipart/form-data" id="avatar-form">
+            <div className="field">
+              <label htmlFor="avatar">Choose an image (JPG, PNG, WEBP or GIF, up to 5 MB)</label>
+              <input id="avatar" name="avatar" type="file" accept="image/*" required aria-describedby="avatar-error" />
+              <ErrorList id="avatar-error" errors={avatarErrors} />
+            </div>
+            <SubmitButton className="button" pendingText="Uploading…">
+              Upload avatar
+            </SubmitButton>
+          </Form>
+        </section>
+
+        <section className="card" aria-labelledby="password-title">
+          <h2 id="password-title">{user.hasPassword ? "Change password" : "Set a password"}</h2>
+          <p className="muted">Changing your password logs you out on every other device.</p>
+          <Form method="post" {...getFormProps(passwordForm)}>
+            <input type="hidden" name="intent" value="password" />
+            <FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
+            {user.hasPassword ? (
+              <Field id={passwordFields.currentPassword.id} label="Current password" errors={passwordFields.currentPassword.errors}>
+                <input {...getInputProps(passwordFields.currentPassword, { type: "password" })} autoComplete="current-password" />
+              </Field>
+            ) : null}
+            <Field id={passwordFields.newPassword.id} label="New password" errors={passwordFields.newPassword.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+              <input {...getInputProps(passwordFields.newPassword, { type: "password" })} autoComplete="new-password" />
+            </Field>
+            <Field id={passwordFields.confirmPassword.id} label="Repeat the new password" errors={passwordFields.confirmPassword.errors}>
+              <input {...getInputProps(passwordFields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+            </Field>
+            <SubmitButton className="button" name="intent" value="password" pendingText="Saving…">
+              {user.hasPassword ? "Change password" : "Set password"}
+            </SubmitButton>
+          </Form>
+        </section>
+      </div>
+    </div>
+  );
+}

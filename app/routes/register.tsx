@@ -1,0 +1,170 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { CaptchaField } from "~/components/storefront/captcha-field";
+import { GoogleButton } from "~/components/storefront/google-button";
+import { Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { getPageUser } from "~/lib/auth.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { safeRedirect } from "~/lib/http";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { MESSAGES, PASSWORD_MIN, registerSchema, sendCodeSchema } from "~/schemas/auth";
+import { register, sendRegistrationCode } from "~/services/auth.server";
+import { checkCaptcha, createCaptcha } from "~/services/captcha.server";
+import { googleEnabled } from "~/services/google-auth.server";
+import { codeSendingNearLimit } from "~/services/rate-limit.server";
+
+const sendCodeFormSchema = sendCodeSchema.extend({
+  captchaId: z.string().optional(),
+  captchaText: z.string().optional(),
+});
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (await getPageUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/"));
+  const needsCaptcha = await codeSendingNearLimit(context.clientIp);
+  return {
+    email: url.searchParams.get("email") ?? "",
+    step: url.searchParams.get("step") === "2" ? 2 : 1,
+    captcha: needsCaptcha ? await createCaptcha() : null,
+    google: googleEnabled(),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "send-code") {
+    const submission = parseWithZod(formData, { schema: sendCodeFormSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() as SubmissionResult<string[]> };
+    if (await codeSendingNearLimit(context.clientIp)) {
+      const solved = await checkCaptcha(submission.value.captchaId, submission.value.captchaText);
+      if (!solved) {
+        return {
+          intent,
+          result: submission.reply({ fieldErrors: { captchaText: [MESSAGES.captchaInvalid] } }) as SubmissionResult<string[]>,
+          captcha: await createCaptcha(),
+        };
+      }
+    }
+    try {
+      await sendRegistrationCode(submission.value.email, context.clientIp);
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
+    }
+    const params = new URLSearchParams({ step: "2", email: submission.value.email });
+    return redirectWithToast(`/register?${params}`, {
+      message: `We sent a 6-digit code to ${submission.value.email}. It expires in 10 minutes.`,
+    });
+  }
+
+  const submission = parseWithZod(formData, { schema: registerSchema });
+  if (submission.status !== "success") {
+    return { intent: "register", result: submission.reply({ hideFields: ["password"] }) as SubmissionResult<string[]> };
+  }
+  try {
+    const user = await register(submission.value);
+    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, {
+      title: "Account created",
+      message: "Your e-mail address is verified. Please log in.",
+    });
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return { intent: "register", result: replyWithApiError(submission, error, { hideFields: ["password"] }) as SubmissionResult<string[]> };
+    }
+    throw error;
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Create an account", noindex: true });
+
+export default function Register() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const step = actionData?.intent === "register" ? 2 : actionData?.intent === "send-code" ? 1 : data.step;
+  const captcha = actionData && "captcha" in actionData && actionData.captcha ? actionData.captcha : data.captcha;
+
+  const [codeForm, codeFields] = useForm({
+    id: "send-code-form",
+    lastResult: actionData?.intent === "send-code" ? actionData.result : undefined,
+    defaultValue: { email: data.email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendCodeFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const [form, fields] = useForm({
+    id: "register-form",
+    lastResult: actionData?.intent === "register" ? actionData.result : undefined,
+    defaultValue: { email: data.email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    shouldRevalidate: "onInput",
+  });
+
+  return (
+    <section className="auth-page" aria-labelledby="register-title">
+      <div className="card auth-card">
+        <h1 id="register-title">Create an account</h1>
+        <ol className="steps" aria-label="Registration steps">
+          <li aria-current={step === 1 ? "step" : undefined}>Get a code by e-mail</li>
+          <li aria-current={step === 2 ? "step" : undefined}>Choose your username and password</li>
+        </ol>
+
+        {step === 1 ? (
+          <Form method="post" {...getFormProps(codeForm)}>
+            <input type="hidden" name="intent" value="send-code" />
+            <FormErrors id={codeForm.errorId} errors={codeForm.errors} />
+            <Field id={codeFields.email.id} label="Email" errors={codeFields.email.errors}>
+              <input {...getInputProps(codeFields.email, { type: "email" })} autoComplete="email" autoFocus />
+            </Field>
+            {captcha ? <CaptchaField key={captcha.captchaId} captcha={captcha} errors={codeFields.captchaText.errors} /> : null}
+            <div className="form-actions">
+              <SubmitButton className="button" pendingText="Sending…">
+                Send verification code
+              </SubmitButton>
+              <Link to={`/register?step=2${data.email ? `&email=${encodeURIComponent(data.email)}` : ""}`}>I already have a code</Link>
+            </div>
+          </Form>
+        ) : (
+          <Form method="post" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="register" />
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+              <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+            </Field>
+            <Field id={fields.code.id} label="Verification code" errors={fields.code.errors} hint="The 6 digits from the e-mail we sent you.">
+              <input
+                {...getInputProps(fields.code, { type: "text" })}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                autoFocus
+              />
+            </Field>
+            <Field id={fields.username.id} label="Username" errors={fields.username.errors} hint="3–30 letters, numbers, _ . or -">
+              <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" />
+            </Field>
+            <Field id={fields.password.id} label="Password" errors={fields.password.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+              <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
+            </Field>
+            <div className="form-actions">
+              <SubmitButton className="button" pendingText="Creating account…">
+                Create account
+              </SubmitButton>
+              <Link to={`/register${data.email ? `?email=${encodeURIComponent(data.email)}` : ""}`}>Send a new code</Link>
+            </div>
+          </Form>
+        )}
+        {data.google ? <GoogleButton /> : null}
+        <p className="auth-card__footer">
+          Already registered? <Link to="/login">Log in</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { MESSAGES, PASSWORD_MIN, resetPasswordSchema } from "~/schemas/auth";
+import { resetPassword } from "~/services/auth.server";
+
+const resetFormSchema = resetPasswordSchema
+  .extend({ confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired) })
+  .refine((value) => value.newPassword === value.confirmPassword, { message: MESSAGES.passwordMismatch, path: ["confirmPassword"] });
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { email: new URL(request.url).searchParams.get("email") ?? "" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetFormSchema });
+  if (submission.status !== "success") {
+    return { result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }) as SubmissionResult<string[]> };
+  }
+  try {
+    const user = await resetPassword(submission.value);
+    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, {
+      message: "Your password has been reset. Please log in with your new password.",
+    });
+  } catch (error) {
+    return { result: replyWithApiError(submission, error, { hideFields: ["newPassword", "confirmPassword"] }) as SubmissionResult<string[]> };
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Reset password", noindex: true });
+
+export default function ResetPassword() {
+  const { email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "reset-form",
+    lastResult: actionData?.result,
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="auth-page" aria-labelledby="reset-title">
+      <div className="card auth-card">
+        <h1 id="reset-title">Choose a new password</h1>
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+          </Field>
+          <Field id={fields.code.id} label="Reset code" errors={fields.code.errors} hint="The 6 digits from the e-mail we sent you.">
+            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus={Boolean(email)} />
+          </Field>
+          <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+            <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
+          </Field>
+          <Field id={fields.confirmPassword.id} label="Repeat the new password" errors={fields.confirmPassword.errors}>
+            <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+          </Field>
+          <SubmitButton className="button" pendingText="Saving…">
+            Reset password
+          </SubmitButton>
+        </Form>
+        <p className="auth-card__footer">
+          <Link to="/forgot-password">Send me a new code</Link> · <Link to="/login">Back to log in</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { sendCodeSchema, verifyEmailSchema } from "~/schemas/auth";
+import { resendVerification, verifyEmail } from "~/services/auth.server";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { email: new URL(request.url).searchParams.get("email") ?? "" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  if (formData.get("intent") === "resend") {
+    const submission = parseWithZod(formData, { schema: sendCodeSchema });
+    if (submission.status !== "success") return { intent: "resend", result: submission.reply() as SubmissionResult<string[]> };
+    try {
+      await resendVerification(submission.value.email, context.clientIp);
+    } catch (error) {
+      return { intent: "resend", result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
+    }
+    return redirectWithToast(`/verify-email?email=${encodeURIComponent(submission.value.email)}`, {
+      message: "If this address is waiting for verification, we have sent it a new 6-digit code.",
+    });
+  }
+  const submission = parseWithZod(formData, { schema: verifyEmailSchema });
+  if (submission.status !== "success") return { intent: "verify", result: submission.reply() as SubmissionResult<string[]> };
+  try {
+    const user = await verifyEmail(submission.value.email, submission.value.code);
+    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, { message: "Email verified. You can log in now." });
+  } catch (error) {
+    return { intent: "verify", result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Verify your email", noindex: true });
+
+export default function VerifyEmail() {
+  const { email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "verify-form",
+    lastResult: actionData?.intent === "verify" ? actionData.result : undefined,
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyEmailSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const [resendForm, resendFields] = useForm({
+    id: "resend-form",
+    lastResult: actionData?.intent === "resend" ? actionData.result : undefined,
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendCodeSchema }),
+  });
+  return (
+    <section className="auth-page" aria-labelledby="verify-title">
+      <div className="card auth-card">
+        <h1 id="verify-title">Verify your email</h1>
+        <p className="muted">Enter the 6-digit code we sent to your e-mail address.</p>
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="verify" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+          </Field>
+          <Field id={fields.code.id} label="Verification code" errors={fields.code.errors}>
+            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+          </Field>
+          <SubmitButton className="button" pendingText="Verifying…">
+            Verify email
+          </SubmitButton>
+        </Form>
+        <Form method="post" {...getFormProps(resendForm)} className="secondary-form">
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name={resendFields.email.name} value={email} />
+          <FormErrors id={resendForm.errorId} errors={[...(resendForm.errors ?? []), ...(resendFields.email.errors ?? [])]} />
+          {email ? (
+            <SubmitButton className="button button--secondary" pendingText="Sending…">
+              Send a new code
+            </SubmitButton>
+          ) : null}
+        </Form>
+        <p className="auth-card__footer">
+          <Link to="/login">Back to log in</Link>
+        </p>
+      </div>
+    </section>
+  );
+}
