@@ -1,0 +1,132 @@
+/**
+ * A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it receives,
+ * so tests can read the mail the app really sent. No auth, no TLS: start the app with
+ * SMTP_URL=smtp://127.0.0.1:<port>.
+ */
+import type { AddressInfo } from "node:net";
+import { simpleParser, type AddressObject } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export type ReceivedMail = {
+  /** Envelope recipients (RCPT TO), lower-cased. */
+  to: string[];
+  /** Envelope sender (MAIL FROM). */
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The To: header as written in the message. */
+  toHeader: string;
+  receivedAt: number;
+};
+
+export type FakeSmtp = {
+  port: number;
+  /** smtp://127.0.0.1:<port>, ready for SMTP_URL. */
+  url: string;
+  messages: ReceivedMail[];
+  /** Messages sent to one address (envelope recipient), oldest first. */
+  mailTo: (to: string) => ReceivedMail[];
+  /** Waits for a message to `to` that arrived after `since` (default: any time). */
+  waitForMail: (
+    to: string,
+    options?: { subjectIncludes?: string; timeoutMs?: number; since?: number },
+  ) => Promise<ReceivedMail>;
+  /** The 6-digit code of the newest message to `to` (throws when there is none). */
+  lastCode: (to: string) => string;
+  close: () => Promise<void>;
+};
+
+const addressText = (value: AddressObject | AddressObject[] | undefined) =>
+  value === undefined ? "" : Array.isArray(value) ? value.map((v) => v.text).join(", ") : value.text;
+
+/** The six-digit code of a mail: the one the subject and the body agree on, else the first in the body. */
+export function extractCode(mail: Pick<ReceivedMail, "subject" | "text">): string | null {
+  const pattern = /(?<!\d)\d{6}(?!\d)/g;
+  const inText: string[] = mail.text.match(pattern) ?? [];
+  const inSubject: string[] = mail.subject.match(pattern) ?? [];
+  return inText.find((code) => inSubject.includes(code)) ?? inText[0] ?? inSubject[0] ?? null;
+}
+
+export async function startFakeSmtp(): Promise<FakeSmtp> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ["STARTTLS"],
+    authOptional: true,
+    // plain-text AUTH is accepted whatever the credentials (SMTP_URL with user:pass works too)
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username ?? "test" });
+    },
+    logger: false,
+    banner: "fake smtp for tests",
+    size: 10 * 1024 * 1024,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            subject: parsed.subject ?? "",
+            text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            toHeader: addressText(parsed.to),
+            receivedAt: Date.now(),
+          });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  server.on("error", () => {
+    // a client dropping its connection must not crash the test process
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.server.address() as AddressInfo;
+
+  const mailTo = (to: string) => messages.filter((m) => m.to.includes(to.toLowerCase()));
+
+  async function waitForMail(
+    to: string,
+    options: { subjectIncludes?: string; timeoutMs?: number; since?: number } = {},
+  ): Promise<ReceivedMail> {
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    for (;;) {
+      const found = mailTo(to)
+        .filter((m) => m.receivedAt >= (options.since ?? 0))
+        .filter((m) => !options.subjectIncludes || m.subject.includes(options.subjectIncludes))
+        .at(-1);
+      if (found) return found;
+      if (Date.now() > deadline) {
+        const seen = messages.map((m) => `${m.to.join(",")}: ${m.subject}`).join("\n  ");
+        throw new Error(`no mail to ${to}${options.subjectIncludes ? ` about "${options.subjectIncludes}"` : ""}; received:\n  ${seen || "(none)"}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  function lastCode(to: string): string {
+    const mail = mailTo(to).at(-1);
+    if (!mail) throw new Error(`no mail to ${to}`);
+    const code = extractCode(mail);
+    if (!code) throw new Error(`the last mail to ${to} ("${mail.subject}") holds no 6-digit code`);
+    return code;
+  }
+
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    mailTo,
+    waitForMail,
+    lastCode,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
