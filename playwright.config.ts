@@ -53,6 +53,8 @@ export default defineConfig({
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       SEED_DEMO: "1",
+      // tests that fail logins on purpose send their own X-Forwarded-For address
+      TRUST_PROXY: "1",
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
     },

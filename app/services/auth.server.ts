@@ -88,7 +88,7 @@ async function deliver(send: () => Promise<void>, fallback: string) {
  * told so instead (and no code is issued): the answer is the same either way.
  */
 export async function sendRegistrationCode(email: string, ip: string): Promise<void> {
-  await limitCodeSending(email, ip);
+  await limitCodeSending(email, ip, "register");
   const existing = await findUserByEmail(getDb(), email);
   if (existing) {
     const { siteName, baseUrl } = await siteFacts();
@@ -196,7 +196,7 @@ export function sessionMaxAge(access: Access): number {
  * address waiting to become a user's new e-mail. Silent for any other address.
  */
 export async function resendVerification(email: string, ip: string): Promise<void> {
-  await limitCodeSending(email, ip);
+  await limitCodeSending(email, ip, "verify");
   const db = getDb();
   const user = await findUserByEmail(db, email);
   if (user && !user.emailVerified) {
@@ -252,7 +252,7 @@ export async function confirmEmailChange(userId: number, email: string, code: st
 
 /** Mails a reset code when the address has an account; the answer never tells. */
 export async function sendResetCode(email: string, ip: string): Promise<void> {
-  await limitCodeSending(email, ip);
+  await limitCodeSending(email, ip, "reset");
   const user = await findUserByEmail(getDb(), email);
   if (!user) return;
   const code = await issueCode(email, "reset_password", user.id);

@@ -11,11 +11,11 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 export const LIMITS = {
-  /** e-mails with a code, per address: one a minute, 5 an hour */
+  /** e-mails with a code, per address: one a minute for each purpose, 8 an hour in all */
   codePerEmailMinute: { max: 1, windowMs: MINUTE },
-  codePerEmailHour: { max: 5, windowMs: HOUR },
-  /** e-mails with a code, per client address */
-  codePerIpHour: { max: 30, windowMs: HOUR },
+  codePerEmailHour: { max: 8, windowMs: HOUR },
+  /** e-mails with a code, per client address (generous: many people can share one) */
+  codePerIpHour: { max: 100, windowMs: HOUR },
   /** failed logins before a captcha is demanded (per account or per address) */
   captchaAfterFailures: 5,
   failureWindowMs: 15 * MINUTE,
@@ -30,10 +30,10 @@ export function tooManyRequests(retryAt: number): ApiError {
 }
 
 /** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
-export async function limitCodeSending(email: string, ip: string): Promise<void> {
+export async function limitCodeSending(email: string, ip: string, purpose: string): Promise<void> {
   const db = getDb();
   const checks: Array<[string, { max: number; windowMs: number }]> = [
-    [`code:email-min:${email}`, LIMITS.codePerEmailMinute],
+    [`code:email-min:${purpose}:${email}`, LIMITS.codePerEmailMinute],
     [`code:email-hour:${email}`, LIMITS.codePerEmailHour],
     [`code:ip:${ip}`, LIMITS.codePerIpHour],
   ];
