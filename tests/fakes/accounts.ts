@@ -1,0 +1,122 @@
+/**
+ * Helpers for the account API tests: unique people, client addresses, and real
+ * accounts made through the public API with the code the app mailed to the fake SMTP
+ * server. Nothing here reaches into the app's code.
+ */
+import crypto from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { api, type ApiResult } from "../setup/api-client";
+import type { FakeSmtp } from "./smtp";
+
+let counter = 0;
+const tag = () => `${Date.now().toString(36).slice(-5)}${(counter += 1)}${crypto.randomBytes(2).toString("hex")}`;
+
+export const uniqueEmail = (prefix = "user") => `${prefix}-${tag()}@example.test`;
+export const uniqueUsername = (prefix = "u") => `${prefix}_${tag()}`.slice(0, 30);
+
+/**
+ * A fresh client address for X-Forwarded-For. The servers of these tests run with
+ * TRUST_PROXY=1, so each test can act from its own address and per-address limits of
+ * one test do not leak into the next.
+ */
+export function freshIp(): string {
+  const n = crypto.randomInt(1, 250);
+  counter += 1;
+  return `10.${(counter >> 8) & 255}.${counter & 255}.${n}`;
+}
+
+export type Client = <T = any>(
+  pathname: string,
+  options?: { method?: string; token?: string; body?: unknown; headers?: Record<string, string>; cookie?: string },
+) => Promise<ApiResult<T>>;
+
+/** api() bound to a server and, optionally, one client address. */
+export function client(baseUrl: string, ip?: string): Client {
+  return (pathname, options = {}) =>
+    api(baseUrl, pathname, {
+      ...options,
+      headers: { ...(ip ? { "X-Forwarded-For": ip } : {}), ...options.headers },
+    });
+}
+
+export type TestAccount = {
+  id: number;
+  email: string;
+  username: string;
+  password: string;
+  accessToken: string;
+  refreshToken: string;
+  user: Record<string, any>;
+};
+
+/** Registers an account the way a person does: code by mail, then /api/auth/register. */
+export async function registerAccount(
+  baseUrl: string,
+  smtp: FakeSmtp,
+  input: { email?: string; username?: string; password?: string; ip?: string } = {},
+): Promise<TestAccount> {
+  const email = input.email ?? uniqueEmail();
+  const username = input.username ?? uniqueUsername();
+  const password = input.password ?? `pw-${crypto.randomBytes(6).toString("hex")}`;
+  const call = client(baseUrl, input.ip ?? freshIp());
+  const since = Date.now();
+  const sent = await call("/api/auth/send-registration-code", { body: { email } });
+  if (sent.status !== 200) throw new Error(`send-registration-code for ${email}: ${sent.status} ${JSON.stringify(sent.body)}`);
+  await smtp.waitForMail(email, { since });
+  const code = smtp.lastCode(email);
+  const registered = await call("/api/auth/register", { body: { username, email, password, code } });
+  if (registered.status !== 201) throw new Error(`register ${email}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  return {
+    id: registered.body.user.id,
+    email,
+    username,
+    password,
+    accessToken: registered.body.accessToken,
+    refreshToken: registered.body.refreshToken,
+    user: registered.body.user,
+  };
+}
+
+/** The server's own SQLite file (<dataDir>/app.db), for setting up states the API cannot reach. */
+export function openServerDb(dataDir: string): Database.Database {
+  const db = new Database(path.join(dataDir, "app.db"));
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+/** name → value of every Set-Cookie of a response (a cleared cookie maps to ""). */
+export function setCookies(headers: Headers): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const line of headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const eq = pair.indexOf("=");
+    cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+  }
+  return cookies;
+}
+
+/** A Cookie request header from name → value pairs (empty values left out). */
+export function cookieHeader(cookies: Map<string, string>): string {
+  return [...cookies]
+    .filter(([, value]) => value !== "")
+    .map(([name, value]) => `${name}=${value}`)
+    .join("; ");
+}
+
+/** Logs in through the page form (POST /login) and answers the browser-session cookie header. */
+export async function pageLogin(baseUrl: string, identifier: string, password: string, ip?: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: baseUrl,
+      ...(ip ? { "X-Forwarded-For": ip } : {}),
+    },
+    body: new URLSearchParams({ email: identifier, password }).toString(),
+  });
+  const sid = setCookies(response.headers).get("sid");
+  if (response.status !== 302 || !sid) throw new Error(`page login as ${identifier}: ${response.status}, no session cookie`);
+  return `sid=${sid}`;
+}
