@@ -1,0 +1,85 @@
+import path from "node:path";
+import { expect, test, withDatabase } from "./fixtures";
+import { loginViaForm } from "./auth-helpers";
+import { latestCode } from "./mail";
+
+const files = path.join(import.meta.dirname, "files");
+const unique = (projectName: string) => `${projectName.replace(/\W/g, "")}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+/** A verified account made through the public API, as a visitor would make it. */
+async function registerAccount(request: import("@playwright/test").APIRequestContext, name: string, password: string) {
+  const email = `${name}@example.com`;
+  expect((await request.post("/api/auth/send-registration-code", { data: { email } })).status()).toBe(200);
+  const code = await latestCode(email);
+  expect((await request.post("/api/auth/register", { data: { username: name, email, password, code } })).status()).toBe(201);
+  return email;
+}
+
+test.describe("profile", () => {
+  test("upload an avatar; a file that is not an image is refused", async ({ page, request }, testInfo) => {
+    const name = `a${unique(testInfo.project.name)}`.slice(0, 24);
+    await registerAccount(request, name, "avatar-pass");
+    await loginViaForm(page, name, "avatar-pass", "/profile");
+    await expect(page).toHaveURL(/\/profile$/);
+
+    await page.getByLabel(/Choose an image/).setInputFiles(path.join(files, "not-an-image.txt"));
+    await page.getByRole("button", { name: "Upload avatar" }).click();
+    await expect(page.getByText("Please select an image file")).toBeVisible();
+
+    await page.getByLabel(/Choose an image/).setInputFiles(path.join(files, "avatar.png"));
+    await page.getByRole("button", { name: "Upload avatar" }).click();
+    await expect(page.getByRole("status")).toContainText("Your new avatar is saved.");
+    const avatar = page.getByRole("img", { name: "Your avatar" });
+    await expect(avatar).toHaveAttribute("src", /^\/uploads\/avatars\/.+\.webp$/);
+    const src = await avatar.getAttribute("src");
+    const response = await request.get(src!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("image/webp");
+  });
+
+  test("change the e-mail address: it applies only after the code sent to the new address", async ({ page, request }, testInfo) => {
+    const name = `e${unique(testInfo.project.name)}`.slice(0, 24);
+    const oldEmail = await registerAccount(request, name, "email-pass");
+    const newEmail = `${name}-new@example.com`;
+    await loginViaForm(page, oldEmail, "email-pass", "/profile");
+
+    await page.getByLabel("Email").fill(newEmail);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status")).toContainText(`Enter the code we sent to ${newEmail}`);
+    await expect(page.getByText(`Waiting for confirmation of ${newEmail}`)).toBeVisible();
+    // the old address stays in use until the code is entered
+    await expect(page.getByLabel("Email")).toHaveValue(oldEmail);
+
+    const code = await latestCode(newEmail);
+    await page.getByLabel("Code", { exact: true }).fill(code);
+    await page.getByRole("button", { name: "Confirm new email" }).click();
+    await expect(page.getByRole("status")).toContainText("Your e-mail address has been changed.");
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+  });
+
+  test("an unverified account is asked to verify at login and can verify with a mailed code", async ({ page, request }, testInfo) => {
+    const name = `v${unique(testInfo.project.name)}`.slice(0, 24);
+    const email = await registerAccount(request, name, "verify-pass");
+    // the account's address stops counting as verified (as after an admin changes it)
+    withDatabase((db) => db.prepare("UPDATE users SET email_verified = 0 WHERE email = ?").run(email));
+
+    await page.goto("/login");
+    await page.getByLabel("Email or username").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("verify-pass");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert")).toContainText("Please verify your email address before logging in.");
+    await page.getByRole("button", { name: "Send me a verification code" }).click();
+    await expect(page).toHaveURL(/\/verify-email\?email=/);
+    const code = await latestCode(email, 1);
+
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByRole("button", { name: "Verify email" }).click();
+    await expect(page.getByRole("status")).toContainText("Email verified. You can log in now.");
+    await loginViaForm(page, email, "verify-pass");
+  });
+
+  test("the profile page asks visitors to log in first", async ({ page }) => {
+    await page.goto("/profile");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile$/);
+  });
+});
