@@ -4,7 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import type { Access } from "~/lib/permissions";
+import { PERMISSION_GROUPS, type Access } from "~/lib/permissions";
 import { getAccess } from "~/lib/permissions.server";
 import { endOtherSessions } from "~/lib/session.server";
 import {
@@ -14,6 +14,7 @@ import {
   findPermission,
   findRole,
   grantPermission,
+  listPermissions,
   listRoles,
   revokePermission,
   revokeRole,
@@ -460,4 +461,48 @@ export async function revokePermissionFromUser(userId: number, permissionId: num
   if (!(await revokePermission(db, userId, permissionId))) {
     throw new ApiError(404, ADMIN_MESSAGES.permissionNotHeld, "NOT_FOUND");
   }
+}
+
+export async function listAllRoles(): Promise<RoleJson[]> {
+  return listRoles(getDb());
+}
+
+export async function listAllPermissions(): Promise<RoleJson[]> {
+  return listPermissions(getDb());
+}
+
+/** What the permission dialog shows for one user (plain data, ready for a page). */
+export type PermissionDialogData = {
+  user: { id: number; username: string; userType: Access["userType"]; hasAdminAccess: boolean };
+  roles: Array<RoleJson & { held: boolean; expiresAt: string | null }>;
+  /** null for users without back-office access: ordinary users need no management permissions */
+  permissionGroups: Array<{ label: string; prefix: string; permissions: Array<RoleJson & { held: boolean }> }> | null;
+};
+
+export async function getPermissionDialogData(userId: number): Promise<PermissionDialogData> {
+  const db = getDb();
+  const user = await findUserById(db, userId);
+  if (!user) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  const access = await getAccess(user);
+  const held = await rolesOfUser(db, userId);
+  const direct = new Set(access.directPermissions.map((p) => p.id));
+  const all = await listPermissions(db);
+  return {
+    user: { id: user.id, username: user.username, userType: access.userType, hasAdminAccess: access.hasAdminAccess },
+    roles: (await listRoles(db)).map((role) => {
+      const holding = held.find((r) => r.id === role.id);
+      return { ...role, held: Boolean(holding), expiresAt: holding?.expiresAt ?? null };
+    }),
+    permissionGroups: access.hasAdminAccess
+      ? PERMISSION_GROUPS.map((group) => ({
+          ...group,
+          permissions: all.filter((p) => p.name.startsWith(group.prefix)).map((p) => ({ ...p, held: direct.has(p.id) })),
+        }))
+      : null,
+  };
+}
+
+/** User counts of the admin dashboard. */
+export async function countUsersForDashboard(): Promise<{ all: number; admin: number; regular: number }> {
+  return countUsersByType(getDb());
 }
