@@ -1,0 +1,100 @@
+import { Form, NavLink, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
+import type { AdminNavItem } from "./nav";
+
+const DRAWER_ID = "admin-drawer";
+
+/**
+ * The back-office frame: the sidebar (navigation, return to site, the user, logout) and
+ * the page. Below 800 px the sidebar is a drawer opened by a checkbox and its labels,
+ * so it works without JavaScript; with JavaScript it also closes after a navigation.
+ */
+export function AdminShell({
+  nav,
+  user,
+  children,
+}: {
+  nav: AdminNavItem[];
+  user: { username: string; userType: UserType; avatarUrl: string | null };
+  children: ReactNode;
+}) {
+  const toggle = useRef<HTMLInputElement>(null);
+  const location = useLocation();
+  const navigation = useNavigation();
+  useEffect(() => {
+    if (toggle.current) toggle.current.checked = false;
+  }, [location.pathname]);
+
+  return (
+    <div className="admin-shell">
+      <input ref={toggle} type="checkbox" id={DRAWER_ID} className="admin-drawer-toggle visually-hidden" aria-label="Show the admin menu" />
+      <div className="admin-topbar">
+        <label htmlFor={DRAWER_ID} className="button button--secondary admin-topbar__menu">
+          <span aria-hidden="true">☰</span> Menu
+        </label>
+        <span className="admin-topbar__title">Admin</span>
+      </div>
+      <aside className="admin-sidebar" aria-label="Admin sidebar">
+        <div className="admin-sidebar__head">
+          <span className="admin-sidebar__title">Back office</span>
+          <label htmlFor={DRAWER_ID} className="admin-sidebar__close">
+            Close menu
+          </label>
+        </div>
+        <nav aria-label="Admin navigation">
+          <ul className="admin-nav">
+            {nav.map((item) =>
+              "children" in item ? (
+                <li key={item.id} className="admin-nav__group">
+                  <span className="admin-nav__group-label">{item.label}</span>
+                  <ul>
+                    {item.children.map((child) => (
+                      <li key={child.id}>
+                        <NavLink to={child.to} end={child.end} prefetch="intent">
+                          {child.label}
+                        </NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ) : (
+                <li key={item.id}>
+                  <NavLink to={item.to} end={item.end} prefetch="intent">
+                    {item.label}
+                  </NavLink>
+                </li>
+              ),
+            )}
+          </ul>
+        </nav>
+        <div className="admin-sidebar__account">
+          <a href="/" className="admin-sidebar__back">
+            ← Return to site
+          </a>
+          <div className="admin-sidebar__user">
+            {user.avatarUrl ? <img src={user.avatarUrl} alt="" width={32} height={32} className="admin-avatar" /> : null}
+            <div>
+              <strong className="admin-sidebar__username">{user.username}</strong>
+              <span className={`admin-badge admin-badge--${user.userType}`}>{USER_TYPE_LABELS[user.userType]}</span>
+            </div>
+          </div>
+          <Form method="post" action="/logout" reloadDocument>
+            <button type="submit" className="button button--secondary admin-sidebar__logout">
+              Log out
+            </button>
+          </Form>
+        </div>
+      </aside>
+      <label htmlFor={DRAWER_ID} className="admin-backdrop" aria-hidden="true" />
+      <div className="admin-content">
+        {navigation.state === "loading" ? (
+          <p className="admin-loading" role="status">
+            Loading…
+          </p>
+        ) : null}
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The back-office sidebar as data (spec/admin.md 2). Each later feature adds its entry
+ * here in one line; who sees it is decided on the server with `sidebarRules`, and only
+ * the visible entries reach the browser.
+ */
+import { sidebarRules, type Access } from "~/lib/permissions";
+
+export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
+export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
+
+type Visible = { visible: (access: Access) => boolean };
+type NavDefinition = (AdminNavLink & Visible) | ({ id: string; label: string; children: Array<AdminNavLink & Partial<Visible>> } & Visible);
+
+const always = () => true;
+
+export const ADMIN_NAV: NavDefinition[] = [
+  { id: "dashboard", label: "Dashboard", to: "/admin", end: true, visible: always },
+  { id: "users", label: "User management", to: "/admin/users", visible: sidebarRules.users },
+  // Later: categories (always), products (sidebarRules.products: local + external),
+  // blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
+  {
+    id: "system",
+    label: "System settings",
+    visible: sidebarRules.system,
+    children: [
+      // Later: exchange rates (/admin/currency-settings), product display (/admin/product-display-settings).
+      { id: "site-settings", label: "Site settings", to: "/admin/site-settings" },
+      { id: "settings", label: "Admin settings", to: "/admin/settings" },
+    ],
+  },
+];
+
+/** The entries this user may see, as plain data. */
+export function visibleNav(access: Access): AdminNavItem[] {
+  const items: AdminNavItem[] = [];
+  for (const item of ADMIN_NAV) {
+    if (!item.visible(access)) continue;
+    if ("children" in item) {
+      const children = item.children
+        .filter((child) => child.visible?.(access) ?? true)
+        .map(({ id, label, to, end }) => ({ id, label, to, end }));
+      if (children.length > 0) items.push({ id: item.id, label: item.label, children });
+    } else {
+      items.push({ id: item.id, label: item.label, to: item.to, end: item.end });
+    }
+  }
+  return items;
+}

@@ -1,0 +1,114 @@
+import { Form } from "@remix-run/react";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ADMIN_MESSAGES } from "~/schemas/admin-users";
+import type { PermissionDialogData } from "~/services/users.server";
+import { formatDate } from "./format";
+import { UserTypeBadge } from "./user-type-badge";
+
+/**
+ * The permission dialog's content: the user's roles and direct permissions, each with
+ * its own small POST form (assign or revoke), so every button works without JavaScript.
+ * The forms post to the user's edit route, which redirects back to `returnTo`.
+ */
+export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData; returnTo: string }) {
+  const action = `/admin/users/${data.user.id}`;
+  const isOrdinary = data.permissionGroups === null;
+  return (
+    <div className="permission-panel">
+      <p>
+        <strong>{data.user.username}</strong> <UserTypeBadge userType={data.user.userType} />
+      </p>
+
+      <h3>Roles</h3>
+      <ul className="permission-list">
+        {data.roles.map((role) => (
+          <li key={role.id} className="permission-list__item">
+            <div className="permission-list__text">
+              <code>{role.name}</code>
+              <span className="muted">{role.description}</span>
+              {role.held ? (
+                <span className="admin-badge admin-badge--held">
+                  Assigned{role.expiresAt ? ` · expires ${formatDate(role.expiresAt)}` : ""}
+                </span>
+              ) : null}
+            </div>
+            <Form method="post" action={action} preventScrollReset className="permission-list__form">
+              <input type="hidden" name="returnTo" value={returnTo} />
+              <input type="hidden" name="roleId" value={role.id} />
+              {role.held ? (
+                <SubmitButton
+                  name="intent"
+                  value="revokeRole"
+                  className="button button--secondary button--small"
+                  aria-label={`Revoke role ${role.name}`}
+                >
+                  Revoke
+                </SubmitButton>
+              ) : (
+                <>
+                  <label className="permission-list__expiry">
+                    <span>Expires (optional)</span>
+                    <input type="date" name="expiresAt" aria-label={`Expiry date for role ${role.name} (optional)`} />
+                  </label>
+                  <SubmitButton name="intent" value="assignRole" className="button button--small" aria-label={`Assign role ${role.name}`}>
+                    Assign
+                  </SubmitButton>
+                </>
+              )}
+            </Form>
+          </li>
+        ))}
+      </ul>
+
+      <h3>Direct permissions</h3>
+      {isOrdinary ? (
+        <p className="notice">{ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions}</p>
+      ) : data.user.userType === "super_admin" ? (
+        <p className="notice">{ADMIN_MESSAGES.superAdminHoldsAll}</p>
+      ) : null}
+      {data.permissionGroups && data.user.userType !== "super_admin"
+        ? data.permissionGroups.map((group) => (
+            <section key={group.prefix} className="permission-group" aria-label={`${group.label} permissions`}>
+              <h4>
+                {group.label} <span className="muted">({group.prefix}*)</span>
+              </h4>
+              <ul className="permission-list">
+                {group.permissions.map((permission) => (
+                  <li key={permission.id} className="permission-list__item">
+                    <div className="permission-list__text">
+                      <code>{permission.name}</code>
+                      <span className="muted">{permission.description}</span>
+                      {permission.held ? <span className="admin-badge admin-badge--held">Granted</span> : null}
+                    </div>
+                    <Form method="post" action={action} preventScrollReset className="permission-list__form">
+                      <input type="hidden" name="returnTo" value={returnTo} />
+                      <input type="hidden" name="permissionId" value={permission.id} />
+                      {permission.held ? (
+                        <SubmitButton
+                          name="intent"
+                          value="revokePermission"
+                          className="button button--secondary button--small"
+                          aria-label={`Revoke ${permission.name}`}
+                        >
+                          Revoke
+                        </SubmitButton>
+                      ) : (
+                        <SubmitButton
+                          name="intent"
+                          value="grantPermission"
+                          className="button button--small"
+                          aria-label={`Assign ${permission.name}`}
+                        >
+                          Assign
+                        </SubmitButton>
+                      )}
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))
+        : null}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorPage } from "~/components/ui/error-page";
+import { canAny, isSuperAdmin } from "~/lib/permissions";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
+import { getAppVersion } from "~/services/site-tools.server";
+import { countUsersForDashboard } from "~/services/users.server";
+
+type CountCard = { id: string; label: string; value: number; to: string };
+type QuickAction = { id: string; label: string; to: string };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, access } = await requireAdmin(request);
+  const canSeeUsers = canAny(access, USER_MANAGEMENT_PERMISSIONS);
+
+  // One entry per list the back office has; later features add theirs here
+  // (local products, categories, external products), each linking to its list.
+  const cards: CountCard[] = [];
+  if (canSeeUsers) {
+    const counts = await countUsersForDashboard();
+    cards.push({ id: "users", label: "Total users", value: counts.all, to: "/admin/users" });
+  }
+
+  // Later: add product, add category, external products.
+  const actions: QuickAction[] = [];
+  if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
+  if (access.allPermissions.includes("user.create")) {
+    actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });
+  }
+  if (isSuperAdmin(access)) actions.push({ id: "site-settings", label: "Site settings", to: "/admin/site-settings" });
+
+  return {
+    username: user.username,
+    cards,
+    actions,
+    seoTools: isSuperAdmin(access),
+    version: `v${getAppVersion()}`,
+  };
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Dashboard · Admin", noindex: true });
+
+export default function AdminDashboard() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <h1>Dashboard</h1>
+        <p className="muted">Welcome, {data.username}.</p>
+      </header>
+
+      {data.cards.length > 0 ? (
+        <ul className="admin-cards" aria-label="Counts">
+          {data.cards.map((card) => (
+            <li key={card.id}>
+              <Link to={card.to} className="admin-card">
+                <span className="admin-card__label">{card.label}</span>
+                <span className="admin-card__value">{card.value}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <div className="admin-grid">
+        <section className="card" aria-labelledby="quick-actions">
+          <h2 id="quick-actions">Quick actions</h2>
+          {data.actions.length > 0 ? (
+            <ul className="admin-actions">
+              {data.actions.map((action) => (
+                <li key={action.id}>
+                  <Link to={action.to} className="button button--secondary">
+                    {action.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No actions are available to your account yet.</p>
+          )}
+        </section>
+
+        <section className="card" aria-labelledby="seo">
+          <h2 id="seo">SEO</h2>
+          <p className="muted">The sitemap and robots.txt are built on every request from the current settings.</p>
+          <ul className="admin-links">
+            <li>
+              <a href="/sitemap.xml" target="_blank" rel="noreferrer">
+                /sitemap.xml
+              </a>
+            </li>
+            <li>
+              <a href="/robots.txt" target="_blank" rel="noreferrer">
+                /robots.txt
+              </a>
+            </li>
+            {data.seoTools ? (
+              <li>
+                <Link to="/admin/site-settings?tab=tools">Generate the sitemap or test robots.txt</Link>
+              </li>
+            ) : null}
+          </ul>
+        </section>
+
+        <section className="card" aria-labelledby="system-info">
+          <h2 id="system-info">System info</h2>
+          <dl className="admin-facts">
+            <dt>Version</dt>
+            <dd>
+              <span className="admin-badge">{data.version}</span>
+            </dd>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}
