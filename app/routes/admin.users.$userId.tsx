@@ -1,0 +1,346 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminDialog } from "~/components/admin/dialog";
+import { formatDateTime } from "~/components/admin/format";
+import { PermissionPanel } from "~/components/admin/permission-panel";
+import { UserTypeBadge } from "~/components/admin/user-type-badge";
+import { ErrorList, Field, FormErrors } from "~/components/ui/field";
+import { ErrorPage } from "~/components/ui/error-page";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { safeRedirect } from "~/lib/http";
+import { pageMeta } from "~/lib/meta";
+import { isSuperAdmin } from "~/lib/permissions";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import {
+  ADMIN_MESSAGES,
+  adminEditUserFormSchema,
+  adminResetPasswordFormSchema,
+  roleAssignmentSchema,
+} from "~/schemas/admin-users";
+import {
+  assignRoleToUser,
+  getPermissionDialogData,
+  getUserForAdmin,
+  grantPermissionToUser,
+  resetPasswordByAdmin,
+  revokePermissionFromUser,
+  revokeRoleFromUser,
+  updateUserByAdmin,
+} from "~/services/users.server";
+
+function parseUserId(value: string | undefined): number {
+  const id = Number(value);
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
+    throw new Response(ADMIN_MESSAGES.userNotFound, { status: 404, statusText: "Not Found" });
+  }
+  return id;
+}
+
+/** A service's 404 becomes this page's 404 (not a 500). */
+function pageNotFound(error: unknown): never {
+  if (error instanceof ApiError && error.status === 404) {
+    throw new Response(error.message, { status: 404, statusText: "Not Found" });
+  }
+  throw error;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { access } = await requireAdmin(request, { permission: "user.edit" });
+  const id = parseUserId(params.userId);
+  const { json } = await getUserForAdmin(id).catch(pageNotFound);
+  const canManageAccess = isSuperAdmin(access);
+  const wantsDialog = new URL(request.url).searchParams.get("modal") === "permissions";
+  return {
+    user: {
+      id: json.id,
+      username: json.username,
+      email: json.email,
+      phone: json.phone ?? "",
+      avatarUrl: json.avatar_url ?? "",
+      isAdmin: json.is_admin,
+      userType: (json.userType ?? "user") as "super_admin" | "admin" | "user",
+      createdAt: json.created_at,
+      updatedAt: json.updated_at,
+      lastLoginAt: json.last_login_at,
+      lastLoginIp: json.last_login_ip,
+    },
+    canManageAccess,
+    permissionDialog: canManageAccess && wantsDialog ? await getPermissionDialogData(id).catch(pageNotFound) : null,
+  };
+}
+
+type Intent = "update" | "resetPassword";
+type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
+
+const ACCESS_INTENTS = ["assignRole", "revokeRole", "grantPermission", "revokePermission"] as const;
+type AccessIntent = (typeof ACCESS_INTENTS)[number];
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = parseUserId(params.userId);
+  const here = `/admin/users/${id}`;
+
+  if ((ACCESS_INTENTS as readonly string[]).includes(intent)) {
+    // assigning and revoking roles and permissions: super admins only
+    const actor = await requireAdmin(request, { superAdmin: true });
+    const returnTo = safeRedirect(formData.get("returnTo"), `${here}?modal=permissions`);
+    return changeAccess(intent as AccessIntent, id, formData, actor, returnTo);
+  }
+
+  const actor = await requireAdmin(request, { permission: "user.edit" });
+
+  if (intent === "update") {
+    const submission = parseWithZod(formData, { schema: adminEditUserFormSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+    const { confirm: _confirmed, ...changes } = submission.value;
+    try {
+      const { changed } = await updateUserByAdmin(id, changes, actor);
+      return changed
+        ? redirectWithToast(here, { message: ADMIN_MESSAGES.updated })
+        : redirectWithToast(here, { type: "info", message: ADMIN_MESSAGES.noChanges });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) pageNotFound(error);
+      if (error instanceof ApiError && !error.errors?.length) {
+        // not about one field: '更新用户失败' with the reason
+        return { intent, result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }) } satisfies ActionData;
+      }
+      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+  }
+
+  if (intent === "resetPassword") {
+    const hidden = ["newPassword", "confirmPassword"];
+    const submission = parseWithZod(formData, { schema: adminResetPasswordFormSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply({ hideFields: hidden }) } satisfies ActionData;
+    try {
+      await resetPasswordByAdmin(id, submission.value.newPassword, actor);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) pageNotFound(error);
+      if (error instanceof ApiError) {
+        return {
+          intent,
+          result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.resetFailed}: ${error.message}`], hideFields: hidden }),
+        } satisfies ActionData;
+      }
+      throw error;
+    }
+    return redirectWithToast(here, { message: ADMIN_MESSAGES.passwordReset });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+/** One role or permission change, then back to the dialog it came from with a toast. */
+async function changeAccess(
+  intent: AccessIntent,
+  userId: number,
+  formData: FormData,
+  actor: Awaited<ReturnType<typeof requireAdmin>>,
+  returnTo: string,
+): Promise<Response> {
+  const messages = {
+    assignRole: [ADMIN_MESSAGES.roleAssigned, ADMIN_MESSAGES.roleAssignFailed],
+    revokeRole: [ADMIN_MESSAGES.roleRevoked, ADMIN_MESSAGES.roleRevokeFailed],
+    grantPermission: [ADMIN_MESSAGES.permissionGranted, ADMIN_MESSAGES.permissionGrantFailed],
+    revokePermission: [ADMIN_MESSAGES.permissionRevoked, ADMIN_MESSAGES.permissionRevokeFailed],
+  } as const;
+  const [success, failure] = messages[intent];
+  try {
+    const roleId = Number(formData.get("roleId"));
+    const permissionId = Number(formData.get("permissionId"));
+    switch (intent) {
+      case "assignRole": {
+        const parsed = roleAssignmentSchema.safeParse({ expiresAt: formData.get("expiresAt") ?? "" });
+        if (!parsed.success) throw new ApiError(400, parsed.error.issues[0].message);
+        await assignRoleToUser(userId, roleId, parsed.data.expiresAt, actor);
+        break;
+      }
+      case "revokeRole":
+        await revokeRoleFromUser(userId, roleId, actor);
+        break;
+      case "grantPermission":
+        await grantPermissionToUser(userId, permissionId, actor);
+        break;
+      case "revokePermission":
+        await revokePermissionFromUser(userId, permissionId);
+        break;
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return redirectWithToast(returnTo, { type: "error", title: failure, message: error.message });
+  }
+  return redirectWithToast(returnTo, { message: success });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: data ? `Edit ${data.user.username} · Admin` : "Edit user · Admin", noindex: true });
+
+export default function AdminUserEdit() {
+  const { user, canManageAccess, permissionDialog } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const here = `/admin/users/${user.id}`;
+
+  return (
+    <div className="admin-page">
+      <p className="admin-breadcrumb">
+        <Link to="/admin/users">← Back to users</Link>
+      </p>
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            Edit user: {user.username} <UserTypeBadge userType={user.userType} />
+          </h1>
+          <p>
+            {user.isAdmin || user.userType !== "user" ? (
+              <span className="admin-badge admin-badge--admin">Administrator</span>
+            ) : (
+              <span className="admin-badge admin-badge--user">Normal user</span>
+            )}
+          </p>
+        </div>
+        {canManageAccess ? (
+          <Link to={`${here}?modal=permissions`} className="button button--secondary" preventScrollReset>
+            Manage permissions
+          </Link>
+        ) : null}
+      </header>
+
+      <div className="admin-grid admin-grid--edit">
+        <section className="card" aria-labelledby="account-facts">
+          <h2 id="account-facts">Account</h2>
+          <dl className="admin-facts">
+            <dt>ID</dt>
+            <dd>{user.id}</dd>
+            <dt>Registered</dt>
+            <dd>{formatDateTime(user.createdAt)}</dd>
+            <dt>Last update</dt>
+            <dd>{formatDateTime(user.updatedAt)}</dd>
+            <dt>Last login</dt>
+            <dd>{formatDateTime(user.lastLoginAt, ADMIN_MESSAGES.neverLoggedIn)}</dd>
+            <dt>Login IP</dt>
+            <dd>{user.lastLoginIp ?? "—"}</dd>
+          </dl>
+        </section>
+
+        <EditUserForm key={`edit-${user.updatedAt}`} user={user} lastResult={actionData?.intent === "update" ? actionData.result : undefined} />
+        <ResetPasswordForm key={`reset-${user.updatedAt}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
+      </div>
+
+      <p>
+        <Link to="/admin/users">← Back to users</Link>
+      </p>
+
+      {permissionDialog ? (
+        <AdminDialog id="user-permissions" title="Manage permissions" closeTo={here} wide>
+          <PermissionPanel data={permissionDialog} returnTo={`${here}?${searchParams.toString()}`} />
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}
+
+type EditableUser = { username: string; email: string; phone: string; avatarUrl: string; isAdmin: boolean };
+
+function EditUserForm({ user, lastResult }: { user: EditableUser; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "edit-user-form",
+    lastResult,
+    defaultValue: {
+      username: user.username,
+      email: user.email,
+      phone: user.phone,
+      avatar_url: user.avatarUrl,
+      is_admin: user.isAdmin ? "on" : undefined,
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminEditUserFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card" aria-labelledby="edit-user-title">
+      <h2 id="edit-user-title">Profile</h2>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="update" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
+        </Field>
+        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
+        </Field>
+        <Field id={fields.phone.id} label="Phone" errors={fields.phone.errors}>
+          <input {...getInputProps(fields.phone, { type: "tel" })} />
+        </Field>
+        <Field id={fields.avatar_url.id} label="Avatar URL" errors={fields.avatar_url.errors} hint="/uploads/… or a full http(s) address">
+          <input {...getInputProps(fields.avatar_url, { type: "text" })} />
+        </Field>
+        <div className="field">
+          <label className="admin-check">
+            <input {...getInputProps(fields.is_admin, { type: "checkbox" })} />
+            Administrator (is_admin: back-office access)
+          </label>
+          <ErrorList id={`${fields.is_admin.id}-error`} errors={fields.is_admin.errors} />
+        </div>
+        <div className="field admin-confirm">
+          <label className="admin-check">
+            <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
+            {ADMIN_MESSAGES.saveConfirm}
+          </label>
+          <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
+        </div>
+        <div className="form-actions">
+          <SubmitButton className="button" pendingText="Saving…">
+            Save changes
+          </SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function ResetPasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "reset-password-form",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminResetPasswordFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card" aria-labelledby="reset-password-title">
+      <h2 id="reset-password-title">Reset password</h2>
+      <p className="muted">The new password works at once; the user's sessions and tokens end.</p>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="resetPassword" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors}>
+          <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
+          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <div className="field admin-confirm">
+          <label className="admin-check">
+            <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
+            {ADMIN_MESSAGES.passwordResetConfirm}
+          </label>
+          <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
+        </div>
+        <div className="form-actions">
+          <SubmitButton className="button button--danger" pendingText="Resetting…">
+            Reset password
+          </SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

@@ -1,0 +1,500 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminDialog } from "~/components/admin/dialog";
+import { formatDate, formatDateTime } from "~/components/admin/format";
+import { PermissionPanel } from "~/components/admin/permission-panel";
+import { UserTypeBadge } from "~/components/admin/user-type-badge";
+import { EmptyState } from "~/components/ui/empty-state";
+import { ErrorList, Field, FormErrors } from "~/components/ui/field";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ErrorPage } from "~/components/ui/error-page";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { can, isSuperAdmin, USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import {
+  ADMIN_MESSAGES,
+  adminBatchFormSchema,
+  adminCreateUserSchema,
+  BATCH_MAX,
+  batchSummary,
+  parseBatchLines,
+  USER_MANAGEMENT_PERMISSIONS,
+  USERS_PAGE_SIZE,
+  userListQuerySchema,
+  type UserTypeFilterValue,
+} from "~/schemas/admin-users";
+import {
+  batchCreateUsers,
+  createUserByAdmin,
+  deleteUserByAdmin,
+  getPermissionDialogData,
+  getUserForAdmin,
+  listAllRoles,
+  listUsersForAdmin,
+  type PermissionDialogData,
+} from "~/services/users.server";
+
+/** Query parameters that only open a dialog; links and redirects drop them. */
+const DIALOG_PARAMS = ["modal", "userId", "index"];
+
+function listSearch(params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const key of DIALOG_PARAMS) next.delete(key);
+  return next;
+}
+
+function listHref(params: URLSearchParams, extra: Record<string, string> = {}): string {
+  const next = listSearch(params);
+  for (const [key, value] of Object.entries(extra)) next.set(key, value);
+  const query = next.toString();
+  return query ? `/admin/users?${query}` : "/admin/users";
+}
+
+type Dialog =
+  | { kind: "create"; roles: Array<{ id: number; name: string }> }
+  | { kind: "batch" }
+  | { kind: "delete"; user: { id: number; username: string; email: string } | null }
+  | { kind: "permissions"; data: PermissionDialogData | null }
+  | null;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, access } = await requireAdmin(request, { anyOf: USER_MANAGEMENT_PERMISSIONS });
+  const url = new URL(request.url);
+  const query = userListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const list = await listUsersForAdmin({ q: query.q, userType: query.userType, page: query.page, limit: USERS_PAGE_SIZE });
+  const allowed = {
+    create: can(access, "user.create"),
+    edit: can(access, "user.edit"),
+    delete: can(access, "user.delete"),
+    permissions: isSuperAdmin(access),
+  };
+
+  const modal = url.searchParams.get("modal");
+  const targetId = Number(url.searchParams.get("userId"));
+  const validTarget = Number.isInteger(targetId) && targetId > 0;
+  let dialog: Dialog = null;
+  if (modal === "create" && allowed.create) {
+    // only a super admin may hand out super_admin
+    const roles = (await listAllRoles()).filter((role) => role.name === "admin" || (role.name === "super_admin" && allowed.permissions));
+    dialog = { kind: "create", roles: roles.map(({ id, name }) => ({ id, name })) };
+  } else if (modal === "batch" && allowed.create) {
+    dialog = { kind: "batch" };
+  } else if (modal === "delete" && allowed.delete) {
+    const target = validTarget ? await getUserForAdmin(targetId).catch(notFoundAsNull) : null;
+    dialog = { kind: "delete", user: target ? { id: target.user.id, username: target.user.username, email: target.user.email } : null };
+  } else if (modal === "permissions" && allowed.permissions) {
+    dialog = { kind: "permissions", data: validTarget ? await getPermissionDialogData(targetId).catch(notFoundAsNull) : null };
+  }
+
+  return {
+    query,
+    list: {
+      totalItems: list.totalItems,
+      totalPages: list.totalPages,
+      currentPage: list.currentPage,
+      counts: list.counts,
+      items: list.items.map((item) => ({
+        id: item.id,
+        username: item.username,
+        email: item.email,
+        phone: item.phone,
+        avatarUrl: item.avatar_url,
+        userType: (item.userType ?? "user") as UserType,
+        createdAt: item.created_at,
+        lastLoginAt: item.last_login_at,
+        lastLoginIp: item.last_login_ip,
+      })),
+    },
+    allowed,
+    currentUserId: user.id,
+    dialog,
+  };
+}
+
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof ApiError && error.status === 404) return null;
+  throw error;
+}
+
+type ActionData =
+  | { intent: "create"; result: SubmissionResult<string[]> }
+  | {
+      intent: "batch";
+      result: SubmissionResult<string[]>;
+      summary?: string;
+      lineErrors?: Array<{ line: number; username: string; error: string }>;
+    }
+  | { intent: "delete"; error: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = listHref(new URL(request.url).searchParams);
+
+  if (intent === "create") {
+    const actor = await requireAdmin(request, { permission: "user.create" });
+    const submission = parseWithZod(formData, { schema: adminCreateUserSchema });
+    if (submission.status !== "success") {
+      return { intent, result: submission.reply({ hideFields: ["password"] }) } satisfies ActionData;
+    }
+    try {
+      const created = await createUserByAdmin(submission.value, actor);
+      return redirectWithToast(back, { message: `${ADMIN_MESSAGES.created}: ${created.username}` });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error, { hideFields: ["password"] }) } satisfies ActionData;
+    }
+  }
+
+  if (intent === "batch") {
+    const actor = await requireAdmin(request, { permission: "user.create" });
+    const submission = parseWithZod(formData, { schema: adminBatchFormSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+    const lines = submission.value.lines
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean);
+    if (lines.length > BATCH_MAX) {
+      return { intent, result: submission.reply({ fieldErrors: { lines: [ADMIN_MESSAGES.batchTooMany] } }) } satisfies ActionData;
+    }
+    const outcome = await batchCreateUsers(parseBatchLines(submission.value.lines), actor);
+    const summary = batchSummary(outcome.success, outcome.failed);
+    if (outcome.failed === 0) return redirectWithToast(back, { message: summary });
+    return {
+      intent,
+      // the lines hold passwords: never send them back
+      result: submission.reply({ resetForm: true }),
+      summary,
+      lineErrors: outcome.errors.map(({ index, error }) => ({
+        line: index + 1,
+        username: lines[index]?.split(",")[0]?.trim() ?? "",
+        error,
+      })),
+    } satisfies ActionData;
+  }
+
+  if (intent === "delete") {
+    const actor = await requireAdmin(request, { permission: "user.delete" });
+    const userId = Number(formData.get("userId"));
+    try {
+      if (!Number.isInteger(userId) || userId <= 0) throw new ApiError(404, ADMIN_MESSAGES.userNotFound);
+      await deleteUserByAdmin(userId, actor);
+    } catch (error) {
+      if (error instanceof ApiError) return { intent, error: error.message || ADMIN_MESSAGES.deleteFailed } satisfies ActionData;
+      throw error;
+    }
+    return redirectWithToast(back, { message: ADMIN_MESSAGES.deleted });
+  }
+
+  // assign/revoke forms post to /admin/users/:userId
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Users · Admin", noindex: true });
+
+const FILTERS: Array<{ value: UserTypeFilterValue; label: string }> = [
+  { value: "all", label: "All" },
+  { value: "admin", label: "Admins" },
+  { value: "regular", label: "Regular users" },
+];
+
+export default function AdminUsers() {
+  const { query, list, allowed, dialog, currentUserId } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const closeHref = listHref(searchParams);
+  const dialogHref = (extra: Record<string, string>) => listHref(searchParams, extra);
+
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            User management <span className="admin-badge admin-badge--count">{list.totalItems}</span>
+          </h1>
+          <p className="muted">Search, create, edit and delete accounts.</p>
+        </div>
+        {allowed.create ? (
+          <div className="admin-toolbar">
+            <Link to={dialogHref({ modal: "create" })} className="button" preventScrollReset>
+              Create user
+            </Link>
+            <Link to={dialogHref({ modal: "batch" })} className="button button--secondary" preventScrollReset>
+              Batch create
+            </Link>
+          </div>
+        ) : null}
+      </header>
+
+      <div className="admin-filters">
+        <Form method="get" action="/admin/users" role="search" className="admin-search">
+          <label htmlFor="user-search" className="visually-hidden">
+            Search by username or email
+          </label>
+          <input id="user-search" type="search" name="q" defaultValue={query.q} placeholder="Username or email" />
+          {query.userType !== "all" ? <input type="hidden" name="userType" value={query.userType} /> : null}
+          <button type="submit">Search</button>
+        </Form>
+        <nav className="admin-segments" aria-label="Filter by type">
+          {FILTERS.map((filter) => {
+            const params = new URLSearchParams();
+            if (query.q) params.set("q", query.q);
+            if (filter.value !== "all") params.set("userType", filter.value);
+            const href = params.toString() ? `/admin/users?${params}` : "/admin/users";
+            return (
+              <Link key={filter.value} to={href} aria-current={query.userType === filter.value ? "page" : undefined}>
+                {filter.label} <span className="admin-badge admin-badge--count">{list.counts[filter.value]}</span>
+              </Link>
+            );
+          })}
+        </nav>
+      </div>
+
+      {list.items.length === 0 ? (
+        <EmptyState title={query.q ? `No users match “${query.q}”.` : "No users here yet."} />
+      ) : (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Email</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Type</th>
+              <th scope="col">Registered</th>
+              <th scope="col">Last login</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((user) => (
+              <tr key={user.id}>
+                <td data-label="User">
+                  <div className="admin-user-cell">
+                    {user.avatarUrl ? (
+                      <img src={user.avatarUrl} alt="" width={36} height={36} className="admin-avatar" loading="lazy" />
+                    ) : (
+                      <span className="admin-avatar admin-avatar--placeholder" aria-hidden="true">
+                        {user.username.slice(0, 1).toUpperCase()}
+                      </span>
+                    )}
+                    <div>
+                      <strong>{user.username}</strong>
+                      {user.id === currentUserId ? <span className="muted"> (you)</span> : null}
+                      <span className="admin-user-cell__meta">
+                        ID {user.id}
+                        {user.phone ? ` · ${user.phone}` : ""}
+                      </span>
+                    </div>
+                  </div>
+                </td>
+                <td data-label="Email" className="admin-table__wrap">
+                  {user.email}
+                </td>
+                <td data-label="Phone">{user.phone ?? "—"}</td>
+                <td data-label="Type">
+                  <UserTypeBadge userType={user.userType} />
+                </td>
+                <td data-label="Registered">{formatDate(user.createdAt)}</td>
+                <td data-label="Last login">
+                  {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : ADMIN_MESSAGES.neverLoggedIn}
+                  {user.lastLoginIp ? <span className="admin-user-cell__meta">IP {user.lastLoginIp}</span> : null}
+                </td>
+                <td data-label="Actions">
+                  <div className="admin-row-actions">
+                    {allowed.permissions ? (
+                      <Link
+                        to={dialogHref({ modal: "permissions", userId: String(user.id) })}
+                        aria-label={`Manage permissions of ${user.username}`}
+                        preventScrollReset
+                      >
+                        Permissions
+                      </Link>
+                    ) : null}
+                    {allowed.edit ? (
+                      <Link to={`/admin/users/${user.id}`} aria-label={`Edit ${user.username}`}>
+                        Edit
+                      </Link>
+                    ) : null}
+                    {allowed.delete ? (
+                      <Link
+                        to={dialogHref({ modal: "delete", userId: String(user.id) })}
+                        className="admin-link--danger"
+                        aria-label={`Delete ${user.username}`}
+                        preventScrollReset
+                      >
+                        Delete
+                      </Link>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listSearch(searchParams)} label="User pages" />
+
+      {dialog?.kind === "create" ? (
+        <AdminDialog id="create-user" title="Create user" closeTo={closeHref}>
+          <CreateUserForm roles={dialog.roles} lastResult={actionData?.intent === "create" ? actionData.result : undefined} />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "batch" ? (
+        <AdminDialog id="batch-create" title="Batch create users" closeTo={closeHref} wide>
+          <BatchCreateForm actionData={actionData?.intent === "batch" ? actionData : undefined} />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "delete" ? (
+        <AdminDialog id="delete-user" title="Delete user" closeTo={closeHref}>
+          {dialog.user ? (
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="userId" value={dialog.user.id} />
+              <p>
+                Delete <strong>{dialog.user.username}</strong> ({dialog.user.email})? This cannot be undone.
+              </p>
+              <FormErrors id="delete-user-errors" errors={actionData?.intent === "delete" ? [actionData.error] : []} />
+              <div className="form-actions">
+                <SubmitButton name="intent" value="delete" className="button button--danger" pendingText="Deleting…">
+                  Delete user
+                </SubmitButton>
+                <Link to={closeHref} className="button button--secondary" preventScrollReset>
+                  Cancel
+                </Link>
+              </div>
+            </Form>
+          ) : (
+            <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "permissions" ? (
+        <AdminDialog id="user-permissions" title="Manage permissions" closeTo={closeHref} wide>
+          {dialog.data ? (
+            <PermissionPanel data={dialog.data} returnTo={`/admin/users?${searchParams.toString()}`} />
+          ) : (
+            <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name: string }>; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "create-user-form",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminCreateUserSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const selected = new Set(
+    ([] as unknown[]).concat(fields.roleIds.initialValue ?? []).map((value) => String(value)),
+  );
+  return (
+    <Form method="post" {...getFormProps(form)} preventScrollReset>
+      <input type="hidden" name="intent" value="create" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="admin-form-grid">
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
+        </Field>
+        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
+        </Field>
+        <Field id={fields.password.id} label="Password" errors={fields.password.errors} hint="At least 6 characters">
+          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <Field id={fields.phone.id} label="Phone (optional)" errors={fields.phone.errors}>
+          <input {...getInputProps(fields.phone, { type: "tel" })} />
+        </Field>
+        <Field id={fields.firstName.id} label="First name (optional)" errors={fields.firstName.errors}>
+          <input {...getInputProps(fields.firstName, { type: "text" })} />
+        </Field>
+        <Field id={fields.lastName.id} label="Last name (optional)" errors={fields.lastName.errors}>
+          <input {...getInputProps(fields.lastName, { type: "text" })} />
+        </Field>
+      </div>
+      <fieldset className="admin-fieldset">
+        <legend>Roles</legend>
+        {roles.map((role) => (
+          <label key={role.id} className="admin-check">
+            <input type="checkbox" name={fields.roleIds.name} value={role.id} defaultChecked={selected.has(String(role.id))} />
+            {USER_TYPE_LABELS[role.name as UserType] ?? role.name} <code>{role.name}</code>
+          </label>
+        ))}
+        <p className="field__hint">No role selected: an ordinary user.</p>
+        <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
+      </fieldset>
+      <div className="form-actions">
+        <SubmitButton className="button" pendingText="Creating…">
+          Create user
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function BatchCreateForm({ actionData }: { actionData?: Extract<ActionData, { intent: "batch" }> }) {
+  const [form, fields] = useForm({
+    id: "batch-create-form",
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminBatchFormSchema }),
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      {actionData?.summary ? (
+        <div className="notice notice--warning" role="alert">
+          <p>
+            <strong>{actionData.summary}</strong>
+          </p>
+          <ul className="admin-line-errors">
+            {actionData.lineErrors?.map((item) => (
+              <li key={item.line}>
+                Line {item.line}
+                {item.username ? ` (${item.username})` : ""}: {item.error}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} preventScrollReset>
+        <input type="hidden" name="intent" value="batch" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          id={fields.lines.id}
+          label="Users, one per line"
+          errors={fields.lines.errors}
+          hint="username,email,password,firstName,lastName,phone — the first three are required"
+        >
+          <textarea
+            {...getTextareaProps(fields.lines)}
+            rows={8}
+            className="admin-textarea--mono"
+            placeholder={"alice,alice@example.com,secret123,Alice,Li,13800000000\nbob,bob@example.com,secret456"}
+          />
+        </Field>
+        <div className="form-actions">
+          <SubmitButton className="button" pendingText="Creating…">
+            Create users
+          </SubmitButton>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}
