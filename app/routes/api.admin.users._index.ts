@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, ApiError, byMethod, ok, readBody, zodToFieldErrors } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { ADMIN_MESSAGES, adminCreateUserSchema, USER_MANAGEMENT_PERMISSIONS, USER_TYPE_FILTERS } from "~/schemas/admin-users";
+import { z } from "zod";
+import { createUserByAdmin, listUsersForAdmin } from "~/services/users.server";
+
+/** Stricter than the page: a bad page/limit/userType is a 400 here, not a silent default. */
+const apiListQuerySchema = z.object({
+  page: z.coerce.number("page must be a positive integer").int("page must be a positive integer").min(1, "page must be a positive integer").optional(),
+  limit: z.coerce.number("limit must be 1 to 100").int("limit must be 1 to 100").min(1, "limit must be 1 to 100").max(100, "limit must be 1 to 100").optional(),
+  q: z.string().trim().max(100, "q is too long").optional(),
+  userType: z.enum(USER_TYPE_FILTERS, "userType must be all, admin or regular").optional(),
+});
+
+/** GET /api/admin/users?page&limit&q&userType → items, totalItems, totalPages, currentPage. */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    await requireApiAdmin(request, { anyOf: USER_MANAGEMENT_PERMISSIONS });
+    const parsed = apiListQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!parsed.success) {
+      const errors = zodToFieldErrors(parsed.error);
+      throw new ApiError(400, errors[0].message, "VALIDATION_ERROR", errors);
+    }
+    const list = await listUsersForAdmin(parsed.data);
+    return ok({
+      items: list.items,
+      totalItems: list.totalItems,
+      totalPages: list.totalPages,
+      currentPage: list.currentPage,
+      limit: list.limit,
+      hasNextPage: list.currentPage < list.totalPages,
+      hasPrevPage: list.currentPage > 1,
+      counts: list.counts,
+    });
+  });
+
+/** POST /api/admin/users {username, email, password, firstName, lastName, phone, roleIds}. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      const actor = await requireApiAdmin(request, { permission: "user.create" });
+      const input = await readBody(request, adminCreateUserSchema);
+      const user = await createUserByAdmin(input, actor);
+      return ok({ message: ADMIN_MESSAGES.created, data: user }, { status: 201 });
+    },
+  });
