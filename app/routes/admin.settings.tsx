@@ -1,0 +1,78 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorPage } from "~/components/ui/error-page";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { getSystemStatus } from "~/services/site-tools.server";
+
+/**
+ * The settings cards. `to: null` = the page is not built yet: shown as text, never as a
+ * dead link. Later features set their route here when they land.
+ */
+const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string | null }> = [
+  { id: "site", title: "Site settings", description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.", to: "/admin/site-settings" },
+  { id: "currency", title: "Exchange rates", description: "Manual or automatic CNY rates for the currencies visitors can pick.", to: null },
+  { id: "display", title: "Product display", description: "Show or hide external products on the storefront.", to: null },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  return { cards: SETTINGS_CARDS, status: await getSystemStatus() };
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Admin settings · Admin", noindex: true });
+
+export default function AdminSettingsHub() {
+  const { cards, status } = useLoaderData<typeof loader>();
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <h1>Admin settings</h1>
+        <p className="muted">Everything that configures the site, in one place.</p>
+      </header>
+
+      <ul className="admin-settings-cards">
+        {cards.map((card) => (
+          <li key={card.id} className="card">
+            <h2>{card.title}</h2>
+            <p className="muted">{card.description}</p>
+            {card.to ? (
+              <Link to={card.to} className="button button--secondary">
+                Open {card.title.toLowerCase()}
+              </Link>
+            ) : (
+              <p className="admin-soon">Coming with a later update</p>
+            )}
+          </li>
+        ))}
+        <li className="card admin-settings-cards__disabled" aria-disabled="true">
+          <h2>
+            Advanced system settings <span className="admin-badge">Coming soon</span>
+          </h2>
+          <p className="muted">Caching, maintenance windows and other system options.</p>
+          <button type="button" className="button button--secondary" disabled>
+            Coming soon
+          </button>
+        </li>
+      </ul>
+
+      <section className="card" aria-labelledby="system-status">
+        <h2 id="system-status">System status</h2>
+        <dl className="admin-facts">
+          <dt>Version</dt>
+          <dd>v{status.version}</dd>
+          <dt>Database</dt>
+          <dd className={status.database.ok ? "admin-ok" : "admin-bad"}>{status.database.detail}</dd>
+          <dt>Cache</dt>
+          <dd className="admin-ok">{status.cache}</dd>
+          <dt>Last maintenance</dt>
+          <dd>{status.lastMaintenance}</dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { getSettingsForAdmin, saveSettingsByAdmin, SETTINGS_MESSAGES } from "~/services/site-tools.server";
+
+/** GET /api/site-settings/admin/settings → data: key → {value, description}. Super admins only. */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    await requireApiAdmin(request, { superAdmin: true });
+    return ok({ data: await getSettingsForAdmin() });
+  });
+
+const bodySchema = z.object({ settings: z.unknown() });
+
+/** PUT {settings: {key: value}}: unknown keys, bad booleans and partial URLs answer 400. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    PUT: async () => {
+      await requireApiAdmin(request, { superAdmin: true });
+      const { settings } = await readBody(request, bodySchema);
+      const data = await saveSettingsByAdmin(settings);
+      return ok({ message: SETTINGS_MESSAGES.saved, data });
+    },
+  });
