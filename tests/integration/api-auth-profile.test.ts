@@ -1,0 +1,372 @@
+/**
+ * The profile API over real HTTP: who am I, permissions, profile edits (a new e-mail is
+ * confirmed by a mailed code), password change ending other sessions, avatar upload,
+ * 401 without credentials, the session cookie on /api, cross-site refusal and the
+ * token of a deleted user.
+ */
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, freshIp, pageLogin, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
+import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
+import { apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { startTestServer, type TestServer } from "../setup/server";
+
+const ALL_PERMISSIONS = [
+  "product.create",
+  "product.edit",
+  "product.delete",
+  "blog.create",
+  "blog.edit",
+  "blog.delete",
+  "blog.publish",
+  "blog.manage_categories",
+  "user.create",
+  "user.edit",
+  "user.delete",
+  "qc.upload",
+  "qc.review",
+  "qc.approve",
+  "qc.reject",
+  "qc.delete",
+  "qc.manage",
+];
+
+let server: TestServer;
+let smtp: FakeSmtp;
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  server = await startTestServer({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.close();
+});
+
+const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(server.url, freshIp())(pathname, options);
+const fieldsOf = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
+
+async function upload(token: string, file: Blob, name: string) {
+  const form = new FormData();
+  form.append("file", file, name);
+  return call("/api/upload/avatar", { token, body: form });
+}
+
+describe("authentication on user paths", () => {
+  it.each([
+    ["GET", "/api/users/me", undefined],
+    ["PUT", "/api/users/me", { username: "someone" }],
+    ["PUT", "/api/users/me/password", { currentPassword: "x", newPassword: "yyyyyy" }],
+    ["GET", "/api/auth/permissions", undefined],
+  ] as const)("%s %s without credentials answers 401 'Authentication required'", async (method, pathname, body) => {
+    const response = await call(pathname, { method, body });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ success: false, message: "Authentication required" });
+  });
+
+  it("POST /api/upload/avatar without credentials answers 401 'Authentication required'", async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } }).png().toBuffer();
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
+    const response = await call("/api/upload/avatar", { body: form });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ success: false, message: "Authentication required" });
+  });
+
+  it("the browser session cookie works on /api too", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const cookie = await pageLogin(server.url, account.email, account.password, freshIp());
+    const response = await call("/api/users/me", { cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.data.id).toBe(account.id);
+  });
+});
+
+describe("GET /api/auth/permissions", () => {
+  it("a regular user: userType user, no admin access, no permissions", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const response = await call("/api/auth/permissions", { token: account.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      userType: "user",
+      roles: [],
+      directPermissions: [],
+      allPermissions: [],
+      hasAdminAccess: false,
+    });
+  });
+
+  it("the super admin: every one of the 17 permissions", async () => {
+    const admin = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const response = await call("/api/auth/permissions", { token: admin.accessToken });
+    expect(response.status).toBe(200);
+    const data = response.body.data;
+    expect(data.userType).toBe("super_admin");
+    expect(data.hasAdminAccess).toBe(true);
+    expect([...data.allPermissions].sort()).toEqual([...ALL_PERMISSIONS].sort());
+    expect(data.roles.map((r: { name: string }) => r.name)).toContain("super_admin");
+    expect(data.roles[0]).toEqual({ id: expect.any(Number), name: expect.any(String), description: expect.any(String) });
+    expect(Array.isArray(data.directPermissions)).toBe(true);
+  });
+});
+
+describe("GET and PUT /api/users/me", () => {
+  it("answers the user in data with the fields of the spec", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const response = await call("/api/users/me", { token: account.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+    const data = response.body.data;
+    for (const field of [
+      "id",
+      "email",
+      "username",
+      "is_admin",
+      "emailVerified",
+      "roles",
+      "avatar_url",
+      "phone",
+      "created_at",
+      "updated_at",
+      "last_login_at",
+      "last_login_ip",
+      "firstName",
+      "lastName",
+    ]) {
+      expect(data, field).toHaveProperty(field);
+    }
+    expect(data).toMatchObject({ id: account.id, email: account.email, username: account.username, is_admin: false, emailVerified: true, roles: [] });
+    expect(JSON.stringify(data)).not.toMatch(/password|token_version|google_id/i);
+  });
+
+  it("a new username answers a new accessToken carrying it", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const username = uniqueUsername("renamed");
+    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username, phone: "+86 138 0000 0000" } });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.data).toMatchObject({ username, phone: "+86 138 0000 0000" });
+    expect(response.body.accessToken).toEqual(expect.any(String));
+    expect(response.body.accessToken).not.toBe(account.accessToken);
+    const claims = JSON.parse(Buffer.from(response.body.accessToken.split(".")[1], "base64url").toString("utf8"));
+    expect(claims.username).toBe(username);
+
+    const me = await call("/api/users/me", { token: response.body.accessToken });
+    expect(me.body.data).toMatchObject({ username, phone: "+86 138 0000 0000" });
+    const login = await call("/api/auth/login", { body: { email: username, password: account.password } });
+    expect(login.status).toBe(200);
+  });
+
+  it("refuses a username someone else has with 409, and bad values with 400 naming the field", async () => {
+    const taken = await registerAccount(server.url, smtp);
+    const account = await registerAccount(server.url, smtp);
+    const duplicate = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username: taken.username.toUpperCase() } });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ success: false, message: expect.any(String) });
+    expect(fieldsOf(duplicate.body)).toContain("username");
+
+    const badPhone = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { phone: "call me maybe" } });
+    expect(badPhone.status).toBe(400);
+    expect(fieldsOf(badPhone.body)).toContain("phone");
+
+    const me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data).toMatchObject({ username: account.username, phone: null });
+  });
+
+  it("a new e-mail waits for the code mailed to it; POST /api/auth/verify-email applies it", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const newEmail = uniqueEmail("moved");
+    const since = Date.now();
+    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: newEmail } });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.data.email).toBe(account.email);
+    expect(response.body.data.pendingEmail).toBe(newEmail);
+
+    await smtp.waitForMail(newEmail, { since });
+    const code = smtp.lastCode(newEmail);
+    // not applied yet: the old address still logs in, the new one does not
+    expect((await call("/api/auth/login", { body: { email: newEmail, password: account.password } })).status).toBe(401);
+
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+    expect((await call("/api/auth/verify-email", { body: { email: newEmail, code: wrong } })).status).toBe(400);
+    const verified = await call("/api/auth/verify-email", { body: { email: newEmail, code } });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+
+    const me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data).toMatchObject({ email: newEmail, emailVerified: true });
+    expect(me.body.data.pendingEmail ?? null).toBeNull();
+    expect((await call("/api/auth/login", { body: { email: newEmail, password: account.password } })).status).toBe(200);
+    expect((await call("/api/auth/login", { body: { email: account.email, password: account.password } })).status).toBe(401);
+  });
+
+  it("refuses an e-mail that belongs to another account with 409", async () => {
+    const other = await registerAccount(server.url, smtp);
+    const account = await registerAccount(server.url, smtp);
+    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: other.email } });
+    expect(response.status).toBe(409);
+    expect(fieldsOf(response.body)).toContain("email");
+  });
+});
+
+describe("PUT /api/users/me/password", () => {
+  it("refuses a wrong current password (400) and a short new one (400), naming the field", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const wrong = await call("/api/users/me/password", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { currentPassword: "not-my-password", newPassword: "another-password" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ success: false, message: expect.any(String) });
+    expect(fieldsOf(wrong.body)).toContain("currentPassword");
+
+    const short = await call("/api/users/me/password", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { currentPassword: account.password, newPassword: "12345" },
+    });
+    expect(short.status).toBe(400);
+    expect(fieldsOf(short.body)).toEqual(["newPassword"]);
+    // nothing changed
+    expect((await call("/api/auth/login", { body: { email: account.email, password: account.password } })).status).toBe(200);
+  });
+
+  it("changes the password and ends every other session and token (the session that changed it stays)", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const otherLogin = await apiLogin(server.url, account.email, account.password);
+    const otherBrowser = await pageLogin(server.url, account.email, account.password, freshIp());
+    const thisBrowser = await pageLogin(server.url, account.email, account.password, freshIp());
+
+    const response = await call("/api/users/me/password", {
+      method: "PUT",
+      cookie: thisBrowser,
+      headers: { Origin: server.url },
+      body: { currentPassword: account.password, newPassword: "changed-password" },
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.success).toBe(true);
+
+    expect((await call("/api/users/me", { cookie: thisBrowser })).status).toBe(200);
+    expect((await call("/api/users/me", { cookie: otherBrowser })).status).toBe(401);
+    for (const token of [account.accessToken, otherLogin.accessToken]) {
+      const me = await call("/api/users/me", { token });
+      expect(me.status).toBe(401);
+      expect(me.body.success).toBe(false);
+    }
+    for (const refreshToken of [account.refreshToken, otherLogin.refreshToken]) {
+      expect((await call("/api/auth/refresh-token", { body: { refreshToken } })).status).toBe(401);
+    }
+    expect((await call("/api/auth/login", { body: { email: account.email, password: account.password } })).status).toBe(401);
+    const login = await call("/api/auth/login", { body: { email: account.email, password: "changed-password" } });
+    expect(login.status).toBe(200);
+    expect((await call("/api/users/me", { token: login.body.accessToken })).status).toBe(200);
+  });
+});
+
+describe("POST /api/upload/avatar", () => {
+  it("stores a real image re-encoded as WebP under /uploads/avatars/ (201 {url}); PUT /api/users/me sets it", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .png()
+      .toBuffer();
+    const response = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), "me.png");
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body.success).toBe(true);
+    const url: string = response.body.url;
+    expect(url).toMatch(/^\/uploads\/avatars\/.+\.webp$/);
+    expect(url).not.toContain("me.png");
+
+    const served = await fetch(`${server.url}${url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(meta.format).toBe("webp");
+    expect(Math.max(meta.width!, meta.height!)).toBeLessThan(640); // resized, not just re-wrapped
+
+    const updated = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: url } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.avatar_url).toBe(url);
+  });
+
+  it("refuses a file that is not an image with 400 'Please select an image file', whatever its name or type", async () => {
+    const account = await registerAccount(server.url, smtp);
+    for (const [name, type] of [
+      ["notes.txt", "text/plain"],
+      ["fake.png", "image/png"],
+    ]) {
+      const response = await upload(account.accessToken, new Blob(["just some text, not pixels"], { type }), name);
+      expect(response.status, name).toBe(400);
+      expect(response.body, name).toMatchObject({ success: false, message: "Please select an image file" });
+    }
+    const empty = await call("/api/upload/avatar", { token: account.accessToken, body: new FormData() });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe("Please select an image file");
+  });
+
+  it("refuses more than 5 MB with 413 'Image size cannot exceed 5MB'", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const big = new Uint8Array(5 * 1024 * 1024 + 1024);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const response = await upload(account.accessToken, new Blob([big], { type: "image/png" }), "big.png");
+    expect(response.status).toBe(413);
+    expect(response.body).toMatchObject({ success: false, message: "Image size cannot exceed 5MB" });
+  });
+});
+
+describe("cross-site requests", () => {
+  it("refuses a cross-site POST/PUT that carries the session cookie (403), and changes nothing", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const cookie = await pageLogin(server.url, account.email, account.password, freshIp());
+    const evil = await call("/api/users/me", {
+      method: "PUT",
+      cookie,
+      headers: { Origin: "https://evil.example" },
+      body: { username: uniqueUsername("pwned") },
+    });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toMatchObject({ success: false, message: expect.any(String) });
+
+    const bySecFetch = await call("/api/users/me/password", {
+      method: "PUT",
+      cookie,
+      headers: { "Sec-Fetch-Site": "cross-site" },
+      body: { currentPassword: account.password, newPassword: "attacker-password" },
+    });
+    expect(bySecFetch.status).toBe(403);
+
+    const logout = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(logout.status).toBe(403);
+
+    const me = await call("/api/users/me", { cookie });
+    expect(me.status).toBe(200);
+    expect(me.body.data.username).toBe(account.username);
+
+    // the same request from the site itself passes
+    const own = await call("/api/users/me", { method: "PUT", cookie, headers: { Origin: server.url }, body: { phone: "12345" } });
+    expect(own.status).toBe(200);
+    expect(own.body.data.phone).toBe("12345");
+  });
+});
+
+describe("a deleted user's token", () => {
+  it("answers 404 'User account deleted' on user paths", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const admin = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const deleted = await call(`/api/admin/users/${account.id}`, { method: "DELETE", token: admin.accessToken });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+
+    for (const pathname of ["/api/users/me", "/api/auth/permissions"]) {
+      const response = await call(pathname, { token: account.accessToken });
+      expect(response.status, pathname).toBe(404);
+      expect(response.body, pathname).toMatchObject({ success: false, message: "User account deleted" });
+    }
+    const refreshed = await call("/api/auth/refresh-token", { body: { refreshToken: account.refreshToken } });
+    expect(refreshed.status).toBeGreaterThanOrEqual(401);
+    expect(refreshed.body.accessToken).toBeUndefined();
+  });
+});
