@@ -60,7 +60,7 @@ export default function AdminSettingsHub() {
         <h2 id="system-status">System status</h2>
         <dl className="admin-facts">
           <dt>Version</dt>
-          <dd>v{status.version}</dd>
+          <dd>{`v${status.version}`}</dd>
           <dt>Database</dt>
           <dd className={status.database.ok ? "admin-ok" : "admin-bad"}>{status.database.detail}</dd>
           <dt>Cache</dt>

@@ -1,0 +1,201 @@
+/**
+ * The /admin pages over plain HTTP (what a browser without JavaScript gets): every loader
+ * and every action checks the caller on the server, not only the layout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { startTestServer, type TestServer } from "../setup/server";
+
+let server: TestServer;
+let superToken: string;
+let cookies: { super: string; admin: string; regular: string };
+let regularId: number;
+
+/** Logs in through the login form and returns the session cookie. */
+async function formLogin(email: string, password: string): Promise<string> {
+  const response = await fetch(`${server.url}/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+    body: new URLSearchParams({ email, password, redirectTo: "/" }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(302);
+  const sid = response.headers.getSetCookie().find((c) => c.startsWith("sid="));
+  expect(sid).toBeDefined();
+  return sid!.split(";")[0];
+}
+
+function page(path: string, cookie?: string) {
+  return fetch(`${server.url}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+}
+
+function post(path: string, cookie: string, fields: Record<string, string>) {
+  return fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+}
+
+async function createUser(roleIds: number[]) {
+  const username = `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const response = await api(server.url, "/api/admin/users", {
+    token: superToken,
+    body: { username, email: `${username}@example.com`, password: "page-pass-1", roleIds },
+  });
+  expect(response.status).toBe(201);
+  return { id: response.body.data.id as number, username, email: `${username}@example.com` };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  superToken = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
+  const roles = await api(server.url, "/api/admin/roles", { token: superToken });
+  const adminRole = roles.body.data.find((r: { name: string }) => r.name === "admin").id;
+  const admin = await createUser([adminRole]);
+  const regular = await createUser([]);
+  regularId = regular.id;
+  cookies = {
+    super: await formLogin(TEST_ADMIN.email, TEST_ADMIN.password),
+    admin: await formLogin(admin.email, "page-pass-1"),
+    regular: await formLogin(regular.email, "page-pass-1"),
+  };
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const ADMIN_PAGES = ["/admin", "/admin/users", "/admin/users/1", "/admin/site-settings", "/admin/settings"];
+
+describe("who sees the admin pages", () => {
+  it("sends visitors to the login page with the way back", async () => {
+    for (const path of [...ADMIN_PAGES, "/admin/users?modal=create"]) {
+      const response = await page(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it("answers 403 inside the site chrome for users without back-office access", async () => {
+    for (const path of ADMIN_PAGES) {
+      const response = await page(path, cookies.regular);
+      expect(response.status, path).toBe(403);
+      const html = await response.text();
+      expect(html).toContain("Access denied");
+      expect(html).toContain("site-header");
+      expect(html).not.toContain("admin-sidebar");
+    }
+  });
+
+  it("shows an admin only the dashboard, without the super admin's sidebar items", async () => {
+    const dashboard = await page("/admin", cookies.admin);
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("Dashboard");
+    expect(html).toContain("v1.0.0");
+    expect(html).not.toContain('href="/admin/users"');
+    expect(html).not.toContain('href="/admin/site-settings"');
+    for (const path of ["/admin/users", "/admin/users/1", "/admin/site-settings", "/admin/settings"]) {
+      expect((await page(path, cookies.admin)).status, path).toBe(403);
+    }
+  });
+
+  it("renders every page for the super admin on the server", async () => {
+    for (const path of ADMIN_PAGES) {
+      const response = await page(path, cookies.super);
+      expect(response.status, path).toBe(200);
+      const html = await response.text();
+      expect(html, path).toContain("admin-sidebar");
+      expect(html, path).toContain('href="/admin/site-settings"');
+      expect(html, path).toContain("Super admin");
+    }
+    const edit = await page("/admin/users/1/edit", cookies.super);
+    expect(edit.status).toBe(302);
+    expect(edit.headers.get("location")).toBe("/admin/users/1");
+    expect((await page("/admin/users/999999", cookies.super)).status).toBe(404);
+    expect((await page("/admin/users/abc", cookies.super)).status).toBe(404);
+  });
+
+  it("shows the hub's live status and no dead links to pages that do not exist yet", async () => {
+    const html = await (await page("/admin/settings", cookies.super)).text();
+    expect(html).toContain("v1.0.0");
+    expect(html).toMatch(/normal: answered in [\d.]+ ms/);
+    expect(html).toContain("running normally");
+    expect(html).toContain(new Date().toISOString().slice(0, 10));
+    expect(html).not.toContain('href="/admin/currency-settings"');
+    expect(html).not.toContain('href="/admin/product-display-settings"');
+    expect(html).toContain("Coming with a later update");
+  });
+});
+
+describe("every action checks the caller", () => {
+  it("refuses form posts from users without the permission", async () => {
+    const attempts: Array<[string, Record<string, string>]> = [
+      ["/admin/users?index", { intent: "create", username: "sneaky", email: "sneaky@example.com", password: "secret1" }],
+      ["/admin/users?index", { intent: "batch", lines: "sneaky,sneaky@example.com,secret1" }],
+      ["/admin/users?index", { intent: "delete", userId: String(regularId) }],
+      [`/admin/users/${regularId}`, { intent: "update", username: "sneaky", email: "sneaky@example.com", confirm: "on" }],
+      [`/admin/users/${regularId}`, { intent: "resetPassword", newPassword: "secret12", confirmPassword: "secret12", confirm: "on" }],
+      [`/admin/users/${regularId}`, { intent: "assignRole", roleId: "1" }],
+      ["/admin/site-settings", { intent: "save", site_name: "Hacked" }],
+      ["/admin/site-settings", { intent: "sitemap" }],
+    ];
+    for (const cookie of [cookies.admin, cookies.regular]) {
+      for (const [path, fields] of attempts) {
+        const response = await post(path, cookie, fields);
+        expect(response.status, `${fields.intent} ${path}`).toBe(403);
+      }
+    }
+    const user = await api(server.url, `/api/admin/users/${regularId}`, { token: superToken });
+    expect(user.body.data.username).not.toBe("sneaky");
+    const settings = await api(server.url, "/api/site-settings/site-info");
+    expect(settings.body.data.site_name).toBe("QC Finder");
+  });
+
+  it("lets the super admin create, edit and delete through the forms (no JavaScript)", async () => {
+    const username = `form${Date.now().toString(36)}`;
+    const created = await post("/admin/users?index&modal=create", cookies.super, {
+      intent: "create",
+      username,
+      email: `${username}@example.com`,
+      password: "secret1",
+      roleIds: "",
+    });
+    expect(created.status).toBe(302);
+    expect(created.headers.get("location")).toBe("/admin/users");
+    const found = await api(server.url, `/api/admin/users?q=${username}`, { token: superToken });
+    const id = found.body.items[0].id as number;
+
+    const invalid = await post("/admin/users?index&modal=create", cookies.super, { intent: "create", username, email: "bad", password: "1" });
+    expect(invalid.status).toBe(200);
+    const invalidHtml = await invalid.text();
+    expect(invalidHtml).toContain("Please enter a valid email address");
+    expect(invalidHtml).toContain("密码长度至少6位字符");
+
+    const unconfirmed = await post(`/admin/users/${id}`, cookies.super, { intent: "update", username, email: `${username}@example.com` });
+    expect(unconfirmed.status).toBe(200);
+    expect(await unconfirmed.text()).toContain("Please confirm before saving");
+
+    const unchanged = await post(`/admin/users/${id}`, cookies.super, { intent: "update", username, email: `${username}@example.com`, confirm: "on" });
+    expect(unchanged.status).toBe(302);
+    const toastPage = await page(`/admin/users/${id}`, `${cookies.super}; ${unchanged.headers.getSetCookie()[0].split(";")[0]}`);
+    expect(await toastPage.text()).toContain("no changes made");
+
+    const changed = await post(`/admin/users/${id}`, cookies.super, { intent: "update", username, email: `${username}@example.com`, phone: "555-0100", confirm: "on" });
+    expect(changed.status).toBe(302);
+    expect((await api(server.url, `/api/admin/users/${id}`, { token: superToken })).body.data.phone).toBe("555-0100");
+
+    const shortPassword = await post(`/admin/users/${id}`, cookies.super, { intent: "resetPassword", newPassword: "123", confirmPassword: "123", confirm: "on" });
+    expect(await shortPassword.text()).toContain("密码长度至少6位字符");
+
+    const deleted = await post("/admin/users?index&modal=delete&userId=" + id, cookies.super, { intent: "delete", userId: String(id) });
+    expect(deleted.status).toBe(302);
+    expect((await api(server.url, `/api/admin/users/${id}`, { token: superToken })).status).toBe(404);
+
+    const self = await post("/admin/users?index&modal=delete&userId=1", cookies.super, { intent: "delete", userId: "1" });
+    expect(self.status).toBe(200);
+    expect(await self.text()).toContain("You cannot delete your own account");
+  });
+});
