@@ -27,16 +27,17 @@ beforeAll(async () => {
     env: { SMTP_URL: smtp.url, ACCESS_TOKEN_TTL: "1", REFRESH_MAX_AGE_USER: "2", REFRESH_MAX_AGE_ADMIN: "600" },
   });
   user = await registerAccount(server.url, smtp);
-  loggedInAt = Date.now();
   [userLogin, adminLogin] = await Promise.all([
     apiLogin(server.url, user.email, user.password),
     apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password),
   ]);
+  // every token below was issued before this moment
+  loggedInAt = Date.now();
   // a rotation while the family is young works
   const rotated = await client(server.url)("/api/auth/refresh-token", { body: { refreshToken: userLogin.refreshToken } });
   rotatedWhileYoung = { status: rotated.status, refreshToken: rotated.body?.refreshToken };
   // everything below happens after both the access token and the user's refresh family aged out
-  await sleep(Math.max(0, loggedInAt + 2_300 - Date.now()));
+  await sleep(Math.max(0, loggedInAt + 2_200 - Date.now()));
 });
 
 afterAll(async () => {

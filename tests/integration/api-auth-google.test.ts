@@ -80,6 +80,16 @@ describe("POST /api/auth/google", () => {
     expect(login.status).toBe(200);
   });
 
+  it("an account made by Google has no password to guess: login answers like an unknown account", async () => {
+    const profile = randomProfile();
+    const created = await googleLogin(await google.signIdToken({ ...profile }));
+    expect(created.status).toBe(200);
+    const guess = await call("/api/auth/login", { body: { email: profile.email, password: "any-password" } });
+    const unknown = await call("/api/auth/login", { body: { email: `nobody-${profile.email}`, password: "any-password" } });
+    expect(guess.status).toBe(401);
+    expect(guess.body).toEqual(unknown.body);
+  });
+
   it("never links an existing account by an unverified Google e-mail", async () => {
     const account = await registerAccount(server.url, smtp);
     const profile = randomProfile({ email: account.email, email_verified: false });

@@ -139,6 +139,25 @@ describe("POST /api/auth/login", () => {
     expect(after.status).toBe(200);
   });
 
+  it("refuses an expired captcha", async () => {
+    const account = await registerAccount(server.url, smtp);
+    for (let i = 1; i <= 5; i++) await login({ email: account.email, password: `wrong-${i}` });
+    const captcha = knownCaptcha("ex9pd");
+    db.prepare("UPDATE captchas SET expires_at = ? WHERE id = ?").run(new Date(Date.now() - 1000).toISOString(), captcha.captchaId);
+    const response = await login({ email: account.email, password: account.password, ...captcha });
+    expect(response.status).toBe(400);
+    expect(response.body.requiresCaptcha).toBe(true);
+  });
+
+  it("never throttles successful logins", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const ip = freshIp();
+    for (let i = 1; i <= 25; i++) {
+      const response = await login({ email: account.email, password: account.password }, ip);
+      expect(response.status, `login ${i}`).toBe(200);
+    }
+  });
+
   it("a captcha works once, even when its attempt failed", async () => {
     const account = await registerAccount(server.url, smtp);
     for (let i = 1; i <= 5; i++) await login({ email: account.email, password: `wrong-${i}` });
@@ -195,7 +214,7 @@ describe("POST /api/auth/login", () => {
     const other = await registerAccount(server.url, smtp);
     const otherLogin = await login({ email: other.email, password: other.password });
     expect(otherLogin.status).toBe(200);
-  });
+  }, 60_000);
 
   it("answers an unverified address with 403 requiresEmailVerification, only for the right password", async () => {
     const account = await registerAccount(server.url, smtp);
@@ -272,6 +291,18 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
     const second = await client(server.url, freshIp())("/api/auth/resend-verification", { body: { email: account.email } });
     expect(second.status).toBe(429);
     expect(second.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+  });
+
+  it("a code mailed for another purpose (password reset) does not verify the address", async () => {
+    const account = await registerAccount(server.url, smtp);
+    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    const since = Date.now();
+    expect((await client(server.url, freshIp())("/api/auth/send-reset-code", { body: { email: account.email } })).status).toBe(200);
+    await smtp.waitForMail(account.email, { since });
+    const resetCode = smtp.lastCode(account.email);
+    const response = await client(server.url, freshIp())("/api/auth/verify-email", { body: { email: account.email, code: resetCode } });
+    expect(response.status).toBe(400);
+    expect((await login({ email: account.email, password: account.password })).status).toBe(403);
   });
 
   it("refuses a malformed body with 400 naming the fields", async () => {

@@ -74,6 +74,26 @@ describe("authentication on user paths", () => {
     expect(response.body).toMatchObject({ success: false, message: "Authentication required" });
   });
 
+  it("the session cookie is HttpOnly and SameSite=Lax, and Secure behind https (TRUST_PROXY)", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const sidCookie = async (headers: Record<string, string>) => {
+      const response = await fetch(`${server.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": freshIp(), ...headers },
+        body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
+      });
+      expect(response.status).toBe(302);
+      return response.headers.getSetCookie().find((c) => c.startsWith("sid=")) ?? "";
+    };
+    const plain = await sidCookie({ Origin: server.url });
+    expect(plain).toMatch(/;\s*HttpOnly/i);
+    expect(plain).toMatch(/;\s*SameSite=Lax/i);
+    expect(plain).not.toMatch(/;\s*Secure/i);
+    const behindHttps = await sidCookie({ "X-Forwarded-Proto": "https" });
+    expect(behindHttps).toMatch(/;\s*Secure/i);
+  });
+
   it("the browser session cookie works on /api too", async () => {
     const account = await registerAccount(server.url, smtp);
     const cookie = await pageLogin(server.url, account.email, account.password, freshIp());

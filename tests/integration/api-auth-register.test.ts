@@ -4,7 +4,7 @@
  * endpoint answers an image and an id.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
+import { client, freshIp, openServerDb, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -103,7 +103,7 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(again.status).toBe(429);
     const elsewhere = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-else") } });
     expect(elsewhere.status).toBe(200);
-  });
+  }, 60_000);
 
   it("answers an address that already has an account exactly like a new one, and mails it no code", async () => {
     const fresh = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("fresh") } });
@@ -214,10 +214,41 @@ describe("POST /api/auth/register", () => {
     expect(accepted.status).toBe(201);
   });
 
-  it("names every missing field", async () => {
+  it("names every missing or malformed field", async () => {
     const response = await client(server.url, freshIp())("/api/auth/register", { body: {} });
     expect(response.status).toBe(400);
     expect(fieldsOf(response.body).sort()).toEqual(["code", "email", "password", "username"]);
+    const malformed = await client(server.url, freshIp())("/api/auth/register", {
+      body: { username: "a b<script>", email: "x@y", password: "secret-password", code: "12ab56" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(fieldsOf(malformed.body).sort()).toEqual(["code", "email", "username"]);
+  });
+
+  it("stores codes hashed, refuses an expired code, and hashes passwords with argon2id or bcrypt", async () => {
+    const db = openServerDb(server.dataDir);
+    try {
+      const email = uniqueEmail("stored");
+      const code = await mailedCode(email);
+      const rows = db.prepare("SELECT * FROM verification_codes WHERE email = ?").all(email) as Array<Record<string, unknown>>;
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toContain(code);
+
+      // ten minutes later (moved back in the database): the code no longer registers
+      db.prepare("UPDATE verification_codes SET expires_at = ? WHERE email = ?").run(new Date(Date.now() - 1000).toISOString(), email);
+      const late = await client(server.url, freshIp())("/api/auth/register", {
+        body: { username: uniqueUsername(), email, password: "secret-password", code },
+      });
+      expect(late.status).toBe(400);
+      expect(fieldsOf(late.body)).toContain("code");
+
+      const account = await registerAccount(server.url, smtp);
+      const { password_hash } = db.prepare("SELECT password_hash FROM users WHERE id = ?").get(account.id) as { password_hash: string };
+      expect(password_hash).toMatch(/^\$(argon2id|2[aby])\$/);
+      expect(password_hash).not.toContain(account.password);
+    } finally {
+      db.close();
+    }
   });
 
   it("refuses a username that is taken (in any letter case) with 409", async () => {

@@ -4,7 +4,7 @@
  */
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, registerAccount, uniqueEmail } from "../fakes/accounts";
+import { client, freshIp, openServerDb, registerAccount, uniqueEmail } from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -53,6 +53,18 @@ describe("POST /api/auth/refresh-token", () => {
     // logging in again starts a fresh family
     const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
     expect((await refresh(login.body.refreshToken)).status).toBe(200);
+  });
+
+  it("stores refresh tokens hashed", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const db = openServerDb(server.dataDir);
+    try {
+      const rows = db.prepare("SELECT * FROM refresh_tokens WHERE user_id = ?").all(account.id);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(JSON.stringify(rows)).not.toContain(account.refreshToken);
+    } finally {
+      db.close();
+    }
   });
 
   it("a refresh token is not an access token, nor the other way round", async () => {
