@@ -7,6 +7,10 @@ const dataDir = path.join(import.meta.dirname, ".tmp", `e2e-data-${port}`);
 // read by tests/e2e/fixtures.ts in the worker processes
 process.env.E2E_DATA_DIR = dataDir;
 
+const googlePort = port + 1;
+process.env.E2E_GOOGLE_URL = `http://127.0.0.1:${googlePort}`;
+const E2E_GOOGLE = { clientId: "e2e-google-client", clientSecret: "e2e-google-secret" };
+
 /** The first super admin of the e2e server (tests log in with it). */
 export const E2E_ADMIN = { email: "admin@example.com", password: "admin-password-e2e", username: "admin" };
 
@@ -38,7 +42,22 @@ export default defineConfig({
     { name: "js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
   ],
-  webServer: {
+  webServer: [
+    {
+      // a fake Google (OAuth, userinfo, JWKS) on 127.0.0.1 for the sign-in tests
+      command: "node --import tsx tests/fakes/google-server.ts",
+      url: `http://127.0.0.1:${googlePort}/oauth2/v3/certs`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        FAKE_GOOGLE_PORT: String(googlePort),
+        FAKE_GOOGLE_CLIENT_ID: E2E_GOOGLE.clientId,
+        FAKE_GOOGLE_CLIENT_SECRET: E2E_GOOGLE.clientSecret,
+      },
+    },
+    {
     // the same start script as `npm start`, on a fresh data folder
     command: `rm -rf "${dataDir}" && node --import tsx scripts/start.ts`,
     url: `http://127.0.0.1:${port}/healthz`,
@@ -57,6 +76,11 @@ export default defineConfig({
       TRUST_PROXY: "1",
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      GOOGLE_CLIENT_ID: E2E_GOOGLE.clientId,
+      GOOGLE_CLIENT_SECRET: E2E_GOOGLE.clientSecret,
+      GOOGLE_OAUTH_BASE_URL: `http://127.0.0.1:${googlePort}`,
     },
-  },
+    },
+  ],
 });

@@ -17,12 +17,14 @@ const env = envOrExit();
 
 if (!fs.existsSync(SERVER_BUILD_PATH)) {
   log.info("no build found: running `remix build` once");
-  const result = spawnSync("npx", ["remix", "build"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" },
-  });
-  if (result.status !== 0) fail("build failed: see the output above");
+  const build = () =>
+    spawnSync("npx", ["remix", "build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" },
+    }).status;
+  // esbuild (inside the Remix compiler) now and then crashes after a finished build: one retry
+  if (build() !== 0 && build() !== 0) fail("build failed: see the output above");
 }
 
 fs.mkdirSync(env.DATA_DIR, { recursive: true });
