@@ -228,6 +228,16 @@ describe("the Google page flow (/auth/google and its callback)", () => {
     expect(setCookies(done.headers).get("sid") ?? "").toBe("");
   });
 
+  it.each(["https://evil.example/steal", "//evil.example", "/\\evil.example"])("never sends the browser off-site afterwards (redirectTo %s)", async (redirectTo) => {
+    const start = await startFlow(redirectTo);
+    const done = await callback(await consent(start.location), start.cookies);
+    expect(done.status).toBe(302);
+    expect(setCookies(done.headers).get("sid")).toBeTruthy();
+    const location = done.headers.get("location") ?? "";
+    expect(new URL(location, server.url).origin).toBe(server.url);
+    expect(location).toMatch(/^\/(?![/\\])/);
+  });
+
   it("the control endpoint chooses the next profile (for Playwright)", async () => {
     const email = `control-${Date.now()}@gmail.example`;
     const set = await fetch(`${google.url}/__control/next-profile`, {

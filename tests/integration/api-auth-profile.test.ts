@@ -94,6 +94,31 @@ describe("authentication on user paths", () => {
     expect(behindHttps).toMatch(/;\s*Secure/i);
   });
 
+  it("every page login starts a new session (never the one the browser brought); logout ends it", async () => {
+    const account = await registerAccount(server.url, smtp);
+    const first = await pageLogin(server.url, account.email, account.password, freshIp());
+    const response = await fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: first, "X-Forwarded-For": freshIp() },
+      body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
+    });
+    expect(response.status).toBe(302);
+    const second = response.headers.getSetCookie().find((c) => c.startsWith("sid="))?.split(";")[0];
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+
+    const logout = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: second! },
+      body: "",
+    });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get("location")).toBe("/");
+    expect((await call("/api/users/me", { cookie: second! })).status).toBe(401);
+  });
+
   it("the browser session cookie works on /api too", async () => {
     const account = await registerAccount(server.url, smtp);
     const cookie = await pageLogin(server.url, account.email, account.password, freshIp());

@@ -48,6 +48,8 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(mail.text).toContain(code);
     expect(mail.html).toContain(code);
     expect(mail.html).toMatch(/^<!doctype html>/i);
+    // links are absolute, built from PUBLIC_URL (default http://localhost:$PORT)
+    expect(mail.text).toContain(`http://localhost:${server.port}/`);
   });
 
   it("refuses a missing or malformed address with 400 naming the field", async () => {

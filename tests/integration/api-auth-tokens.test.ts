@@ -4,7 +4,7 @@
  */
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, registerAccount, uniqueEmail } from "../fakes/accounts";
+import { client, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail } from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -131,6 +131,8 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
     const account = await registerAccount(server.url, smtp);
     const other = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
     expect(other.status).toBe(200);
+    const browser = await pageLogin(server.url, account.email, account.password, freshIp());
+    expect((await call("/api/users/me", { cookie: browser })).status).toBe(200);
 
     const since = Date.now();
     expect((await call("/api/auth/send-reset-code", { body: { email: account.email } })).status).toBe(200);
@@ -160,6 +162,8 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
       expect(response.body).toMatchObject({ success: false });
     }
     expect((await me(withNew.body.accessToken)).status).toBe(200);
+    // and every browser session ended
+    expect((await call("/api/users/me", { cookie: browser })).status).toBe(401);
 
     // the code was single use
     const again = await call("/api/auth/reset-password", { body: { email: account.email, code, newPassword: "third-password" } });
@@ -198,5 +202,23 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
     const second = await call("/api/auth/send-reset-code", { body: { email: account.email } });
     expect(second.status).toBe(429);
     expect(second.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+  });
+});
+
+describe("Google sign-in without GOOGLE_CLIENT_ID/SECRET", () => {
+  it("is not offered: no button on /login, and POST /api/auth/google is refused", async () => {
+    const html = await (await fetch(`${server.url}/login`)).text();
+    expect(html).not.toContain('action="/auth/google"');
+    const response = await call("/api/auth/google", { body: { idToken: "eyJhbGciOiJSUzI1NiJ9.e30.c2ln" } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, message: expect.any(String) });
+    const start = await fetch(`${server.url}/auth/google`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "",
+    });
+    expect(start.status).toBe(302);
+    expect(start.headers.get("location")).toMatch(/^\/login(\?|$)/);
   });
 });
