@@ -1,16 +1,30 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
+import { getApiUser } from "~/lib/auth.server";
+import { getAccess } from "~/lib/permissions.server";
 import { verifyEmailSchema } from "~/schemas/auth";
 import { verifyEmail } from "~/services/auth.server";
+import { signAccessToken } from "~/services/tokens.server";
 import { userJsonWithAccess } from "~/services/users.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
+/**
+ * Verifies an address with its code (an unverified account, or a pending new e-mail).
+ * When the caller is that user, the answer carries a new accessToken with the new e-mail.
+ */
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
+      const caller = await getApiUser(request).catch(() => null);
       const { email, code } = await readBody(request, verifyEmailSchema);
       const user = await verifyEmail(email, code);
-      return ok({ message: "Email verified successfully", user: await userJsonWithAccess(user) });
+      const access = await getAccess(user);
+      const accessToken = caller?.id === user.id ? await signAccessToken(user, access) : undefined;
+      return ok({
+        message: "Email verified successfully",
+        user: await userJsonWithAccess(user, access),
+        ...(accessToken ? { accessToken, token: accessToken } : {}),
+      });
     },
   });

@@ -14,16 +14,23 @@ function returnPath(request: Request): string {
   return safeRedirect(match ? decodeURIComponent(match[1]) : null, "/");
 }
 
-const clearCookies = [
-  "google_return=; Path=/auth/google; HttpOnly; SameSite=Lax; Max-Age=0",
-  "google_oauth=; Path=/auth/google; HttpOnly; SameSite=Lax; Max-Age=0",
-];
+/**
+ * Cookies to clear after the callback: the return path, and every state cookie of the
+ * strategy (it names each one `google_oauth:<uuid>`, one per sign-in attempt).
+ */
+function clearCookies(request: Request): string[] {
+  const names = (request.headers.get("Cookie") ?? "")
+    .split(";")
+    .map((part) => part.split("=")[0].trim())
+    .filter((name) => name.startsWith("google_oauth"));
+  return ["google_return", ...names].map((name) => `${name}=; Path=/auth/google; HttpOnly; SameSite=Lax; Max-Age=0`);
+}
 
 /** GET /auth/google/callback: state is checked first, then the code, then the account. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const failure = (message: string) => {
     const headers = new Headers();
-    for (const cookie of clearCookies) headers.append("Set-Cookie", cookie);
+    for (const cookie of clearCookies(request)) headers.append("Set-Cookie", cookie);
     return redirectWithToast("/login", { type: "error", message }, { headers });
   };
   if (!googleEnabled()) return failure(MESSAGES.googleFailed);
@@ -38,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     const { user, access } = await loginWithGoogle(identity, context.clientIp);
     const headers = new Headers();
-    for (const cookie of clearCookies) headers.append("Set-Cookie", cookie);
+    for (const cookie of clearCookies(request)) headers.append("Set-Cookie", cookie);
     headers.append(
       "Set-Cookie",
       await startSession(request, { userId: user.id, maxAgeSeconds: sessionMaxAge(access), ip: context.clientIp }),
