@@ -1,0 +1,161 @@
+import { E2E_ADMIN, loginViaForm } from "./auth-helpers";
+import { adminToken, createUserViaApi, uniqueName } from "./admin-helpers";
+import { expect, test } from "./fixtures";
+
+const toast = (page: import("@playwright/test").Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+test.describe("admin user management", () => {
+  test("creates a user in the dialog, edits it and grants a permission", async ({ page }, testInfo) => {
+    const username = uniqueName(testInfo, "edit");
+    const email = `${username}@example.com`;
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/users");
+    await expect(page.getByRole("heading", { name: /User management/ })).toBeVisible();
+
+    // create: the dialog is chosen by the URL, so it works without JavaScript too
+    await page.getByRole("link", { name: "Create user" }).click();
+    const create = page.getByRole("dialog", { name: "Create user" });
+    await expect(create).toBeVisible();
+    await create.getByLabel("Username").fill(username);
+    await create.getByLabel("Email").fill(email);
+    await create.getByLabel("Password", { exact: true }).fill("first-pass-1");
+    await create.getByLabel("First name (optional)").fill("Mei");
+    await create.getByRole("checkbox", { name: /^Admin\b/ }).check();
+    await create.getByRole("button", { name: "Create user" }).click();
+    await expect(toast(page, `User created successfully: ${username}`)).toBeVisible();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+
+    // find it with the search form
+    const search = page.locator(".admin-search");
+    await search.getByLabel("Search by username or email").fill(username);
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${username}`));
+    const row = page.getByRole("row").filter({ hasText: username });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("Admin");
+    await expect(row).toContainText("never logged in");
+
+    // edit: only changed fields apply, saving needs the confirmation
+    await row.getByRole("link", { name: `Edit ${username}` }).click();
+    await expect(page.getByRole("heading", { name: `Edit user: ${username}` })).toBeVisible();
+    await expect(page.getByText("never logged in")).toBeVisible();
+    await page.getByLabel("Phone").fill("+86 138 0013 8000");
+    await page.getByLabel("Are you sure you want to save these changes? Modified fields take effect immediately").check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, "User updated successfully")).toBeVisible();
+    await expect(page.getByLabel("Phone")).toHaveValue("+86 138 0013 8000");
+
+    await page.getByLabel("Are you sure you want to save these changes?").check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, "no changes made")).toBeVisible();
+
+    // a taken username is reported on its field (checked on the server)
+    await page.getByLabel("Username").fill(E2E_ADMIN.username);
+    await page.getByLabel("Are you sure you want to save these changes?").check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("This username is already taken")).toBeVisible();
+
+    // the password reset checks its length ('密码长度至少6位字符') and then applies
+    await page.getByLabel("New password", { exact: true }).fill("12345");
+    await page.getByLabel("Confirm new password").fill("12345");
+    await page.getByLabel("Reset this user's password?").check();
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await expect(page.getByText("密码长度至少6位字符")).toBeVisible();
+    await page.getByLabel("New password", { exact: true }).fill("second-pass-2");
+    await page.getByLabel("Confirm new password").fill("second-pass-2");
+    await page.getByLabel("Reset this user's password?").check();
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await expect(toast(page, "Password reset successfully")).toBeVisible();
+
+    // grant a permission through the permission dialog, then take it back
+    await page.getByRole("link", { name: "Manage permissions" }).click();
+    const dialog = page.getByRole("dialog", { name: "Manage permissions" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Revoke role admin" })).toBeVisible();
+    await dialog.getByRole("button", { name: "Assign product.create" }).click();
+    await expect(toast(page, "Permission granted successfully")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Revoke product.create" })).toBeVisible();
+    await dialog.getByRole("button", { name: "Revoke product.create" }).click();
+    await expect(toast(page, "Permission revoked successfully")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Assign product.create" })).toBeVisible();
+    await dialog.getByRole("link", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.getByRole("link", { name: "← Back to users" }).first().click();
+    await expect(page).toHaveURL(/\/admin\/users$/);
+  });
+
+  test("an ordinary user's permission dialog says no management permissions are needed", async ({ page, request }, testInfo) => {
+    const user = await createUserViaApi(request, uniqueName(testInfo, "plain"));
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${user.username}`);
+    await page.getByRole("link", { name: `Manage permissions of ${user.username}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Manage permissions" });
+    await expect(dialog.getByText("Ordinary users do not need management permissions.")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: /Assign product\./ })).toHaveCount(0);
+    // making them an admin opens the direct permissions
+    await dialog.getByRole("button", { name: "Assign role admin" }).click();
+    await expect(toast(page, "Role assigned successfully")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Assign qc.review" })).toBeVisible();
+  });
+
+  test("batch creates users and reports failed lines", async ({ page }, testInfo) => {
+    const [a, b, c] = [uniqueName(testInfo, "ba"), uniqueName(testInfo, "bb"), uniqueName(testInfo, "bc")];
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/users");
+    await page.getByRole("link", { name: "Batch create" }).click();
+    const dialog = page.getByRole("dialog", { name: "Batch create users" });
+    const lines = dialog.getByLabel("Users, one per line");
+
+    await dialog.getByRole("button", { name: "Create users" }).click();
+    await expect(dialog.getByText("please enter user data")).toBeVisible();
+
+    await lines.fill([`${a},${a}@example.com,secret-1,Ann,Lee,13900000000`, `${b},${b}@example.com,secret-2`, "broken-line,no-email"].join("\n"));
+    await dialog.getByRole("button", { name: "Create users" }).click();
+    await expect(dialog.getByText("success 2, failed 1")).toBeVisible();
+    await expect(dialog.getByText("Line 3 (broken-line): invalid user data format")).toBeVisible();
+
+    await lines.fill(`${c},${c}@example.com,secret-3\n${a},${a}-again@example.com,secret-4`);
+    await dialog.getByRole("button", { name: "Create users" }).click();
+    await expect(dialog.getByText("success 1, failed 1")).toBeVisible();
+    await expect(dialog.getByText(`Line 2 (${a}): This username is already taken`)).toBeVisible();
+
+    await dialog.getByRole("link", { name: "Close" }).click();
+    const search = page.locator(".admin-search");
+    await search.getByLabel("Search by username or email").fill(`_${testInfo.project.name.replace(/[^a-z]/gi, "")}_`);
+    await search.getByRole("button", { name: "Search" }).click();
+    for (const name of [a, b, c]) await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(1);
+  });
+
+  test("deletes a user after confirmation and refuses to delete oneself", async ({ page, request }, testInfo) => {
+    const user = await createUserViaApi(request, uniqueName(testInfo, "del"));
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${user.username}`);
+    await page.getByRole("link", { name: `Delete ${user.username}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete user" });
+    await expect(dialog).toContainText(`Delete ${user.username} (${user.email})? This cannot be undone.`);
+    // cancelling keeps the user
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(page.getByRole("row").filter({ hasText: user.username })).toHaveCount(1);
+
+    await page.getByRole("link", { name: `Delete ${user.username}` }).click();
+    await page.getByRole("dialog", { name: "Delete user" }).getByRole("button", { name: "Delete user" }).click();
+    await expect(toast(page, "User deleted successfully")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/admin/users\\?q=${user.username}$`));
+    await expect(page.getByText(`No users match “${user.username}”.`)).toBeVisible();
+
+    await page.goto(`/admin/users?q=${E2E_ADMIN.username}`);
+    await page.getByRole("link", { name: `Delete ${E2E_ADMIN.username}`, exact: true }).click();
+    await page.getByRole("dialog", { name: "Delete user" }).getByRole("button", { name: "Delete user" }).click();
+    await expect(page.getByRole("dialog", { name: "Delete user" }).getByRole("alert")).toHaveText("You cannot delete your own account");
+  });
+
+  test("pages through users ten at a time with a five-number window", async ({ page, request }, testInfo) => {
+    const prefix = uniqueName(testInfo, "pg");
+    const token = await adminToken(request);
+    for (let i = 0; i < 11; i++) await createUserViaApi(request, `${prefix}${i}`, { token });
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${prefix}`);
+    await expect(page.locator("tbody tr")).toHaveCount(10);
+    const pager = page.getByRole("navigation", { name: "User pages" });
+    await pager.getByRole("link", { name: "2", exact: true }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(page.locator("tbody tr")).toHaveCount(1);
+    await expect(page.locator(".admin-search input")).toHaveValue(prefix);
+  });
+});
