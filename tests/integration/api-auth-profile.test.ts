@@ -234,8 +234,12 @@ describe("GET and PUT /api/users/me", () => {
 
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     expect((await call("/api/auth/verify-email", { body: { email: newEmail, code: wrong } })).status).toBe(400);
-    const verified = await call("/api/auth/verify-email", { body: { email: newEmail, code } });
+    const verified = await call("/api/auth/verify-email", { token: account.accessToken, body: { email: newEmail, code } });
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    // the user who changed the address gets an access token carrying it
+    const claims = JSON.parse(Buffer.from(verified.body.accessToken.split(".")[1], "base64url").toString("utf8"));
+    expect(claims.email).toBe(newEmail);
+    expect(verified.body.token).toBe(verified.body.accessToken);
 
     const me = await call("/api/users/me", { token: account.accessToken });
     expect(me.body.data).toMatchObject({ email: newEmail, emailVerified: true });
