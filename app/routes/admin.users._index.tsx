@@ -80,8 +80,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const validTarget = Number.isInteger(targetId) && targetId > 0;
   let dialog: Dialog = null;
   if (modal === "create" && allowed.create) {
-    // only a super admin may hand out super_admin
-    const roles = (await listAllRoles()).filter((role) => role.name === "admin" || (role.name === "super_admin" && allowed.permissions));
+    // roles are the super admin's to hand out; others create ordinary users
+    const roles = allowed.permissions ? (await listAllRoles()).filter((role) => role.name === "admin" || role.name === "super_admin") : [];
     dialog = { kind: "create", roles: roles.map(({ id, name }) => ({ id, name })) };
   } else if (modal === "batch" && allowed.create) {
     dialog = { kind: "batch" };
@@ -425,6 +425,7 @@ function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name
           <input {...getInputProps(fields.lastName, { type: "text" })} />
         </Field>
       </div>
+      {roles.length > 0 ? (
       <fieldset className="admin-fieldset">
         <legend>Roles</legend>
         {roles.map((role) => (
@@ -436,6 +437,9 @@ function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name
         <p className="field__hint">No role selected: an ordinary user.</p>
         <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
       </fieldset>
+      ) : (
+        <p className="field__hint">The new account is an ordinary user; a super admin can assign roles later.</p>
+      )}
       <div className="form-actions">
         <SubmitButton className="button" pendingText="Creating…">
           Create user

@@ -29,6 +29,7 @@ export const ADMIN_MESSAGES = {
   permissionNotHeld: "The user does not hold this permission",
   invalidRole: "Roles can only be super_admin or admin",
   onlySuperAdminGrants: "Only a super admin can grant the super_admin role",
+  onlySuperAdminAssignsRoles: "Only a super admin can assign roles",
   cannotManageSuperAdmin: "Only a super admin can change a super admin",
   cannotDeleteSelf: "You cannot delete your own account",
   cannotDemoteSelf: "You cannot remove your own administrator access",

@@ -267,8 +267,9 @@ async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJso
     if (!role || !["super_admin", "admin"].includes(role.name)) {
       throw new ApiError(400, ADMIN_MESSAGES.invalidRole, "VALIDATION_ERROR", [{ field: "roleIds", message: ADMIN_MESSAGES.invalidRole }]);
     }
-    if (role.name === "super_admin" && actor.userType !== "super_admin") {
-      throw new ApiError(403, ADMIN_MESSAGES.onlySuperAdminGrants, "FORBIDDEN");
+    // handing out roles is the super admin's alone, at creation as afterwards
+    if (actor.userType !== "super_admin") {
+      throw new ApiError(403, role.name === "super_admin" ? ADMIN_MESSAGES.onlySuperAdminGrants : ADMIN_MESSAGES.onlySuperAdminAssignsRoles, "FORBIDDEN");
     }
     chosen.push(role);
   }

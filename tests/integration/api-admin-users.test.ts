@@ -228,6 +228,25 @@ describe("POST /api/admin/users", () => {
     expect(role.body.message).toBe("Roles can only be super_admin or admin");
   });
 
+  it("lets only a super admin hand out roles at creation", async () => {
+    const creator = await createUser({ roleIds: [roleIds.admin] });
+    await api(server.url, `/api/admin/users/${creator.id}/permissions/${permissionIds["user.create"]}`, { method: "POST", token: superToken });
+    const token = (await apiLogin(server.url, creator.email, creator.password)).accessToken;
+    for (const [role, message] of [
+      [roleIds.admin, "Only a super admin can assign roles"],
+      [roleIds.super_admin, "Only a super admin can grant the super_admin role"],
+    ] as const) {
+      const name = unique("r");
+      const refused = await api(server.url, "/api/admin/users", { token, body: { username: name, email: `${name}@example.com`, password: "secret1", roleIds: [role] } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe(message);
+    }
+    const name = unique("r");
+    const ordinary = await api(server.url, "/api/admin/users", { token, body: { username: name, email: `${name}@example.com`, password: "secret1" } });
+    expect(ordinary.status).toBe(201);
+    expect(ordinary.body.data.roles).toEqual([]);
+  });
+
   it("answers 409 for a taken username or email (case-insensitive)", async () => {
     const existing = await createUser();
     const sameName = await api(server.url, "/api/admin/users", {

@@ -1,5 +1,5 @@
-import { Form } from "@remix-run/react";
-import { SubmitButton } from "~/components/ui/submit-button";
+import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { ADMIN_MESSAGES } from "~/schemas/admin-users";
 import type { PermissionDialogData } from "~/services/users.server";
 import { formatDate } from "./format";
@@ -36,23 +36,18 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
               <input type="hidden" name="returnTo" value={returnTo} />
               <input type="hidden" name="roleId" value={role.id} />
               {role.held ? (
-                <SubmitButton
-                  name="intent"
-                  value="revokeRole"
-                  className="button button--secondary button--small"
-                  aria-label={`Revoke role ${role.name}`}
-                >
+                <PanelButton intent="revokeRole" field="roleId" id={role.id} secondary label={`Revoke role ${role.name}`}>
                   Revoke
-                </SubmitButton>
+                </PanelButton>
               ) : (
                 <>
                   <label className="permission-list__expiry">
                     <span>Expires (optional)</span>
                     <input type="date" name="expiresAt" aria-label={`Expiry date for role ${role.name} (optional)`} />
                   </label>
-                  <SubmitButton name="intent" value="assignRole" className="button button--small" aria-label={`Assign role ${role.name}`}>
+                  <PanelButton intent="assignRole" field="roleId" id={role.id} label={`Assign role ${role.name}`}>
                     Assign
-                  </SubmitButton>
+                  </PanelButton>
                 </>
               )}
             </Form>
@@ -84,23 +79,13 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
                       <input type="hidden" name="returnTo" value={returnTo} />
                       <input type="hidden" name="permissionId" value={permission.id} />
                       {permission.held ? (
-                        <SubmitButton
-                          name="intent"
-                          value="revokePermission"
-                          className="button button--secondary button--small"
-                          aria-label={`Revoke ${permission.name}`}
-                        >
+                        <PanelButton intent="revokePermission" field="permissionId" id={permission.id} secondary label={`Revoke ${permission.name}`}>
                           Revoke
-                        </SubmitButton>
+                        </PanelButton>
                       ) : (
-                        <SubmitButton
-                          name="intent"
-                          value="grantPermission"
-                          className="button button--small"
-                          aria-label={`Assign ${permission.name}`}
-                        >
+                        <PanelButton intent="grantPermission" field="permissionId" id={permission.id} label={`Assign ${permission.name}`}>
                           Assign
-                        </SubmitButton>
+                        </PanelButton>
                       )}
                     </Form>
                   </li>
@@ -110,5 +95,45 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
           ))
         : null}
     </div>
+  );
+}
+
+/**
+ * A submit button of one row's form. Many rows share an intent, so "pending" also
+ * compares the row's id (a plain SubmitButton would mark every row as busy).
+ */
+function PanelButton({
+  intent,
+  field,
+  id,
+  label,
+  secondary,
+  children,
+}: {
+  intent: string;
+  field: "roleId" | "permissionId";
+  id: number;
+  label: string;
+  secondary?: boolean;
+  children: ReactNode;
+}) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData?.get(field) === String(id);
+  return (
+    <button
+      type="submit"
+      name="intent"
+      value={intent}
+      className={secondary ? "button button--secondary button--small" : "button button--small"}
+      aria-label={label}
+      aria-disabled={pending || undefined}
+      onClick={(event) => {
+        // a second click while sending would post twice
+        if (pending) event.preventDefault();
+      }}
+    >
+      {pending ? "Working…" : children}
+    </button>
   );
 }
