@@ -1,19 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ErrorList, FormErrors } from "~/components/ui/field";
-import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
 import type { SiteSettingKey } from "~/schemas/site-settings";
 import {
   generateSitemapReport,
   getSettingsForAdmin,
   saveSettingsByAdmin,
-  SETTINGS_MESSAGES,
   testRobotsTxt,
 } from "~/services/site-tools.server";
 
@@ -313,5 +313,5 @@ function SettingField({ field, value, description, error }: { field: FieldDef; v
 }
 
 export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
+  return <AdminErrorPage error={useRouteError()} loadFailed={SETTINGS_MESSAGES.loadFailed} />;
 }

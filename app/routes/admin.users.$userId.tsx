@@ -2,12 +2,12 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
-import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
@@ -342,5 +342,5 @@ function ResetPasswordForm({ lastResult }: { lastResult?: SubmissionResult<strin
 }
 
 export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
+  return <AdminErrorPage error={useRouteError()} loadFailed={ADMIN_MESSAGES.loadFailed} />;
 }

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
@@ -10,7 +11,6 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ErrorPage } from "~/components/ui/error-page";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
@@ -500,5 +500,5 @@ function BatchCreateForm({ actionData }: { actionData?: Extract<ActionData, { in
 }
 
 export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
+  return <AdminErrorPage error={useRouteError()} loadFailed={ADMIN_MESSAGES.loadFailed} />;
 }

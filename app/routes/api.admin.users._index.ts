@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { apiRoute, ApiError, byMethod, ok, readBody, zodToFieldErrors } from "~/lib/api.server";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { ADMIN_MESSAGES, adminCreateUserSchema, USER_MANAGEMENT_PERMISSIONS, USER_TYPE_FILTERS } from "~/schemas/admin-users";
-import { z } from "zod";
 import { createUserByAdmin, listUsersForAdmin } from "~/services/users.server";
 
 /** Stricter than the page: a bad page/limit/userType is a 400 here, not a silent default. */

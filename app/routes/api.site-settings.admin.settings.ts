@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/lib/permissions.server";
-import { getSettingsForAdmin, saveSettingsByAdmin, SETTINGS_MESSAGES } from "~/services/site-tools.server";
+import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
+import { getSettingsForAdmin, saveSettingsByAdmin } from "~/services/site-tools.server";
 
 /** GET /api/site-settings/admin/settings → data: key → {value, description}. Super admins only. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

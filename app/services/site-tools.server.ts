@@ -11,23 +11,9 @@ import { ApiError, type FieldError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { getSettingEntries, saveSettings, type SiteSettingEntry } from "~/models/site-settings.server";
+import { SETTINGS_MESSAGES, URL_SETTING_KEYS } from "~/schemas/admin-site-settings";
 import { BOOLEAN_SETTING_KEYS, SITE_SETTING_KEYS, type SiteSettingKey } from "~/schemas/site-settings";
 import { buildSitemap } from "./sitemap.server";
-
-export const SETTINGS_MESSAGES = {
-  saved: "设置保存成功",
-  saveFailed: "保存设置失败",
-  loadFailed: "加载设置失败",
-  sitemapFailed: "生成网站地图失败",
-  robotsFailed: "测试 robots.txt 失败",
-  noSettings: "settings must be an object of setting key → value",
-  invalidUrl: "Please enter a full URL starting with http:// or https:// (or leave it empty)",
-  booleanValue: "must be 'true' or 'false'",
-  notText: "must be text",
-} as const;
-
-/** Settings whose value must be a full http(s) URL or empty (url inputs on the page). */
-export const URL_SETTING_KEYS: readonly SiteSettingKey[] = ["site_url", "ad_banner_link"];
 
 /** Multi-line settings keep their line breaks and may be long. */
 const MULTILINE_KEYS: readonly SiteSettingKey[] = ["robots_txt", "google_analytics_code", "site_description"];
