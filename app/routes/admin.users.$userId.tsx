@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDateTime } from "~/components/admin/format";
@@ -185,6 +185,8 @@ export default function AdminUserEdit() {
   const { user, canManageAccess, permissionDialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
+  // a new location (the redirect after a save) restarts the forms from the saved values
+  const { key: locationKey } = useLocation();
   const here = `/admin/users/${user.id}`;
 
   return (
@@ -229,8 +231,8 @@ export default function AdminUserEdit() {
           </dl>
         </section>
 
-        <EditUserForm key={`edit-${user.updatedAt}`} user={user} lastResult={actionData?.intent === "update" ? actionData.result : undefined} />
-        <ResetPasswordForm key={`reset-${user.updatedAt}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
+        <EditUserForm key={`edit-${locationKey}`} user={user} lastResult={actionData?.intent === "update" ? actionData.result : undefined} />
+        <ResetPasswordForm key={`reset-${locationKey}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
       </div>
 
       <p>
