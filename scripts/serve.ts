@@ -81,11 +81,18 @@ function sameOriginGuard(env: Env) {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method) || !req.headers.cookie) return next();
     const site = req.headers["sec-fetch-site"];
     const origin = req.headers.origin;
-    const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    // the host is compared, not the scheme: behind a TLS proxy without TRUST_PROXY the
+    // server sees http while the browser's Origin says https
+    const sameHost = (value: string) => {
+      try {
+        return new URL(value).host === req.get("host");
+      } catch {
+        return false;
+      }
+    };
     const crossSite =
       (typeof site === "string" && site !== "same-origin" && site !== "none") ||
-      (typeof origin === "string" && origin !== "null" && origin !== ownOrigin && !allowed.has(origin)) ||
-      origin === "null";
+      (typeof origin === "string" && !allowed.has(origin) && !sameHost(origin));
     if (!crossSite) return next();
     log.warn(`refused cross-site ${req.method} ${req.originalUrl} (origin ${origin ?? "-"}, sec-fetch-site ${site ?? "-"})`);
     if (req.path.startsWith("/api/") || req.path === "/api") {

@@ -91,6 +91,39 @@ describe("health and JSON API", () => {
   });
 });
 
+describe("cross-site form posts", () => {
+  it("are refused when they carry cookies and come from another site", async () => {
+    const crossSite = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: "sid=whatever", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(crossSite.status).toBe(403);
+    const foreignOrigin = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { Cookie: "sid=whatever", Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: "{}",
+    });
+    expect(foreignOrigin.status).toBe(403);
+    expect(await foreignOrigin.json()).toMatchObject({ success: false, code: "CSRF" });
+  });
+
+  it("pass from the site itself, and without cookies (API clients)", async () => {
+    const sameSite = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: "sid=whatever", "Sec-Fetch-Site": "same-origin", Origin: server.url },
+    });
+    expect(sameSite.status).toBe(302);
+    const noCookie = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com", password: "x" }),
+    });
+    expect(noCookie.status).toBe(401);
+  });
+});
+
 describe("robots.txt and sitemap.xml", () => {
   it("serves a default robots.txt that points at the sitemap", async () => {
     const response = await fetch(`${server.url}/robots.txt`);
