@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError, useSearchParams } from "@remix-run/react";
@@ -251,7 +252,7 @@ export default function AdminUserEdit() {
 type EditableUser = { username: string; email: string; phone: string; avatarUrl: string; isAdmin: boolean };
 
 function EditUserForm({ user, lastResult }: { user: EditableUser; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof adminEditUserFormSchema>>({
     id: "edit-user-form",
     lastResult,
     defaultValue: {
@@ -261,8 +262,6 @@ function EditUserForm({ user, lastResult }: { user: EditableUser; lastResult?: S
       avatar_url: user.avatarUrl,
       is_admin: user.isAdmin ? "on" : undefined,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminEditUserFormSchema }),
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="card" aria-labelledby="edit-user-title">
@@ -307,11 +306,9 @@ function EditUserForm({ user, lastResult }: { user: EditableUser; lastResult?: S
 }
 
 function ResetPasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof adminResetPasswordFormSchema>>({
     id: "reset-password-form",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminResetPasswordFormSchema }),
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="card" aria-labelledby="reset-password-title">

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
@@ -392,11 +393,9 @@ export default function AdminUsers() {
 }
 
 function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name: string }>; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof adminCreateUserSchema>>({
     id: "create-user-form",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminCreateUserSchema }),
-    shouldRevalidate: "onInput",
   });
   const selected = new Set(
     ([] as unknown[]).concat(fields.roleIds.initialValue ?? []).map((value) => String(value)),
@@ -450,11 +449,9 @@ function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name
 }
 
 function BatchCreateForm({ actionData }: { actionData?: Extract<ActionData, { intent: "batch" }> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof adminBatchFormSchema>>({
     id: "batch-create-form",
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminBatchFormSchema }),
-    shouldRevalidate: "onInput",
   });
   return (
     <>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/http";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MESSAGES } from "~/schemas/auth";
+import { MESSAGES } from "~/schemas/auth-rules";
 import { authenticateWithGoogle, googleEnabled } from "~/services/google-auth.server";
 
 export async function loader() {

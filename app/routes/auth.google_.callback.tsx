@@ -4,7 +4,7 @@ import { safeRedirect } from "~/lib/http";
 import { log } from "~/lib/log.server";
 import { startSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MESSAGES } from "~/schemas/auth";
+import { MESSAGES } from "~/schemas/auth-rules";
 import { loginWithGoogle, sessionMaxAge } from "~/services/auth.server";
 import { authenticateWithGoogle, googleEnabled } from "~/services/google-auth.server";
 

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
@@ -28,11 +29,9 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "F
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof sendCodeSchema>>({
     id: "forgot-form",
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendCodeSchema }),
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="auth-page" aria-labelledby="forgot-title">

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -74,12 +75,10 @@ export default function Login() {
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const captcha = actionData ? actionData.captcha : data.captcha;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof loginSchema>>({
     id: "login-form",
     lastResult: actionData?.result,
     defaultValue: { email: data.email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldRevalidate: "onInput",
   });
   const verification = actionData?.requiresEmailVerification;
 

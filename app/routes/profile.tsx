@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { z } from "zod";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
@@ -12,29 +12,11 @@ import { requireUser } from "~/lib/permissions.server";
 import { USER_TYPE_LABELS } from "~/lib/permissions";
 import { getSessionUserId } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import {
-  AVATAR_MAX_BYTES,
-  codeSchema,
-  emailSchema,
-  MESSAGES,
-  PASSWORD_MIN,
-  passwordSchema,
-  phoneSchema,
-  usernameSchema,
-} from "~/schemas/auth";
+import { confirmEmailFormSchema, passwordFormSchema, profileFormSchema } from "~/schemas/account-forms";
+import { AVATAR_MAX_BYTES, MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
 import { confirmEmailChange } from "~/services/auth.server";
 import { deleteUpload, readMultipart, saveImage } from "~/services/uploads.server";
 import { cancelEmailChange, changeOwnPassword, updateOwnProfile } from "~/services/users.server";
-
-const profileSchema = z.object({ username: usernameSchema, email: emailSchema, phone: phoneSchema });
-const confirmEmailSchema = z.object({ code: codeSchema });
-const passwordFormSchema = z
-  .object({
-    currentPassword: z.string().optional(),
-    newPassword: passwordSchema,
-    confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired),
-  })
-  .refine((value) => value.newPassword === value.confirmPassword, { message: MESSAGES.passwordMismatch, path: ["confirmPassword"] });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, access } = await requireUser(request);
@@ -93,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(formData.get("intent") ?? "") as Intent;
 
   if (intent === "profile") {
-    const submission = parseWithZod(formData, { schema: profileSchema });
+    const submission = parseWithZod(formData, { schema: profileFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
     try {
       const result = await updateOwnProfile(user, submission.value);
@@ -108,7 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "confirm-email") {
-    const submission = parseWithZod(formData, { schema: confirmEmailSchema });
+    const submission = parseWithZod(formData, { schema: confirmEmailFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
     if (!user.pendingEmail) return redirectWithToast("/profile", { type: "info", message: "There is no e-mail change waiting." });
     try {
@@ -162,23 +144,18 @@ function ProfileForms() {
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const resultFor = (intent: Intent) => (actionData?.intent === intent ? actionData.result : undefined);
 
-  const [profileForm, profileFields] = useForm({
+  const [profileForm, profileFields] = useForm<z.input<typeof profileFormSchema>>({
     id: "profile-form",
     lastResult: resultFor("profile"),
     defaultValue: { username: user.username, email: user.email, phone: user.phone },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-    shouldRevalidate: "onInput",
   });
-  const [emailForm, emailFields] = useForm({
+  const [emailForm, emailFields] = useForm<z.input<typeof confirmEmailFormSchema>>({
     id: "confirm-email-form",
     lastResult: resultFor("confirm-email"),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmEmailSchema }),
   });
-  const [passwordForm, passwordFields] = useForm({
+  const [passwordForm, passwordFields] = useForm<z.input<typeof passwordFormSchema>>({
     id: "password-form",
     lastResult: resultFor("password"),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordFormSchema }),
-    shouldRevalidate: "onInput",
   });
   const avatarErrors = (resultFor("avatar")?.error?.avatar as string[] | undefined) ?? undefined;
 

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { CaptchaField } from "~/components/storefront/captcha-field";
 import { GoogleButton } from "~/components/storefront/google-button";
 import { Field, FormErrors } from "~/components/ui/field";
@@ -14,16 +14,13 @@ import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MESSAGES, PASSWORD_MIN, registerSchema, sendCodeSchema } from "~/schemas/auth";
+import { sendCodeFormSchema } from "~/schemas/account-forms";
+import { registerSchema } from "~/schemas/auth";
+import { MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
 import { register, sendRegistrationCode } from "~/services/auth.server";
 import { checkCaptcha, createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
 import { codeSendingNearLimit } from "~/services/rate-limit.server";
-
-const sendCodeFormSchema = sendCodeSchema.extend({
-  captchaId: z.string().optional(),
-  captchaText: z.string().optional(),
-});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -91,19 +88,15 @@ export default function Register() {
   const step = actionData?.intent === "register" ? 2 : actionData?.intent === "send-code" ? 1 : data.step;
   const captcha = actionData && "captcha" in actionData && actionData.captcha ? actionData.captcha : data.captcha;
 
-  const [codeForm, codeFields] = useForm({
+  const [codeForm, codeFields] = useForm<z.input<typeof sendCodeFormSchema>>({
     id: "send-code-form",
     lastResult: actionData?.intent === "send-code" ? actionData.result : undefined,
     defaultValue: { email: data.email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendCodeFormSchema }),
-    shouldRevalidate: "onInput",
   });
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof registerSchema>>({
     id: "register-form",
     lastResult: actionData?.intent === "register" ? actionData.result : undefined,
     defaultValue: { email: data.email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-    shouldRevalidate: "onInput",
   });
 
   return (

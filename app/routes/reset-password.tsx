@@ -1,26 +1,23 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MESSAGES, PASSWORD_MIN, resetPasswordSchema } from "~/schemas/auth";
+import { resetPasswordFormSchema } from "~/schemas/account-forms";
+import { PASSWORD_MIN } from "~/schemas/auth-rules";
 import { resetPassword } from "~/services/auth.server";
-
-const resetFormSchema = resetPasswordSchema
-  .extend({ confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired) })
-  .refine((value) => value.newPassword === value.confirmPassword, { message: MESSAGES.passwordMismatch, path: ["confirmPassword"] });
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { email: new URL(request.url).searchParams.get("email") ?? "" };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetFormSchema });
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordFormSchema });
   if (submission.status !== "success") {
     return { result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }) as SubmissionResult<string[]> };
   }
@@ -39,12 +36,10 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "R
 export default function ResetPassword() {
   const { email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof resetPasswordFormSchema>>({
     id: "reset-form",
     lastResult: actionData?.result,
     defaultValue: { email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetFormSchema }),
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="auth-page" aria-labelledby="reset-title">

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -43,18 +44,15 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "V
 export default function VerifyEmail() {
   const { email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof verifyEmailSchema>>({
     id: "verify-form",
     lastResult: actionData?.intent === "verify" ? actionData.result : undefined,
     defaultValue: { email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyEmailSchema }),
-    shouldRevalidate: "onInput",
   });
-  const [resendForm, resendFields] = useForm({
+  const [resendForm, resendFields] = useForm<z.input<typeof sendCodeSchema>>({
     id: "resend-form",
     lastResult: actionData?.intent === "resend" ? actionData.result : undefined,
     defaultValue: { email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendCodeSchema }),
   });
   return (
     <section className="auth-page" aria-labelledby="verify-title">

@@ -1,5 +1,4 @@
 /** Site setting keys of spec/admin.md section 3, and their typed, client-safe view. */
-import { z } from "zod";
 
 export const SITE_SETTING_KEYS = [
   "site_name",
@@ -36,8 +35,6 @@ export const SITE_SETTING_FALLBACKS: Pick<
     "Search products from Weidian, Taobao, Tmall and 1688, compare prices in your currency and check real quality-control photos before you buy through a shopping agent.",
   site_keywords: "weidian, taobao, tmall, 1688, qc photos, shopping agent",
 };
-
-export const siteSettingKeySchema = z.enum(SITE_SETTING_KEYS);
 
 /** Public facts about the site (GET /api/site-settings/site-info). */
 export type SiteInfo = {
