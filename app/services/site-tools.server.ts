@@ -216,7 +216,8 @@ export async function getSystemStatus(): Promise<SystemStatus> {
   try {
     const result = await sql<{ n: number }>`SELECT count(*) AS n FROM users`.execute(getDb());
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    database = { ok: true, detail: `normal: answered in ${ms} ms (${result.rows[0]?.n ?? 0} users)` };
+    const users = Number(result.rows[0]?.n ?? 0);
+    database = { ok: true, detail: `normal: answered in ${ms} ms (${users} ${users === 1 ? "user" : "users"})` };
   } catch (error) {
     database = { ok: false, detail: `not answering: ${(error as Error).message}` };
   }
