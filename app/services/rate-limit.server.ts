@@ -24,6 +24,17 @@ export const LIMITS = {
   failuresPerIp: 200,
 } as const;
 
+/**
+ * Per-address limits need an address that tells clients apart. Loopback (a reverse proxy
+ * on the same machine without TRUST_PROXY, or local tools) and unknown addresses would put
+ * everyone in one bucket, so they get no per-address limit; per-e-mail and per-account
+ * limits still apply.
+ */
+export function countsPerAddress(ip: string): boolean {
+  const value = ip.trim().toLowerCase().replace(/^::ffff:/, "");
+  return value !== "" && value !== "::1" && !value.startsWith("127.");
+}
+
 export function tooManyRequests(retryAt: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
   return new ApiError(429, MESSAGES.tooMany, "RATE_LIMITED", undefined, { retryAfter });
@@ -35,8 +46,8 @@ export async function limitCodeSending(email: string, ip: string, purpose: strin
   const checks: Array<[string, { max: number; windowMs: number }]> = [
     [`code:email-min:${purpose}:${email}`, LIMITS.codePerEmailMinute],
     [`code:email-hour:${email}`, LIMITS.codePerEmailHour],
-    [`code:ip:${ip}`, LIMITS.codePerIpHour],
   ];
+  if (countsPerAddress(ip)) checks.push([`code:ip:${ip}`, LIMITS.codePerIpHour]);
   // look first, so a refused request does not extend anyone's window
   for (const [bucket, limit] of checks) {
     const current = await peekHits(db, bucket);
@@ -54,7 +65,7 @@ export type LoginPressure = { captchaRequired: boolean; blockedUntil: number | n
 export async function loginPressure(account: string, ip: string): Promise<LoginPressure> {
   const db = getDb();
   const byAccount = await peekHits(db, accountBucket(account));
-  const byIp = await peekHits(db, ipBucket(ip));
+  const byIp = countsPerAddress(ip) ? await peekHits(db, ipBucket(ip)) : { count: 0, windowEndsAt: 0 };
   let blockedUntil: number | null = null;
   if (byAccount.count >= LIMITS.failuresPerAccount) blockedUntil = byAccount.windowEndsAt;
   if (byIp.count >= LIMITS.failuresPerIp) blockedUntil = Math.max(blockedUntil ?? 0, byIp.windowEndsAt);
@@ -66,13 +77,14 @@ export async function loginPressure(account: string, ip: string): Promise<LoginP
 
 /** Whether this address has failed often enough to be shown the captcha up front. */
 export async function addressNeedsCaptcha(ip: string): Promise<boolean> {
+  if (!countsPerAddress(ip)) return false;
   return (await peekHits(getDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
 }
 
 export async function recordLoginFailure(account: string, ip: string): Promise<LoginPressure> {
   const db = getDb();
   await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
-  await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
+  if (countsPerAddress(ip)) await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
   return loginPressure(account, ip);
 }
 
@@ -83,6 +95,7 @@ export async function clearLoginFailures(account: string): Promise<void> {
 
 /** Whether the registration page should show the captcha (its limits are near). */
 export async function codeSendingNearLimit(ip: string): Promise<boolean> {
+  if (!countsPerAddress(ip)) return false;
   const current = await peekHits(getDb(), `code:ip:${ip}`);
   return current.count >= LIMITS.codePerIpHour.max / 2;
 }
