@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
@@ -31,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       hasPassword: user.hasPassword,
       googleLinked: user.googleLinked,
       createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
       lastLoginAt: user.lastLoginAt,
       lastLoginIp: user.lastLoginIp,
     },
@@ -134,9 +135,9 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "M
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "—");
 
 export default function Profile() {
-  // a successful save redirects (a new location): the forms then start again from the saved values
-  const { key } = useLocation();
-  return <ProfileForms key={key} />;
+  // every save changes updatedAt: the forms then start again from the saved values
+  const { user } = useLoaderData<typeof loader>();
+  return <ProfileForms key={user.updatedAt} />;
 }
 
 function ProfileForms() {

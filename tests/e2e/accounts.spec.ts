@@ -152,7 +152,11 @@ test.describe("accounts", () => {
     for (let attempt = 1; attempt <= 5; attempt++) {
       await page.getByLabel("Email or username").fill(stranger);
       await page.getByLabel("Password", { exact: true }).fill(`wrong-${attempt}`);
-      await page.getByRole("button", { name: "Log in" }).click();
+      // wait for each answer: a click while the form is still sending is ignored
+      await Promise.all([
+        page.waitForResponse((response) => response.url().includes("/login") && response.request().method() === "POST"),
+        page.getByRole("button", { name: "Log in" }).click(),
+      ]);
       await expect(page.getByText("Invalid email/username or password")).toBeVisible();
     }
     await expect(page.getByRole("img", { name: "Captcha image" })).toBeVisible();
