@@ -5,7 +5,7 @@
 import { redirect } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { PERMISSIONS, type Access, type Permission, type UserType } from "~/lib/permissions";
+import { PERMISSIONS, userTypeOf, type Access, type Permission } from "~/lib/permissions";
 import { directPermissionsOfUser, rolesOfUser } from "~/models/access.server";
 import type { User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
@@ -15,10 +15,11 @@ export async function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Acc
   const db = getDb();
   const roles = (await rolesOfUser(db, user.id)).map(({ id, name, description }) => ({ id, name, description }));
   const directPermissions = await directPermissionsOfUser(db, user.id);
-  const roleNames = roles.map((r) => r.name);
-  const isSuper = roleNames.includes("super_admin");
-  const userType: UserType = isSuper ? "super_admin" : roleNames.includes("admin") || user.isAdmin ? "admin" : "user";
-  const allPermissions = isSuper ? [...PERMISSIONS] : directPermissions.map((p) => p.name);
+  const userType = userTypeOf(
+    roles.map((r) => r.name),
+    user.isAdmin,
+  );
+  const allPermissions = userType === "super_admin" ? [...PERMISSIONS] : directPermissions.map((p) => p.name);
   return { userType, roles, directPermissions, allPermissions, hasAdminAccess: userType !== "user" };
 }
 

@@ -45,6 +45,12 @@ export type Access = {
   hasAdminAccess: boolean;
 };
 
+/** super_admin by role; admin by the admin role or the is_admin flag; else user. */
+export function userTypeOf(roleNames: readonly string[], isAdmin: boolean): UserType {
+  if (roleNames.includes("super_admin")) return "super_admin";
+  return roleNames.includes("admin") || isAdmin ? "admin" : "user";
+}
+
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 
 export function can(access: Pick<Access, "allPermissions">, permission: Permission): boolean {

@@ -146,7 +146,7 @@ const adminCondition = sql<boolean>`(users.is_admin = 1 OR EXISTS (
 export async function listUsers(
   db: DB,
   options: { q?: string; type?: UserTypeFilter; page: number; limit: number },
-): Promise<{ items: User[]; totalItems: number }> {
+): Promise<{ items: User[]; totalItems: number; page: number }> {
   let query = db.selectFrom("users");
   const q = options.q?.trim();
   if (q) {
@@ -161,13 +161,17 @@ export async function listUsers(
   if (options.type === "admin") query = query.where(adminCondition);
   if (options.type === "regular") query = query.where(sql<boolean>`NOT ${adminCondition}`);
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+  const totalItems = Number(count);
+  // a page past the end shows the last page
+  const lastPage = Math.max(1, Math.ceil(totalItems / options.limit));
+  const page = Math.min(Math.max(options.page, 1), lastPage);
   const rows = await query
     .selectAll("users")
     .orderBy("users.id", "desc")
     .limit(options.limit)
-    .offset((options.page - 1) * options.limit)
+    .offset((page - 1) * options.limit)
     .execute();
-  return { items: rows.map(toUser), totalItems: Number(count) };
+  return { items: rows.map(toUser), totalItems, page };
 }
 
 export async function countUsersByType(db: DB): Promise<{ all: number; admin: number; regular: number }> {

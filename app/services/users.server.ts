@@ -4,7 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { PERMISSION_GROUPS, type Access } from "~/lib/permissions";
+import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
 import { getAccess } from "~/lib/permissions.server";
 import { endOtherSessions } from "~/lib/session.server";
 import {
@@ -215,15 +215,13 @@ export async function listUsersForAdmin(input: {
   const db = getDb();
   const limit = Math.min(Math.max(input.limit ?? USERS_PAGE_SIZE, 1), 100);
   const counts = await countUsersByType(db);
-  const first = await listUsers(db, { q: input.q, type: input.userType ?? "all", page: 1, limit: 1 });
-  const totalPages = Math.max(1, Math.ceil(first.totalItems / limit));
-  const currentPage = Math.min(Math.max(input.page ?? 1, 1), totalPages);
-  const { items, totalItems } = await listUsers(db, {
+  const { items, totalItems, page: currentPage } = await listUsers(db, {
     q: input.q,
     type: input.userType ?? "all",
-    page: currentPage,
+    page: input.page ?? 1,
     limit,
   });
+  const totalPages = Math.max(1, Math.ceil(totalItems / limit));
   const roles = await roleNamesOfUsers(
     db,
     items.map((u) => u.id),
@@ -231,9 +229,7 @@ export async function listUsersForAdmin(input: {
   return {
     items: items.map((user) => {
       const userRoles = roles.get(user.id) ?? [];
-      const names = userRoles.map((r) => r.name);
-      const userType = names.includes("super_admin") ? "super_admin" : names.includes("admin") || user.isAdmin ? "admin" : "user";
-      return toUserJson(user, userRoles, { userType });
+      return toUserJson(user, userRoles, { userType: userTypeOf(userRoles.map((r) => r.name), user.isAdmin) });
     }),
     totalItems,
     totalPages,
