@@ -233,7 +233,7 @@ export default function AdminUsers() {
       </header>
 
       <div className="admin-filters">
-        <Form method="get" action="/admin/users" role="search" className="admin-search">
+        <Form method="get" action="/admin/users" role="search" className="site-search admin-search">
           <label htmlFor="user-search" className="visually-hidden">
             Search by username or email
           </label>
