@@ -7,7 +7,9 @@ import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { api, type ApiResult } from "../setup/api-client";
-import type { FakeSmtp } from "./smtp";
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "../setup/server";
+import { startFakeSmtp, type FakeSmtp } from "./smtp";
 
 let counter = 0;
 const tag = () => `${Date.now().toString(36).slice(-5)}${(counter += 1)}${crypto.randomBytes(2).toString("hex")}`;
@@ -119,4 +121,22 @@ export async function pageLogin(baseUrl: string, identifier: string, password: s
   const sid = setCookies(response.headers).get("sid");
   if (response.status !== 302 || !sid) throw new Error(`page login as ${identifier}: ${response.status}, no session cookie`);
   return `sid=${sid}`;
+}
+
+/**
+ * One real server per test file, mailing through a fake SMTP server and trusting
+ * X-Forwarded-For (so each test can act from its own address). Registers the
+ * beforeAll/afterAll hooks; read `server` and `smtp` inside tests.
+ */
+export function useServerWithMail(env: Record<string, string> = {}) {
+  const context = {} as { server: TestServer; smtp: FakeSmtp };
+  beforeAll(async () => {
+    context.smtp = await startFakeSmtp();
+    context.server = await startTestServer({ env: { SMTP_URL: context.smtp.url, TRUST_PROXY: "1", ...env } });
+  });
+  afterAll(async () => {
+    await context.server?.stop();
+    await context.smtp?.close();
+  });
+  return context;
 }

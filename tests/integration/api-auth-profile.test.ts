@@ -5,11 +5,9 @@
  * token of a deleted user.
  */
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, pageLogin, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
+import { describe, expect, it } from "vitest";
+import { client, freshIp, pageLogin, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
 import { apiLogin, TEST_ADMIN } from "../setup/api-client";
-import { startTestServer, type TestServer } from "../setup/server";
 
 const ALL_PERMISSIONS = [
   "product.create",
@@ -31,20 +29,9 @@ const ALL_PERMISSIONS = [
   "qc.manage",
 ];
 
-let server: TestServer;
-let smtp: FakeSmtp;
+const live = useServerWithMail();
 
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
-
-const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(server.url, freshIp())(pathname, options);
+const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(live.server.url, freshIp())(pathname, options);
 const fieldsOf = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
 
 async function upload(token: string, file: Blob, name: string) {
@@ -75,9 +62,9 @@ describe("authentication on user paths", () => {
   });
 
   it("the session cookie is HttpOnly and SameSite=Lax, and Secure behind https (TRUST_PROXY)", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const sidCookie = async (headers: Record<string, string>) => {
-      const response = await fetch(`${server.url}/login`, {
+      const response = await fetch(`${live.server.url}/login`, {
         method: "POST",
         redirect: "manual",
         headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": freshIp(), ...headers },
@@ -86,7 +73,7 @@ describe("authentication on user paths", () => {
       expect(response.status).toBe(302);
       return response.headers.getSetCookie().find((c) => c.startsWith("sid=")) ?? "";
     };
-    const plain = await sidCookie({ Origin: server.url });
+    const plain = await sidCookie({ Origin: live.server.url });
     expect(plain).toMatch(/;\s*HttpOnly/i);
     expect(plain).toMatch(/;\s*SameSite=Lax/i);
     expect(plain).not.toMatch(/;\s*Secure/i);
@@ -95,12 +82,12 @@ describe("authentication on user paths", () => {
   });
 
   it("every page login starts a new session (never the one the browser brought); logout ends it", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const first = await pageLogin(server.url, account.email, account.password, freshIp());
-    const response = await fetch(`${server.url}/login`, {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const first = await pageLogin(live.server.url, account.email, account.password, freshIp());
+    const response = await fetch(`${live.server.url}/login`, {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: first, "X-Forwarded-For": freshIp() },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: live.server.url, Cookie: first, "X-Forwarded-For": freshIp() },
       body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
     });
     expect(response.status).toBe(302);
@@ -108,10 +95,10 @@ describe("authentication on user paths", () => {
     expect(second).toBeTruthy();
     expect(second).not.toBe(first);
 
-    const logout = await fetch(`${server.url}/logout`, {
+    const logout = await fetch(`${live.server.url}/logout`, {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: second! },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: live.server.url, Cookie: second! },
       body: "",
     });
     expect(logout.status).toBe(302);
@@ -120,8 +107,8 @@ describe("authentication on user paths", () => {
   });
 
   it("the browser session cookie works on /api too", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const cookie = await pageLogin(server.url, account.email, account.password, freshIp());
+    const account = await registerAccount(live.server.url, live.smtp);
+    const cookie = await pageLogin(live.server.url, account.email, account.password, freshIp());
     const response = await call("/api/users/me", { cookie });
     expect(response.status).toBe(200);
     expect(response.body.data.id).toBe(account.id);
@@ -130,7 +117,7 @@ describe("authentication on user paths", () => {
 
 describe("GET /api/auth/permissions", () => {
   it("a regular user: userType user, no admin access, no permissions", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const response = await call("/api/auth/permissions", { token: account.accessToken });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -143,7 +130,7 @@ describe("GET /api/auth/permissions", () => {
   });
 
   it("the super admin: every one of the 17 permissions", async () => {
-    const admin = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const admin = await apiLogin(live.server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const response = await call("/api/auth/permissions", { token: admin.accessToken });
     expect(response.status).toBe(200);
     const data = response.body.data;
@@ -158,7 +145,7 @@ describe("GET /api/auth/permissions", () => {
 
 describe("GET and PUT /api/users/me", () => {
   it("answers the user in data with the fields of the spec", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const response = await call("/api/users/me", { token: account.accessToken });
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
@@ -186,7 +173,7 @@ describe("GET and PUT /api/users/me", () => {
   });
 
   it("a new username answers a new accessToken carrying it", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const username = uniqueUsername("renamed");
     const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username, phone: "+86 138 0000 0000" } });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -203,8 +190,8 @@ describe("GET and PUT /api/users/me", () => {
   });
 
   it("refuses a username someone else has with 409, and bad values with 400 naming the field", async () => {
-    const taken = await registerAccount(server.url, smtp);
-    const account = await registerAccount(server.url, smtp);
+    const taken = await registerAccount(live.server.url, live.smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const duplicate = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username: taken.username.toUpperCase() } });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ success: false, message: expect.any(String) });
@@ -219,7 +206,7 @@ describe("GET and PUT /api/users/me", () => {
   });
 
   it("a new e-mail waits for the code mailed to it; POST /api/auth/verify-email applies it", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const newEmail = uniqueEmail("moved");
     const since = Date.now();
     const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: newEmail } });
@@ -227,8 +214,8 @@ describe("GET and PUT /api/users/me", () => {
     expect(response.body.data.email).toBe(account.email);
     expect(response.body.data.pendingEmail).toBe(newEmail);
 
-    await smtp.waitForMail(newEmail, { since });
-    const code = smtp.lastCode(newEmail);
+    await live.smtp.waitForMail(newEmail, { since });
+    const code = live.smtp.lastCode(newEmail);
     // not applied yet: the old address still logs in, the new one does not
     expect((await call("/api/auth/login", { body: { email: newEmail, password: account.password } })).status).toBe(401);
 
@@ -249,8 +236,8 @@ describe("GET and PUT /api/users/me", () => {
   });
 
   it("refuses an e-mail that belongs to another account with 409", async () => {
-    const other = await registerAccount(server.url, smtp);
-    const account = await registerAccount(server.url, smtp);
+    const other = await registerAccount(live.server.url, live.smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: other.email } });
     expect(response.status).toBe(409);
     expect(fieldsOf(response.body)).toContain("email");
@@ -259,7 +246,7 @@ describe("GET and PUT /api/users/me", () => {
 
 describe("PUT /api/users/me/password", () => {
   it("refuses a wrong current password (400) and a short new one (400), naming the field", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const wrong = await call("/api/users/me/password", {
       method: "PUT",
       token: account.accessToken,
@@ -281,15 +268,15 @@ describe("PUT /api/users/me/password", () => {
   });
 
   it("changes the password and ends every other session and token (the session that changed it stays)", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const otherLogin = await apiLogin(server.url, account.email, account.password);
-    const otherBrowser = await pageLogin(server.url, account.email, account.password, freshIp());
-    const thisBrowser = await pageLogin(server.url, account.email, account.password, freshIp());
+    const account = await registerAccount(live.server.url, live.smtp);
+    const otherLogin = await apiLogin(live.server.url, account.email, account.password);
+    const otherBrowser = await pageLogin(live.server.url, account.email, account.password, freshIp());
+    const thisBrowser = await pageLogin(live.server.url, account.email, account.password, freshIp());
 
     const response = await call("/api/users/me/password", {
       method: "PUT",
       cookie: thisBrowser,
-      headers: { Origin: server.url },
+      headers: { Origin: live.server.url },
       body: { currentPassword: account.password, newPassword: "changed-password" },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -314,7 +301,7 @@ describe("PUT /api/users/me/password", () => {
 
 describe("POST /api/upload/avatar", () => {
   it("stores a real image re-encoded as WebP under /uploads/avatars/ (201 {url}); PUT /api/users/me sets it", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 40, b: 40 } } })
       .png()
       .toBuffer();
@@ -325,7 +312,7 @@ describe("POST /api/upload/avatar", () => {
     expect(url).toMatch(/^\/uploads\/avatars\/.+\.webp$/);
     expect(url).not.toContain("me.png");
 
-    const served = await fetch(`${server.url}${url}`);
+    const served = await fetch(`${live.server.url}${url}`);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/webp");
     const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
@@ -338,7 +325,7 @@ describe("POST /api/upload/avatar", () => {
   });
 
   it("refuses a file that is not an image with 400 'Please select an image file', whatever its name or type", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     for (const [name, type] of [
       ["notes.txt", "text/plain"],
       ["fake.png", "image/png"],
@@ -353,7 +340,7 @@ describe("POST /api/upload/avatar", () => {
   });
 
   it("refuses more than 5 MB with 413 'Image size cannot exceed 5MB'", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const big = new Uint8Array(5 * 1024 * 1024 + 1024);
     big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const response = await upload(account.accessToken, new Blob([big], { type: "image/png" }), "big.png");
@@ -364,8 +351,8 @@ describe("POST /api/upload/avatar", () => {
 
 describe("cross-site requests", () => {
   it("refuses a cross-site POST/PUT that carries the session cookie (403), and changes nothing", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const cookie = await pageLogin(server.url, account.email, account.password, freshIp());
+    const account = await registerAccount(live.server.url, live.smtp);
+    const cookie = await pageLogin(live.server.url, account.email, account.password, freshIp());
     const evil = await call("/api/users/me", {
       method: "PUT",
       cookie,
@@ -383,7 +370,7 @@ describe("cross-site requests", () => {
     });
     expect(bySecFetch.status).toBe(403);
 
-    const logout = await fetch(`${server.url}/logout`, {
+    const logout = await fetch(`${live.server.url}/logout`, {
       method: "POST",
       redirect: "manual",
       headers: { Cookie: cookie, Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
@@ -396,7 +383,7 @@ describe("cross-site requests", () => {
     expect(me.body.data.username).toBe(account.username);
 
     // the same request from the site itself passes
-    const own = await call("/api/users/me", { method: "PUT", cookie, headers: { Origin: server.url }, body: { phone: "12345" } });
+    const own = await call("/api/users/me", { method: "PUT", cookie, headers: { Origin: live.server.url }, body: { phone: "12345" } });
     expect(own.status).toBe(200);
     expect(own.body.data.phone).toBe("12345");
   });
@@ -404,8 +391,8 @@ describe("cross-site requests", () => {
 
 describe("a deleted user's token", () => {
   it("answers 404 'User account deleted' on user paths", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const admin = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const account = await registerAccount(live.server.url, live.smtp);
+    const admin = await apiLogin(live.server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const deleted = await call(`/api/admin/users/${account.id}`, { method: "DELETE", token: admin.accessToken });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
 

@@ -3,57 +3,44 @@
  * sending is rate limited, codes are single use with 5 attempts, and the captcha
  * endpoint answers an image and an id.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
-import { startTestServer, type TestServer } from "../setup/server";
+import { describe, expect, it } from "vitest";
+import { client, freshIp, openServerDb, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
 
-let server: TestServer;
-let smtp: FakeSmtp;
-
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
+const live = useServerWithMail();
 
 const fieldsOf = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
 
 /** Asks for a registration code and answers it as mailed. */
 async function mailedCode(email: string, ip = freshIp()): Promise<string> {
   const since = Date.now();
-  const sent = await client(server.url, ip)("/api/auth/send-registration-code", { body: { email } });
+  const sent = await client(live.server.url, ip)("/api/auth/send-registration-code", { body: { email } });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  await smtp.waitForMail(email, { since });
-  return smtp.lastCode(email);
+  await live.smtp.waitForMail(email, { since });
+  return live.smtp.lastCode(email);
 }
 
 describe("POST /api/auth/send-registration-code", () => {
   it("mails a 6-digit code over SMTP (text and HTML bodies)", async () => {
     const email = uniqueEmail("code");
     const since = Date.now();
-    const response = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
+    const response = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
     expect(JSON.stringify(response.body)).not.toMatch(/\d{6}/); // the code travels by mail only
 
-    const mail = await smtp.waitForMail(email, { since });
+    const mail = await live.smtp.waitForMail(email, { since });
     expect(mail.to).toEqual([email]);
-    const code = smtp.lastCode(email);
+    const code = live.smtp.lastCode(email);
     expect(code).toMatch(/^\d{6}$/);
     expect(mail.text).toContain(code);
     expect(mail.html).toContain(code);
     expect(mail.html).toMatch(/^<!doctype html>/i);
     // links are absolute, built from PUBLIC_URL (default http://localhost:$PORT)
-    expect(mail.text).toContain(`http://localhost:${server.port}/`);
+    expect(mail.text).toContain(`http://localhost:${live.server.port}/`);
   });
 
   it("refuses a missing or malformed address with 400 naming the field", async () => {
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     for (const body of [{}, { email: "" }, { email: "not-an-email" }, { email: 42 }]) {
       const response = await call("/api/auth/send-registration-code", { body });
       expect(response.status, JSON.stringify(body)).toBe(400);
@@ -64,26 +51,26 @@ describe("POST /api/auth/send-registration-code", () => {
 
   it("answers 429 RATE_LIMITED to a second request for the same address within a minute", async () => {
     const email = uniqueEmail("limit");
-    const first = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
+    const first = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
     expect(first.status).toBe(200);
-    await smtp.waitForMail(email);
+    await live.smtp.waitForMail(email);
 
     // from another client address too: the limit is per e-mail
-    const second = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
+    const second = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email } });
     expect(second.status).toBe(429);
     expect(second.body).toMatchObject({ success: false, code: "RATE_LIMITED", message: expect.any(String) });
     expect(second.body.message.length).toBeGreaterThan(0);
 
     // another address is not affected
-    const other = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("limit-other") } });
+    const other = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("limit-other") } });
     expect(other.status).toBe(200);
     // and the refused request sent nothing
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(smtp.mailTo(email)).toHaveLength(1);
+    expect(live.smtp.mailTo(email)).toHaveLength(1);
   });
 
   it("limits code e-mails per client address too, generously (many people may share one)", async () => {
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     let accepted = 0;
     let refused: Awaited<ReturnType<typeof call>> | undefined;
     // batches of 10 side by side; every request under the limit must pass
@@ -103,22 +90,22 @@ describe("POST /api/auth/send-registration-code", () => {
     // the address stays refused, another one is not
     const again = await call("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-over") } });
     expect(again.status).toBe(429);
-    const elsewhere = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-else") } });
+    const elsewhere = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-else") } });
     expect(elsewhere.status).toBe(200);
   }, 60_000);
 
   it("answers an address that already has an account exactly like a new one, and mails it no code", async () => {
-    const fresh = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("fresh") } });
+    const fresh = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("fresh") } });
     const since = Date.now();
     // the super admin's address has an account and has had no code yet
-    const existing = await client(server.url, freshIp())("/api/auth/send-registration-code", { body: { email: "admin@example.com" } });
+    const existing = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: "admin@example.com" } });
     expect(existing.status).toBe(fresh.status);
     expect(existing.body).toEqual(fresh.body);
 
-    const mail = await smtp.waitForMail("admin@example.com", { since });
+    const mail = await live.smtp.waitForMail("admin@example.com", { since });
     expect(mail.text).not.toMatch(/(?<!\d)\d{6}(?!\d)/);
     // so no registration can be made for it
-    const attempt = await client(server.url, freshIp())("/api/auth/register", {
+    const attempt = await client(live.server.url, freshIp())("/api/auth/register", {
       body: { username: uniqueUsername(), email: "admin@example.com", password: "secret-password", code: "123456" },
     });
     expect(attempt.status).toBeGreaterThanOrEqual(400);
@@ -131,7 +118,7 @@ describe("POST /api/auth/register", () => {
     const email = uniqueEmail("reg");
     const username = uniqueUsername("reg");
     const code = await mailedCode(email);
-    const response = await client(server.url, freshIp())("/api/auth/register", {
+    const response = await client(live.server.url, freshIp())("/api/auth/register", {
       body: { username, email, password: "secret-password", code },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -145,12 +132,12 @@ describe("POST /api/auth/register", () => {
     expect(JSON.stringify(body)).not.toMatch(/password_hash|passwordHash|secret-password/);
 
     // the token is a working API credential for this user
-    const me = await client(server.url)("/api/users/me", { token: body.accessToken });
+    const me = await client(live.server.url)("/api/users/me", { token: body.accessToken });
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: body.user.id, email, username, emailVerified: true });
 
     // and the password logs in
-    const login = await client(server.url, freshIp())("/api/auth/login", { body: { email, password: "secret-password" } });
+    const login = await client(live.server.url, freshIp())("/api/auth/login", { body: { email, password: "secret-password" } });
     expect(login.status).toBe(200);
   });
 
@@ -158,7 +145,7 @@ describe("POST /api/auth/register", () => {
     const email = uniqueEmail("wrong");
     const code = await mailedCode(email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     const refused = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code: wrong } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ success: false, message: expect.any(String) });
@@ -171,7 +158,7 @@ describe("POST /api/auth/register", () => {
   it("a code works once", async () => {
     const email = uniqueEmail("once");
     const code = await mailedCode(email);
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     const first = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code } });
     expect(first.status).toBe(201);
     const again = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code } });
@@ -182,7 +169,7 @@ describe("POST /api/auth/register", () => {
   it("5 wrong attempts use the code up", async () => {
     const email = uniqueEmail("exhaust");
     const code = await mailedCode(email);
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     for (let i = 1; i <= 5; i++) {
       const wrong = String((Number(code) + i) % 1_000_000).padStart(6, "0");
       const response = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code: wrong } });
@@ -197,7 +184,7 @@ describe("POST /api/auth/register", () => {
     const email = uniqueEmail("owner");
     const code = await mailedCode(email);
     const other = uniqueEmail("thief");
-    const response = await client(server.url, freshIp())("/api/auth/register", {
+    const response = await client(live.server.url, freshIp())("/api/auth/register", {
       body: { username: uniqueUsername(), email: other, password: "secret-password", code },
     });
     expect(response.status).toBe(400);
@@ -206,7 +193,7 @@ describe("POST /api/auth/register", () => {
   it("refuses a password under 6 characters with 400 naming the field (and keeps the code)", async () => {
     const email = uniqueEmail("short");
     const code = await mailedCode(email);
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     const refused = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "12345", code } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ success: false, message: expect.any(String) });
@@ -217,10 +204,10 @@ describe("POST /api/auth/register", () => {
   });
 
   it("names every missing or malformed field", async () => {
-    const response = await client(server.url, freshIp())("/api/auth/register", { body: {} });
+    const response = await client(live.server.url, freshIp())("/api/auth/register", { body: {} });
     expect(response.status).toBe(400);
     expect(fieldsOf(response.body).sort()).toEqual(["code", "email", "password", "username"]);
-    const malformed = await client(server.url, freshIp())("/api/auth/register", {
+    const malformed = await client(live.server.url, freshIp())("/api/auth/register", {
       body: { username: "a b<script>", email: "x@y", password: "secret-password", code: "12ab56" },
     });
     expect(malformed.status).toBe(400);
@@ -228,7 +215,7 @@ describe("POST /api/auth/register", () => {
   });
 
   it("stores codes hashed, refuses an expired code, and hashes passwords with argon2id or bcrypt", async () => {
-    const db = openServerDb(server.dataDir);
+    const db = openServerDb(live.server.dataDir);
     try {
       const email = uniqueEmail("stored");
       const code = await mailedCode(email);
@@ -238,13 +225,13 @@ describe("POST /api/auth/register", () => {
 
       // ten minutes later (moved back in the database): the code no longer registers
       db.prepare("UPDATE verification_codes SET expires_at = ? WHERE email = ?").run(new Date(Date.now() - 1000).toISOString(), email);
-      const late = await client(server.url, freshIp())("/api/auth/register", {
+      const late = await client(live.server.url, freshIp())("/api/auth/register", {
         body: { username: uniqueUsername(), email, password: "secret-password", code },
       });
       expect(late.status).toBe(400);
       expect(fieldsOf(late.body)).toContain("code");
 
-      const account = await registerAccount(server.url, smtp);
+      const account = await registerAccount(live.server.url, live.smtp);
       const { password_hash } = db.prepare("SELECT password_hash FROM users WHERE id = ?").get(account.id) as { password_hash: string };
       expect(password_hash).toMatch(/^\$(argon2id|2[aby])\$/);
       expect(password_hash).not.toContain(account.password);
@@ -254,10 +241,10 @@ describe("POST /api/auth/register", () => {
   });
 
   it("refuses a username that is taken (in any letter case) with 409", async () => {
-    const existing = await registerAccount(server.url, smtp, { username: uniqueUsername("Taken") });
+    const existing = await registerAccount(live.server.url, live.smtp, { username: uniqueUsername("Taken") });
     const email = uniqueEmail("dup");
     const code = await mailedCode(email);
-    const call = client(server.url, freshIp());
+    const call = client(live.server.url, freshIp());
     for (const username of [existing.username, existing.username.toUpperCase()]) {
       const response = await call("/api/auth/register", { body: { username, email, password: "secret-password", code } });
       expect(response.status, username).toBe(409);
@@ -272,7 +259,7 @@ describe("POST /api/auth/register", () => {
 
 describe("GET /api/auth/captcha", () => {
   it("answers {captchaId, svg}, a new one each time, never cached", async () => {
-    const call = client(server.url);
+    const call = client(live.server.url);
     const first = await call("/api/auth/captcha");
     const second = await call("/api/auth/captcha");
     expect(first.status).toBe(200);
@@ -283,7 +270,7 @@ describe("GET /api/auth/captcha", () => {
   });
 
   it("is a GET endpoint (405 otherwise)", async () => {
-    const response = await client(server.url)("/api/auth/captcha", { method: "POST", body: {} });
+    const response = await client(live.server.url)("/api/auth/captcha", { method: "POST", body: {} });
     expect(response.status).toBe(405);
     expect(response.body).toMatchObject({ success: false });
   });

@@ -3,31 +3,18 @@
  * broken access tokens, and password reset by mailed code ending every older token.
  */
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail } from "../fakes/accounts";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
-import { startTestServer, type TestServer } from "../setup/server";
+import { describe, expect, it } from "vitest";
+import { client, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail, useServerWithMail } from "../fakes/accounts";
 
-let server: TestServer;
-let smtp: FakeSmtp;
+const live = useServerWithMail();
 
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
-
-const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(server.url, freshIp())(pathname, options);
+const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(live.server.url, freshIp())(pathname, options);
 const me = (token: string) => call("/api/users/me", { token });
 const refresh = (refreshToken: unknown) => call("/api/auth/refresh-token", { body: { refreshToken } });
 
 describe("POST /api/auth/refresh-token", () => {
   it("answers a working new accessToken and a new refresh token", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const response = await refresh(account.refreshToken);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body).toMatchObject({ success: true, accessToken: expect.any(String), refreshToken: expect.any(String) });
@@ -41,7 +28,7 @@ describe("POST /api/auth/refresh-token", () => {
   });
 
   it("rotates: a used refresh token is refused, and that reuse revokes the newer one too", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const first = await refresh(account.refreshToken);
     expect(first.status).toBe(200);
     const reused = await refresh(account.refreshToken);
@@ -56,8 +43,8 @@ describe("POST /api/auth/refresh-token", () => {
   });
 
   it("stores refresh tokens hashed", async () => {
-    const account = await registerAccount(server.url, smtp);
-    const db = openServerDb(server.dataDir);
+    const account = await registerAccount(live.server.url, live.smtp);
+    const db = openServerDb(live.server.dataDir);
     try {
       const rows = db.prepare("SELECT * FROM refresh_tokens WHERE user_id = ?").all(account.id);
       expect(rows.length).toBeGreaterThan(0);
@@ -68,7 +55,7 @@ describe("POST /api/auth/refresh-token", () => {
   });
 
   it("a refresh token is not an access token, nor the other way round", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     expect((await me(account.refreshToken)).status).toBe(401);
     expect((await refresh(account.accessToken)).status).toBe(401);
   });
@@ -85,7 +72,7 @@ describe("POST /api/auth/refresh-token", () => {
 
 describe("access tokens", () => {
   it("refuses forged, altered and malformed bearer tokens with 401 in the envelope", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const [header, payload, signature] = account.accessToken.split(".");
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
     const elevated = Buffer.from(JSON.stringify({ ...claims, sub: "1", id: 1, is_admin: true })).toString("base64url");
@@ -113,7 +100,7 @@ describe("access tokens", () => {
 
 describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
   it("answers the same for an unknown address and mails nothing there", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const nobody = uniqueEmail("nobody");
     const since = Date.now();
     const forNobody = await call("/api/auth/send-reset-code", { body: { email: nobody } });
@@ -122,22 +109,22 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
     expect(forAccount.status).toBe(200);
     expect(forNobody.body).toEqual(forAccount.body);
     // the mail to the account arrives; by then a mail to the unknown address would have too
-    await smtp.waitForMail(account.email, { since });
-    expect(smtp.lastCode(account.email)).toMatch(/^\d{6}$/);
-    expect(smtp.mailTo(nobody)).toHaveLength(0);
+    await live.smtp.waitForMail(account.email, { since });
+    expect(live.smtp.lastCode(account.email)).toMatch(/^\d{6}$/);
+    expect(live.smtp.mailTo(nobody)).toHaveLength(0);
   });
 
   it("sets a new password with the mailed code and ends every older token", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const other = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
     expect(other.status).toBe(200);
-    const browser = await pageLogin(server.url, account.email, account.password, freshIp());
+    const browser = await pageLogin(live.server.url, account.email, account.password, freshIp());
     expect((await call("/api/users/me", { cookie: browser })).status).toBe(200);
 
     const since = Date.now();
     expect((await call("/api/auth/send-reset-code", { body: { email: account.email } })).status).toBe(200);
-    await smtp.waitForMail(account.email, { since });
-    const code = smtp.lastCode(account.email);
+    await live.smtp.waitForMail(account.email, { since });
+    const code = live.smtp.lastCode(account.email);
 
     const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     const refused = await call("/api/auth/reset-password", { body: { email: account.email, code: wrongCode, newPassword: "brand-new-password" } });
@@ -171,11 +158,11 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
   });
 
   it("refuses a short new password with 400 naming newPassword (the code stays usable)", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     const since = Date.now();
     await call("/api/auth/send-reset-code", { body: { email: account.email } });
-    await smtp.waitForMail(account.email, { since });
-    const code = smtp.lastCode(account.email);
+    await live.smtp.waitForMail(account.email, { since });
+    const code = live.smtp.lastCode(account.email);
     const short = await call("/api/auth/reset-password", { body: { email: account.email, code, newPassword: "12345" } });
     expect(short.status).toBe(400);
     expect(short.body.errors.map((e: { field: string }) => e.field)).toEqual(["newPassword"]);
@@ -184,12 +171,12 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
   });
 
   it("a reset code does not work for another address", async () => {
-    const owner = await registerAccount(server.url, smtp);
-    const victim = await registerAccount(server.url, smtp);
+    const owner = await registerAccount(live.server.url, live.smtp);
+    const victim = await registerAccount(live.server.url, live.smtp);
     const since = Date.now();
     await call("/api/auth/send-reset-code", { body: { email: owner.email } });
-    await smtp.waitForMail(owner.email, { since });
-    const code = smtp.lastCode(owner.email);
+    await live.smtp.waitForMail(owner.email, { since });
+    const code = live.smtp.lastCode(owner.email);
     const response = await call("/api/auth/reset-password", { body: { email: victim.email, code, newPassword: "hijacked-password" } });
     expect(response.status).toBe(400);
     const login = await call("/api/auth/login", { body: { email: victim.email, password: victim.password } });
@@ -197,7 +184,7 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
   });
 
   it("limits reset codes to one a minute per address (429)", async () => {
-    const account = await registerAccount(server.url, smtp);
+    const account = await registerAccount(live.server.url, live.smtp);
     expect((await call("/api/auth/send-reset-code", { body: { email: account.email } })).status).toBe(200);
     const second = await call("/api/auth/send-reset-code", { body: { email: account.email } });
     expect(second.status).toBe(429);
@@ -207,15 +194,15 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
 
 describe("Google sign-in without GOOGLE_CLIENT_ID/SECRET", () => {
   it("is not offered: no button on /login, and POST /api/auth/google is refused", async () => {
-    const html = await (await fetch(`${server.url}/login`)).text();
+    const html = await (await fetch(`${live.server.url}/login`)).text();
     expect(html).not.toContain('action="/auth/google"');
     const response = await call("/api/auth/google", { body: { idToken: "eyJhbGciOiJSUzI1NiJ9.e30.c2ln" } });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, message: expect.any(String) });
-    const start = await fetch(`${server.url}/auth/google`, {
+    const start = await fetch(`${live.server.url}/auth/google`, {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: live.server.url },
       body: "",
     });
     expect(start.status).toBe(302);
