@@ -128,5 +128,3 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 
 export type SiteSettingRow = Selectable<SiteSettingsTable>;
-export type NewSiteSetting = Insertable<SiteSettingsTable>;
-export type SiteSettingUpdate = Updateable<SiteSettingsTable>;

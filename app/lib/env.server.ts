@@ -247,16 +247,3 @@ export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
-
-/** Non-secret facts a script may print or a test may need. */
-export function describeEnv(env: Env) {
-  return {
-    port: env.PORT,
-    host: env.HOST,
-    dataDir: env.DATA_DIR,
-    databasePath: env.DATABASE_PATH,
-    uploadsDir: env.UPLOADS_DIR,
-    publicUrl: env.PUBLIC_URL,
-    mail: env.SMTP_URL ? "smtp" : `outbox (${env.OUTBOX_DIR})`,
-  };
-}

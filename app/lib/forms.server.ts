@@ -1,10 +1,6 @@
-/** Server-side form helpers: parse with the shared zod schema, reply with errors. */
+/** Server-side form helper: a service error as a conform reply. */
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import type { ZodType } from "zod";
 import { ApiError } from "./api.server";
-
-export { parseWithZod };
 
 /**
  * Turns a service's ApiError into a conform reply: field errors on their fields, the
@@ -23,5 +19,3 @@ export function replyWithApiError<T>(
   const formErrors = Object.keys(fieldErrors).length > 0 && error.errors?.every((e) => e.message === error.message) ? [] : [error.message];
   return submission.reply({ formErrors, fieldErrors, hideFields: options.hideFields });
 }
-
-export type Schema = ZodType;

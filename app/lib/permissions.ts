@@ -51,8 +51,6 @@ export function userTypeOf(roleNames: readonly string[], isAdmin: boolean): User
   return roleNames.includes("admin") || isAdmin ? "admin" : "user";
 }
 
-export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
-
 export function can(access: Pick<Access, "allPermissions">, permission: Permission): boolean {
   return access.allPermissions.includes(permission);
 }
