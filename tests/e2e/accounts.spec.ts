@@ -2,8 +2,12 @@ import { expect, test } from "./fixtures";
 import { E2E_ADMIN, loginViaForm, logoutViaMenu } from "./auth-helpers";
 import { latestCode, mailCount } from "./mail";
 
-/** A made-up client address (the e2e server trusts X-Forwarded-For) so failed logins of one test do not raise the captcha for the others. */
-const ownAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+/**
+ * A made-up client address, different for every test and run (the e2e server trusts
+ * X-Forwarded-For), so failed logins of one test never raise the captcha for another.
+ */
+const random = (n: number) => Math.floor(Math.random() * n);
+const ownAddress = () => `10.${random(256)}.${random(256)}.${random(254) + 1}`;
 
 const unique = (projectName: string) => `${projectName.replace(/\W/g, "")}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
