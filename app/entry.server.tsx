@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { NonceProvider } from "./lib/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -51,6 +52,7 @@ export default function handleRequest(
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (request.signal.aborted) return;
+  // an aborted request, or a body over its limit (the server answers that one with a 413)
+  if (request.signal.aborted || isPayloadTooLarge(error)) return;
   console.error(error instanceof Error ? error.stack ?? error.message : error);
 }

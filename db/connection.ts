@@ -20,6 +20,11 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
-export function createKysely(sqlite: SQLite.Database): DB {
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+/** `onQuery` runs once per executed query (the app counts queries per request with it). */
+export function createKysely(sqlite: SQLite.Database, options: { onQuery?: () => void } = {}): DB {
+  const { onQuery } = options;
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    ...(onQuery ? { log: () => onQuery() } : {}),
+  });
 }

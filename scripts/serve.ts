@@ -5,16 +5,24 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
-import type { Server } from "node:http";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+import type { IncomingHttpHeaders, Server } from "node:http";
+import {
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type ServerBuild,
+} from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } from "../app/lib/body-limits.server";
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
-import { resolveUploadPath } from "../app/lib/uploads.server";
+import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
+import { resolveUploadPath } from "../app/services/uploads.server";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const SERVER_BUILD_PATH = path.join(ROOT, "build", "index.js");
@@ -33,18 +41,52 @@ async function importBuild(): Promise<ServerBuild> {
   return (await import(`${pathToFileURL(SERVER_BUILD_PATH).href}?t=${stamp}`)) as ServerBuild;
 }
 
+/**
+ * Which React server renderer the build loaded: React picks its production or
+ * development files from NODE_ENV when it is first imported (see getEnv()).
+ */
+export function reactServerBuild(): "production" | "development" | "unknown" {
+  const loaded = Object.keys(createRequire(import.meta.url).cache);
+  if (loaded.some((file) => /react-dom-server[^/]*\.production/.test(file))) return "production";
+  if (loaded.some((file) => /react-dom-server[^/]*\.development/.test(file))) return "development";
+  return "unknown";
+}
+
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * A small self-contained page for the few answers the server gives before Remix runs
+ * (too large, refused cross-site, a request express cannot parse). Never a stack trace.
+ */
+function plainPage(status: number, title: string, text: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f7f7f5;color:#1c1c1e}main{max-width:32rem;margin:10vh auto;padding:1.5rem}p.code{color:#5f6368;font-weight:700;margin:0}h1{font-size:1.5rem;margin:.25rem 0 1rem}a{color:#0f766e;font-weight:600}</style></head>
+<body><main><p class="code">${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="/">Back to the home page</a></p></main></body></html>`;
+}
+
+/** An error answer in the form the client expects: the JSON envelope on /api, a plain page elsewhere. */
+function sendError(req: Request, res: Response, status: number, message: string, code: string, page: { title: string; text: string }) {
+  if (isApiPath(req.path)) res.status(status).json({ success: false, message, code });
+  else res.status(status).type("html").send(plainPage(status, page.title, page.text));
+}
+
 function contentSecurityPolicy(nonce: string, env: Env): string {
   const formTargets = ["'self'"];
   // Google sign-in posts a form that redirects to the provider; Chrome applies
   // form-action to that redirect.
   if (env.GOOGLE_CLIENT_ID) formTargets.push(new URL(env.GOOGLE_OAUTH_BASE_URL ?? "https://accounts.google.com").origin);
-  const connect = ["'self'", "https:"];
+  const connect = ["'self'"];
   if (env.NODE_ENV === "development") connect.push("ws:");
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' https: 'unsafe-inline'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
+    // https: for images the site does not host: Google profile pictures and, with the
+    // catalogue, marketplace product images
+    "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
     `connect-src ${connect.join(" ")}`,
     "media-src 'self'",
@@ -71,14 +113,15 @@ function securityHeaders(env: Env) {
 }
 
 /**
- * Cross-site form posts are refused: a state-changing request that carries cookies must
- * come from this site (Sec-Fetch-Site, else Origin). Requests without cookies (API
- * clients with bearer tokens) are not affected.
+ * Cross-site state-changing requests are refused, with or without cookies: a foreign page
+ * could otherwise log a visitor into an attacker's account (login CSRF) or act with the
+ * visitor's session. Browsers mark their requests with Sec-Fetch-Site and Origin; API
+ * clients with bearer tokens send neither and pass.
  */
 function sameOriginGuard(env: Env) {
   const allowed = new Set([new URL(env.PUBLIC_URL).origin]);
   return (req: Request, res: Response, next: NextFunction) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method) || !req.headers.cookie) return next();
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const site = req.headers["sec-fetch-site"];
     const origin = req.headers.origin;
     // the host is compared, not the scheme: behind a TLS proxy without TRUST_PROXY the
@@ -95,39 +138,163 @@ function sameOriginGuard(env: Env) {
       (typeof origin === "string" && !allowed.has(origin) && !sameHost(origin));
     if (!crossSite) return next();
     log.warn(`refused cross-site ${req.method} ${req.originalUrl} (origin ${origin ?? "-"}, sec-fetch-site ${site ?? "-"})`);
-    if (req.path.startsWith("/api/") || req.path === "/api") {
-      res.status(403).json({ success: false, message: "Cross-site request refused", code: "CSRF" });
-    } else {
-      res.status(403).type("text/plain").send("Cross-site request refused");
-    }
+    sendError(req, res, 403, "Cross-site request refused", "CSRF", {
+      title: "Request refused",
+      text: "This form was sent from another site, so it was not accepted. Open the page on this site and try again.",
+    });
   };
 }
 
-function requestLogger(req: Request, res: Response, next: NextFunction) {
-  const started = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const length = res.getHeader("Content-Length") ?? "-";
-    log.info(`${normalizeIp(req.ip ?? "-")} ${req.method} ${req.originalUrl} ${res.statusCode} ${length} ${ms.toFixed(1)}ms`);
+/**
+ * Refuses a body larger than its limit before reading it (by Content-Length) and notes
+ * the limit for the streamed count in the Remix handler (bodies without a length).
+ */
+function bodyLimit() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const limit = bodyLimitFor(req.path, req.headers["content-type"]);
+    res.locals.bodyLimit = limit;
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) return answerTooLarge(req, res, limit);
+    next();
+  };
+}
+
+/** Bodies up to this size are read to the end (and dropped) before the 413 goes out. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 15_000;
+
+/**
+ * Answers 413. The rest of the body is read and dropped first (up to 64 MB or 15 s), so
+ * a client still sending gets the answer instead of a broken connection; the connection
+ * is then closed.
+ */
+function answerTooLarge(req: Request, res: Response, limit: number) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    res.setHeader("Connection", "close");
+    log.warn(`refused ${req.method} ${req.originalUrl}: body over ${formatBytes(limit)}`);
+    sendError(req, res, 413, `The request is too large (at most ${formatBytes(limit)})`, "PAYLOAD_TOO_LARGE", {
+      title: "Request too large",
+      text: `What you sent is larger than this page accepts (${formatBytes(limit)}). Go back and send a smaller file.`,
+    });
+  };
+  const timer = setTimeout(answer, DRAIN_MAX_MS);
+  if (req.complete || req.readableEnded) return answer();
+  let dropped = 0;
+  req.unpipe();
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_MAX_BYTES) answer();
   });
+  req.once("end", answer);
+  req.once("error", answer);
+  req.resume();
+}
+
+function fetchHeaders(incoming: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(incoming)) {
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else if (values) headers.set(key, values);
+  }
+  return headers;
+}
+
+/**
+ * The Fetch Request Remix sees (built as @remix-run/express builds it), with a body that
+ * fails with PayloadTooLargeError once it passes the request's limit.
+ */
+function toRemixRequest(req: Request, res: Response): globalThis.Request {
+  const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = [forwardedPort, hostPort].map((value) => Number.parseInt(value, 10)).find(Number.isSafeInteger);
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  let controller: AbortController | null = new AbortController();
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers: fetchHeaders(req.headers),
+    signal: controller.signal,
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    const limit: number = res.locals.bodyLimit;
+    let seen = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        seen += chunk.length;
+        if (seen > limit) {
+          res.locals.bodyTooLarge = true;
+          callback(new PayloadTooLargeError(limit));
+          return;
+        }
+        callback(null, chunk);
+      },
+    });
+    req.on("error", (error) => counted.destroy(error));
+    init.body = createReadableStreamFromReadable(req.pipe(counted));
+    init.duplex = "half";
+  }
+  return new globalThis.Request(url.href, init);
+}
+
+async function sendResponse(res: Response, response: globalThis.Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+/**
+ * A path with broken percent-encoding (/%E0%A4%A) would make express and Remix's router
+ * fail or warn on every request; its bad "%" signs are escaped instead, so the site
+ * answers it like any unknown address (its own 404 page, or the JSON envelope on /api).
+ */
+function repairPercentEncoding(req: Request, _res: Response, next: NextFunction) {
+  const query = req.url.indexOf("?");
+  const pathname = query === -1 ? req.url : req.url.slice(0, query);
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    const repaired = pathname.replace(/%/g, "%25") + (query === -1 ? "" : req.url.slice(query));
+    req.url = repaired;
+    req.originalUrl = repaired;
+  }
   next();
 }
 
-/** Files under UPLOADS_DIR: no listing, no way out of the folder, no dot-files. */
+/** One line per request: address, method, path, status, length, time and database queries. */
+function requestLogger(req: Request, res: Response, next: NextFunction) {
+  const started = process.hrtime.bigint();
+  const scope = newRequestScope(req.method);
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const length = res.getHeader("Content-Length") ?? "-";
+    log.info(`${normalizeIp(req.ip ?? "-")} ${req.method} ${req.originalUrl} ${res.statusCode} ${length} ${ms.toFixed(1)}ms ${scope.queries}q`);
+  });
+  requestScope.run(scope, next);
+}
+
+/**
+ * Files under UPLOADS_DIR: no listing, no way out of the folder, no dot-files. Anything
+ * refused or missing goes on to the site's own 404 page.
+ */
 function uploadsHandler(root: string) {
-  return (req: Request, res: Response) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.setHeader("Allow", "GET, HEAD");
-      res.status(405).type("text/plain").send("Method not allowed");
-      return;
-    }
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
     // req.url is the still-encoded path after the /uploads mount point
     const rawPath = req.url.split("?")[0];
     const file = resolveUploadPath(root, rawPath);
-    if (!file) {
-      res.status(400).type("text/plain").send("Bad path");
-      return;
-    }
+    if (!file) return next();
     let realRoot: string;
     let real: string;
     try {
@@ -136,8 +303,7 @@ function uploadsHandler(root: string) {
       real = fs.realpathSync(file);
       if (!real.startsWith(realRoot + path.sep) || !fs.statSync(real).isFile()) throw new Error("not a file");
     } catch {
-      res.status(404).type("text/plain").send("Not found");
-      return;
+      return next();
     }
     // `root` keeps the dot-file rule to the part below UPLOADS_DIR
     res.sendFile(path.relative(realRoot, real), {
@@ -157,9 +323,11 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   if (env.TRUST_PROXY > 0) app.set("trust proxy", env.TRUST_PROXY);
 
   app.use(requestLogger);
+  app.use(repairPercentEncoding);
   app.use(securityHeaders(env));
   app.use(compression());
   app.use(sameOriginGuard(env));
+  app.use(bodyLimit());
 
   fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
   app.use("/uploads", uploadsHandler(env.UPLOADS_DIR));
@@ -170,15 +338,41 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
 
   const isDev = env.NODE_ENV === "development";
   let build = await importBuild();
-  const handler = createRequestHandler({
-    build: isDev ? async () => build : build,
-    mode: isDev ? "development" : "production",
-    getLoadContext: (req, res): AppLoadContext => ({
-      clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
-      cspNonce: String(res.locals.cspNonce ?? ""),
-    }),
+  const handleRequest = createRequestHandler(isDev ? async () => build : build, isDev ? "development" : "production");
+  // app.use, not app.all("*"): express would decode the path for a "*" parameter and
+  // answer a malformed one (/%E0%A4%A) itself; Remix answers it with the site's page
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const context: AppLoadContext = {
+        clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
+        cspNonce: String(res.locals.cspNonce ?? ""),
+      };
+      const response = await handleRequest(toRemixRequest(req, res), context);
+      if (res.locals.bodyTooLarge) {
+        await response.body?.cancel().catch(() => {});
+        return answerTooLarge(req, res, res.locals.bodyLimit);
+      }
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
   });
-  app.all("*", handler);
+
+  // the last word on anything that went wrong outside Remix: no stack traces, ever
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isPayloadTooLarge(error)) return answerTooLarge(req, res, res.locals.bodyLimit);
+    const raw = Number((error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode);
+    const status = raw >= 400 && raw < 600 ? raw : 500;
+    if (status >= 500) log.error(`${req.method} ${req.originalUrl} failed: ${(error as Error).stack ?? error}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(req, res, status, status >= 500 ? "Internal server error" : "Bad request", status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST", {
+      title: status >= 500 ? "Something went wrong" : "Bad request",
+      text: status >= 500 ? "An unexpected error occurred. Please try again in a moment." : "The address or the request could not be read.",
+    });
+  });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(env.PORT, env.HOST, () => resolve(s));

@@ -4,16 +4,21 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { closeDb, getDb } from "../app/lib/db.server";
-import { log } from "../app/lib/log.server";
-import { migrateToLatest } from "../db/migrate";
-import { seedDatabase } from "../db/seed";
-import { deleteExpired } from "../app/models/session.server";
-import { ensureSuperAdmin } from "../app/services/auth.server";
 import { envOrExit, fail } from "./lib";
-import { ROOT, SERVER_BUILD_PATH, startServer } from "./serve";
 
+// The environment is parsed (and NODE_ENV set, production unless given) before anything
+// that imports React, express or Remix: they choose their production code on import.
 const env = envOrExit();
+
+const { closeDb, getDb } = await import("../app/lib/db.server");
+const { log } = await import("../app/lib/log.server");
+const { migrateToLatest } = await import("../db/migrate");
+const { seedDatabase } = await import("../db/seed");
+const { deleteExpired } = await import("../app/models/session.server");
+const { ensureSuperAdmin } = await import("../app/services/auth.server");
+const { closeMail } = await import("../app/services/mailer.server");
+const { sweepUploads } = await import("../app/services/uploads.server");
+const { reactServerBuild, ROOT, SERVER_BUILD_PATH, startServer } = await import("./serve");
 
 if (!fs.existsSync(SERVER_BUILD_PATH)) {
   log.info("no build found: running `remix build` once");
@@ -54,20 +59,26 @@ if (admin?.created) {
   log.info(`existing user ${admin.email} made super admin`);
 }
 
-// hourly housekeeping: expired sessions, tokens, codes, captchas and counters
-const housekeeping = setInterval(() => {
-  deleteExpired(db).catch((error) => log.warn(`housekeeping failed: ${(error as Error).message}`));
-}, 60 * 60_000);
+// hourly housekeeping: expired sessions, tokens, codes, captchas and counters; unused
+// avatar uploads and stale temporary upload folders
+const houseKeep = () =>
+  Promise.all([deleteExpired(db), sweepUploads()]).catch((error) => log.warn(`housekeeping failed: ${(error as Error).message}`));
+const housekeeping = setInterval(houseKeep, 60 * 60_000);
 housekeeping.unref();
-await deleteExpired(db);
+await houseKeep();
 
 const running = await startServer(env, {
   onClose: async () => {
     clearInterval(housekeeping);
+    // account mail handed to the queue before the stop still goes out
+    await closeMail();
     await closeDb();
   },
 });
-log.info(`listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR})`);
+log.info(
+  `listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR}; ` +
+    `NODE_ENV ${process.env.NODE_ENV}, React ${reactServerBuild()} build)`,
+);
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

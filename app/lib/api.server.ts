@@ -3,6 +3,8 @@
  *   failure: {"success": false, "message": "...", "code"?: "...", "errors"?: [{field, message}]}
  */
 import { ZodError } from "zod";
+import { formatBytes, isPayloadTooLarge } from "./body-limits.server";
+import { log } from "./log.server";
 
 export type FieldError = { field: string; message: string };
 
@@ -58,7 +60,12 @@ export function toApiResponse(error: unknown): Response {
     const errors = zodToFieldErrors(error);
     return apiError(400, errors[0]?.message ?? "Invalid input", { code: "VALIDATION_ERROR", errors });
   }
-  console.warn("[api] unexpected error:", error);
+  if (isPayloadTooLarge(error)) {
+    // the server answers this 413 itself (scripts/serve.ts); this is its JSON twin
+    const limit = (error as { limit?: number }).limit;
+    return apiError(413, limit ? `The request is too large (at most ${formatBytes(limit)})` : defaultMessage(413), { code: "PAYLOAD_TOO_LARGE" });
+  }
+  log.error(`[api] unexpected error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   return apiError(500, "Internal server error", { code: "INTERNAL_ERROR" });
 }
 

@@ -5,6 +5,7 @@
 import type SQLite from "better-sqlite3";
 import { createKysely, openSqlite, type DB } from "../../db/connection";
 import { getEnv } from "./env.server";
+import { countQuery } from "./request-scope.server";
 
 export type { DB };
 
@@ -17,7 +18,7 @@ declare global {
 
 function open(): Handle {
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
-  return { sqlite, db: createKysely(sqlite) };
+  return { sqlite, db: createKysely(sqlite, { onQuery: countQuery }) };
 }
 
 export function getDb(): DB {
@@ -29,6 +30,15 @@ export function getDb(): DB {
 export function getSqlite(): SQLite.Database {
   globalThis.__appDb ??= open();
   return globalThis.__appDb.sqlite;
+}
+
+/**
+ * SQLite's data_version: it changes when another connection (a script, the sqlite3 shell)
+ * commits to the file, never for this process's own writes. Caches of rarely changed
+ * data check it to notice outside edits.
+ */
+export function dataVersion(): number {
+  return getSqlite().pragma("data_version", { simple: true }) as number;
 }
 
 export async function closeDb(): Promise<void> {

@@ -242,8 +242,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 let cached: Env | undefined;
 
-/** The parsed configuration of this process (parsed on first use). */
+/**
+ * The parsed configuration of this process (parsed on first use). The parsed NODE_ENV
+ * (production unless set) is written back to the process environment: React, express and
+ * Remix pick their production or development code from it when they are first imported,
+ * so callers parse the environment before importing them (scripts/start.ts does).
+ */
 export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
+  if (!cached) {
+    cached = parseEnv(process.env);
+    process.env.NODE_ENV = cached.NODE_ENV;
+  }
   return cached;
 }

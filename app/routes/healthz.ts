@@ -1,4 +1,5 @@
 import { getSqlite } from "~/lib/db.server";
+import { log } from "~/lib/log.server";
 
 /** 200 {"ok":true} when the database answers (CONTRACT.md). */
 export function loader() {
@@ -7,7 +8,7 @@ export function loader() {
     if (!row) throw new Error("no answer");
     return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    console.warn("[healthz] database check failed:", (error as Error).message);
+    log.error(`[healthz] database check failed: ${(error as Error).message}`);
     return Response.json({ ok: false, message: "database unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }
 }

@@ -91,7 +91,7 @@ describe("health and JSON API", () => {
   });
 });
 
-describe("cross-site form posts", () => {
+describe("cross-site requests", () => {
   it("are refused when they carry cookies and come from another site", async () => {
     const crossSite = await fetch(`${server.url}/logout`, {
       method: "POST",
@@ -108,19 +108,149 @@ describe("cross-site form posts", () => {
     expect(await foreignOrigin.json()).toMatchObject({ success: false, code: "CSRF" });
   });
 
-  it("pass from the site itself, and without cookies (API clients)", async () => {
+  // login CSRF: a foreign page posting a fresh visitor (no cookie yet) into an account
+  it.each([
+    ["/login", { Origin: "https://evil.example" }],
+    ["/login", { "Sec-Fetch-Site": "cross-site" }],
+    ["/register", { "Sec-Fetch-Site": "same-site" }],
+    ["/auth/google", { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }],
+    ["/forgot-password", { Origin: "null" }],
+  ])("refuses a cross-site POST %s without cookies too (%o): 403, no session, no stack trace", async (pathname, headers) => {
+    const response = await fetch(`${server.url}${pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ email: "admin@example.com", password: "admin-password-test", intent: "send-code" }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith("sid="))).toBe(false);
+    const html = await response.text();
+    expect(html).toContain("Request refused");
+    expect(html).not.toMatch(/\n\s+at |node_modules|Error:/);
+  });
+
+  it("refuses a cross-site /api call without cookies with the JSON envelope", async () => {
+    const response = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com", password: "x" }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ success: false, code: "CSRF", message: expect.any(String) });
+  });
+
+  it("passes requests from the site itself, and API clients that send neither Origin nor Sec-Fetch-Site", async () => {
     const sameSite = await fetch(`${server.url}/logout`, {
       method: "POST",
       redirect: "manual",
       headers: { Cookie: "sid=whatever", "Sec-Fetch-Site": "same-origin", Origin: server.url },
     });
     expect(sameSite.status).toBe(302);
-    const noCookie = await fetch(`${server.url}/api/auth/login`, {
+    const typedAddress = await fetch(`${server.url}/logout`, { method: "POST", redirect: "manual", headers: { "Sec-Fetch-Site": "none" } });
+    expect(typedAddress.status).toBe(302);
+    const bearerClient = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
-      headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ email: "nobody@example.com", password: "x" }),
     });
-    expect(noCookie.status).toBe(401);
+    expect(bearerClient.status).toBe(401);
+  });
+});
+
+describe("request body limits", () => {
+  const MB = 1024 * 1024;
+  const apiPost = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body,
+      // a ReadableStream body goes out chunked, without a Content-Length
+      duplex: "half",
+    } as RequestInit);
+
+  /** A body of `bytes` bytes sent as a stream: no Content-Length, the server must count. */
+  function streamOf(bytes: number): ReadableStream<Uint8Array> {
+    let sent = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (sent >= bytes) return controller.close();
+        const chunk = new Uint8Array(Math.min(64 * 1024, bytes - sent)).fill(0x61);
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+  }
+
+  it("refuses a JSON body over 1 MB by its Content-Length: 413 in the envelope", async () => {
+    const response = await apiPost(JSON.stringify({ email: "a".repeat(MB + 10), password: "x" }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ success: false, code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("1 MB") });
+  });
+
+  it("counts a body sent without a length and refuses it past 1 MB", async () => {
+    const response = await apiPost(streamOf(3 * MB));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ success: false, code: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("reads a streamed body under the limit as usual", async () => {
+    const text = JSON.stringify({ email: "nobody@example.com", password: "x" });
+    const encoded = new TextEncoder().encode(text);
+    const response = await apiPost(new ReadableStream({ start: (c) => (c.enqueue(encoded), c.close()) }));
+    expect(response.status).toBe(401);
+  });
+
+  it("answers a page's oversized form with a plain 413 page, never a stack trace", async () => {
+    for (const body of [new URLSearchParams({ email: "a".repeat(2 * MB), password: "x" }).toString(), streamOf(2 * MB)]) {
+      const response = await fetch(`${server.url}/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(response.headers.get("content-type")).toContain("text/html");
+      const html = await response.text();
+      expect(html).toContain("Request too large");
+      expect(html).not.toMatch(/\n\s+at |node_modules|Error:/);
+    }
+  });
+
+  it("allows multipart bodies up to 12 MB, not more", async () => {
+    const form = (bytes: number) => {
+      const data = new FormData();
+      data.append("file", new Blob([new Uint8Array(bytes)], { type: "image/png" }), "big.png");
+      return data;
+    };
+    // under 12 MB the route itself answers (here: 401, nobody is logged in)
+    const allowed = await fetch(`${server.url}/api/upload/avatar`, { method: "POST", body: form(6 * MB) });
+    expect(allowed.status).toBe(401);
+    const refused = await fetch(`${server.url}/api/upload/avatar`, { method: "POST", body: form(13 * MB) });
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ success: false, code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("12 MB") });
+  });
+});
+
+describe("malformed addresses", () => {
+  it.each(["/%E0%A4%A", "/api/%E0%A4%A", "/product/%E0%A4%A", "/uploads/%E0%A4%A", "/%"])(
+    "%s answers the site's own 404 (or the envelope on /api), never a stack trace",
+    async (requestPath) => {
+      const response = await rawGet(server.port, requestPath);
+      expect(response.status).toBe(404);
+      expect(response.body).not.toMatch(/URIError|\n\s+at |node_modules|\/scripts\/|\/app\//);
+      if (requestPath.startsWith("/api/")) {
+        expect(JSON.parse(response.body)).toMatchObject({ success: false, code: "NOT_FOUND" });
+      } else {
+        expect(response.body).toContain("Page not found");
+        expect(response.body).toContain("site-header");
+      }
+    },
+  );
+
+  it("logs no router warnings for them", async () => {
+    await rawGet(server.port, "/%E0%A4%A?probe=warn");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.output()).not.toContain("could not be decoded");
   });
 });
 
@@ -192,6 +322,11 @@ describe("headers, assets and pages", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(response.headers.get("x-powered-by")).toBeNull();
+    // pages talk only to the site, and load outside images over https only
+    const directive = (name: string) => csp.split(";").map((part) => part.trim().split(/\s+/)).find(([first]) => first === name) ?? [];
+    expect(directive("connect-src")).toEqual(["connect-src", "'self'"]);
+    expect(directive("img-src")).toContain("https:");
+    expect(directive("img-src")).not.toContain("http:");
   });
 
   it("compresses responses when the client accepts it", async () => {
@@ -228,11 +363,11 @@ describe("headers, assets and pages", () => {
     expect(html).toContain("site-footer");
   });
 
-  it("logs one line per request", async () => {
+  it("logs one line per request, with its database queries", async () => {
     await fetch(`${server.url}/robots.txt?probe=log-line`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = server.output().split("\n").filter((line) => line.includes("/robots.txt?probe=log-line"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/GET \/robots\.txt\?probe=log-line 200/);
+    expect(lines[0]).toMatch(/GET \/robots\.txt\?probe=log-line 200 .* \d+q$/);
   });
 });

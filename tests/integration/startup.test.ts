@@ -4,6 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { makeDataDir, runScript, startTestServer } from "../setup/server";
+import { rawGet } from "./http";
 
 describe("npm start", () => {
   it("creates everything on an empty DATA_DIR, and a second start keeps it all", async () => {
@@ -36,6 +37,20 @@ describe("npm start", () => {
       expect(home).toContain("Kept Shop");
     } finally {
       await second.stop();
+    }
+  });
+
+  it("runs in production mode without NODE_ENV (as `npm start` does): React's production build, no stack traces", async () => {
+    const server = await startTestServer({ env: { NODE_ENV: undefined } });
+    try {
+      expect(server.output()).toMatch(/NODE_ENV production, React production build\)/);
+      for (const requestPath of ["/%E0%A4%A", "/api/%E0%A4%A", "/product/%E0%A4%A"]) {
+        const response = await rawGet(server.port, requestPath);
+        expect(response.status, requestPath).toBe(404);
+        expect(response.body, requestPath).not.toMatch(/URIError|\n\s+at |node_modules|<pre>/);
+      }
+    } finally {
+      await server.stop();
     }
   });
 

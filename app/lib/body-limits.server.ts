@@ -1,0 +1,53 @@
+/**
+ * How large a request body the server accepts. The server (scripts/serve.ts) enforces
+ * these for every request, by Content-Length before reading and by counting the bytes as
+ * they stream, and answers 413 (the JSON envelope under /api, a plain page elsewhere).
+ * Multipart readers (app/services/uploads.server.ts) add their own caps per form.
+ */
+
+export const MB = 1024 * 1024;
+
+/** JSON, urlencoded forms, anything that is not multipart. */
+export const DEFAULT_BODY_LIMIT = 1 * MB;
+/** multipart/form-data: an avatar or a few product images plus the form fields. */
+export const MULTIPART_BODY_LIMIT = 12 * MB;
+
+/**
+ * Routes that take more than the multipart default. Each entry says why; a route that
+ * needs more adds a line here (and its multipart reader streams the files to disk).
+ */
+const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }> = [
+  {
+    // spec/storefront.md 5: up to 10 files of 10 MB each, plus the multipart framing
+    path: /^\/api\/qc\/products\/[^/]+\/qc-images\/(user|admin)$/,
+    bytes: 10 * 10 * MB + MB,
+    why: "QC photo uploads: 10 files of 10 MB",
+  },
+];
+
+/** The byte limit for a request's body. */
+export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
+  if (!contentType?.toLowerCase().startsWith("multipart/form-data")) return DEFAULT_BODY_LIMIT;
+  return LARGER_BODIES.find((entry) => entry.path.test(pathname))?.bytes ?? MULTIPART_BODY_LIMIT;
+}
+
+/**
+ * The error a request body stream fails with once it passes its limit. The Remix build
+ * and the server hold separate copies of app code, so it is recognised by name.
+ */
+export const PAYLOAD_TOO_LARGE = "PayloadTooLargeError";
+
+export class PayloadTooLargeError extends Error {
+  constructor(public limit: number) {
+    super(`The request body is larger than ${formatBytes(limit)}`);
+    this.name = PAYLOAD_TOO_LARGE;
+  }
+}
+
+export function isPayloadTooLarge(error: unknown): boolean {
+  return error instanceof Error && (error.name === PAYLOAD_TOO_LARGE || (error.cause as Error | undefined)?.name === PAYLOAD_TOO_LARGE);
+}
+
+export function formatBytes(bytes: number): string {
+  return bytes >= MB ? `${Math.round((bytes / MB) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}

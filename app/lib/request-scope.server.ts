@@ -1,0 +1,51 @@
+/**
+ * What one HTTP request carries through its async work: the server (scripts/serve.ts)
+ * runs every request inside requestScope.run(). It counts database queries (logged with
+ * the request) and lets the root loader, a layout and a page share what they all need
+ * (who the visitor is, what they may do) instead of reading it three times.
+ *
+ * The scope lives on globalThis: the server and the Remix build each hold a copy of
+ * this module, and both must see the same one.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export type RequestScope = {
+  queries: number;
+  /** GET and HEAD change nothing, so what they read stays true for the whole request */
+  readOnly: boolean;
+  memo: Map<string, Promise<unknown>>;
+};
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __requestScope: AsyncLocalStorage<RequestScope> | undefined;
+}
+
+export const requestScope: AsyncLocalStorage<RequestScope> = (globalThis.__requestScope ??= new AsyncLocalStorage<RequestScope>());
+
+export function newRequestScope(method: string): RequestScope {
+  return { queries: 0, readOnly: method === "GET" || method === "HEAD", memo: new Map() };
+}
+
+/**
+ * Within one GET or HEAD request, `compute` runs once per key and its promise is shared;
+ * in any other request (an action may change what was read) and outside the server, it
+ * runs every time.
+ */
+export function oncePerRequest<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const scope = requestScope.getStore();
+  if (!scope?.readOnly) return compute();
+  let value = scope.memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    scope.memo.set(key, value);
+    value.catch(() => scope.memo.delete(key));
+  }
+  return value;
+}
+
+/** Counts one database query against the current request. */
+export function countQuery(): void {
+  const scope = requestScope.getStore();
+  if (scope) scope.queries += 1;
+}
