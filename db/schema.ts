@@ -109,6 +109,21 @@ export interface RateLimitsTable {
   window_ends_at: number;
 }
 
+export type UploadKind = "avatars" | "products" | "qc";
+
+export interface UploadsTable {
+  id: Generated<number>;
+  /** relative to UPLOADS_DIR (kind/yyyy-mm/uuid.webp); the URL is /uploads/<path> */
+  path: string;
+  kind: UploadKind;
+  /** the user the name was issued to; only their actions delete the file */
+  owner_id: number | null;
+  bytes: Generated<number>;
+  width: number | null;
+  height: number | null;
+  created_at: Generated<string>;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
   users: UsersTable;
@@ -121,6 +136,7 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   captchas: CaptchasTable;
   rate_limits: RateLimitsTable;
+  uploads: UploadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

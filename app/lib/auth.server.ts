@@ -4,10 +4,18 @@ import { getDb } from "~/lib/db.server";
 import { findUserById, type User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { verifyAccessToken } from "~/services/tokens.server";
+import { oncePerRequest } from "./request-scope.server";
 import { getSessionUserId } from "./session.server";
 
-/** The user of the session cookie, or null. */
-export async function getPageUser(request: Request): Promise<User | null> {
+/**
+ * The user of the session cookie, or null. The root loader, a layout and a page all ask:
+ * a page view looks it up once.
+ */
+export function getPageUser(request: Request): Promise<User | null> {
+  return oncePerRequest("page-user", () => findPageUser(request));
+}
+
+async function findPageUser(request: Request): Promise<User | null> {
   const session = await getSessionUserId(request);
   if (!session) return null;
   return (await findUserById(getDb(), session.userId)) ?? null;

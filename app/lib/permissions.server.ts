@@ -10,8 +10,14 @@ import { directPermissionsOfUser, rolesOfUser } from "~/models/access.server";
 import type { User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { getApiUser, getPageUser } from "./auth.server";
+import { oncePerRequest } from "./request-scope.server";
 
-export async function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
+/** The roles and permissions a user holds now (computed once per page view). */
+export function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
+  return oncePerRequest(`access:${user.id}:${user.isAdmin}`, () => loadAccess(user));
+}
+
+async function loadAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
   const db = getDb();
   const roles = (await rolesOfUser(db, user.id)).map(({ id, name, description }) => ({ id, name, description }));
   const directPermissions = await directPermissionsOfUser(db, user.id);
@@ -56,6 +62,14 @@ export async function requireAdmin(request: Request, requirement?: Requirement):
   if (!result.access.hasAdminAccess) throw forbidden("You do not have access to the admin area.");
   if (requirement && !meets(result.access, requirement)) throw forbidden();
   return result;
+}
+
+/**
+ * A further requirement for an admin already checked by requireAdmin (an action that
+ * checks who is asking before reading the form, then what they ask for): 403 otherwise.
+ */
+export function requireMore(actor: { access: Access }, requirement: Requirement): void {
+  if (!meets(actor.access, requirement)) throw forbidden();
 }
 
 /** /api: the authenticated user (bearer token or session cookie) or the JSON 401. */

@@ -60,7 +60,10 @@ export async function findRefreshToken(db: DB, tokenHash: string) {
     .executeTakeFirst();
 }
 
-/** Marks a refresh token used; true only for the caller that revoked it first. */
+/**
+ * Marks a refresh token spent by rotation; true only for the caller that spent it first.
+ * A spent token that comes back is the sign of a stolen chain (see rotateRefreshToken).
+ */
 export async function revokeRefreshToken(db: DB, id: number): Promise<boolean> {
   const result = await db
     .updateTable("refresh_tokens")
@@ -71,13 +74,12 @@ export async function revokeRefreshToken(db: DB, id: number): Promise<boolean> {
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function revokeUserRefreshTokens(db: DB, userId: number): Promise<void> {
-  await db
-    .updateTable("refresh_tokens")
-    .set({ revoked_at: new Date().toISOString() })
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null)
-    .execute();
+/**
+ * Ends every refresh token of a user (password change or reset, a stolen chain). The rows
+ * go: such a token used later is simply unknown, not mistaken for a stolen one.
+ */
+export async function deleteUserRefreshTokens(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom("refresh_tokens").where("user_id", "=", userId).execute();
 }
 
 /** Housekeeping: expired sessions, tokens, codes and captchas. */

@@ -122,6 +122,55 @@ export async function updateUserRow(db: DB, id: number, changes: Omit<UserUpdate
   return row && toUser(row);
 }
 
+/**
+ * Stores a new password hash and bumps the token version in one statement (access tokens
+ * carrying the old version stop working); `extra` columns change in the same update.
+ */
+export async function updatePasswordHash(
+  db: DB,
+  id: number,
+  passwordHash: string,
+  extra: Omit<UserUpdate, "id" | "password_hash" | "token_version"> = {},
+): Promise<User | undefined> {
+  const row = await db
+    .updateTable("users")
+    .set((eb) => ({
+      ...extra,
+      password_hash: passwordHash,
+      token_version: eb("token_version", "+", 1),
+      updated_at: new Date().toISOString(),
+    }))
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** Ends every access token issued so far (they carry the old version). */
+export async function bumpTokenVersion(db: DB, id: number): Promise<void> {
+  await db
+    .updateTable("users")
+    .set((eb) => ({ token_version: eb("token_version", "+", 1) }))
+    .where("id", "=", id)
+    .execute();
+}
+
+/** The users waiting to change their e-mail to `email`, the latest first. */
+export async function findUsersByPendingEmail(db: DB, email: string): Promise<User[]> {
+  const rows = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("pending_email", "=", email)
+    .orderBy("updated_at", "desc")
+    .execute();
+  return rows.map(toUser);
+}
+
+export async function countUsers(db: DB): Promise<number> {
+  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deleteUserRow(db: DB, id: number): Promise<boolean> {
   const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

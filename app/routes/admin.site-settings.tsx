@@ -6,6 +6,7 @@ import { ErrorList, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { log } from "~/lib/log.server";
 import { requireAdmin } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
@@ -103,7 +104,7 @@ export async function action({ request }: ActionFunctionArgs) {
         },
       } satisfies ActionData;
     } catch (error) {
-      console.warn("[site-settings] sitemap generation failed:", error);
+      log.error(`[site-settings] sitemap generation failed: ${(error as Error).stack ?? error}`);
       return { intent, tab: "tools", tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] } } satisfies ActionData;
     }
   }

@@ -1,38 +1,22 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
+import { EditUserForm, ResetPasswordForm } from "~/components/admin/user-forms";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
-import { ErrorList, Field, FormErrors } from "~/components/ui/field";
-import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { isSuperAdmin } from "~/lib/permissions";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import {
-  ADMIN_MESSAGES,
-  adminEditUserFormSchema,
-  adminResetPasswordFormSchema,
-  roleAssignmentSchema,
-} from "~/schemas/admin-users";
-import {
-  assignRoleToUser,
-  getPermissionDialogData,
-  getUserForAdmin,
-  grantPermissionToUser,
-  resetPasswordByAdmin,
-  revokePermissionFromUser,
-  revokeRoleFromUser,
-  updateUserByAdmin,
-} from "~/services/users.server";
+import { ADMIN_MESSAGES, adminEditUserFormSchema, adminResetPasswordFormSchema, roleAssignmentSchema } from "~/schemas/admin-users";
+import { assignRoleToUser, getPermissionDialogData, getUserForAdmin, grantPermissionToUser, resetPasswordByAdmin, revokePermissionFromUser, revokeRoleFromUser, updateUserByAdmin } from "~/services/users.server";
 
 function parseUserId(value: string | undefined): number {
   const id = Number(value);
@@ -71,6 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       lastLoginIp: json.last_login_ip,
     },
     canManageAccess,
+    // a super admin manages anyone; other user.edit holders only users without admin access
+    canManage: canManageAccess || json.userType === "user",
     permissionDialog: canManageAccess && wantsDialog ? await getPermissionDialogData(id).catch(pageNotFound) : null,
   };
 }
@@ -82,6 +68,8 @@ const ACCESS_INTENTS = ["assignRole", "revokeRole", "grantPermission", "revokePe
 type AccessIntent = (typeof ACCESS_INTENTS)[number];
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireAdmin(request, { permission: "user.edit" });
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   const id = parseUserId(params.userId);
@@ -89,12 +77,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if ((ACCESS_INTENTS as readonly string[]).includes(intent)) {
     // assigning and revoking roles and permissions: super admins only
-    const actor = await requireAdmin(request, { superAdmin: true });
+    requireMore(actor, { superAdmin: true });
     const returnTo = safeRedirect(formData.get("returnTo"), `${here}?modal=permissions`);
     return changeAccess(intent as AccessIntent, id, formData, actor, returnTo);
   }
-
-  const actor = await requireAdmin(request, { permission: "user.edit" });
 
   if (intent === "update") {
     const submission = parseWithZod(formData, { schema: adminEditUserFormSchema });
@@ -169,7 +155,7 @@ async function changeAccess(
         await grantPermissionToUser(userId, permissionId, actor);
         break;
       case "revokePermission":
-        await revokePermissionFromUser(userId, permissionId);
+        await revokePermissionFromUser(userId, permissionId, actor);
         break;
     }
   } catch (error) {
@@ -183,7 +169,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, { title: data ? `Edit ${data.user.username} · Admin` : "Edit user · Admin", noindex: true });
 
 export default function AdminUserEdit() {
-  const { user, canManageAccess, permissionDialog } = useLoaderData<typeof loader>();
+  const { user, canManageAccess, canManage, permissionDialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   // a new location (the redirect after a save) restarts the forms from the saved values
@@ -232,8 +218,22 @@ export default function AdminUserEdit() {
           </dl>
         </section>
 
-        <EditUserForm key={`edit-${locationKey}`} user={user} lastResult={actionData?.intent === "update" ? actionData.result : undefined} />
-        <ResetPasswordForm key={`reset-${locationKey}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
+        {canManage ? (
+          <>
+            <EditUserForm
+              key={`edit-${locationKey}`}
+              user={user}
+              canSetAdmin={canManageAccess}
+              lastResult={actionData?.intent === "update" ? actionData.result : undefined}
+            />
+            <ResetPasswordForm key={`reset-${locationKey}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
+          </>
+        ) : (
+          <section className="card" aria-labelledby="locked-title">
+            <h2 id="locked-title">Profile</h2>
+            <p className="notice notice--info">{ADMIN_MESSAGES.cannotManageAdmin}.</p>
+          </section>
+        )}
       </div>
 
       <p>
@@ -246,97 +246,6 @@ export default function AdminUserEdit() {
         </AdminDialog>
       ) : null}
     </div>
-  );
-}
-
-type EditableUser = { username: string; email: string; phone: string; avatarUrl: string; isAdmin: boolean };
-
-function EditUserForm({ user, lastResult }: { user: EditableUser; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<z.input<typeof adminEditUserFormSchema>>({
-    id: "edit-user-form",
-    lastResult,
-    defaultValue: {
-      username: user.username,
-      email: user.email,
-      phone: user.phone,
-      avatar_url: user.avatarUrl,
-      is_admin: user.isAdmin ? "on" : undefined,
-    },
-  });
-  return (
-    <section className="card" aria-labelledby="edit-user-title">
-      <h2 id="edit-user-title">Profile</h2>
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="update" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
-        </Field>
-        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
-        </Field>
-        <Field id={fields.phone.id} label="Phone" errors={fields.phone.errors}>
-          <input {...getInputProps(fields.phone, { type: "tel" })} />
-        </Field>
-        <Field id={fields.avatar_url.id} label="Avatar URL" errors={fields.avatar_url.errors} hint="/uploads/… or a full http(s) address">
-          <input {...getInputProps(fields.avatar_url, { type: "text" })} />
-        </Field>
-        <div className="field">
-          <label className="admin-check">
-            <input {...getInputProps(fields.is_admin, { type: "checkbox" })} />
-            Administrator (is_admin: back-office access)
-          </label>
-          <ErrorList id={`${fields.is_admin.id}-error`} errors={fields.is_admin.errors} />
-        </div>
-        <div className="field admin-confirm">
-          <label className="admin-check">
-            <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
-            {ADMIN_MESSAGES.saveConfirm}
-          </label>
-          <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
-        </div>
-        <div className="form-actions">
-          <SubmitButton className="button" pendingText="Saving…">
-            Save changes
-          </SubmitButton>
-        </div>
-      </Form>
-    </section>
-  );
-}
-
-function ResetPasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<z.input<typeof adminResetPasswordFormSchema>>({
-    id: "reset-password-form",
-    lastResult,
-  });
-  return (
-    <section className="card" aria-labelledby="reset-password-title">
-      <h2 id="reset-password-title">Reset password</h2>
-      <p className="muted">The new password works at once; the user's sessions and tokens end.</p>
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="resetPassword" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors}>
-          <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
-          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <div className="field admin-confirm">
-          <label className="admin-check">
-            <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
-            {ADMIN_MESSAGES.passwordResetConfirm}
-          </label>
-          <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
-        </div>
-        <div className="form-actions">
-          <SubmitButton className="button button--danger" pendingText="Resetting…">
-            Reset password
-          </SubmitButton>
-        </div>
-      </Form>
-    </section>
   );
 }
 

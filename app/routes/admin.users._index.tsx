@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
@@ -7,39 +6,18 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
+import { BatchCreateForm, CreateUserForm, DeleteUserForm } from "~/components/admin/user-forms";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
 import { EmptyState } from "~/components/ui/empty-state";
-import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
-import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { can, isSuperAdmin, USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
-import { requireAdmin } from "~/lib/permissions.server";
+import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
+import { requireAdmin, requireMore } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import {
-  ADMIN_MESSAGES,
-  adminBatchFormSchema,
-  adminCreateUserSchema,
-  BATCH_MAX,
-  batchSummary,
-  parseBatchLines,
-  USER_MANAGEMENT_PERMISSIONS,
-  USERS_PAGE_SIZE,
-  userListQuerySchema,
-  type UserTypeFilterValue,
-} from "~/schemas/admin-users";
-import {
-  batchCreateUsers,
-  createUserByAdmin,
-  deleteUserByAdmin,
-  getPermissionDialogData,
-  getUserForAdmin,
-  listAllRoles,
-  listUsersForAdmin,
-  type PermissionDialogData,
-} from "~/services/users.server";
+import { ADMIN_MESSAGES, adminBatchFormSchema, adminCreateUserSchema, BATCH_MAX, batchSummary, parseBatchLines, USER_MANAGEMENT_PERMISSIONS, USERS_PAGE_SIZE, userListQuerySchema, type UserTypeFilterValue } from "~/schemas/admin-users";
+import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin, type PermissionDialogData } from "~/services/users.server";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "userId", "index"];
@@ -134,12 +112,14 @@ type ActionData =
   | { intent: "delete"; error: string };
 
 export async function action({ request }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireAdmin(request, { anyOf: USER_MANAGEMENT_PERMISSIONS });
   const formData = await request.formData();
   const intent = formData.get("intent");
   const back = listHref(new URL(request.url).searchParams);
 
   if (intent === "create") {
-    const actor = await requireAdmin(request, { permission: "user.create" });
+    requireMore(actor, { permission: "user.create" });
     const submission = parseWithZod(formData, { schema: adminCreateUserSchema });
     if (submission.status !== "success") {
       return { intent, result: submission.reply({ hideFields: ["password"] }) } satisfies ActionData;
@@ -153,7 +133,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "batch") {
-    const actor = await requireAdmin(request, { permission: "user.create" });
+    requireMore(actor, { permission: "user.create" });
     const submission = parseWithZod(formData, { schema: adminBatchFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
     const lines = submission.value.lines
@@ -180,7 +160,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "delete") {
-    const actor = await requireAdmin(request, { permission: "user.delete" });
+    requireMore(actor, { permission: "user.delete" });
     const userId = Number(formData.get("userId"));
     try {
       if (!Number.isInteger(userId) || userId <= 0) throw new ApiError(404, ADMIN_MESSAGES.userNotFound);
@@ -358,21 +338,7 @@ export default function AdminUsers() {
       {dialog?.kind === "delete" ? (
         <AdminDialog id="delete-user" title="Delete user" closeTo={closeHref}>
           {dialog.user ? (
-            <Form method="post" preventScrollReset>
-              <input type="hidden" name="userId" value={dialog.user.id} />
-              <p>
-                Delete <strong>{dialog.user.username}</strong> ({dialog.user.email})? This cannot be undone.
-              </p>
-              <FormErrors id="delete-user-errors" errors={actionData?.intent === "delete" ? [actionData.error] : []} />
-              <div className="form-actions">
-                <SubmitButton name="intent" value="delete" className="button button--danger" pendingText="Deleting…">
-                  Delete user
-                </SubmitButton>
-                <Link to={closeHref} className="button button--secondary" preventScrollReset>
-                  Cancel
-                </Link>
-              </div>
-            </Form>
+            <DeleteUserForm user={dialog.user} error={actionData?.intent === "delete" ? actionData.error : undefined} cancelTo={closeHref} />
           ) : (
             <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
           )}
@@ -389,110 +355,6 @@ export default function AdminUsers() {
         </AdminDialog>
       ) : null}
     </div>
-  );
-}
-
-function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name: string }>; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<z.input<typeof adminCreateUserSchema>>({
-    id: "create-user-form",
-    lastResult,
-  });
-  const selected = new Set(
-    ([] as unknown[]).concat(fields.roleIds.initialValue ?? []).map((value) => String(value)),
-  );
-  return (
-    <Form method="post" {...getFormProps(form)} preventScrollReset>
-      <input type="hidden" name="intent" value="create" />
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <div className="admin-form-grid">
-        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
-        </Field>
-        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
-        </Field>
-        <Field id={fields.password.id} label="Password" errors={fields.password.errors} hint="At least 6 characters">
-          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <Field id={fields.phone.id} label="Phone (optional)" errors={fields.phone.errors}>
-          <input {...getInputProps(fields.phone, { type: "tel" })} />
-        </Field>
-        <Field id={fields.firstName.id} label="First name (optional)" errors={fields.firstName.errors}>
-          <input {...getInputProps(fields.firstName, { type: "text" })} />
-        </Field>
-        <Field id={fields.lastName.id} label="Last name (optional)" errors={fields.lastName.errors}>
-          <input {...getInputProps(fields.lastName, { type: "text" })} />
-        </Field>
-      </div>
-      {roles.length > 0 ? (
-      <fieldset className="admin-fieldset">
-        <legend>Roles</legend>
-        {roles.map((role) => (
-          <label key={role.id} className="admin-check">
-            <input type="checkbox" name={fields.roleIds.name} value={role.id} defaultChecked={selected.has(String(role.id))} />
-            {USER_TYPE_LABELS[role.name as UserType] ?? role.name} <code>{role.name}</code>
-          </label>
-        ))}
-        <p className="field__hint">No role selected: an ordinary user.</p>
-        <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
-      </fieldset>
-      ) : (
-        <p className="field__hint">The new account is an ordinary user; a super admin can assign roles later.</p>
-      )}
-      <div className="form-actions">
-        <SubmitButton className="button" pendingText="Creating…">
-          Create user
-        </SubmitButton>
-      </div>
-    </Form>
-  );
-}
-
-function BatchCreateForm({ actionData }: { actionData?: Extract<ActionData, { intent: "batch" }> }) {
-  const [form, fields] = useForm<z.input<typeof adminBatchFormSchema>>({
-    id: "batch-create-form",
-    lastResult: actionData?.result,
-  });
-  return (
-    <>
-      {actionData?.summary ? (
-        <div className="notice notice--warning" role="alert">
-          <p>
-            <strong>{actionData.summary}</strong>
-          </p>
-          <ul className="admin-line-errors">
-            {actionData.lineErrors?.map((item) => (
-              <li key={item.line}>
-                Line {item.line}
-                {item.username ? ` (${item.username})` : ""}: {item.error}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <Form method="post" {...getFormProps(form)} preventScrollReset>
-        <input type="hidden" name="intent" value="batch" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          id={fields.lines.id}
-          label="Users, one per line"
-          errors={fields.lines.errors}
-          hint="username,email,password,firstName,lastName,phone — the first three are required"
-        >
-          <textarea
-            {...getTextareaProps(fields.lines)}
-            rows={8}
-            className="admin-textarea--mono"
-            placeholder={"alice,alice@example.com,secret123,Alice,Li,13800000000\nbob,bob@example.com,secret456"}
-          />
-        </Field>
-        <div className="form-actions">
-          <SubmitButton className="button" pendingText="Creating…">
-            Create users
-          </SubmitButton>
-        </div>
-      </Form>
-    </>
   );
 }
 

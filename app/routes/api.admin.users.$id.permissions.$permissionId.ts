@@ -16,9 +16,9 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       return ok({ message: ADMIN_MESSAGES.permissionGranted, directPermissions: await getUserDirectPermissions(userId) });
     },
     DELETE: async () => {
-      await requireApiAdmin(request, { superAdmin: true });
+      const actor = await requireApiAdmin(request, { superAdmin: true });
       const userId = parseId(params.id);
-      await revokePermissionFromUser(userId, parseId(params.permissionId, "permissionId"));
+      await revokePermissionFromUser(userId, parseId(params.permissionId, "permissionId"), actor);
       return ok({ message: ADMIN_MESSAGES.permissionRevoked, directPermissions: await getUserDirectPermissions(userId) });
     },
   });

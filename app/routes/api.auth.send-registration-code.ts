@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { sendCodeSchema } from "~/schemas/auth";
+import { sendRegistrationCodeSchema } from "~/schemas/auth";
 import { sendRegistrationCode } from "~/services/auth.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
@@ -8,8 +8,8 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request, context }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const { email } = await readBody(request, sendCodeSchema);
-      await sendRegistrationCode(email, context.clientIp);
+      const { email, ...captcha } = await readBody(request, sendRegistrationCodeSchema);
+      await sendRegistrationCode(email, context.clientIp, captcha);
       return ok({ message: "Verification code sent. Please check your email." });
     },
   });

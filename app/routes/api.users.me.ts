@@ -13,15 +13,17 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 
 /**
  * PUT /api/users/me {username, email, phone, avatarUrl}. A new e-mail waits for its code
- * (POST /api/auth/verify-email with the new address). A new username answers a new
- * accessToken.
+ * (POST /api/auth/verify-email with the new address); the answer is the same whether or
+ * not the address has an account. avatarUrl takes a URL answered by POST
+ * /api/upload/avatar to this user (or "" / null to remove the avatar). A new username
+ * answers a new accessToken.
  */
-export const action = ({ request }: ActionFunctionArgs) =>
+export const action = ({ request, context }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
       const { user, access } = await requireApiUser(request);
       const input = await readBody(request, updateProfileSchema);
-      const result = await updateOwnProfile(user, input);
+      const result = await updateOwnProfile(user, input, context.clientIp);
       const data = await userJsonWithAccess(result.user, access);
       const message = result.emailChangePending
         ? `Profile updated. We sent a code to ${result.user.pendingEmail}: verify it to change your email.`

@@ -1,8 +1,9 @@
+import { ErrorPage } from "~/components/ui/error-page";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
@@ -13,10 +14,9 @@ import { USER_TYPE_LABELS } from "~/lib/permissions";
 import { getSessionUserId } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { confirmEmailFormSchema, passwordFormSchema, profileFormSchema } from "~/schemas/account-forms";
-import { AVATAR_MAX_BYTES, MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
+import { MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
 import { confirmEmailChange } from "~/services/auth.server";
-import { deleteUpload, readMultipart, saveImage } from "~/services/uploads.server";
-import { cancelEmailChange, changeOwnPassword, updateOwnProfile } from "~/services/users.server";
+import { cancelEmailChange, changeOwnPassword, replaceAvatar, updateOwnProfile } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, access } = await requireUser(request);
@@ -42,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Intent = "profile" | "confirm-email" | "cancel-email" | "avatar" | "password";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(request);
 
   // the avatar form is the only multipart one
@@ -51,20 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
       intent: "avatar",
       result: { status: "error", error: { avatar: [message] } } as SubmissionResult<string[]>,
     });
-    let form: FormData;
     try {
-      form = await readMultipart(request, AVATAR_MAX_BYTES, MESSAGES.avatarTooLarge);
-    } catch (error) {
-      if (error instanceof ApiError) return fail(error.message);
-      throw error;
-    }
-    const file = form.get("avatar");
-    if (!(file instanceof Blob) || file.size === 0) return fail(MESSAGES.avatarNotImage);
-    if (file.type && !file.type.startsWith("image/")) return fail(MESSAGES.avatarNotImage);
-    try {
-      const { url } = await saveImage(file, "avatars", { notImage: MESSAGES.avatarNotImage, tooLarge: MESSAGES.avatarTooLarge }, AVATAR_MAX_BYTES);
-      await updateOwnProfile(user, { avatarUrl: url });
-      await deleteUpload(user.avatarUrl);
+      await replaceAvatar(request, user, "avatar", context.clientIp);
     } catch (error) {
       if (error instanceof ApiError) return fail(error.message);
       throw error;
@@ -79,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: profileFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
     try {
-      const result = await updateOwnProfile(user, submission.value);
+      const result = await updateOwnProfile(user, submission.value, context.clientIp);
       return redirectWithToast("/profile", {
         message: result.emailChangePending
           ? `Profile saved. Enter the code we sent to ${submission.value.email} to change your email.`
@@ -119,7 +107,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await changeOwnPassword(
         user,
         { currentPassword: submission.value.currentPassword ?? "", newPassword: submission.value.newPassword },
-        session?.sessionHash,
+        { ip: context.clientIp, keepSessionHash: session?.sessionHash },
       );
       return redirectWithToast("/profile", { message: "Password changed. You have been logged out everywhere else." });
     } catch (error) {
@@ -269,4 +257,8 @@ function ProfileForms() {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

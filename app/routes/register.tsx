@@ -1,9 +1,10 @@
+import { ErrorPage } from "~/components/ui/error-page";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { CaptchaField } from "~/components/storefront/captcha-field";
 import { GoogleButton } from "~/components/storefront/google-button";
 import { Field, FormErrors } from "~/components/ui/field";
@@ -16,9 +17,9 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendCodeFormSchema } from "~/schemas/account-forms";
 import { registerSchema } from "~/schemas/auth";
-import { MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
+import { PASSWORD_MIN } from "~/schemas/auth-rules";
 import { register, sendRegistrationCode } from "~/services/auth.server";
-import { checkCaptcha, createCaptcha } from "~/services/captcha.server";
+import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
 import { codeSendingNearLimit } from "~/services/rate-limit.server";
 
@@ -41,20 +42,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "send-code") {
     const submission = parseWithZod(formData, { schema: sendCodeFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() as SubmissionResult<string[]> };
-    if (await codeSendingNearLimit(context.clientIp)) {
-      const solved = await checkCaptcha(submission.value.captchaId, submission.value.captchaText);
-      if (!solved) {
-        return {
-          intent,
-          result: submission.reply({ fieldErrors: { captchaText: [MESSAGES.captchaInvalid] } }) as SubmissionResult<string[]>,
-          captcha: await createCaptcha(),
-        };
-      }
-    }
+    const { email, ...captcha } = submission.value;
     try {
-      await sendRegistrationCode(submission.value.email, context.clientIp);
+      await sendRegistrationCode(email, context.clientIp, captcha);
     } catch (error) {
-      return { intent, result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
+      // a captcha is used up by any answer: a refused one comes back with a fresh image
+      const needsCaptcha = error instanceof ApiError && error.extra?.requiresCaptcha;
+      return {
+        intent,
+        result: replyWithApiError(submission, error) as SubmissionResult<string[]>,
+        captcha: needsCaptcha ? await createCaptcha() : undefined,
+      };
     }
     const params = new URLSearchParams({ step: "2", email: submission.value.email });
     return redirectWithToast(`/register?${params}`, {
@@ -160,4 +158,8 @@ export default function Register() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

@@ -7,14 +7,11 @@ import {
   passwordSchema,
   phoneSchema,
   resetPasswordSchema,
-  sendCodeSchema,
+  sendRegistrationCodeSchema,
   usernameSchema,
 } from "./auth";
 
-export const sendCodeFormSchema = sendCodeSchema.extend({
-  captchaId: z.string().optional(),
-  captchaText: z.string().optional(),
-});
+export const sendCodeFormSchema = sendRegistrationCodeSchema;
 
 export const resetPasswordFormSchema = resetPasswordSchema
   .extend({ confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired) })

@@ -33,7 +33,6 @@ export const adminUpdateUserSchema = z.object({
     .string()
     .trim()
     .max(500)
-    .refine((value) => value === "" || /^\/uploads\/[\w./-]+$/.test(value) || /^https?:\/\/\S+$/i.test(value), "Avatar must be an uploaded image path or an http(s) URL")
     .optional()
     .nullable(),
 });

@@ -54,5 +54,7 @@ export const MESSAGES = {
   avatarNotImage: "Please select an image file",
   avatarTooLarge: "Image size cannot exceed 5MB",
   avatarFailed: "Avatar upload failed, please try again",
+  avatarOneFile: "Please select a single image file",
+  avatarNotIssued: "The avatar must be an image uploaded to this site",
   currentPasswordWrong: "Current password is incorrect",
 } as const;

@@ -46,6 +46,12 @@ export const phoneSchema = z
 
 export const sendCodeSchema = z.object({ email: emailSchema });
 
+/** The registration code request: a captcha comes with it once the address sends many. */
+export const sendRegistrationCodeSchema = sendCodeSchema.extend({
+  captchaId: z.string().trim().max(100).optional(),
+  captchaText: z.string().trim().max(20).optional(),
+});
+
 export const registerSchema = z.object({
   username: usernameSchema,
   email: emailSchema,
@@ -83,7 +89,6 @@ export const updateProfileSchema = z.object({
     .string()
     .trim()
     .max(500)
-    .refine((value) => value === "" || /^\/uploads\/[\w./-]+$/.test(value) || /^https?:\/\/\S+$/i.test(value), "avatarUrl must be an uploaded image path or an http(s) URL")
     .optional()
     .nullable(),
 });

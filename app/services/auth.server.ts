@@ -7,7 +7,6 @@ import crypto from "node:crypto";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
-import { log } from "~/lib/log.server";
 import type { Access } from "~/lib/permissions";
 import { getAccess } from "~/lib/permissions.server";
 import { assignRole, countSuperAdmins, findRole } from "~/models/access.server";
@@ -15,7 +14,9 @@ import {
   findLoginCandidate,
   findUserByEmail,
   findUserByGoogleId,
+  findUserById,
   findUserByUsername,
+  findUsersByPendingEmail,
   insertUser,
   recordLogin,
   updateUserRow,
@@ -26,14 +27,24 @@ import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
 import { checkCaptcha } from "./captcha.server";
 import { issueCode, redeemCode } from "./codes.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./crypto.server";
-import { renderMail, sendMail } from "./mailer.server";
-import { clearLoginFailures, limitCodeSending, loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
+import { queueMail, renderMail } from "./mailer.server";
+import { setPassword } from "./passwords.server";
+import {
+  assertCodeSendingAllowed,
+  clearLoginFailures,
+  codeSendingNearLimit,
+  limitCodeSending,
+  loginPressure,
+  recordLoginFailure,
+  tooManyRequests,
+} from "./rate-limit.server";
 
 async function siteFacts() {
   const settings = await loadSettings();
   return { siteName: toSiteInfo(settings).site_name, baseUrl: siteBaseUrl(settings) };
 }
 
+/** Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send). */
 async function mailCode(to: string, kind: "register" | "verify" | "reset" | "change", code: string) {
   const { siteName, baseUrl } = await siteFacts();
   const texts = {
@@ -69,43 +80,61 @@ async function mailCode(to: string, kind: "register" | "verify" | "reset" | "cha
     code,
     link: texts.link,
   });
-  await sendMail({ to, subject: texts.subject, ...body });
+  queueMail({ to, subject: texts.subject, ...body });
 }
 
-async function deliver(send: () => Promise<void>, fallback: string) {
-  try {
-    await send();
-  } catch (error) {
-    log.error(`mail delivery failed: ${(error as Error).message}`);
-    throw new ApiError(502, fallback, "MAIL_FAILED");
-  }
+/** Queues a notice without a code, to the owner of an address someone else tried to use. */
+async function mailNotice(to: string, input: { subject: string; heading: string; paragraphs: string[]; link: { path: string; label: string } }) {
+  const { siteName, baseUrl } = await siteFacts();
+  const body = renderMail({
+    siteName,
+    heading: input.heading,
+    paragraphs: input.paragraphs,
+    link: { href: `${baseUrl}${input.link.path}`, label: input.link.label },
+  });
+  queueMail({ to, subject: input.subject.replace("{site}", siteName), ...body });
 }
 
 // ---------------------------------------------------------------- registration
 
 /**
  * Mails a registration code. When the address already has an account, that person is
- * told so instead (and no code is issued): the answer is the same either way.
+ * told so instead (and no code is issued): the answer and its time are the same either
+ * way. Once the client's address has used half of its hourly allowance, a solved captcha
+ * must come with the request (400 CAPTCHA_REQUIRED with requiresCaptcha otherwise), on
+ * the page and the API alike.
  */
-export async function sendRegistrationCode(email: string, ip: string): Promise<void> {
+export async function sendRegistrationCode(
+  email: string,
+  ip: string,
+  captcha: { captchaId?: string; captchaText?: string } = {},
+): Promise<void> {
+  // over a limit a captcha would not help: 429 first
+  await assertCodeSendingAllowed(email, ip, "register");
+  if (await codeSendingNearLimit(ip)) {
+    const solved = await checkCaptcha(captcha.captchaId, captcha.captchaText);
+    if (!solved) {
+      const message = captcha.captchaText ? MESSAGES.captchaInvalid : MESSAGES.captchaRequired;
+      throw new ApiError(400, message, "CAPTCHA_REQUIRED", [{ field: "captchaText", message }], { requiresCaptcha: true });
+    }
+  }
   await limitCodeSending(email, ip, "register");
   const existing = await findUserByEmail(getDb(), email);
   if (existing) {
-    const { siteName, baseUrl } = await siteFacts();
-    const body = renderMail({
-      siteName,
+    const { siteName } = await siteFacts();
+    await mailNotice(email, {
+      subject: "Your {site} account",
       heading: "You already have an account",
       paragraphs: [
         `Someone (hopefully you) tried to register at ${siteName} with this e-mail address, which already has an account.`,
         "Log in instead, or reset your password if you have forgotten it.",
       ],
-      link: { href: `${baseUrl}/forgot-password`, label: "Reset my password" },
+      link: { path: "/forgot-password", label: "Reset my password" },
     });
-    await deliver(() => sendMail({ to: email, subject: `Your ${siteName} account`, ...body }), MESSAGES.sendCodeFailed);
     return;
   }
   const code = await issueCode(email, "register");
-  await deliver(() => mailCode(email, "register", code), MESSAGES.sendCodeFailed);
+  await mailCode(email, "register", code);
 }
 
 export async function register(input: { username: string; email: string; password: string; code: string }): Promise<User> {
@@ -193,52 +222,75 @@ export function sessionMaxAge(access: Access): number {
 
 /**
  * Mails a verification code to an unverified account, or a confirmation code to an
- * address waiting to become a user's new e-mail. Silent for any other address.
+ * address waiting to become a user's new e-mail (when no account has it). Silent for any
+ * other address; the answer is the same in every case.
  */
 export async function resendVerification(email: string, ip: string): Promise<void> {
   await limitCodeSending(email, ip, "verify");
   const db = getDb();
   const user = await findUserByEmail(db, email);
-  if (user && !user.emailVerified) {
-    const code = await issueCode(email, "verify_email", user.id);
-    await deliver(() => mailCode(email, "verify", code), MESSAGES.resendFailed);
+  if (user) {
+    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id));
     return;
   }
-  const pending = await db.selectFrom("users").select("id").where("pending_email", "=", email).executeTakeFirst();
-  if (pending) {
-    const code = await issueCode(email, "change_email", pending.id);
-    await deliver(() => mailCode(email, "change", code), MESSAGES.resendFailed);
-  }
-}
-
-/** Mails the code that confirms a new e-mail address (profile change). */
-export async function sendEmailChangeCode(user: User, newEmail: string): Promise<void> {
-  const code = await issueCode(newEmail, "change_email", user.id);
-  await deliver(() => mailCode(newEmail, "change", code), MESSAGES.sendCodeFailed);
+  const [pending] = await findUsersByPendingEmail(db, email);
+  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id));
 }
 
 /**
+ * Starts an e-mail change: counted like every code mail (429 over the limits). The new
+ * address gets a code, or, when it already has an account, its owner gets a notice and no
+ * code is issued. The caller answers "code sent" either way.
+ */
+export async function startEmailChange(user: User, newEmail: string, ip: string): Promise<void> {
+  await limitCodeSending(newEmail, ip, "change");
+  const owner = await findUserByEmail(getDb(), newEmail);
+  if (owner && owner.id !== user.id) {
+    const { siteName } = await siteFacts();
+    await mailNotice(newEmail, {
+      subject: "Your {site} account",
+      heading: "Someone tried to use your e-mail address",
+      paragraphs: [
+        `Someone asked to move another ${siteName} account to this e-mail address, which already has an account. Nothing was changed.`,
+        "If it was you, log in to the account that has this address. If not, you can ignore this e-mail.",
+      ],
+      link: { path: "/login", label: "Log in" },
+    });
+    return;
+  }
+  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id));
+}
+
+const invalidCode = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+
+/**
  * Verifies an address with its code: either an unverified account's own address, or a
- * pending new address (which then replaces the old one).
+ * pending new address (which then replaces the old one). Proving the address also ends
+ * any Google link made before it was proven (it may belong to someone else).
  */
 export async function verifyEmail(email: string, code: string): Promise<User> {
   const db = getDb();
   const user = await findUserByEmail(db, email);
   if (user && !user.emailVerified) {
     await redeemCode(email, "verify_email", code);
-    return (await updateUserRow(db, user.id, { email_verified: 1 }))!;
+    return (await updateUserRow(db, user.id, { email_verified: 1, google_id: null }))!;
   }
-  const pending = await db.selectFrom("users").select("id").where("pending_email", "=", email).executeTakeFirst();
-  if (pending) return confirmEmailChange(pending.id, email, code);
-  throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+  // a new address: the code names the user waiting for it
+  const { userId } = await redeemCode(email, "change_email", code);
+  const waiting = userId === null ? undefined : await findUserById(db, userId);
+  if (!waiting || waiting.pendingEmail !== email) throw invalidCode();
+  return applyEmailChange(waiting.id, email);
 }
 
+/** The profile page's confirmation: the code must be the one mailed for this user. */
 export async function confirmEmailChange(userId: number, email: string, code: string): Promise<User> {
-  const db = getDb();
   const { userId: codeUser } = await redeemCode(email, "change_email", code);
-  if (codeUser !== userId) {
-    throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
-  }
+  if (codeUser !== userId) throw invalidCode();
+  return applyEmailChange(userId, email);
+}
+
+async function applyEmailChange(userId: number, email: string): Promise<User> {
+  const db = getDb();
   const owner = await findUserByEmail(db, email);
   if (owner && owner.id !== userId) {
     throw new ApiError(409, MESSAGES.emailTaken, "CONFLICT", [{ field: "email", message: MESSAGES.emailTaken }]);
@@ -250,38 +302,27 @@ export async function confirmEmailChange(userId: number, email: string, code: st
 
 // ---------------------------------------------------------------- password reset
 
-/** Mails a reset code when the address has an account; the answer never tells. */
+/** Mails a reset code when the address has an account; the answer (and its time) never tells. */
 export async function sendResetCode(email: string, ip: string): Promise<void> {
   await limitCodeSending(email, ip, "reset");
   const user = await findUserByEmail(getDb(), email);
   if (!user) return;
-  const code = await issueCode(email, "reset_password", user.id);
-  await deliver(() => mailCode(email, "reset", code), MESSAGES.sendResetFailed);
+  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id));
 }
 
 /**
- * Sets a new password with a reset code. Every session and refresh token of the user
- * ends. Receiving the code proves the address, so it also counts as verified.
+ * Sets a new password with a reset code, through the one password function (every
+ * session and token ends). Receiving the code proves the address: it counts as verified,
+ * and a Google link made before it was proven is removed (a verified Google address
+ * links again at the next Google sign-in).
  */
 export async function resetPassword(input: { email: string; code: string; newPassword: string }): Promise<User> {
-  const db = getDb();
   await redeemCode(input.email, "reset_password", input.code);
-  const user = await findUserByEmail(db, input.email);
-  if (!user) throw new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
-  const updated = await updateUserRow(db, user.id, {
-    password_hash: await hashPassword(input.newPassword),
-    token_version: user.tokenVersion + 1,
-    email_verified: 1,
-  });
-  await db.deleteFrom("sessions").where("user_id", "=", user.id).execute();
-  await db
-    .updateTable("refresh_tokens")
-    .set({ revoked_at: new Date().toISOString() })
-    .where("user_id", "=", user.id)
-    .where("revoked_at", "is", null)
-    .execute();
+  const user = await findUserByEmail(getDb(), input.email);
+  if (!user) throw invalidCode();
+  const updated = await setPassword(user.id, input.newPassword, { extra: { email_verified: 1, google_id: null } });
   await clearLoginFailures(input.email);
-  return updated!;
+  return updated;
 }
 
 // ---------------------------------------------------------------- Google
@@ -313,28 +354,29 @@ async function uniqueUsername(base: string): Promise<string> {
 }
 
 /**
- * Signs in with a Google identity: the linked account, or an existing account with the
- * same address when Google says the address is verified (it is then linked), or a new
- * account. An unverified Google address never links to an existing account.
+ * Signs in with a Google identity. Only an address Google has verified counts: an
+ * unverified one never creates, links or signs in to an account (anyone can put any
+ * address on a Google account). With a verified address: the linked account, or the
+ * account with that address (it is then linked), or a new account.
  */
 export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Promise<LoginSuccess> {
   const db = getDb();
-  const linked = await findUserByGoogleId(db, identity.sub);
-  if (linked) return completeLogin(linked, ip);
-
   const email = identity.email?.trim().toLowerCase();
   const emailVerified = identity.email_verified === true || identity.email_verified === "true";
   if (!email) throw new ApiError(400, `${MESSAGES.googleFailed} Your Google account has no e-mail address.`, "GOOGLE_FAILED");
+  if (!emailVerified) {
+    throw new ApiError(
+      403,
+      `${MESSAGES.googleFailed} Your Google e-mail address is not verified. Verify it with Google, or register or log in with your e-mail address instead.`,
+      "GOOGLE_EMAIL_UNVERIFIED",
+    );
+  }
+
+  const linked = await findUserByGoogleId(db, identity.sub);
+  if (linked) return completeLogin(linked, ip);
 
   const existing = await findUserByEmail(db, email);
   if (existing) {
-    if (!emailVerified) {
-      throw new ApiError(
-        403,
-        `${MESSAGES.googleFailed} Your Google e-mail address is not verified, so it cannot be linked to the existing account. Log in with your password instead.`,
-        "GOOGLE_EMAIL_UNVERIFIED",
-      );
-    }
     const updated = await updateUserRow(db, existing.id, {
       google_id: identity.sub,
       email_verified: 1,
@@ -350,15 +392,9 @@ export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Pro
     firstName: identity.given_name ?? null,
     lastName: identity.family_name ?? null,
     avatarUrl: identity.picture ?? null,
-    emailVerified,
+    emailVerified: true,
     googleId: identity.sub,
   });
-  if (!emailVerified) {
-    throw new ApiError(403, MESSAGES.emailNotVerified, "EMAIL_NOT_VERIFIED", undefined, {
-      requiresEmailVerification: true,
-      email,
-    });
-  }
   return completeLogin(user, ip);
 }
 
@@ -380,12 +416,10 @@ export async function ensureSuperAdmin(
   const email = (input.email ?? "admin@localhost").trim().toLowerCase();
   const existing = await findUserByEmail(db, email);
   if (existing) {
+    // a new password goes through the one password function: the old one's sessions end
+    if (input.password) await setPassword(existing.id, input.password);
     await db.transaction().execute(async (trx) => {
-      await updateUserRow(trx, existing.id, {
-        is_admin: 1,
-        email_verified: 1,
-        ...(input.password ? { password_hash: await hashPassword(input.password), token_version: existing.tokenVersion + 1 } : {}),
-      });
+      await updateUserRow(trx, existing.id, { is_admin: 1, email_verified: 1 });
       await assignRole(trx, { userId: existing.id, roleId: role.id, expiresAt: null, assignedBy: null });
     });
     return { created: false, promoted: true, email, username: existing.username };

@@ -28,8 +28,22 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 
 export const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("hex");
 
-/** Keyed hash for short secrets (codes, captcha answers): useless without JWT_SECRET. */
-export const keyedHash = (value: string) => crypto.createHmac("sha256", getEnv().JWT_SECRET).update(value).digest("hex");
+let hashKey: { secret: string; key: Buffer } | undefined;
+
+/**
+ * The key of keyedHash: derived from JWT_SECRET (HKDF-SHA256, its own label), so the
+ * token-signing key itself never hashes anything else.
+ */
+function keyedHashKey(): Buffer {
+  const secret = getEnv().JWT_SECRET;
+  if (hashKey?.secret !== secret) {
+    hashKey = { secret, key: Buffer.from(crypto.hkdfSync("sha256", secret, "", "keyed-hash: codes and captchas", 32)) };
+  }
+  return hashKey.key;
+}
+
+/** Keyed hash for short secrets (codes, captcha answers): useless without the derived key. */
+export const keyedHash = (value: string) => crypto.createHmac("sha256", keyedHashKey()).update(value).digest("hex");
 
 export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString("base64url");
 

@@ -1,6 +1,10 @@
 /**
  * The one mailer: SMTP when SMTP_URL is set, otherwise every message is written as an
  * .eml file to $DATA_DIR/outbox/ and its subject logged. HTML and text bodies always.
+ *
+ * Account mail (codes, notices) goes through queueMail(): the request answers at once,
+ * in the same time whatever is mailed (or not), and the send happens after the answer,
+ * its failure logged. A stop (SIGTERM) waits for the queue: flushMail().
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -11,6 +15,9 @@ import { log } from "~/lib/log.server";
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 
+/** SMTP connections (and queued mails sent side by side). */
+const MAIL_CONCURRENCY = 3;
+
 let transporter: Transporter | undefined;
 
 function getTransporter(): Transporter {
@@ -19,6 +26,9 @@ function getTransporter(): Transporter {
   transporter = env.SMTP_URL
     ? nodemailer.createTransport({
         url: env.SMTP_URL,
+        // connections are kept and reused: a burst of code mails does not open one each
+        pool: true,
+        maxConnections: MAIL_CONCURRENCY,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
@@ -38,6 +48,53 @@ export async function sendMail(mail: Mail): Promise<void> {
   } else {
     log.info(`mail sent: "${mail.subject}"`);
   }
+}
+
+const queue: Mail[] = [];
+let draining: Promise<void> | undefined;
+
+async function drain(): Promise<void> {
+  // the answer goes out first: sending starts after the current request's work
+  await new Promise((resolve) => setImmediate(resolve));
+  const worker = async () => {
+    for (let mail = queue.shift(); mail; mail = queue.shift()) {
+      try {
+        await sendMail(mail);
+      } catch (error) {
+        log.error(`mail "${mail.subject}" could not be sent: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: MAIL_CONCURRENCY }, worker));
+}
+
+function startDraining() {
+  draining = drain().finally(() => {
+    draining = undefined;
+    // a mail queued while the last send was finishing
+    if (queue.length) startDraining();
+  });
+}
+
+/** Hands a mail to the background sender (in order, a few at a time). */
+export function queueMail(mail: Mail): void {
+  queue.push(mail);
+  if (!draining) startDraining();
+}
+
+/** Waits until the queue is empty (or `timeoutMs` passed). */
+export async function flushMail(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (draining && Date.now() < deadline) {
+    await Promise.race([draining, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())))]);
+  }
+}
+
+/** A graceful stop: queued mail goes out (10 s at most), then the SMTP connections close. */
+export async function closeMail(): Promise<void> {
+  await flushMail();
+  transporter?.close();
+  transporter = undefined;
 }
 
 const escapeHtml = (value: string) =>

@@ -22,6 +22,8 @@ export const LIMITS = {
   /** failed logins that stop further attempts for the window */
   failuresPerAccount: 20,
   failuresPerIp: 200,
+  /** captcha images asked for through the API, per client address */
+  captchasPerIp: { max: 30, windowMs: 10 * MINUTE },
 } as const;
 
 /**
@@ -40,20 +42,40 @@ export function tooManyRequests(retryAt: number): ApiError {
   return new ApiError(429, MESSAGES.tooMany, "RATE_LIMITED", undefined, { retryAfter });
 }
 
-/** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
-export async function limitCodeSending(email: string, ip: string, purpose: string): Promise<void> {
-  const db = getDb();
+function codeSendingBuckets(email: string, ip: string, purpose: string): Array<[string, { max: number; windowMs: number }]> {
   const checks: Array<[string, { max: number; windowMs: number }]> = [
     [`code:email-min:${purpose}:${email}`, LIMITS.codePerEmailMinute],
     [`code:email-hour:${email}`, LIMITS.codePerEmailHour],
   ];
   if (countsPerAddress(ip)) checks.push([`code:ip:${ip}`, LIMITS.codePerIpHour]);
-  // look first, so a refused request does not extend anyone's window
-  for (const [bucket, limit] of checks) {
+  return checks;
+}
+
+/** Throws 429 when a code e-mail would pass a limit; counts nothing. */
+export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
+  const db = getDb();
+  for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) {
     const current = await peekHits(db, bucket);
     if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
   }
-  for (const [bucket, limit] of checks) await addHit(db, bucket, limit.windowMs);
+}
+
+/** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
+export async function limitCodeSending(email: string, ip: string, purpose: string): Promise<void> {
+  // look first, so a refused request does not extend anyone's window
+  await assertCodeSendingAllowed(email, ip, purpose);
+  const db = getDb();
+  for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) await addHit(db, bucket, limit.windowMs);
+}
+
+/** Counts one captcha for the client address; 429 past the limit (each one is a stored row). */
+export async function limitCaptchaIssuing(ip: string): Promise<void> {
+  if (!countsPerAddress(ip)) return;
+  const db = getDb();
+  const bucket = `captcha:ip:${ip}`;
+  const current = await peekHits(db, bucket);
+  if (current.count >= LIMITS.captchasPerIp.max) throw tooManyRequests(current.windowEndsAt);
+  await addHit(db, bucket, LIMITS.captchasPerIp.windowMs);
 }
 
 const accountBucket = (account: string) => `login-fail:account:${account.toLowerCase()}`;

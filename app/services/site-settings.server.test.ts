@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/lib/db.server";
 import { getAllSettings, getSettingEntries, saveSettings } from "~/models/site-settings.server";
 import { SITE_SETTING_KEYS } from "~/schemas/site-settings";
-import { loadSettings, robotsTxt, toAdBannerConfig, toSiteInfo } from "./site-settings.server";
+import { loadSettings, robotsTxt, saveSiteSettings, toAdBannerConfig, toSiteInfo } from "./site-settings.server";
 
 describe("site settings", () => {
   it("has every key of spec/admin.md section 3 with a description after migration", async () => {
@@ -50,5 +50,23 @@ describe("site settings", () => {
     expect(fallback).toContain("Disallow: /admin");
     expect(fallback).toContain("Sitemap: http://localhost:3000/sitemap.xml");
     expect(robotsTxt({ ...settings, robots_txt: "User-agent: *\r\nDisallow: /\r\n" })).toBe("User-agent: *\nDisallow: /\n");
+  });
+});
+
+describe("settings in memory", () => {
+  it("are read once and kept until a save through saveSiteSettings drops them", async () => {
+    const first = await loadSettings();
+    expect(await loadSettings()).toBe(first);
+    await saveSiteSettings({ site_title: "Cached title check" });
+    const second = await loadSettings();
+    expect(second).not.toBe(first);
+    expect(second.site_title).toBe("Cached title check");
+    await saveSiteSettings({ site_title: first.site_title });
+    expect((await loadSettings()).site_title).toBe(first.site_title);
+  });
+
+  it("cannot be changed by a caller by accident", async () => {
+    const settings = await loadSettings();
+    expect(Object.isFrozen(settings)).toBe(true);
   });
 });

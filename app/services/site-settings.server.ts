@@ -1,19 +1,44 @@
 /**
- * Site settings as the rest of the app sees them: typed views with fallbacks.
+ * Site settings as the rest of the app sees them: typed views with fallbacks, read from
+ * memory. Every page needs them, so they are loaded once and kept until a save through
+ * saveSiteSettings() drops the copy, or another process writes to the database file
+ * (SQLite's data_version tells, at no query's cost).
  */
-import { getDb } from "~/lib/db.server";
+import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
-import { getAllSettings } from "~/models/site-settings.server";
+import { getAllSettings, saveSettings } from "~/models/site-settings.server";
 import {
   SITE_SETTING_FALLBACKS,
   isTrue,
   type AdBannerConfig,
   type SiteInfo,
+  type SiteSettingKey,
   type SiteSettings,
 } from "~/schemas/site-settings";
 
-export async function loadSettings(): Promise<SiteSettings> {
-  return getAllSettings(getDb());
+let cached: { db: DB; version: number; settings: Promise<SiteSettings> } | undefined;
+
+export function loadSettings(): Promise<SiteSettings> {
+  const db = getDb();
+  const version = dataVersion();
+  if (cached?.db !== db || cached.version !== version) {
+    const settings = getAllSettings(db).then((values) => Object.freeze(values));
+    cached = { db, version, settings };
+    // a failed read is not kept
+    settings.catch(() => {
+      if (cached?.settings === settings) cached = undefined;
+    });
+  }
+  return cached.settings;
+}
+
+/** Saves settings (one transaction) and drops the copy in memory. */
+export async function saveSiteSettings(values: Partial<Record<SiteSettingKey, string>>): Promise<void> {
+  try {
+    await saveSettings(getDb(), values);
+  } finally {
+    cached = undefined;
+  }
 }
 
 /** The site's public base address: the site_url setting, else PUBLIC_URL. No trailing slash. */

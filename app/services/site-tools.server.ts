@@ -6,13 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "kysely";
 import { ApiError, type FieldError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
-import { getSettingEntries, saveSettings, type SiteSettingEntry } from "~/models/site-settings.server";
+import { getSettingEntries, type SiteSettingEntry } from "~/models/site-settings.server";
+import { countUsers } from "~/models/user.server";
 import { SETTINGS_MESSAGES, URL_SETTING_KEYS } from "~/schemas/admin-site-settings";
 import { BOOLEAN_SETTING_KEYS, SITE_SETTING_KEYS, type SiteSettingKey } from "~/schemas/site-settings";
+import { saveSiteSettings } from "./site-settings.server";
 import { buildSitemap } from "./sitemap.server";
 
 /** Multi-line settings keep their line breaks and may be long. */
@@ -86,7 +87,7 @@ export async function getSettingsForAdmin(): Promise<Record<string, SiteSettingE
 /** Validates and saves in one transaction; nothing is saved when any value is wrong. */
 export async function saveSettingsByAdmin(input: unknown): Promise<Record<string, SiteSettingEntry>> {
   const values = validateSettingsChanges(input);
-  await saveSettings(getDb(), values);
+  await saveSiteSettings(values);
   return getSettingEntries(getDb());
 }
 
@@ -214,9 +215,8 @@ export async function getSystemStatus(): Promise<SystemStatus> {
   let database: SystemStatus["database"];
   const started = performance.now();
   try {
-    const result = await sql<{ n: number }>`SELECT count(*) AS n FROM users`.execute(getDb());
+    const users = await countUsers(getDb());
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    const users = Number(result.rows[0]?.n ?? 0);
     database = { ok: true, detail: `normal: answered in ${ms} ms (${users} ${users === 1 ? "user" : "users"})` };
   } catch (error) {
     database = { ok: false, detail: `not answering: ${(error as Error).message}` };

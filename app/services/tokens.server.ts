@@ -12,10 +12,9 @@ import {
   findRefreshToken,
   insertRefreshToken,
   revokeRefreshToken,
-  revokeUserRefreshTokens,
+  deleteUserRefreshTokens,
 } from "~/models/session.server";
-import type { User } from "~/models/user.server";
-import { findUserById } from "~/models/user.server";
+import { bumpTokenVersion, findUserById, type User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { randomToken, sha256 } from "./crypto.server";
 
@@ -76,7 +75,15 @@ export async function issueRefreshToken(user: User, access: Access, familyIssued
 
 /**
  * Exchanges a refresh token for a new access token and a new refresh token (the old one
- * is revoked). A revoked token used again revokes every refresh token of its user.
+ * is spent). Order matters:
+ * 1. A spent token used again means someone else may hold the chain: every refresh token
+ *    of the user is revoked and the token version bumped, so access tokens minted from
+ *    the stolen chain stop too.
+ * 2. The age limit (by the user's current role, from the chain's first issue) is checked
+ *    before the token is spent: a client retrying after REFRESH_TOKEN_EXPIRED gets the
+ *    same answer again, not a theft alarm that logs out its other devices.
+ * 3. Spending the old token and storing the new one happen in one transaction; of two
+ *    concurrent uses, one wins.
  */
 export async function rotateRefreshToken(
   token: string,
@@ -85,32 +92,34 @@ export async function rotateRefreshToken(
   const db = getDb();
   const stored = await findRefreshToken(db, sha256(token));
   if (!stored) throw new ApiError(401, "Invalid refresh token", "INVALID_REFRESH_TOKEN");
-  if (stored.revoked_at) {
-    await revokeUserRefreshTokens(db, stored.user_id);
-    throw new ApiError(401, "Refresh token already used", "INVALID_REFRESH_TOKEN");
-  }
-  if (stored.expires_at <= new Date().toISOString()) {
-    throw new ApiError(401, "Refresh token expired", "REFRESH_TOKEN_EXPIRED");
-  }
   const user = await findUserById(db, stored.user_id);
   if (!user) throw new ApiError(404, MESSAGES.userDeleted, "USER_DELETED");
-  if (!(await revokeRefreshToken(db, stored.id))) {
+  if (stored.revoked_at) {
+    // every refresh token of the user ends, and so do the access tokens made from them
+    await db.transaction().execute(async (trx) => {
+      await deleteUserRefreshTokens(trx, user.id);
+      await bumpTokenVersion(trx, user.id);
+    });
     throw new ApiError(401, "Refresh token already used", "INVALID_REFRESH_TOKEN");
   }
   const access = await loadAccess(user);
-  // the age limit follows the user's current role, measured from the first issue
-  const limit = new Date(new Date(stored.family_issued_at).getTime() + maxAgeSeconds(access) * 1000);
-  if (limit.getTime() <= Date.now()) throw new ApiError(401, "Refresh token expired", "REFRESH_TOKEN_EXPIRED");
-  return {
-    user,
-    access,
-    accessToken: await signAccessToken(user, access),
-    refreshToken: await issueRefreshToken(user, access, stored.family_issued_at),
-  };
-}
-
-export async function revokeAllRefreshTokens(userId: number): Promise<void> {
-  await revokeUserRefreshTokens(getDb(), userId);
+  const ageLimit = new Date(stored.family_issued_at).getTime() + maxAgeSeconds(access) * 1000;
+  if (Math.min(ageLimit, new Date(stored.expires_at).getTime()) <= Date.now()) {
+    throw new ApiError(401, "Refresh token expired", "REFRESH_TOKEN_EXPIRED");
+  }
+  const refreshToken = randomToken(32);
+  const rotated = await db.transaction().execute(async (trx) => {
+    if (!(await revokeRefreshToken(trx, stored.id))) return false;
+    await insertRefreshToken(trx, {
+      userId: user.id,
+      tokenHash: sha256(refreshToken),
+      familyIssuedAt: stored.family_issued_at,
+      expiresAt: new Date(ageLimit).toISOString(),
+    });
+    return true;
+  });
+  if (!rotated) throw new ApiError(401, "Refresh token already used", "INVALID_REFRESH_TOKEN");
+  return { user, access, accessToken: await signAccessToken(user, access), refreshToken };
 }
 
 /** The token part of a login answer: token and accessToken (same value) and refreshToken. */

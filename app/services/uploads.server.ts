@@ -1,65 +1,223 @@
 /**
- * The shared uploads service: images are decoded and re-encoded with sharp (checked by
- * content, never by name or declared type; EXIF/GPS dropped), capped in bytes and
- * pixels, and stored under server-made names in UPLOADS_DIR.
+ * The one owner of files under UPLOADS_DIR.
+ * - Reading: multipart bodies are streamed to a private temporary folder (never held in
+ *   memory) with caps on file size, file count, part count and total bytes.
+ * - Storing: images are decoded and re-encoded with sharp (checked by content, never by
+ *   name or declared type; EXIF/GPS dropped), capped in pixels, written under server-made
+ *   names and recorded in the uploads table with the user they were issued to.
+ * - Accepting back: only URLs of recorded uploads are accepted from clients.
+ * - Deleting: a file is deleted only on behalf of the user it was issued to.
+ * - Serving: resolveUploadPath() maps /uploads/... requests without leaving the folder.
  */
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import {
-  unstable_composeUploadHandlers,
+  MaxPartSizeExceededError,
+  NodeOnDiskFile,
+  unstable_createFileUploadHandler,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
-  MaxPartSizeExceededError,
+  type UploadHandler,
+  type UploadHandlerPart,
 } from "@remix-run/node";
 import sharp, { type OutputInfo } from "sharp";
 import { ApiError } from "~/lib/api.server";
+import { isPayloadTooLarge } from "~/lib/body-limits.server";
+import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
+import { log } from "~/lib/log.server";
+import {
+  deleteUploadRow,
+  findUploadByPath,
+  insertUpload,
+  listUnusedAvatarUploads,
+  UPLOADS_URL_PREFIX,
+  type StoredUpload,
+  type UploadKind,
+} from "~/models/upload.server";
+
+export type { StoredUpload, UploadKind };
 
 export const MAX_PIXELS = 40_000_000;
 
-export type ImageKind = "avatars" | "products" | "qc";
+type Preset = { size?: number; maxEdge: number; quality: number; formats: readonly string[] };
 
-const PRESETS: Record<ImageKind, { size?: number; maxEdge: number; quality: number }> = {
-  avatars: { size: 256, maxEdge: 256, quality: 82 },
-  products: { maxEdge: 1600, quality: 82 },
-  qc: { maxEdge: 2000, quality: 82 },
+const PRESETS: Record<UploadKind, Preset> = {
+  avatars: { size: 256, maxEdge: 256, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
+  products: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
+  qc: { maxEdge: 2000, quality: 82, formats: ["jpeg", "png", "webp"] },
 };
 
+/** The names this server makes: <kind>/<yyyy-mm>/<uuid>.webp. */
+const ISSUED_PATH = /^(avatars|products|qc)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+
+// ---------------------------------------------------------------- serving
+
 /**
- * Reads a multipart body with every file part kept in memory up to `maxBytes`; a bigger
- * part answers 413 with `tooLargeMessage`.
+ * Maps the part of a URL after /uploads/ to an absolute file path inside `root`, or
+ * null when the request is malformed or tries to escape: "..", encoded "..", absolute
+ * paths, backslashes, NUL bytes and dot-files are refused.
  */
-export async function readMultipart(request: Request, maxBytes: number, tooLargeMessage: string): Promise<FormData> {
+export function resolveUploadPath(root: string, rawPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+    // a second decoding pass catches double-encoded traversal such as %252e%252e
+    if (/%[0-9a-f]{2}/i.test(decoded)) decoded = decodeURIComponent(decoded);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0") || decoded.includes("\\")) return null;
+  const relative = decoded.replace(/^\/+/, "");
+  if (relative === "" || decoded.startsWith("//") || path.isAbsolute(relative) || /^[a-z]:/i.test(relative)) return null;
+  const segments = relative.split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.startsWith("."))) {
+    return null;
+  }
+  const resolvedRoot = path.resolve(root);
+  const resolved = path.resolve(resolvedRoot, ...segments);
+  if (!resolved.startsWith(resolvedRoot + path.sep)) return null;
+  return resolved;
+}
+
+// ---------------------------------------------------------------- reading multipart bodies
+
+export type MultipartLimits = {
+  /** bytes per file */
+  maxFileBytes: number;
+  /** file parts with a name (an empty file input does not count) */
+  maxFiles: number;
+  /** text fields */
+  maxFields?: number;
+  /** all parts together */
+  maxTotalBytes?: number;
+  messages: { fileTooLarge: string; tooManyFiles?: string };
+};
+
+const FIELD_MAX_BYTES = 64 * 1024;
+const TMP_FOLDER = "tmp";
+
+class MultipartLimitError extends Error {
+  constructor(
+    message: string,
+    public status = 413,
+  ) {
+    super(message);
+  }
+}
+
+/** Files of a parsed multipart form are on disk for the length of the handler. */
+export type UploadedFile = NodeOnDiskFile;
+
+export function isUploadedFile(value: unknown): value is UploadedFile {
+  return value instanceof NodeOnDiskFile;
+}
+
+/**
+ * Parses a multipart body with every file streamed to a private temporary folder, calls
+ * `handle` with the form, and removes the temporary files afterwards, whatever happens.
+ * A file over its size answers 413 with `messages.fileTooLarge`; too many files or parts
+ * answer 413 too; a body that is not multipart answers 400.
+ */
+export async function withMultipart<T>(request: Request, limits: MultipartLimits, handle: (form: FormData) => Promise<T>): Promise<T> {
   const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("multipart/form-data")) {
+  if (!type.toLowerCase().startsWith("multipart/form-data")) {
     throw new ApiError(400, "Expected a multipart/form-data upload", "VALIDATION_ERROR");
   }
+  const tmpRoot = path.join(getEnv().DATA_DIR, TMP_FOLDER);
+  await fs.mkdir(tmpRoot, { recursive: true });
+  const dir = await fs.mkdtemp(path.join(tmpRoot, "upload-"));
   try {
-    return await unstable_parseMultipartFormData(
-      request,
-      unstable_composeUploadHandlers(unstable_createMemoryUploadHandler({ maxPartSize: maxBytes })),
-    );
+    const form = await parseToDisk(request, dir, limits);
+    return await handle(form);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function parseToDisk(request: Request, dir: string, limits: MultipartLimits): Promise<FormData> {
+  const maxFields = limits.maxFields ?? 20;
+  const maxTotal = limits.maxTotalBytes ?? limits.maxFileBytes * limits.maxFiles + maxFields * FIELD_MAX_BYTES;
+  const onDisk = unstable_createFileUploadHandler({
+    directory: dir,
+    maxPartSize: limits.maxFileBytes,
+    file: () => crypto.randomUUID(),
+    avoidFileConflicts: false,
+  });
+  const inMemory = unstable_createMemoryUploadHandler({ maxPartSize: FIELD_MAX_BYTES });
+  let files = 0;
+  let fields = 0;
+  let total = 0;
+  async function* counted(data: AsyncIterable<Uint8Array>) {
+    for await (const chunk of data) {
+      total += chunk.byteLength;
+      if (total > maxTotal) throw new MultipartLimitError(limits.messages.fileTooLarge);
+      yield chunk;
+    }
+  }
+  const handler: UploadHandler = async (part: UploadHandlerPart) => {
+    const withCount = { ...part, data: counted(part.data) };
+    if (part.filename) {
+      files += 1;
+      if (files > limits.maxFiles) {
+        throw new MultipartLimitError(limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`);
+      }
+      try {
+        return await onDisk(withCount);
+      } catch (error) {
+        if (error instanceof MaxPartSizeExceededError) throw new MultipartLimitError(limits.messages.fileTooLarge);
+        throw error;
+      }
+    }
+    fields += 1;
+    if (fields > maxFields) throw new MultipartLimitError("The form has too many fields");
+    try {
+      return await inMemory(withCount);
+    } catch (error) {
+      if (error instanceof MaxPartSizeExceededError) throw new MultipartLimitError(`The field "${part.name}" is too long`, 400);
+      throw error;
+    }
+  };
+  try {
+    return await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, tooLargeMessage, "PAYLOAD_TOO_LARGE");
+    if (isPayloadTooLarge(error)) throw error;
+    if (error instanceof MultipartLimitError) {
+      throw new ApiError(error.status, error.message, error.status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR");
+    }
     throw new ApiError(400, "The upload could not be read", "VALIDATION_ERROR");
   }
 }
 
-/** Decodes, re-encodes (WebP) and stores an image; returns its public URL path. */
-export async function saveImage(
-  file: Blob,
-  kind: ImageKind,
+// ---------------------------------------------------------------- storing images
+
+function monthFolder(): string {
+  return new Date().toISOString().slice(0, 7);
+}
+
+/**
+ * Decodes, re-encodes (WebP) and stores an image issued to `ownerId`; returns the
+ * recorded upload. A file that is not an image of the kind's formats answers 400 with
+ * `messages.notImage`, one over `maxBytes` 413 with `messages.tooLarge`.
+ */
+export async function storeImage(
+  file: UploadedFile | Blob,
+  kind: UploadKind,
+  ownerId: number | null,
   messages: { notImage: string; tooLarge: string },
   maxBytes: number,
-): Promise<{ url: string; width: number; height: number }> {
+): Promise<StoredUpload> {
   if (file.size > maxBytes) throw new ApiError(413, messages.tooLarge, "PAYLOAD_TOO_LARGE");
   if (file.size === 0) throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
-  const input = Buffer.from(await file.arrayBuffer());
+  const input = file instanceof NodeOnDiskFile ? file.getFilePath() : Buffer.from(await file.arrayBuffer());
   const preset = PRESETS[kind];
   let output: { data: Buffer; info: OutputInfo };
   try {
-    const image = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+    const source = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" });
+    const { format } = await source.metadata();
+    if (!format || !preset.formats.includes(format)) throw new Error(`format ${format} not accepted`);
+    const image = source.rotate();
     const resized = preset.size
       ? image.resize(preset.size, preset.size, { fit: "cover", position: "attention" })
       : image.resize(preset.maxEdge, preset.maxEdge, { fit: "inside", withoutEnlargement: true });
@@ -67,19 +225,90 @@ export async function saveImage(
   } catch {
     throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
   }
-  const day = new Date().toISOString().slice(0, 7);
-  const name = `${crypto.randomUUID()}.webp`;
-  const dir = path.join(getEnv().UPLOADS_DIR, kind, day);
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, name), output.data);
-  return { url: `/uploads/${kind}/${day}/${name}`, width: output.info.width, height: output.info.height };
+  const relative = `${kind}/${monthFolder()}/${crypto.randomUUID()}.webp`;
+  const target = path.join(getEnv().UPLOADS_DIR, relative);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  // written under a temporary name, then renamed: a crash never leaves half a file
+  await fs.writeFile(`${target}.part`, output.data);
+  await fs.rename(`${target}.part`, target);
+  try {
+    return await insertUpload(getDb(), {
+      path: relative,
+      kind,
+      ownerId,
+      bytes: output.data.length,
+      width: output.info.width,
+      height: output.info.height,
+    });
+  } catch (error) {
+    await fs.rm(target, { force: true });
+    throw error;
+  }
 }
 
-/** Removes a stored upload given its URL path; ignores anything outside UPLOADS_DIR. */
-export async function deleteUpload(url: string | null | undefined): Promise<void> {
-  if (!url?.startsWith("/uploads/")) return;
-  const root = path.resolve(getEnv().UPLOADS_DIR);
-  const file = path.resolve(root, url.slice("/uploads/".length));
-  if (!file.startsWith(root + path.sep)) return;
-  await fs.rm(file, { force: true });
+// ---------------------------------------------------------------- accepting URLs back
+
+/** The stored path of a URL this server could have issued (/uploads/<kind>/...), or null. */
+export function issuedPathOf(url: string | null | undefined): string | null {
+  if (!url?.startsWith(UPLOADS_URL_PREFIX)) return null;
+  const relative = url.slice(UPLOADS_URL_PREFIX.length);
+  return ISSUED_PATH.test(relative) ? relative : null;
+}
+
+/** The recorded upload behind a URL, or null for anything the server did not issue. */
+export async function findIssuedUpload(url: string | null | undefined): Promise<StoredUpload | null> {
+  const relative = issuedPathOf(url);
+  if (!relative) return null;
+  return (await findUploadByPath(getDb(), relative)) ?? null;
+}
+
+// ---------------------------------------------------------------- deleting
+
+/** Deletes an upload's file and its record. */
+export async function removeUpload(upload: StoredUpload): Promise<void> {
+  const file = resolveUploadPath(getEnv().UPLOADS_DIR, upload.path);
+  if (file) {
+    await fs.unlink(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+  }
+  await deleteUploadRow(getDb(), upload.id);
+}
+
+/**
+ * Deletes the upload behind `url` when it was issued to `ownerId`; anything else (another
+ * user's file, a folder, a path the server never issued, an outside URL) is left alone.
+ */
+export async function removeUploadOwnedBy(url: string | null | undefined, ownerId: number): Promise<boolean> {
+  const upload = await findIssuedUpload(url);
+  if (!upload || upload.ownerId !== ownerId) return false;
+  await removeUpload(upload);
+  return true;
+}
+
+// ---------------------------------------------------------------- housekeeping
+
+const DAY_MS = 24 * 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * Removes avatar uploads nobody shows after a day (uploaded through the API and never set,
+ * or left behind by a crash) and temporary upload folders older than an hour.
+ */
+export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; tmp: number }> {
+  const unused = await listUnusedAvatarUploads(getDb(), new Date(now - DAY_MS).toISOString());
+  for (const upload of unused) await removeUpload(upload);
+  let tmp = 0;
+  const tmpRoot = path.join(getEnv().DATA_DIR, TMP_FOLDER);
+  const entries = await fs.readdir(tmpRoot, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(tmpRoot, entry.name);
+    const stat = await fs.stat(full).catch(() => null);
+    if (stat && now - stat.mtimeMs > HOUR_MS) {
+      await fs.rm(full, { recursive: true, force: true });
+      tmp += 1;
+    }
+  }
+  if (unused.length || tmp) log.info(`uploads housekeeping: ${unused.length} unused avatars, ${tmp} temporary folders removed`);
+  return { avatars: unused.length, tmp };
 }

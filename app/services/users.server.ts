@@ -6,7 +6,6 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
 import { getAccess } from "~/lib/permissions.server";
-import { endOtherSessions } from "~/lib/session.server";
 import {
   assignRole,
   countSuperAdmins,
@@ -34,7 +33,8 @@ import {
   type User,
   type UserTypeFilter,
 } from "~/models/user.server";
-import { MESSAGES } from "~/schemas/auth";
+import { countAvatarUsers, setUploadOwner } from "~/models/upload.server";
+import { AVATAR_MAX_BYTES, MESSAGES } from "~/schemas/auth";
 import {
   ADMIN_MESSAGES,
   USERS_PAGE_SIZE,
@@ -43,8 +43,19 @@ import {
 } from "~/schemas/admin-users";
 import type { UserUpdate } from "../../db/schema";
 import { hashPassword, verifyPassword } from "./crypto.server";
-import { sendEmailChangeCode } from "./auth.server";
-import { revokeAllRefreshTokens } from "./tokens.server";
+import { startEmailChange } from "./auth.server";
+import { setPassword } from "./passwords.server";
+import { loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
+import {
+  findIssuedUpload,
+  isUploadedFile,
+  removeUpload,
+  removeUploadOwnedBy,
+  storeImage,
+  withMultipart,
+  type MultipartLimits,
+  type StoredUpload,
+} from "./uploads.server";
 
 type RoleJson = { id: number; name: string; description: string };
 
@@ -113,6 +124,70 @@ async function assertEmailFree(email: string, exceptId?: number) {
   if (existing && existing.id !== exceptId) throw conflict("email");
 }
 
+// ---------------------------------------------------------------- avatars
+
+const AVATAR_UPLOAD_LIMITS: MultipartLimits = {
+  maxFileBytes: AVATAR_MAX_BYTES,
+  maxFiles: 1,
+  messages: { fileTooLarge: MESSAGES.avatarTooLarge, tooManyFiles: MESSAGES.avatarOneFile },
+};
+
+/**
+ * Reads an avatar image from a multipart request (the file field `field`) and stores it,
+ * issued to `user`. It becomes the avatar only when set (PUT /api/users/me avatarUrl, or
+ * replaceAvatar); an upload never set is removed by housekeeping after a day.
+ */
+export async function receiveAvatarUpload(request: Request, user: User, field: string): Promise<StoredUpload> {
+  return withMultipart(request, AVATAR_UPLOAD_LIMITS, async (form) => {
+    const file = form.get(field);
+    const notImage = () => new ApiError(400, MESSAGES.avatarNotImage, "VALIDATION_ERROR", [{ field, message: MESSAGES.avatarNotImage }]);
+    if (!isUploadedFile(file) || file.size === 0) throw notImage();
+    if (file.type && !file.type.startsWith("image/")) throw notImage();
+    return storeImage(file, "avatars", user.id, { notImage: MESSAGES.avatarNotImage, tooLarge: MESSAGES.avatarTooLarge }, AVATAR_MAX_BYTES);
+  });
+}
+
+/** The profile page's avatar form: store the image and make it the avatar in one step. */
+export async function replaceAvatar(request: Request, user: User, field: string, ip: string): Promise<User> {
+  const upload = await receiveAvatarUpload(request, user, field);
+  return (await updateOwnProfile(user, { avatarUrl: upload.url }, ip)).user;
+}
+
+type AvatarChange = { url: string | null; upload: StoredUpload | null };
+
+/**
+ * Checks a new avatar value for `target`: undefined when it does not change. Accepted: an
+ * empty value (no avatar), the current value, or an avatar upload issued to one of
+ * `owners`. Anything else, outside URLs included (they would tell another site who looks
+ * at the page), answers 400 naming `field`.
+ */
+async function checkAvatarChange(
+  target: User,
+  value: string | null | undefined,
+  owners: number[],
+  field: string,
+): Promise<AvatarChange | undefined> {
+  if (value === undefined) return undefined;
+  const next = value?.trim() || null;
+  if (next === target.avatarUrl) return undefined;
+  if (next === null) return { url: null, upload: null };
+  const upload = await findIssuedUpload(next);
+  if (!upload || upload.kind !== "avatars" || upload.ownerId === null || !owners.includes(upload.ownerId)) {
+    throw new ApiError(400, MESSAGES.avatarNotIssued, "VALIDATION_ERROR", [{ field, message: MESSAGES.avatarNotIssued }]);
+  }
+  return { url: next, upload };
+}
+
+/**
+ * After a new avatar is saved: the upload belongs to the user who shows it, and the
+ * previous avatar's file is deleted when it was issued to this user and nobody shows it.
+ */
+async function settleAvatarChange(target: User, previousUrl: string | null, change: AvatarChange): Promise<void> {
+  const db = getDb();
+  if (change.upload && change.upload.ownerId !== target.id) await setUploadOwner(db, change.upload.id, target.id);
+  if (previousUrl && (await countAvatarUsers(db, previousUrl)) === 0) await removeUploadOwnedBy(previousUrl, target.id);
+}
+
 // ---------------------------------------------------------------- profile
 
 export type ProfileChanges = {
@@ -124,29 +199,30 @@ export type ProfileChanges = {
 
 /**
  * Updates the user's own profile. A new e-mail address is not applied at once: it waits
- * in pending_email until the code mailed to it is entered.
+ * in pending_email until the code mailed to it is entered. The answer is the same
+ * whether or not the new address has an account (its owner is told instead).
  */
 export async function updateOwnProfile(
   user: User,
   changes: ProfileChanges,
+  ip: string,
 ): Promise<{ user: User; usernameChanged: boolean; emailChangePending: boolean }> {
   const db = getDb();
   const update: Omit<UserUpdate, "id"> = {};
   let usernameChanged = false;
-  let emailChangePending = false;
   if (changes.username !== undefined && changes.username !== user.username) {
     await assertUsernameFree(changes.username, user.id);
     update.username = changes.username;
     usernameChanged = true;
   }
   if (changes.phone !== undefined && (changes.phone || null) !== user.phone) update.phone = changes.phone || null;
-  if (changes.avatarUrl !== undefined && (changes.avatarUrl || null) !== user.avatarUrl) {
-    update.avatar_url = changes.avatarUrl || null;
-  }
-  if (changes.email !== undefined && changes.email !== user.email.toLowerCase()) {
-    await assertEmailFree(changes.email, user.id);
-    update.pending_email = changes.email;
-    emailChangePending = true;
+  const avatar = await checkAvatarChange(user, changes.avatarUrl, [user.id], "avatarUrl");
+  if (avatar) update.avatar_url = avatar.url;
+  const newEmail = changes.email !== undefined && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
+  if (newEmail) {
+    // counted (429 over the limits) and mailed before anything is saved
+    await startEmailChange(user, newEmail, ip);
+    update.pending_email = newEmail;
   }
   let updated = user;
   if (Object.keys(update).length > 0) {
@@ -157,8 +233,8 @@ export async function updateOwnProfile(
       throw error;
     }
   }
-  if (emailChangePending) await sendEmailChangeCode(updated, changes.email!);
-  return { user: updated, usernameChanged, emailChangePending };
+  if (avatar) await settleAvatarChange(updated, user.avatarUrl, avatar);
+  return { user: updated, usernameChanged, emailChangePending: Boolean(newEmail) };
 }
 
 export async function cancelEmailChange(user: User): Promise<User> {
@@ -166,33 +242,28 @@ export async function cancelEmailChange(user: User): Promise<User> {
 }
 
 /**
- * Changes the password (the current one is required when the account has one). Every
- * other browser session ends, every refresh token is revoked and older access tokens
- * stop working.
+ * Changes the password (the current one is required when the account has one). Wrong
+ * current passwords count as failed logins of the account (429 once it is throttled).
+ * Every other browser session ends, every refresh token is revoked and older access
+ * tokens stop working.
  */
 export async function changeOwnPassword(
   user: User,
   input: { currentPassword: string; newPassword: string },
-  keepSessionHash?: string,
+  context: { ip: string; keepSessionHash?: string },
 ): Promise<User> {
-  const db = getDb();
-  const hash = await getPasswordHash(db, user.id);
-  if (hash && !(await verifyPassword(hash, input.currentPassword))) {
-    throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
-      { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
-    ]);
+  const hash = await getPasswordHash(getDb(), user.id);
+  if (hash) {
+    const pressure = await loginPressure(user.email, context.ip);
+    if (pressure.blockedUntil) throw tooManyRequests(pressure.blockedUntil);
+    if (!(await verifyPassword(hash, input.currentPassword))) {
+      await recordLoginFailure(user.email, context.ip);
+      throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
+        { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
+      ]);
+    }
   }
-  return setPassword(user, input.newPassword, keepSessionHash);
-}
-
-async function setPassword(user: User, newPassword: string, keepSessionHash?: string): Promise<User> {
-  const updated = await updateUserRow(getDb(), user.id, {
-    password_hash: await hashPassword(newPassword),
-    token_version: user.tokenVersion + 1,
-  });
-  await endOtherSessions(user.id, keepSessionHash);
-  await revokeAllRefreshTokens(user.id);
-  return updated ?? user;
+  return setPassword(user.id, input.newPassword, { keepSessionHash: context.keepSessionHash });
 }
 
 // ---------------------------------------------------------------- admin: users
@@ -246,13 +317,26 @@ export async function getUserForAdmin(id: number): Promise<{ user: User; json: U
   return { user, access, json: await userJsonWithAccess(user, access) };
 }
 
-/** A non-super admin may not act on a super admin. */
+/**
+ * Who may change, reset or delete whom: a super admin anyone; any other holder of a
+ * user.* permission only users without back-office access (else one admin could take
+ * over another's account, or a super admin's).
+ */
 async function assertMayManage(actor: Access, target: User) {
   if (actor.userType === "super_admin") return;
   const targetAccess = await getAccess(target);
-  if (targetAccess.userType === "super_admin") {
-    throw new ApiError(403, ADMIN_MESSAGES.cannotManageSuperAdmin, "FORBIDDEN");
+  if (targetAccess.hasAdminAccess) {
+    throw new ApiError(
+      403,
+      targetAccess.userType === "super_admin" ? ADMIN_MESSAGES.cannotManageSuperAdmin : ADMIN_MESSAGES.cannotManageAdmin,
+      "FORBIDDEN",
+    );
   }
+}
+
+/** Roles, direct permissions and the is_admin flag are the super admin's to hand out. */
+function assertSuperAdmin(actor: Access, message: string) {
+  if (actor.userType !== "super_admin") throw new ApiError(403, message, "FORBIDDEN");
 }
 
 async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJson[]> {
@@ -347,10 +431,11 @@ export async function updateUserByAdmin(
     update.pending_email = null;
   }
   if (input.phone !== undefined && (input.phone || null) !== target.phone) update.phone = input.phone || null;
-  if (input.avatar_url !== undefined && (input.avatar_url || null) !== target.avatarUrl) {
-    update.avatar_url = input.avatar_url || null;
-  }
+  // the admin may set an avatar uploaded by the user or by themselves
+  const avatar = await checkAvatarChange(target, input.avatar_url, [target.id, actor.user.id], "avatar_url");
+  if (avatar) update.avatar_url = avatar.url;
   if (input.is_admin !== undefined && input.is_admin !== target.isAdmin) {
+    assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminSetsAdmin);
     if (id === actor.user.id && !input.is_admin) {
       throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
     }
@@ -360,6 +445,7 @@ export async function updateUserByAdmin(
     return { changed: false, user: await userJsonWithAccess(target) };
   }
   const updated = (await updateUserRow(db, id, update))!;
+  if (avatar) await settleAvatarChange(updated, target.avatarUrl, avatar);
   return { changed: true, user: await userJsonWithAccess(updated) };
 }
 
@@ -367,7 +453,7 @@ export async function resetPasswordByAdmin(id: number, newPassword: string, acto
   const target = await findUserById(getDb(), id);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
   await assertMayManage(actor.access, target);
-  await setPassword(target, newPassword);
+  await setPassword(target.id, newPassword);
 }
 
 export async function deleteUserByAdmin(id: number, actor: { user: User; access: Access }): Promise<void> {
@@ -380,6 +466,7 @@ export async function deleteUserByAdmin(id: number, actor: { user: User; access:
   if (targetAccess.userType === "super_admin" && (await countSuperAdmins(db)) <= 1) {
     throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
   }
+  const avatar = await findIssuedUpload(target.avatarUrl);
   try {
     if (!(await deleteUserRow(db, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
   } catch (error) {
@@ -388,6 +475,8 @@ export async function deleteUserByAdmin(id: number, actor: { user: User; access:
     }
     throw error;
   }
+  // the avatar goes with its user
+  if (avatar?.ownerId === target.id && (await countAvatarUsers(db, avatar.url)) === 0) await removeUpload(avatar);
 }
 
 // ---------------------------------------------------------------- admin: roles and permissions
@@ -408,8 +497,9 @@ export async function assignRoleToUser(
   userId: number,
   roleId: number,
   expiresAt: string | null,
-  actor: { user: User },
+  actor: { user: User; access: Access },
 ): Promise<void> {
+  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
   const db = getDb();
   const target = await findUserById(db, userId);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
@@ -421,7 +511,8 @@ export async function assignRoleToUser(
   await assignRole(db, { userId, roleId, expiresAt, assignedBy: actor.user.id });
 }
 
-export async function revokeRoleFromUser(userId: number, roleId: number, actor: { user: User }): Promise<void> {
+export async function revokeRoleFromUser(userId: number, roleId: number, actor: { user: User; access: Access }): Promise<void> {
+  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
   const db = getDb();
   const target = await findUserById(db, userId);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
@@ -438,7 +529,8 @@ export async function revokeRoleFromUser(userId: number, roleId: number, actor: 
   await revokeRole(db, userId, roleId);
 }
 
-export async function grantPermissionToUser(userId: number, permissionId: number, actor: { user: User }): Promise<void> {
+export async function grantPermissionToUser(userId: number, permissionId: number, actor: { user: User; access: Access }): Promise<void> {
+  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminGrantsPermissions);
   const db = getDb();
   const target = await findUserById(db, userId);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
@@ -450,7 +542,8 @@ export async function grantPermissionToUser(userId: number, permissionId: number
   await grantPermission(db, { userId, permissionId, grantedBy: actor.user.id });
 }
 
-export async function revokePermissionFromUser(userId: number, permissionId: number): Promise<void> {
+export async function revokePermissionFromUser(userId: number, permissionId: number, actor: { access: Access }): Promise<void> {
+  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminGrantsPermissions);
   const db = getDb();
   const target = await findUserById(db, userId);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");

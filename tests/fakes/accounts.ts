@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { api, type ApiResult } from "../setup/api-client";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { startTestServer, type TestServer } from "../setup/server";
 import { startFakeSmtp, type FakeSmtp } from "./smtp";
 
@@ -85,6 +85,82 @@ export function openServerDb(dataDir: string): Database.Database {
   const db = new Database(path.join(dataDir, "app.db"));
   db.pragma("busy_timeout = 5000");
   return db;
+}
+
+/**
+ * A live captcha whose answer the test knows, inserted into the server's database and
+ * hashed the way the server hashes answers: HMAC-SHA256 under a key derived from
+ * JWT_SECRET (HKDF-SHA256, label "keyed-hash: codes and captchas"). A captcha's answer
+ * is otherwise only in its image.
+ */
+export function insertKnownCaptcha(db: Database.Database, jwtSecret: string, answer = "k7x2p"): { captchaId: string; captchaText: string } {
+  const key = Buffer.from(crypto.hkdfSync("sha256", jwtSecret, "", "keyed-hash: codes and captchas", 32));
+  const captchaId = crypto.randomUUID();
+  const answerHash = crypto.createHmac("sha256", key).update(`captcha:${answer.toLowerCase()}`).digest("hex");
+  db.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?, ?, ?)").run(
+    captchaId,
+    answerHash,
+    new Date(Date.now() + 5 * 60_000).toISOString(),
+  );
+  return { captchaId, captchaText: answer };
+}
+
+/**
+ * Checks that a code-mail endpoint answers an address with an account exactly as one
+ * without: same status, same body, the same time, with the mail sent after the answer
+ * and a failing relay never showing. `send` makes one request for an address; `known`
+ * are two addresses that get mail, `unknown()` makes a fresh one that does not.
+ */
+export async function expectSameAnswer(
+  smtp: FakeSmtp,
+  send: (email: string) => Promise<ApiResult>,
+  known: [string, string],
+  unknown: () => string,
+): Promise<void> {
+  const timed = async (email: string) => {
+    const started = performance.now();
+    const result = await send(email);
+    return { ...result, ms: performance.now() - started, answeredAt: Date.now() };
+  };
+  // a slow relay: an answer that waited for the mail would take 1.5 s
+  smtp.behave({ delayMs: 1_500 });
+  try {
+    const knownEmail = known[0];
+    const forUnknown = await timed(unknown());
+    const forKnown = await timed(knownEmail);
+    expect(forKnown.status).toBe(200);
+    expect(forUnknown.status).toBe(forKnown.status);
+    expect(forUnknown.body).toEqual(forKnown.body);
+    // the same timing class: both answer well before the relay is done
+    expect(forKnown.ms, "answer time with an account").toBeLessThan(1_000);
+    expect(forUnknown.ms, "answer time without an account").toBeLessThan(1_000);
+    const mail = await smtp.waitForMail(knownEmail, { since: forKnown.answeredAt - 5 });
+    expect(mail.receivedAt - forKnown.answeredAt).toBeGreaterThanOrEqual(1_000);
+
+    // a relay that refuses: the answer does not change (the failure is only logged)
+    smtp.behave({ reject: { code: 451, message: "try again later" } });
+    const unknownAgain = await timed(unknown());
+    const knownAgain = await timed(known[1]);
+    expect(knownAgain.status).toBe(200);
+    expect(unknownAgain.status).toBe(200);
+    expect(knownAgain.body).toEqual(forKnown.body);
+    expect(unknownAgain.body).toEqual(forKnown.body);
+  } finally {
+    smtp.behave({});
+  }
+}
+
+/** An account made by the super admin (POST /api/admin/users): no mail involved. */
+export async function createAccountByAdmin(baseUrl: string): Promise<{ id: number; email: string; password: string }> {
+  const admin = await api(baseUrl, "/api/auth/login", { body: { email: "admin@example.com", password: "admin-password-test" } });
+  const email = uniqueEmail("made");
+  const password = `pw-${crypto.randomBytes(6).toString("hex")}`;
+  const created = await api(baseUrl, "/api/admin/users", {
+    token: admin.body.accessToken,
+    body: { username: uniqueUsername("made"), email, password },
+  });
+  if (created.status !== 201) throw new Error(`admin create ${email}: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: created.body.data.id, email, password };
 }
 
 /** name → value of every Set-Cookie of a response (a cleared cookie maps to ""). */

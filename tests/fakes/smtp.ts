@@ -34,6 +34,11 @@ export type FakeSmtp = {
   ) => Promise<ReceivedMail>;
   /** The 6-digit code of the newest message to `to` (throws when there is none). */
   lastCode: (to: string) => string;
+  /**
+   * How the server answers from now on: `delayMs` before accepting each message (a slow
+   * relay), or `reject` with an SMTP status (a relay that refuses: 4xx or 5xx).
+   */
+  behave: (behaviour: SmtpBehaviour) => void;
   close: () => Promise<void>;
 };
 
@@ -48,8 +53,11 @@ export function extractCode(mail: Pick<ReceivedMail, "subject" | "text">): strin
   return inText.find((code) => inSubject.includes(code)) ?? inText[0] ?? inSubject[0] ?? null;
 }
 
+export type SmtpBehaviour = { delayMs?: number; reject?: { code: number; message: string } };
+
 export async function startFakeSmtp(): Promise<FakeSmtp> {
   const messages: ReceivedMail[] = [];
+  let behaviour: SmtpBehaviour = {};
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
@@ -63,8 +71,14 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     banner: "fake smtp for tests",
     size: 10 * 1024 * 1024,
     onData(stream, session, callback) {
+      const { delayMs = 0, reject } = behaviour;
       simpleParser(stream)
-        .then((parsed) => {
+        .then(async (parsed) => {
+          if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (reject) {
+            callback(Object.assign(new Error(reject.message), { responseCode: reject.code }));
+            return;
+          }
           messages.push({
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
@@ -127,6 +141,9 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     mailTo,
     waitForMail,
     lastCode,
+    behave: (next) => {
+      behaviour = next;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -41,8 +41,9 @@ describe("first super admin", () => {
 });
 
 describe("npm run admin:create", () => {
-  it("creates a super admin, or promotes an existing user and sets the password", async () => {
+  it("creates a super admin, or promotes an existing user and sets the password (ending the old password's sessions)", async () => {
     const dataDir = makeDataDir();
+    let before: { accessToken: string; refreshToken: string } | undefined;
     const created = await runScript("admin-create", ["--email", "Second@Example.com", "--password", "second-pass", "--username", "second"], { DATA_DIR: dataDir });
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
@@ -60,6 +61,7 @@ describe("npm run admin:create", () => {
         body: { username: "promoteme", email: "promote@example.com", password: "plain-pass" },
       });
       expect(made.status).toBe(201);
+      before = await apiLogin(server.url, "promoteme", "plain-pass");
     } finally {
       await server.stop();
     }
@@ -71,6 +73,12 @@ describe("npm run admin:create", () => {
       const login = await apiLogin(again.url, "promoteme", "promoted-pass");
       const permissions = await api(again.url, "/api/auth/permissions", { token: login.accessToken });
       expect(permissions.body.data.userType).toBe("super_admin");
+      // what the old password opened is closed, as with every password change
+      const oldAccess = await api(again.url, "/api/users/me", { token: before!.accessToken });
+      expect(oldAccess.status).toBe(401);
+      expect(oldAccess.body.code).toBe("TOKEN_REVOKED");
+      expect((await api(again.url, "/api/auth/refresh-token", { body: { refreshToken: before!.refreshToken } })).status).toBe(401);
+      expect((await api(again.url, "/api/auth/login", { body: { email: "promoteme", password: "plain-pass" } })).status).toBe(401);
     } finally {
       await again.stop();
     }

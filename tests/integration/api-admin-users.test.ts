@@ -20,6 +20,7 @@ let plainAdminToken: string;
 let editorToken: string;
 let plainAdminId: number;
 let editorId: number;
+let regularId: number;
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -51,6 +52,7 @@ beforeAll(async () => {
   const editor = await createUser({ roleIds: [roleIds.admin] });
   plainAdminId = plainAdmin.id;
   editorId = editor.id;
+  regularId = regular.id;
   const granted = await api(server.url, `/api/admin/users/${editor.id}/permissions/${permissionIds["user.edit"]}`, {
     method: "POST",
     token: superToken,
@@ -109,7 +111,7 @@ describe("guards on every endpoint", () => {
   it("lets an admin holding only user.edit read and edit, but not create, delete or change access", async () => {
     const list = await api(server.url, "/api/admin/users", { token: editorToken });
     expect(list.status).toBe(200);
-    const edit = await api(server.url, `/api/admin/users/${plainAdminId}`, { method: "PUT", token: editorToken, body: { phone: "+86 138 0000 0000" } });
+    const edit = await api(server.url, `/api/admin/users/${regularId}`, { method: "PUT", token: editorToken, body: { phone: "+86 138 0000 0000" } });
     expect(edit.status).toBe(200);
     expect(edit.body.data.phone).toBe("+86 138 0000 0000");
     const refused = endpoints.filter(([method, pathOf]) => {
@@ -131,6 +133,36 @@ describe("guards on every endpoint", () => {
     const response = await api(server.url, `/api/admin/users/${superId}`, { method: "PUT", token: editorToken, body: { phone: "1" } });
     expect(response.status).toBe(403);
     expect(response.body.message).toBe("Only a super admin can change a super admin");
+  });
+
+  it("a user.edit holder manages only users without admin access: no takeover of another admin", async () => {
+    const target = await createUser({ roleIds: [roleIds.admin] });
+    const attempts: Array<[string, string, unknown]> = [
+      ["PUT", `/api/admin/users/${target.id}`, { email: "taken-over@example.com" }],
+      ["PUT", `/api/admin/users/${target.id}`, { username: "takenover" }],
+      ["PUT", `/api/admin/users/${target.id}/reset-password`, { newPassword: "attacker-password" }],
+    ];
+    for (const [method, pathname, body] of attempts) {
+      const response = await api(server.url, pathname, { method, body, token: editorToken });
+      expect(response.status, `${method} ${pathname} ${JSON.stringify(body)}`).toBe(403);
+      expect(response.body).toMatchObject({ success: false, code: "FORBIDDEN", message: "Only a super admin can change another administrator" });
+    }
+    // nothing changed: the admin still logs in with their own password and address
+    const login = await apiLogin(server.url, target.email, target.password);
+    expect(login.user).toMatchObject({ email: target.email, username: target.username });
+  });
+
+  it("only a super admin grants or removes admin access (is_admin)", async () => {
+    const target = await createUser();
+    const refused = await api(server.url, `/api/admin/users/${target.id}`, { method: "PUT", token: editorToken, body: { is_admin: true } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only a super admin can grant or remove administrator access");
+    const access = await api(server.url, "/api/auth/permissions", { token: (await apiLogin(server.url, target.email, target.password)).accessToken });
+    expect(access.body.data.hasAdminAccess).toBe(false);
+    // the super admin may
+    const granted = await api(server.url, `/api/admin/users/${target.id}`, { method: "PUT", token: superToken, body: { is_admin: true } });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data.is_admin).toBe(true);
   });
 });
 
@@ -324,11 +356,11 @@ describe("GET, PUT, DELETE /api/admin/users/:id", () => {
     const changed = await api(server.url, `/api/admin/users/${user.id}`, {
       method: "PUT",
       token: superToken,
-      body: { username: user.username, email: user.email, phone: "021-5555", avatar_url: "https://img.example/a.png", password: "ignored" },
+      body: { username: user.username, email: user.email, phone: "021-5555", avatar_url: "", password: "ignored" },
     });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ success: true, changed: true, message: "User updated successfully" });
-    expect(changed.body.data).toMatchObject({ username: user.username, email: user.email, phone: "021-5555", avatar_url: "https://img.example/a.png" });
+    expect(changed.body.data).toMatchObject({ username: user.username, email: user.email, phone: "021-5555", avatar_url: null });
     expect(changed.body.data.updated_at > before.updated_at).toBe(true);
     // the unknown field did not change the password
     await apiLogin(server.url, user.email, user.password);

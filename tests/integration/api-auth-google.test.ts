@@ -4,7 +4,7 @@
  * HTTP without a browser (POST /auth/google → provider → callback with the cookies).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, cookieHeader, freshIp, registerAccount, setCookies } from "../fakes/accounts";
+import { client, cookieHeader, freshIp, openServerDb, registerAccount, setCookies, uniqueEmail, uniqueUsername } from "../fakes/accounts";
 import { randomProfile, startFakeGoogle, type FakeGoogle, type GoogleProfile } from "../fakes/google";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
@@ -103,6 +103,64 @@ describe("POST /api/auth/google", () => {
     const again = await googleLogin(await google.signIdToken({ ...profile }));
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(again.body.accessToken).toBeUndefined();
+  });
+
+  it("never creates an account, or signs in, through an unverified Google e-mail", async () => {
+    const profile = randomProfile({ email_verified: false });
+    const response = await googleLogin(await google.signIdToken({ ...profile }));
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({ success: false, code: "GOOGLE_EMAIL_UNVERIFIED", message: expect.stringContaining("Google login failed.") });
+    expect(response.body.accessToken).toBeUndefined();
+    const db = openServerDb(server.dataDir);
+    try {
+      expect(db.prepare("SELECT count(*) AS n FROM users WHERE email = ? OR google_id = ?").get(profile.email, profile.sub)).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+    // the real owner of the address registers normally afterwards
+    const owner = await registerAccount(server.url, smtp, { email: profile.email });
+    expect(owner.id).toEqual(expect.any(Number));
+  });
+
+  it("an account linked to Google before its address was proven loses the link when the owner resets the password", async () => {
+    // the state an older version could leave: an attacker's Google account (subject
+    // `attackerSub`) claimed the victim's address unverified and got an account linked to it
+    const victimEmail = uniqueEmail("victim");
+    const attackerSub = `attacker-${Date.now()}`;
+    const db = openServerDb(server.dataDir);
+    const { lastInsertRowid: victimId } = db
+      .prepare("INSERT INTO users (username, email, password_hash, email_verified, google_id) VALUES (?, ?, NULL, 0, ?)")
+      .run(uniqueUsername("prehijack"), victimEmail, attackerSub);
+    // the real owner recovers the address with a reset code
+    const since = Date.now();
+    expect((await call("/api/auth/send-reset-code", { body: { email: victimEmail } })).status).toBe(200);
+    await smtp.waitForMail(victimEmail, { since });
+    const reset = await call("/api/auth/reset-password", { body: { email: victimEmail, code: smtp.lastCode(victimEmail), newPassword: "owner-password" } });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect(db.prepare("SELECT google_id, email_verified FROM users WHERE id = ?").get(victimId)).toEqual({ google_id: null, email_verified: 1 });
+    db.close();
+    // the attacker's Google account, now with a verified address of its own, does not get in
+    const attacker = randomProfile({ sub: attackerSub, email: uniqueEmail("attacker"), email_verified: true });
+    const attempt = await googleLogin(await google.signIdToken({ ...attacker }));
+    expect(attempt.status).toBe(200);
+    expect(attempt.body.user.id).not.toBe(Number(victimId));
+    expect(attempt.body.user.email).toBe(attacker.email);
+    // and the owner logs in with the new password
+    expect((await call("/api/auth/login", { body: { email: victimEmail, password: "owner-password" } })).body.user.id).toBe(Number(victimId));
+  });
+
+  it("verifying the address by a mailed code also ends a Google link made before", async () => {
+    const email = uniqueEmail("unproven");
+    const db = openServerDb(server.dataDir);
+    const { lastInsertRowid: id } = db
+      .prepare("INSERT INTO users (username, email, password_hash, email_verified, google_id) VALUES (?, ?, NULL, 0, ?)")
+      .run(uniqueUsername("unproven"), email, `someone-${Date.now()}`);
+    const since = Date.now();
+    expect((await call("/api/auth/resend-verification", { body: { email } })).status).toBe(200);
+    await smtp.waitForMail(email, { since });
+    expect((await call("/api/auth/verify-email", { body: { email, code: smtp.lastCode(email) } })).status).toBe(200);
+    expect(db.prepare("SELECT google_id, email_verified FROM users WHERE id = ?").get(id)).toEqual({ google_id: null, email_verified: 1 });
+    db.close();
   });
 
   it.each([

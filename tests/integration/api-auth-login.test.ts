@@ -4,14 +4,12 @@
  * throttle, unverified addresses, and e-mail verification with a mailed code.
  *
  * A captcha's answer is only in the image, so the passing-captcha cases insert a
- * captcha row of known answer into the server's database, hashed the way the server
- * hashes answers (HMAC-SHA256 with JWT_SECRET, which this file fixes).
+ * captcha row of known answer (insertKnownCaptcha, with the JWT_SECRET this file fixes).
  */
-import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
+import { client, createAccountByAdmin, expectSameAnswer, freshIp, insertKnownCaptcha, openServerDb, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
@@ -35,16 +33,7 @@ afterAll(async () => {
 });
 
 /** A live captcha whose answer we know (see the file comment). */
-function knownCaptcha(answer = "k7x2p"): { captchaId: string; captchaText: string } {
-  const captchaId = crypto.randomUUID();
-  const answerHash = crypto.createHmac("sha256", JWT_SECRET).update(`captcha:${answer.toLowerCase()}`).digest("hex");
-  db.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?, ?, ?)").run(
-    captchaId,
-    answerHash,
-    new Date(Date.now() + 5 * 60_000).toISOString(),
-  );
-  return { captchaId, captchaText: answer };
-}
+const knownCaptcha = (answer?: string) => insertKnownCaptcha(db, JWT_SECRET, answer);
 
 const login = (body: Record<string, unknown>, ip = freshIp()) => client(server.url, ip)("/api/auth/login", { body });
 
@@ -281,6 +270,17 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
     expect(forNobody.body).toEqual(forUnverified.body);
     await smtp.waitForMail(unverified.email, { since });
     expect(smtp.mailTo(nobody)).toHaveLength(0);
+  });
+
+  it("answers in the same time whether or not the address waits for verification: the mail goes after the answer", async () => {
+    const known = await Promise.all([createAccountByAdmin(server.url), createAccountByAdmin(server.url)]);
+    for (const account of known) db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    await expectSameAnswer(
+      smtp,
+      (email) => client(server.url, freshIp())("/api/auth/resend-verification", { body: { email } }),
+      [known[0].email, known[1].email],
+      () => uniqueEmail("nobody"),
+    );
   });
 
   it("limits resending to one code a minute per address (429)", async () => {

@@ -235,12 +235,40 @@ describe("GET and PUT /api/users/me", () => {
     expect((await call("/api/auth/login", { body: { email: account.email, password: account.password } })).status).toBe(401);
   });
 
-  it("refuses an e-mail that belongs to another account with 409", async () => {
-    const other = await registerAccount(live.server.url, live.smtp);
+  it("answers an address that has an account exactly like a free one; its owner gets a notice, nobody a code", async () => {
+    const owner = await registerAccount(live.server.url, live.smtp);
+    const [mover, control] = [await registerAccount(live.server.url, live.smtp), await registerAccount(live.server.url, live.smtp)];
+    const freeEmail = uniqueEmail("free");
+    const since = Date.now();
+    const free = await call("/api/users/me", { method: "PUT", token: control.accessToken, body: { email: freeEmail } });
+    const taken = await call("/api/users/me", { method: "PUT", token: mover.accessToken, body: { email: owner.email } });
+    expect(taken.status).toBe(free.status);
+    expect(taken.status).toBe(200);
+    expect(taken.body.message).toBe(free.body.message.replace(freeEmail, owner.email));
+    expect(taken.body.data.pendingEmail).toBe(owner.email);
+    expect(taken.body.emailVerificationRequired).toBe(true);
+
+    const notice = await live.smtp.waitForMail(owner.email, { since });
+    expect(notice.text).not.toMatch(/(?<!\d)\d{6}(?!\d)/);
+    expect(notice.text).toContain("Nothing was changed");
+    await live.smtp.waitForMail(freeEmail, { since });
+    // no code exists for the taken address: a guess changes nothing
+    const guess = await call("/api/auth/verify-email", { token: mover.accessToken, body: { email: owner.email, code: "123456" } });
+    expect(guess.status).toBe(400);
+    expect((await call("/api/users/me", { token: mover.accessToken })).body.data.email).toBe(mover.email);
+    expect((await call("/api/users/me", { token: owner.accessToken })).body.data.email).toBe(owner.email);
+  });
+
+  it("limits e-mail change codes like every code mail (429), taken addresses included", async () => {
+    const owner = await registerAccount(live.server.url, live.smtp);
     const account = await registerAccount(live.server.url, live.smtp);
-    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: other.email } });
-    expect(response.status).toBe(409);
-    expect(fieldsOf(response.body)).toContain("email");
+    for (const email of [uniqueEmail("again"), owner.email]) {
+      const first = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email } });
+      expect(first.status, email).toBe(200);
+      const second = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email } });
+      expect(second.status, email).toBe(429);
+      expect(second.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    }
   });
 });
 
@@ -265,6 +293,27 @@ describe("PUT /api/users/me/password", () => {
     expect(fieldsOf(short.body)).toEqual(["newPassword"]);
     // nothing changed
     expect((await call("/api/auth/login", { body: { email: account.email, password: account.password } })).status).toBe(200);
+  });
+
+  it("counts wrong current passwords as failed logins of the account: captcha at login after 5, 429 after 20", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const attempt = () =>
+      call("/api/users/me/password", { method: "PUT", token: account.accessToken, body: { currentPassword: "guess-guess", newPassword: "another-password" } });
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
+    const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
+    expect(login.status).toBe(400);
+    expect(login.body.requiresCaptcha).toBe(true);
+    for (let i = 5; i < 20; i++) expect((await attempt()).status, `attempt ${i + 1}`).toBe(400);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    // even the right password waits now: guessing is over for the window
+    const right = await call("/api/users/me/password", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { currentPassword: account.password, newPassword: "another-password" },
+    });
+    expect(right.status).toBe(429);
   });
 
   it("changes the password and ends every other session and token (the session that changed it stays)", async () => {
@@ -346,6 +395,115 @@ describe("POST /api/upload/avatar", () => {
     const response = await upload(account.accessToken, new Blob([big], { type: "image/png" }), "big.png");
     expect(response.status).toBe(413);
     expect(response.body).toMatchObject({ success: false, message: "Image size cannot exceed 5MB" });
+  });
+});
+
+describe("avatars are files the server issued to their user", () => {
+  const pngOf = (color: string, width = 64) =>
+    sharp({ create: { width, height: width, channels: 3, background: color } }).png().toBuffer();
+  const pngBlob = async (color: string) => new Blob([new Uint8Array(await pngOf(color))], { type: "image/png" });
+  const status = async (url: string) => (await fetch(`${live.server.url}${url}`)).status;
+
+  async function withAvatar(color: string) {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const uploaded = await upload(account.accessToken, await pngBlob(color), "a.png");
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const set = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: uploaded.body.url } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    return { account, url: uploaded.body.url as string };
+  }
+
+  it("refuses any avatarUrl but the caller's own uploads (400 naming avatarUrl), and deletes no one else's file", async () => {
+    const victim = await withAvatar("#0a0");
+    const attacker = await withAvatar("#a00");
+    const [, , kind, month, name] = victim.url.split("/");
+    for (const avatarUrl of [
+      `/uploads/${kind}/../${kind}/${month}/${name}`,
+      `/uploads/avatars/${month}/../${month}/${name}`,
+      victim.url,
+      "/uploads/avatars",
+      `/uploads/avatars/${month}`,
+      "/uploads/avatars/2026-11/not-issued.webp",
+      "https://evil.example/pixel.png",
+      "//evil.example/pixel.png",
+      "javascript:alert(1)",
+    ]) {
+      const response = await call("/api/users/me", { method: "PUT", token: attacker.account.accessToken, body: { avatarUrl } });
+      expect(response.status, avatarUrl).toBe(400);
+      expect(response.body, avatarUrl).toMatchObject({ success: false, message: "The avatar must be an image uploaded to this site" });
+      expect(fieldsOf(response.body)).toEqual(["avatarUrl"]);
+    }
+    // the attacker replaces their own avatar twice: their old files go, the victim's stays
+    const second = await upload(attacker.account.accessToken, await pngBlob("#00a"), "b.png");
+    const replaced = await call("/api/users/me", { method: "PUT", token: attacker.account.accessToken, body: { avatarUrl: second.body.url } });
+    expect(replaced.status).toBe(200);
+    expect(await status(attacker.url)).toBe(404);
+    expect(await status(second.body.url)).toBe(200);
+    expect(await status(victim.url)).toBe(200);
+    const me = await call("/api/users/me", { token: victim.account.accessToken });
+    expect(me.body.data.avatar_url).toBe(victim.url);
+  });
+
+  it("accepts the current avatar sent back unchanged, and an empty value removes the avatar (and its file)", async () => {
+    const { account, url } = await withAvatar("#0aa");
+    const same = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: url, phone: "555" } });
+    expect(same.status).toBe(200);
+    expect(same.body.data.avatar_url).toBe(url);
+    expect(await status(url)).toBe(200);
+    const removed = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: "" } });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.avatar_url).toBeNull();
+    expect(await status(url)).toBe(404);
+  });
+
+  it("the profile page replaces the avatar through the same rules: the old file is deleted", async () => {
+    const { account, url } = await withAvatar("#aa0");
+    const cookie = await pageLogin(live.server.url, account.email, account.password, freshIp());
+    const form = new FormData();
+    form.append("avatar", await pngBlob("#a0a"), "new.png");
+    const response = await fetch(`${live.server.url}/profile`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: live.server.url }, body: form });
+    expect(response.status).toBe(302);
+    const me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data.avatar_url).toMatch(/^\/uploads\/avatars\/\d{4}-\d{2}\/[0-9a-f-]{36}\.webp$/);
+    expect(me.body.data.avatar_url).not.toBe(url);
+    expect(await status(me.body.data.avatar_url)).toBe(200);
+    expect(await status(url)).toBe(404);
+  });
+
+  it("an upload becomes the avatar only when set, and only one file is taken per upload", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const uploaded = await upload(account.accessToken, await pngBlob("#555"), "a.png");
+    expect(uploaded.status).toBe(201);
+    expect((await call("/api/users/me", { token: account.accessToken })).body.data.avatar_url).toBeNull();
+    const two = new FormData();
+    two.append("file", await pngBlob("#111"), "1.png");
+    two.append("file", await pngBlob("#222"), "2.png");
+    const refused = await call("/api/upload/avatar", { token: account.accessToken, body: two });
+    expect(refused.status).toBe(413);
+    expect(refused.body).toMatchObject({ success: false, message: "Please select a single image file" });
+    const fields = new FormData();
+    for (let i = 0; i < 100; i++) fields.append(`f${i}`, "x");
+    const tooManyFields = await call("/api/upload/avatar", { token: account.accessToken, body: fields });
+    expect(tooManyFields.status).toBe(413);
+  });
+
+  it("an admin sets only avatars uploaded by the user or by the admin: no outside URLs", async () => {
+    const admin = await apiLogin(live.server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const other = await withAvatar("#0f0");
+    const account = await registerAccount(live.server.url, live.smtp);
+    const outside = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: "https://evil.example/a.png" } });
+    expect(outside.status).toBe(400);
+    expect(fieldsOf(outside.body)).toEqual(["avatar_url"]);
+    const someoneElses = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: other.url } });
+    expect(someoneElses.status).toBe(400);
+    const byAdmin = await upload(admin.accessToken, await pngBlob("#f0f"), "for-user.png");
+    const set = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: byAdmin.body.url } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data.avatar_url).toBe(byAdmin.body.url);
+    // it now belongs to the user: their next avatar replaces (and deletes) it
+    const next = await upload(account.accessToken, await pngBlob("#ff0"), "mine.png");
+    expect((await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: next.body.url } })).status).toBe(200);
+    expect(await status(byAdmin.body.url)).toBe(404);
   });
 });
 

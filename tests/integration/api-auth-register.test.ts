@@ -3,8 +3,10 @@
  * sending is rate limited, codes are single use with 5 attempts, and the captcha
  * endpoint answers an image and an id.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
+import { client, createAccountByAdmin, expectSameAnswer, freshIp, insertKnownCaptcha, openServerDb, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
 
 const live = useServerWithMail();
 
@@ -69,20 +71,47 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(live.smtp.mailTo(email)).toHaveLength(1);
   });
 
-  it("limits code e-mails per client address too, generously (many people may share one)", async () => {
+  it("limits code e-mails per client address too, generously (many people may share one), with a captcha past half", async () => {
     const call = client(live.server.url, freshIp());
+    const secrets = JSON.parse(fs.readFileSync(path.join(live.server.dataDir, "secrets.json"), "utf8"));
+    const db = openServerDb(live.server.dataDir);
     let accepted = 0;
+    const mailed: string[] = [];
     let refused: Awaited<ReturnType<typeof call>> | undefined;
-    // batches of 10 side by side; every request under the limit must pass
-    while (!refused && accepted < 300) {
-      const batch = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => call("/api/auth/send-registration-code", { body: { email: uniqueEmail(`ip${accepted + i}`) } })),
-      );
-      for (const response of batch) {
-        if (response.status === 200) accepted += 1;
-        else refused ??= response;
+    /** Sends batches of 10 side by side until one is refused; every request under the limit must pass. */
+    async function sendUntilRefused(withCaptcha: boolean) {
+      refused = undefined;
+      while (!refused && accepted < 300) {
+        const emails = Array.from({ length: 10 }, (_, i) => uniqueEmail(`ip${accepted + i}`));
+        const batch = await Promise.all(
+          emails.map((email) =>
+            call("/api/auth/send-registration-code", {
+              body: { email, ...(withCaptcha ? insertKnownCaptcha(db, secrets.JWT_SECRET) : {}) },
+            }),
+          ),
+        );
+        batch.forEach((response, i) => {
+          if (response.status === 200) {
+            accepted += 1;
+            mailed.push(emails[i]);
+          } else refused ??= response;
+        });
       }
     }
+    // half way, the API demands the captcha the registration page shows (same rule)
+    await sendUntilRefused(false);
+    expect(refused, `no refusal after ${accepted} code e-mails from one address`).toBeDefined();
+    expect(refused!.status).toBe(400);
+    expect(refused!.body).toMatchObject({ success: false, code: "CAPTCHA_REQUIRED", requiresCaptcha: true });
+    expect(accepted).toBeGreaterThanOrEqual(20);
+    const wrongCaptcha = await call("/api/auth/send-registration-code", {
+      body: { email: uniqueEmail("ip-wrong"), ...insertKnownCaptcha(db, secrets.JWT_SECRET, "right"), captchaText: "wrong" },
+    });
+    expect(wrongCaptcha.status).toBe(400);
+    expect(wrongCaptcha.body.requiresCaptcha).toBe(true);
+    // with a solved captcha each, sending goes on up to the hourly limit
+    await sendUntilRefused(true);
+    db.close();
     expect(refused, `no 429 after ${accepted} code e-mails from one address`).toBeDefined();
     expect(refused!.status).toBe(429);
     expect(refused!.body).toMatchObject({ success: false, code: "RATE_LIMITED", message: expect.any(String) });
@@ -92,7 +121,19 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(again.status).toBe(429);
     const elsewhere = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-else") } });
     expect(elsewhere.status).toBe(200);
-  }, 60_000);
+    // every accepted request was really mailed
+    for (const email of mailed) await live.smtp.waitForMail(email, { timeoutMs: 30_000 });
+  }, 90_000);
+
+  it("answers an address with an account in the same time as a new one: the mail goes after the answer", async () => {
+    const known = await Promise.all([createAccountByAdmin(live.server.url), createAccountByAdmin(live.server.url)]);
+    await expectSameAnswer(
+      live.smtp,
+      (email) => client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email } }),
+      [known[0].email, known[1].email],
+      () => uniqueEmail("new"),
+    );
+  });
 
   it("answers an address that already has an account exactly like a new one, and mails it no code", async () => {
     const fresh = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("fresh") } });
@@ -258,6 +299,16 @@ describe("POST /api/auth/register", () => {
 });
 
 describe("GET /api/auth/captcha", () => {
+  it("limits captchas per client address (30 per 10 minutes), then answers 429", async () => {
+    const call = client(live.server.url, freshIp());
+    const answers = await Promise.all(Array.from({ length: 30 }, () => call("/api/auth/captcha")));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    const over = await call("/api/auth/captcha");
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    expect((await client(live.server.url, freshIp())("/api/auth/captcha")).status).toBe(200);
+  });
+
   it("answers {captchaId, svg}, a new one each time, never cached", async () => {
     const call = client(live.server.url);
     const first = await call("/api/auth/captcha");

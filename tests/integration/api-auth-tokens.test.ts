@@ -4,7 +4,7 @@
  */
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { client, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail, useServerWithMail } from "../fakes/accounts";
+import { client, createAccountByAdmin, expectSameAnswer, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail, useServerWithMail } from "../fakes/accounts";
 
 const live = useServerWithMail();
 
@@ -40,6 +40,39 @@ describe("POST /api/auth/refresh-token", () => {
     // logging in again starts a fresh family
     const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
     expect((await refresh(login.body.refreshToken)).status).toBe(200);
+  });
+
+  it("a reused token also ends the access tokens minted from the stolen chain", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    // someone else uses the refresh token first...
+    const stolen = await refresh(account.refreshToken);
+    expect(stolen.status).toBe(200);
+    expect((await me(stolen.body.accessToken)).status).toBe(200);
+    // ...and the owner's client comes back with it: a theft is detected
+    const owner = await refresh(account.refreshToken);
+    expect(owner.status).toBe(401);
+    const afterwards = await me(stolen.body.accessToken);
+    expect(afterwards.status).toBe(401);
+    expect(afterwards.body.code).toBe("TOKEN_REVOKED");
+    expect((await refresh(stolen.body.refreshToken)).status).toBe(401);
+    expect((await me(account.accessToken)).status).toBe(401);
+    // the password still works
+    const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
+    expect((await me(login.body.accessToken)).status).toBe(200);
+  });
+
+  it("a token revoked by a password change is refused without alarm: other sessions stay", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const changed = await call("/api/users/me/password", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { currentPassword: account.password, newPassword: "second-password" },
+    });
+    expect(changed.status).toBe(200);
+    expect((await refresh(account.refreshToken)).status).toBe(401);
+    // the tokens answered by the change keep working
+    expect((await me(changed.body.accessToken)).status).toBe(200);
+    expect((await refresh(changed.body.refreshToken)).status).toBe(200);
   });
 
   it("stores refresh tokens hashed", async () => {
@@ -112,6 +145,16 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
     await live.smtp.waitForMail(account.email, { since });
     expect(live.smtp.lastCode(account.email)).toMatch(/^\d{6}$/);
     expect(live.smtp.mailTo(nobody)).toHaveLength(0);
+  });
+
+  it("answers in the same time whether or not the address has an account: the mail goes after the answer, a failing relay never shows", async () => {
+    const known = await Promise.all([createAccountByAdmin(live.server.url), createAccountByAdmin(live.server.url)]);
+    await expectSameAnswer(
+      live.smtp,
+      (email) => call("/api/auth/send-reset-code", { body: { email } }),
+      [known[0].email, known[1].email],
+      () => uniqueEmail("nobody"),
+    );
   });
 
   it("sets a new password with the mailed code and ends every older token", async () => {
