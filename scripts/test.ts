@@ -19,7 +19,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   const result = spawnSync(command, args, {
     cwd: ROOT,
     stdio: "inherit",
-    env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true", ...env },
+    // CI=1: a stray .only fails the run (vitest and Playwright both refuse it then)
+    env: { ...process.env, CI: "1", VITE_CJS_IGNORE_WARNING: "true", ...env },
   });
   return result.status ?? 1;
 }

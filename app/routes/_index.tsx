@@ -1,5 +1,6 @@
+import { ErrorPage } from "~/components/ui/error-page";
 import type { MetaFunction } from "@remix-run/node";
-import { Form, useRouteLoaderData } from "@remix-run/react";
+import { Form, useRouteLoaderData, useRouteError } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
 import type { RootLoaderData } from "~/root";
 
@@ -36,4 +37,8 @@ export default function Home() {
       </section>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

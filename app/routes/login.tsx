@@ -1,9 +1,10 @@
+import { ErrorPage } from "~/components/ui/error-page";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams, useRouteError } from "@remix-run/react";
 import { CaptchaField } from "~/components/storefront/captcha-field";
 import { GoogleButton } from "~/components/storefront/google-button";
 import { Field, FormErrors } from "~/components/ui/field";
@@ -122,4 +123,8 @@ export default function Login() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

@@ -1,5 +1,6 @@
+import { ErrorPage } from "~/components/ui/error-page";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteError } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
 
 export function loader({ request }: LoaderFunctionArgs) {
@@ -20,4 +21,8 @@ export default function Search() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
 }

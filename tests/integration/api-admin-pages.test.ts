@@ -2,6 +2,8 @@
  * The /admin pages over plain HTTP (what a browser without JavaScript gets): every loader
  * and every action checks the caller on the server, not only the layout.
  */
+import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
@@ -197,5 +199,52 @@ describe("every action checks the caller", () => {
     const self = await post("/admin/users?index&modal=delete&userId=1", cookies.super, { intent: "delete", userId: "1" });
     expect(self.status).toBe(200);
     expect(await self.text()).toContain("You cannot delete your own account");
+  });
+});
+
+describe("work per request", () => {
+  /** The queries the server logged for one request (its log line ends in "<n>q"). */
+  async function queriesFor(path: string, cookie?: string): Promise<number> {
+    const probe = `${path}${path.includes("?") ? "&" : "?"}probe=${Math.random().toString(36).slice(2)}`;
+    expect((await page(probe, cookie)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = server.output().split("\n").find((l) => l.includes(`GET ${probe} `));
+    const count = /(\d+)q$/.exec(line ?? "")?.[1];
+    expect(count, `no log line for ${probe}`).toBeDefined();
+    return Number(count);
+  }
+
+  it("reads the site settings from memory and who the visitor is once per page view", async () => {
+    await page("/");
+    // site settings are cached: a visitor's home page asks the database nothing else yet
+    expect(await queriesFor("/")).toBe(0);
+    // logged in: the session, the user, their roles and direct permissions, once each,
+    // although the root loader, the admin layout and the page all check them
+    expect(await queriesFor("/", cookies.super)).toBe(4);
+    expect(await queriesFor("/admin", cookies.super)).toBeLessThanOrEqual(6);
+    expect(await queriesFor("/admin/site-settings", cookies.super)).toBeLessThanOrEqual(5);
+  });
+
+  it("a settings change is seen at once (the copy in memory is dropped on save)", async () => {
+    const save = (site_name: string) =>
+      api(server.url, "/api/site-settings/admin/settings", { method: "PUT", token: superToken, body: { settings: { site_name } } });
+    await page("/");
+    expect((await save("Cache Check Shop")).status).toBe(200);
+    expect(await (await page("/")).text()).toContain("Cache Check Shop");
+    expect((await save("QC Finder")).status).toBe(200);
+  });
+
+  it("an edit of the database file by another process is seen too", async () => {
+    await page("/");
+    const db = new Database(path.join(server.dataDir, "app.db"));
+    try {
+      db.pragma("busy_timeout = 5000");
+      db.prepare("UPDATE site_settings SET value = ? WHERE key = 'site_name'").run("Edited Outside");
+      expect(await (await page("/")).text()).toContain("Edited Outside");
+      db.prepare("UPDATE site_settings SET value = ? WHERE key = 'site_name'").run("QC Finder");
+    } finally {
+      db.close();
+    }
+    expect(await (await page("/")).text()).not.toContain("Edited Outside");
   });
 });

@@ -27,3 +27,15 @@ describe("browser bundle", () => {
     expect(total).toBeLessThan(450 * 1024);
   });
 });
+
+describe("server build", () => {
+  it("gives every page route its own ErrorBoundary (a failure keeps the site chrome and says what failed)", async () => {
+    const build = (await import(path.join(ROOT, "build", "index.js"))) as {
+      routes: Record<string, { module: { default?: unknown; ErrorBoundary?: unknown } }>;
+    };
+    const pages = Object.entries(build.routes).filter(([, route]) => route.module.default);
+    expect(pages.length).toBeGreaterThan(10);
+    const missing = pages.filter(([, route]) => !route.module.ErrorBoundary).map(([id]) => id);
+    expect(missing).toEqual([]);
+  });
+});
