@@ -7,6 +7,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import type { Database } from "./schema";
+import { searchGrams } from "./search-grams";
 
 export type DB = Kysely<Database>;
 
@@ -17,6 +18,9 @@ export function openSqlite(file: string): SQLite.Database {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  // called by the products triggers to keep the short-term search index (see the
+  // catalogue migration); a connection without it cannot write products
+  sqlite.function("search_grams", { deterministic: true }, (text: unknown) => searchGrams(typeof text === "string" ? text : null));
   return sqlite;
 }
 

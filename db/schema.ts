@@ -124,6 +124,87 @@ export interface UploadsTable {
   created_at: Generated<string>;
 }
 
+export type Platform = "weidian" | "taobao" | "tmall" | "1688";
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  parent_id: number | null;
+  sort_order: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** JSON array of text blocks (imported descriptions) */
+  description_items: Generated<string>;
+  /** CNY × 100 */
+  price_fen: number | null;
+  category_id: number | null;
+  /** JSON array of image URLs; the first is the thumbnail */
+  images: Generated<string>;
+  platform: Platform | null;
+  platform_item_id: string | null;
+  original_url: string | null;
+  shop_name: string | null;
+  is_external: Generated<number>;
+  show_in_listing: Generated<number>;
+  view_count: Generated<number>;
+  created_by: number | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ProductSkusTable {
+  id: Generated<number>;
+  product_id: number;
+  sku_name: string;
+  /** CNY × 100 */
+  price_fen: Generated<number>;
+  stock: Generated<number>;
+  thumbnail_url: string | null;
+  position: Generated<number>;
+}
+
+export interface CollectionsTable {
+  user_id: number;
+  product_id: number;
+  created_at: Generated<string>;
+}
+
+export interface ProductsFtsTable {
+  rowid: number;
+  name: string;
+  description: string;
+  shop_name: string;
+  products_fts: string;
+}
+
+export interface ProductsGramsTable {
+  rowid: number;
+  grams: string;
+  products_grams: string;
+}
+
+export interface ExchangeRatesTable {
+  code: string;
+  auto_rate: number | null;
+  manual_rate: number | null;
+}
+
+export interface ExchangeRateStateTable {
+  id: number;
+  mode: Generated<"automatic" | "manual">;
+  auto_updated_at: string | null;
+  manual_updated_at: string | null;
+  last_attempt_at: string | null;
+  last_error: string | null;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
   users: UsersTable;
@@ -137,6 +218,14 @@ export interface Database {
   captchas: CaptchasTable;
   rate_limits: RateLimitsTable;
   uploads: UploadsTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_skus: ProductSkusTable;
+  collections: CollectionsTable;
+  products_fts: ProductsFtsTable;
+  products_grams: ProductsGramsTable;
+  exchange_rates: ExchangeRatesTable;
+  exchange_rate_state: ExchangeRateStateTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

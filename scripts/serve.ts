@@ -334,7 +334,9 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
 
   // Fingerprinted assets never change; everything else in public/ may.
   app.use("/build", express.static(CLIENT_BUILD_DIR, { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static(PUBLIC_DIR, { maxAge: "1h", index: false }));
+  // public/ never answers /api paths (no directory redirects there either)
+  const publicFiles = express.static(PUBLIC_DIR, { maxAge: "1h", index: false, redirect: false });
+  app.use((req: Request, res: Response, next: NextFunction) => (isApiPath(req.path) ? next() : publicFiles(req, res, next)));
 
   const isDev = env.NODE_ENV === "development";
   let build = await importBuild();

@@ -3,6 +3,7 @@
  * (products and blog posts add theirs when they land); /sitemap.xml and the admin
  * "generate sitemap" tool both call buildSitemap().
  */
+import { catalogueSitemapSources } from "./catalogue.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
 
 export type SitemapEntry = {
@@ -23,7 +24,7 @@ const staticPages: SitemapSource = {
   ],
 };
 
-const sources: SitemapSource[] = [staticPages];
+const sources: SitemapSource[] = [staticPages, ...catalogueSitemapSources];
 
 /** Adds a source of URLs (called once per domain at module load). */
 export function registerSitemapSource(source: SitemapSource): void {

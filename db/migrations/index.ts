@@ -7,9 +7,11 @@ import type { Migration } from "kysely";
 import * as m20261123053000 from "./20261123053000_site_settings";
 import * as m20261123060000 from "./20261123060000_accounts";
 import * as m20261123100000 from "./20261123100000_uploads";
+import * as m20261123110000 from "./20261123110000_catalogue";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
   "20261123060000_accounts": m20261123060000,
   "20261123100000_uploads": m20261123100000,
+  "20261123110000_catalogue": m20261123110000,
 };

@@ -1,0 +1,29 @@
+/** Query strings for /api lists: parsed with a zod schema, a bad value answers 400 naming it. */
+import { ApiError, zodToFieldErrors } from "./api.server";
+import type { ZodError } from "zod";
+
+export function parseQuery<T>(
+  request: Request,
+  schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } },
+): T {
+  const raw = Object.fromEntries(new URL(request.url).searchParams);
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const errors = zodToFieldErrors(result.error);
+    throw new ApiError(400, errors[0]?.message ?? "Invalid query", "VALIDATION_ERROR", errors);
+  }
+  return result.data;
+}
+
+/** The list envelope of spec/admin.md 3 (items, currentPage, totalPages, totalItems, ...). */
+export function pageEnvelope<T>(page: { items: T[]; page: number; totalPages: number; totalItems: number; limit: number }) {
+  return {
+    items: page.items,
+    currentPage: page.page,
+    totalPages: page.totalPages,
+    totalItems: page.totalItems,
+    limit: page.limit,
+    hasNextPage: page.page < page.totalPages,
+    hasPrevPage: page.page > 1,
+  };
+}

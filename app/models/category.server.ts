@@ -1,0 +1,104 @@
+/** Shop categories: one level of parents, ordered by sort_order (smaller first). */
+import { sql } from "kysely";
+import type { DB } from "~/lib/db.server";
+
+export type Category = {
+  id: number;
+  name: string;
+  description: string | null;
+  parentId: number | null;
+  sortOrder: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type CategoryWithCount = Category & { productCount: number };
+
+type Row = { id: number; name: string; description: string | null; parent_id: number | null; sort_order: number; created_at: string; updated_at: string };
+
+const toCategory = (row: Row): Category => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  parentId: row.parent_id,
+  sortOrder: row.sort_order,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Every category with the number of products filed under it, in display order. */
+export async function listCategories(db: DB): Promise<CategoryWithCount[]> {
+  const { rows } = await sql<Row & { product_count: number }>`
+    SELECT c.*, (SELECT count(*) FROM products p WHERE p.category_id = c.id) AS product_count
+    FROM categories c ORDER BY c.sort_order, c.id`.execute(db);
+  return rows.map((row) => ({ ...toCategory(row), productCount: Number(row.product_count) }));
+}
+
+export async function findCategory(db: DB, id: number): Promise<Category | undefined> {
+  const row = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toCategory(row);
+}
+
+/** The category and its direct subcategories (their products belong to it on the storefront). */
+export async function categoryWithChildren(db: DB, id: number): Promise<number[]> {
+  const rows = await db.selectFrom("categories").select("id").where((eb) => eb.or([eb("id", "=", id), eb("parent_id", "=", id)])).execute();
+  return rows.map((row) => row.id);
+}
+
+export async function insertCategory(
+  db: DB,
+  input: { name: string; description: string | null; parentId: number | null; sortOrder: number },
+): Promise<Category> {
+  const row = await db
+    .insertInto("categories")
+    .values({ name: input.name, description: input.description, parent_id: input.parentId, sort_order: input.sortOrder })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toCategory(row);
+}
+
+export async function updateCategory(
+  db: DB,
+  id: number,
+  changes: Partial<{ name: string; description: string | null; parentId: number | null; sortOrder: number }>,
+): Promise<Category | undefined> {
+  const row = await db
+    .updateTable("categories")
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
+      ...(changes.sortOrder !== undefined ? { sort_order: changes.sortOrder } : {}),
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toCategory(row);
+}
+
+export async function countChildren(db: DB, id: number): Promise<number> {
+  const row = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).where("parent_id", "=", id).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function deleteCategory(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("categories").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Sets many sort orders in one transaction (the caller opens it). */
+export async function setSortOrders(db: DB, entries: Array<{ id: number; sortOrder: number }>): Promise<number> {
+  let changed = 0;
+  const now = new Date().toISOString();
+  for (const entry of entries) {
+    const result = await db.updateTable("categories").set({ sort_order: entry.sortOrder, updated_at: now }).where("id", "=", entry.id).executeTakeFirst();
+    changed += Number(result.numUpdatedRows);
+  }
+  return changed;
+}
+
+export async function countCategories(db: DB): Promise<number> {
+  const row = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

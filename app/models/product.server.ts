@@ -1,0 +1,385 @@
+/**
+ * Products, their SKUs and the product search. Prices are stored in fen (CNY × 100) and
+ * read as CNY; images are a JSON array whose first entry is the thumbnail.
+ */
+import { sql, type Selectable, type Updateable } from "kysely";
+import type { DB } from "~/lib/db.server";
+import type { Platform, ProductsTable } from "../../db/schema";
+import { normalizeForSearch, termCharacters } from "../../db/search-grams";
+
+export type Sku = { id: number; name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
+
+export type Product = {
+  id: number;
+  name: string;
+  description: string | null;
+  descriptionItems: string[];
+  priceCny: number | null;
+  categoryId: number | null;
+  images: string[];
+  platform: Platform | null;
+  platformItemId: string | null;
+  originalUrl: string | null;
+  shopName: string | null;
+  isExternal: boolean;
+  showInListing: boolean;
+  viewCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ProductWithSkus = Product & { skus: Sku[]; categoryName: string | null };
+
+type Row = Selectable<ProductsTable>;
+
+const fenToCny = (fen: number | null) => (fen === null ? null : fen / 100);
+const cnyToFen = (cny: number | null | undefined) => (cny === null || cny === undefined ? null : Math.round(cny * 100));
+
+function parseList(json: string): string[] {
+  try {
+    const value = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toProduct(row: Row): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    descriptionItems: parseList(row.description_items),
+    priceCny: fenToCny(row.price_fen),
+    categoryId: row.category_id,
+    images: parseList(row.images),
+    platform: row.platform,
+    platformItemId: row.platform_item_id,
+    originalUrl: row.original_url,
+    shopName: row.shop_name,
+    isExternal: row.is_external === 1,
+    showInListing: row.show_in_listing === 1,
+    viewCount: row.view_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type ProductInput = {
+  name: string;
+  description?: string | null;
+  descriptionItems?: string[];
+  priceCny?: number | null;
+  categoryId?: number | null;
+  images?: string[];
+  platform?: Platform | null;
+  platformItemId?: string | null;
+  originalUrl?: string | null;
+  shopName?: string | null;
+  isExternal?: boolean;
+  showInListing?: boolean;
+};
+
+export type SkuInput = { id?: number; name: string; priceCny: number; stock: number; thumbnailUrl?: string | null };
+
+function toValues(input: Partial<ProductInput>): Updateable<ProductsTable> {
+  const values: Updateable<ProductsTable> = {};
+  if (input.name !== undefined) values.name = input.name;
+  if (input.description !== undefined) values.description = input.description || null;
+  if (input.descriptionItems !== undefined) values.description_items = JSON.stringify(input.descriptionItems);
+  if (input.priceCny !== undefined) values.price_fen = cnyToFen(input.priceCny);
+  if (input.categoryId !== undefined) values.category_id = input.categoryId;
+  if (input.images !== undefined) values.images = JSON.stringify(input.images);
+  if (input.platform !== undefined) values.platform = input.platform;
+  if (input.platformItemId !== undefined) values.platform_item_id = input.platformItemId;
+  if (input.originalUrl !== undefined) values.original_url = input.originalUrl || null;
+  if (input.shopName !== undefined) values.shop_name = input.shopName || null;
+  if (input.isExternal !== undefined) values.is_external = input.isExternal ? 1 : 0;
+  if (input.showInListing !== undefined) values.show_in_listing = input.showInListing ? 1 : 0;
+  return values;
+}
+
+export async function findProductById(db: DB, id: number): Promise<Product | undefined> {
+  const row = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toProduct(row);
+}
+
+export async function findProductByPlatformItem(db: DB, platform: Platform, itemId: string): Promise<Product | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("platform", "=", platform)
+    .where("platform_item_id", "=", itemId)
+    .executeTakeFirst();
+  return row && toProduct(row);
+}
+
+/** Products with this item id on any platform (an id alone may be ambiguous). */
+export async function findProductsByItemId(db: DB, itemId: string): Promise<Product[]> {
+  const rows = await db.selectFrom("products").selectAll().where("platform_item_id", "=", itemId).orderBy("id").limit(10).execute();
+  return rows.map(toProduct);
+}
+
+export async function skusOf(db: DB, productId: number): Promise<Sku[]> {
+  const rows = await db
+    .selectFrom("product_skus")
+    .select(["id", "sku_name", "price_fen", "stock", "thumbnail_url"])
+    .where("product_id", "=", productId)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.sku_name, priceCny: row.price_fen / 100, stock: row.stock, thumbnailUrl: row.thumbnail_url }));
+}
+
+/** A product with its SKUs and category name, in one read transaction. */
+export async function findProductDetail(db: DB, id: number): Promise<ProductWithSkus | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .leftJoin("categories", "categories.id", "products.category_id")
+    .selectAll("products")
+    .select("categories.name as category_name")
+    .where("products.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { category_name, ...product } = row;
+  return { ...toProduct(product as Row), categoryName: category_name, skus: await skusOf(db, id) };
+}
+
+async function writeSkus(db: DB, productId: number, skus: SkuInput[]): Promise<void> {
+  await db.deleteFrom("product_skus").where("product_id", "=", productId).execute();
+  if (skus.length === 0) return;
+  await db
+    .insertInto("product_skus")
+    .values(
+      skus.map((sku, position) => ({
+        product_id: productId,
+        sku_name: sku.name,
+        price_fen: Math.round(sku.priceCny * 100),
+        stock: sku.stock,
+        thumbnail_url: sku.thumbnailUrl ?? null,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/** Inserts a product and its SKUs (call inside a transaction). */
+export async function insertProduct(db: DB, input: ProductInput, skus: SkuInput[], createdBy: number | null): Promise<Product> {
+  const row = await db
+    .insertInto("products")
+    .values({ ...toValues(input), name: input.name, created_by: createdBy })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeSkus(db, row.id, skus);
+  return toProduct(row);
+}
+
+/**
+ * Inserts a product unless one with the same platform and item id exists; answers the
+ * product and whether this call created it. Safe under concurrent calls: the unique index
+ * decides, the loser reads the winner's row.
+ */
+export async function insertProductOnce(
+  db: DB,
+  input: ProductInput & { platform: Platform; platformItemId: string },
+  skus: SkuInput[],
+  createdBy: number | null,
+): Promise<{ product: Product; created: boolean }> {
+  const row = await db
+    .insertInto("products")
+    .values({ ...toValues(input), name: input.name, created_by: createdBy })
+    .onConflict((oc) => oc.columns(["platform", "platform_item_id"]).where("platform", "is not", null).where("platform_item_id", "is not", null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row) {
+    await writeSkus(db, row.id, skus);
+    return { product: toProduct(row), created: true };
+  }
+  const existing = await findProductByPlatformItem(db, input.platform, input.platformItemId);
+  if (!existing) throw new Error("product conflict without a row");
+  return { product: existing, created: false };
+}
+
+/** Updates the given fields; `skus` (when given) replaces the product's SKUs. */
+export async function updateProduct(db: DB, id: number, input: Partial<ProductInput>, skus?: SkuInput[]): Promise<Product | undefined> {
+  const row = await db
+    .updateTable("products")
+    .set({ ...toValues(input), updated_at: new Date().toISOString() })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  if (row && skus) await writeSkus(db, id, skus);
+  return row && toProduct(row);
+}
+
+export async function deleteProduct(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("products").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function incrementViewCount(db: DB, id: number): Promise<void> {
+  await db
+    .updateTable("products")
+    .set((eb) => ({ view_count: eb("view_count", "+", 1) }))
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function countProducts(db: DB, filter: { isExternal?: boolean } = {}): Promise<number> {
+  let query = db.selectFrom("products");
+  if (filter.isExternal !== undefined) query = query.where("is_external", "=", filter.isExternal ? 1 : 0);
+  const row = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---------------------------------------------------------------- lists and search
+
+export type ListFilter = {
+  /** a category and its subcategories */
+  categoryIds?: number[];
+  isExternal?: boolean;
+  /** storefront lists: no external products (show_external_products off) */
+  hideExternal?: boolean;
+  /** storefront lists: only products shown in listings */
+  listedOnly?: boolean;
+};
+
+export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | "popular" | "name";
+
+export type Page<T> = { items: T[]; totalItems: number; page: number; limit: number; totalPages: number };
+
+function orderFor(sort: ProductSort) {
+  switch (sort) {
+    case "price_asc":
+      return sql`p.price_fen IS NULL, p.price_fen ASC, p.id DESC`;
+    case "price_desc":
+      return sql`p.price_fen IS NULL, p.price_fen DESC, p.id DESC`;
+    case "popular":
+      return sql`p.view_count DESC, p.id DESC`;
+    case "name":
+      return sql`p.name COLLATE NOCASE ASC, p.id DESC`;
+    default:
+      return sql`p.id DESC`;
+  }
+}
+
+function whereSql(filter: ListFilter) {
+  const parts = [sql`1 = 1`];
+  if (filter.categoryIds?.length) parts.push(sql`p.category_id IN (${sql.join(filter.categoryIds)})`);
+  if (filter.isExternal !== undefined) parts.push(sql`p.is_external = ${filter.isExternal ? 1 : 0}`);
+  if (filter.hideExternal) parts.push(sql`p.is_external = 0`);
+  if (filter.listedOnly) parts.push(sql`p.show_in_listing = 1`);
+  return sql.join(parts, sql` AND `);
+}
+
+const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+const clampPage = (page: number, limit: number, total: number) => Math.min(Math.max(1, page), pageCount(total, limit));
+
+/**
+ * A page of products with filters, newest first unless sorted otherwise. `nameContains`
+ * is the admin lists' plain filter: a part of the name, an exact item id or product id.
+ * A page past the end answers the last page.
+ */
+export async function listProducts(
+  db: DB,
+  options: ListFilter & { page: number; limit: number; sort?: Exclude<ProductSort, "relevance">; nameContains?: string },
+): Promise<Page<Product>> {
+  const conditions = [whereSql(options)];
+  const q = options.nameContains?.trim();
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const id = /^\d{1,15}$/.test(q) ? Number(q) : -1;
+    conditions.push(sql`(p.name LIKE ${pattern} ESCAPE '\\' OR p.platform_item_id = ${q} OR p.id = ${id})`);
+  }
+  const where = sql.join(conditions, sql` AND `);
+  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM products p WHERE ${where}`.execute(db);
+  const totalItems = Number(counted.rows[0]?.n ?? 0);
+  const page = clampPage(options.page, options.limit, totalItems);
+  const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE ${where}
+    ORDER BY ${orderFor(options.sort ?? "newest")} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
+  return { items: rows.map(toProduct), totalItems, page, limit: options.limit, totalPages: pageCount(totalItems, options.limit) };
+}
+
+/** Most viewed, then newest (home page lists). */
+export async function topProducts(db: DB, options: ListFilter & { by: "views" | "newest"; limit: number }): Promise<Product[]> {
+  const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE ${whereSql(options)}
+    ORDER BY ${options.by === "views" ? sql`p.view_count DESC, p.id DESC` : sql`p.id DESC`} LIMIT ${options.limit}`.execute(db);
+  return rows.map(toProduct);
+}
+
+/** The search expression of one kind of term: each term quoted (never FTS syntax), all required. */
+function ftsPhrase(terms: string[]): string {
+  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" ");
+}
+
+export type SearchTerms = { long: string[]; short: string[] };
+
+/**
+ * Splits a search into terms: 3+ characters go to the trigram index (substring match over
+ * name, description, shop name), 1–2 letter-or-digit terms to the grams index (name and
+ * shop name). Punctuation-only terms are dropped.
+ */
+export function splitTerms(q: string): SearchTerms {
+  const long: string[] = [];
+  const short: string[] = [];
+  for (const raw of normalizeForSearch(q).split(/\s+/)) {
+    if (!raw) continue;
+    if (Array.from(raw).length >= 3) long.push(raw);
+    else {
+      const chars = termCharacters(raw);
+      if (chars) short.push(chars);
+    }
+  }
+  return { long: long.slice(0, 8), short: short.slice(0, 8) };
+}
+
+function matchesSql(terms: SearchTerms) {
+  if (terms.long.length) {
+    const short = terms.short.length
+      ? sql` AND rowid IN (SELECT rowid FROM products_grams WHERE products_grams MATCH ${ftsPhrase(terms.short)})`
+      : sql``;
+    return sql`SELECT rowid AS id, bm25(products_fts) AS rank FROM products_fts WHERE products_fts MATCH ${ftsPhrase(terms.long)}${short}`;
+  }
+  return sql`SELECT rowid AS id, bm25(products_grams) AS rank FROM products_grams WHERE products_grams MATCH ${ftsPhrase(terms.short)}`;
+}
+
+/**
+ * Full-text search: the MATCH runs first (a materialized CTE), filters and sorting after.
+ * "relevance" is FTS5's bm25 rank. A page past the end answers the last page.
+ */
+export async function searchProducts(
+  db: DB,
+  terms: SearchTerms,
+  options: ListFilter & { page: number; limit: number; sort: ProductSort },
+): Promise<Page<Product>> {
+  const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1 };
+  if (!terms.long.length && !terms.short.length) return empty;
+  const order = options.sort === "relevance" ? sql`m.rank ASC, p.id DESC` : orderFor(options.sort);
+  const run = async (page: number) => {
+    const { rows } = await sql<Row & { total: number }>`
+      WITH m AS MATERIALIZED (${matchesSql(terms)})
+      SELECT p.*, count(*) OVER () AS total FROM m JOIN products p ON p.id = m.id
+      WHERE ${whereSql(options)}
+      ORDER BY ${order} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
+    return rows;
+  };
+  let page = Math.max(1, options.page);
+  let rows = await run(page);
+  if (rows.length === 0 && page > 1) {
+    // past the end: count, then answer the last page
+    const counted = await sql<{ n: number }>`WITH m AS MATERIALIZED (${matchesSql(terms)})
+      SELECT count(*) AS n FROM m JOIN products p ON p.id = m.id WHERE ${whereSql(options)}`.execute(db);
+    const total = Number(counted.rows[0]?.n ?? 0);
+    if (total === 0) return empty;
+    page = clampPage(page, options.limit, total);
+    rows = await run(page);
+  }
+  const totalItems = rows.length ? Number(rows[0].total) : 0;
+  return {
+    items: rows.map(({ total: _total, ...row }) => toProduct(row as Row)),
+    totalItems,
+    page: totalItems ? page : 1,
+    limit: options.limit,
+    totalPages: pageCount(totalItems, options.limit),
+  };
+}

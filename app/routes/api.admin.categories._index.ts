@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { categoryInputSchema } from "~/schemas/catalogue";
+import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue.server";
+
+/** GET /api/admin/categories → {data: [category]} (back-office access). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    await requireApiAdmin(request);
+    return ok({ data: (await categoriesForStorefront()).map(categoryJson) });
+  });
+
+/** POST /api/admin/categories {name, description?, parent_id?, sort_order?} (product.create) → 201 {data}. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      await requireApiAdmin(request, { permission: "product.create" });
+      const body = await readBody(request, categoryInputSchema);
+      return ok({ message: "Category created", data: categoryJson(await createCategory(body)) }, { status: 201 });
+    },
+  });

@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { categoryBatchSortSchema } from "~/schemas/catalogue";
+import { batchSortCategories } from "~/services/catalogue.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+/** POST /api/admin/categories/batch-sort {sortData: [{id, sort_order}]} (product.edit): all or nothing. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      await requireApiAdmin(request, { permission: "product.edit" });
+      const { sortData } = await readBody(request, categoryBatchSortSchema);
+      const updated = await batchSortCategories(sortData);
+      return ok({ message: "Sort order saved", data: { updated } });
+    },
+  });

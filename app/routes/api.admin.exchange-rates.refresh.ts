@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { forceRefreshRates } from "~/services/currency.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+/**
+ * POST /api/admin/exchange-rates/refresh (super admin): fetches the rate files now,
+ * ignoring the daily limit. When a source answers, the live rates are in effect (automatic
+ * mode); when none does, the answer says so and the rates in effect stay.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      await requireApiAdmin(request, { superAdmin: true });
+      const { fetched, ...data } = await forceRefreshRates();
+      return ok({
+        message: fetched ? "Exchange rates refreshed" : "The rate sources did not answer: the rates in effect were kept",
+        fetched,
+        data,
+      });
+    },
+  });

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { productUpdateSchema } from "~/schemas/catalogue";
+import { deleteProductByAdmin, getProduct, productJson, updateProductByAdmin } from "~/services/catalogue.server";
+
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    await requireApiAdmin(request, { anyOf: ["product.create", "product.edit", "product.delete"] });
+    return ok({ data: productJson(await getProduct(parseId(params.id))) });
+  });
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    /** Only the fields given change; `skus` (when given) replaces the SKUs. */
+    PUT: async () => {
+      await requireApiAdmin(request, { permission: "product.edit" });
+      const id = parseId(params.id);
+      const body = await readBody(request, productUpdateSchema);
+      return ok({ message: "Product updated", data: productJson(await updateProductByAdmin(id, body)) });
+    },
+    DELETE: async () => {
+      await requireApiAdmin(request, { permission: "product.delete" });
+      await deleteProductByAdmin(parseId(params.id));
+      return ok({ message: "Product deleted" });
+    },
+  });

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { pageEnvelope, parseQuery } from "~/lib/query.server";
+import { productInputSchema, productListQuerySchema } from "~/schemas/catalogue";
+import { createProduct, listCatalogue, productJson } from "~/services/catalogue.server";
+
+const PRODUCT_ACCESS = { anyOf: ["product.create", "product.edit", "product.delete"] } as const;
+
+/** GET /api/admin/products?page&limit&q&isExternal&categoryId: every product (no storefront rules). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const { access } = await requireApiAdmin(request, PRODUCT_ACCESS);
+    const page = await listCatalogue(parseQuery(request, productListQuerySchema), access);
+    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }));
+  });
+
+/**
+ * POST /api/admin/products {name, description, price_cny, category_id, main_images,
+ * platform, platform_item_id, original_url, skus} (product.create) → 201 {data}. A local
+ * product: is_external is always false here. Field errors are listed in `errors`.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      const actor = await requireApiAdmin(request, { permission: "product.create" });
+      const body = await readBody(request, productInputSchema);
+      return ok({ message: "Product created", data: productJson(await createProduct(body, actor)) }, { status: 201 });
+    },
+  });

@@ -1,0 +1,7 @@
+import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { getRates } from "~/services/currency.server";
+
+/** GET /api/exchange-rates → {data: {rates: {USD: 6.64, ...} (CNY per unit), mode, lastUpdated}}. */
+export const loader = () => apiRoute(async () => ok({ data: await getRates() }, { headers: { "Cache-Control": "public, max-age=300" } }));
+
+export const action = () => methodNotAllowed(["GET"]);

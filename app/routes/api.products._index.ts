@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { getApiUser } from "~/lib/auth.server";
+import { getAccess } from "~/lib/permissions.server";
+import { pageEnvelope, parseQuery } from "~/lib/query.server";
+import { productListQuerySchema } from "~/schemas/catalogue";
+import { listCatalogue, productJson } from "~/services/catalogue.server";
+
+/**
+ * GET /api/products?page&limit&isExternal&q&categoryId → {items, currentPage, totalPages,
+ * totalItems, limit}. Storefront rules apply unless the caller manages the catalogue.
+ */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const query = parseQuery(request, productListQuerySchema);
+    const user = await getApiUser(request);
+    const page = await listCatalogue(query, user ? await getAccess(user) : null);
+    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }));
+  });
+
+export const action = () => methodNotAllowed(["GET"]);

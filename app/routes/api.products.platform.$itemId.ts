@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { CATALOGUE_MESSAGES, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { getProductByItem, productJson, shouldCountView } from "~/services/catalogue.server";
+
+/** GET /api/products/platform/:itemId?platform&incrementView → {data: product}. */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const itemId = params.itemId ?? "";
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(itemId)) {
+      throw new ApiError(400, CATALOGUE_MESSAGES.itemIdInvalid, "VALIDATION_ERROR", [{ field: "itemId", message: CATALOGUE_MESSAGES.itemIdInvalid }]);
+    }
+    const url = new URL(request.url);
+    const platform = url.searchParams.get("platform") || null;
+    if (platform && !(PLATFORMS as readonly string[]).includes(platform)) {
+      throw new ApiError(400, CATALOGUE_MESSAGES.platformInvalid, "VALIDATION_ERROR", [{ field: "platform", message: CATALOGUE_MESSAGES.platformInvalid }]);
+    }
+    const countView = shouldCountView(request, url.searchParams.get("incrementView"));
+    return ok({ data: productJson(await getProductByItem(itemId, platform as Platform | null, { countView })) });
+  });
+
+export const action = () => methodNotAllowed(["GET"]);

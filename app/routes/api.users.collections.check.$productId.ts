@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/permissions.server";
+import { collectionState } from "~/services/catalogue.server";
+
+/** GET /api/users/collections/check/:productId → {isCollected}. */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const { user } = await requireApiUser(request);
+    const isCollected = await collectionState(user, parseId(params.productId, "productId"));
+    return ok({ isCollected, data: { isCollected } });
+  });
+
+export const action = () => methodNotAllowed(["GET"]);

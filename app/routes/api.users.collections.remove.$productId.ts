@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/permissions.server";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-rules";
+import { uncollect } from "~/services/catalogue.server";
+
+export const loader = () => methodNotAllowed(["DELETE"]);
+
+/** DELETE /api/users/collections/remove/:productId (removing twice changes nothing). */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    DELETE: async () => {
+      const { user } = await requireApiUser(request);
+      await uncollect(user, parseId(params.productId, "productId"));
+      return ok({ message: CATALOGUE_MESSAGES.uncollected, isCollected: false });
+    },
+  });

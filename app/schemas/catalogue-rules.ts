@@ -1,0 +1,77 @@
+/**
+ * Catalogue limits and messages (spec/storefront.md 5, 9; spec/admin.md 5, 8, 9): zod-free,
+ * so pages can import them without shipping zod. Schemas live in catalogue.ts.
+ */
+
+export const PLATFORMS = ["weidian", "taobao", "tmall", "1688"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export const PLATFORM_LABELS: Record<Platform, string> = { weidian: "Weidian", taobao: "Taobao", tmall: "Tmall", "1688": "1688" };
+
+export const PRODUCT_NAME_MIN = 3;
+export const PRODUCT_NAME_MAX = 255;
+export const SEARCH_PAGE_SIZE = 8;
+export const COLLECTIONS_PAGE_SIZE = 10;
+export const PRODUCT_LIST_PAGE_SIZE = 10;
+export const LIST_LIMIT_MAX = 100;
+export const SKUS_MAX = 200;
+export const IMAGES_MAX = 30;
+export const PRODUCT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const SEARCH_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular"] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+export const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
+  relevance: "Best match",
+  newest: "Newest",
+  price_asc: "Price: low to high",
+  price_desc: "Price: high to low",
+  popular: "Most viewed",
+};
+
+export const COLLECTION_SORTS = ["date", "price", "name"] as const;
+export type CollectionSort = (typeof COLLECTION_SORTS)[number];
+
+/** spec/admin.md 5, 8: the exchange-rate page. */
+export const RATE_MESSAGES = {
+  invalid: "请输入有效的汇率（正数）",
+  saved: "手动汇率已保存",
+  saveFailed: "保存汇率时出错",
+  neverUpdated: "never updated",
+} as const;
+
+export const CATALOGUE_MESSAGES = {
+  productNotFound: "Product not found",
+  categoryNotFound: "Category not found",
+  searchFailed: "Failed to search products.",
+  searchTermRequired: "Please enter a search term",
+  nameRequired: "Product name cannot be empty",
+  nameMin: `Product name must be at least ${PRODUCT_NAME_MIN} characters`,
+  nameMax: `Product name must be at most ${PRODUCT_NAME_MAX} characters`,
+  priceInvalid: "Price must be a number of 0 or more",
+  categoryIdInvalid: "Category must be a positive whole number",
+  originalUrlInvalid: "The original URL must be an http or https address",
+  imageUrlInvalid: "Image addresses must be http(s) URLs or images uploaded to this site",
+  platformInvalid: "Platform must be weidian, taobao, tmall or 1688",
+  itemIdInvalid: "The platform item id must be letters and digits",
+  platformPair: "Give both the platform and the platform item id, or neither",
+  skuNameRequired: "SKU name is required",
+  skuDuplicate: "Each SKU name may appear only once in a product",
+  skuPriceInvalid: "SKU price must be a number of 0 or more",
+  skuStockInvalid: "SKU stock must be a whole number of 0 or more",
+  formInvalid: "Please fix the errors in the form.",
+  duplicateProduct: "A product with this platform and item id already exists",
+  categoryNameRequired: "Category name is required.",
+  categoryNameRequiredZh: "分类名称是必填的",
+  categoryNoChanges: "No changes detected.",
+  categoryParentInvalid: "A category can only be placed under a top-level category other than itself",
+  categoryHasChildren: "This category still has subcategories: move or delete them first",
+  categoryDeleteFailed: "删除分类失败",
+  productIdRequired: "Product ID is required",
+  itemIdRequired: "Item ID is required",
+  invalidId: "Invalid product id",
+  authRequiredForAction: "Authentication required for this action.",
+  imageRequired: "Please choose an image file",
+  imageNotImage: "The file is not a JPG, PNG, WEBP or GIF image",
+  imageTooLarge: "Image size cannot exceed 10MB",
+  collected: "Added to your collection",
+  uncollected: "Removed from your collection",
+} as const;

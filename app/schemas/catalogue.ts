@@ -1,0 +1,238 @@
+/**
+ * Catalogue inputs: one zod schema per input, shared by pages and /api. Limits and
+ * messages are in catalogue-rules.ts.
+ */
+import { z } from "zod";
+import { isCurrencyCode } from "~/lib/currency";
+import {
+  CATALOGUE_MESSAGES as M,
+  COLLECTION_SORTS,
+  COLLECTIONS_PAGE_SIZE,
+  IMAGES_MAX,
+  LIST_LIMIT_MAX,
+  PLATFORMS,
+  PRODUCT_LIST_PAGE_SIZE,
+  PRODUCT_NAME_MAX,
+  PRODUCT_NAME_MIN,
+  SEARCH_PAGE_SIZE,
+  SEARCH_SORTS,
+  SKUS_MAX,
+} from "./catalogue-rules";
+
+export * from "./catalogue-rules";
+
+const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
+const booleanish = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "on", "off"]), z.number()])
+  .transform((v) => v === true || v === "true" || v === "1" || v === "on" || v === 1);
+
+export const httpUrl = (message: string) =>
+  z
+    .string(message)
+    .trim()
+    .max(2000, message)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, message);
+
+/** An image: an outside https/http address, or a file uploaded to this site. */
+const imageUrl = z
+  .string(M.imageUrlInvalid)
+  .trim()
+  .max(2000, M.imageUrlInvalid)
+  .refine((value) => /^\/uploads\/(products|qc)\/[\w./-]+$/.test(value) && !value.includes("..") || /^https?:\/\/[^\s]+$/i.test(value), M.imageUrlInvalid);
+
+/** Comma-separated or a list; trimmed, empties dropped (spec/admin.md 5). */
+export const imageList = z
+  .union([z.array(z.string()), z.string()])
+  .transform((value) => (Array.isArray(value) ? value : value.split(",")).map((v) => v.trim()).filter(Boolean))
+  .pipe(z.array(imageUrl).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`));
+
+const price = z.preprocess(blankToNull, z.coerce.number(M.priceInvalid).finite(M.priceInvalid).min(0, M.priceInvalid).max(100_000_000, M.priceInvalid).nullable());
+
+export const platformSchema = z.enum(PLATFORMS, M.platformInvalid);
+const itemId = z.string().trim().min(1, M.itemIdRequired).max(40, M.itemIdInvalid).regex(/^[A-Za-z0-9_-]+$/, M.itemIdInvalid);
+
+export const skuInputSchema = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  sku_name: z.string(M.skuNameRequired).trim().min(1, M.skuNameRequired).max(200, "SKU name is too long"),
+  sku_price: z.preprocess(blankToNull, z.coerce.number(M.skuPriceInvalid).finite().min(0, M.skuPriceInvalid).max(100_000_000).nullable()).transform((v) => v ?? 0),
+  sku_stock: z.preprocess(blankToNull, z.coerce.number(M.skuStockInvalid).int(M.skuStockInvalid).min(0, M.skuStockInvalid).max(1_000_000_000).nullable()).transform((v) => v ?? 0),
+  sku_thumbnail_url: z.preprocess(blankToNull, imageUrl.nullable()).optional(),
+});
+
+const skuList = z
+  .array(skuInputSchema)
+  .max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`)
+  .superRefine((skus, ctx) => {
+    const seen = new Set<string>();
+    skus.forEach((sku, index) => {
+      const key = sku.sku_name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: "custom", message: M.skuDuplicate, path: [index, "sku_name"] });
+      seen.add(key);
+    });
+  });
+
+const productFields = {
+  name: z.string(M.nameRequired).trim().min(1, M.nameRequired).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
+  description: z.preprocess(blankToNull, z.string().max(20_000, "The description is too long").nullable()).optional(),
+  price_cny: price.optional(),
+  category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),
+  main_images: imageList.optional(),
+  platform: z.preprocess(blankToNull, platformSchema.nullable()).optional(),
+  platform_item_id: z.preprocess(blankToNull, itemId.nullable()).optional(),
+  original_url: z.preprocess(blankToNull, httpUrl(M.originalUrlInvalid).nullable()).optional(),
+  shop_name: z.preprocess(blankToNull, z.string().trim().max(200).nullable()).optional(),
+  show_in_listing: booleanish.optional(),
+  skus: skuList.optional(),
+};
+
+/**
+ * The admin product body (spec/admin.md 7): name, description, price_cny, category_id,
+ * main_images (also `images`), platform, platform_item_id, original_url, skus.
+ */
+export const productInputSchema = z
+  .preprocess(
+    (raw) => {
+      if (!raw || typeof raw !== "object") return raw;
+      const value = { ...(raw as Record<string, unknown>) };
+      // accepted aliases of the spec's two generations of the form
+      value.main_images ??= value.images;
+      value.price_cny ??= value.price;
+      return value;
+    },
+    z.object({ ...productFields, is_external: booleanish.optional() }),
+  )
+  .superRefine((value, ctx) => {
+    const hasPlatform = Boolean(value.platform);
+    const hasItem = Boolean(value.platform_item_id);
+    if (hasPlatform !== hasItem) ctx.addIssue({ code: "custom", message: M.platformPair, path: [hasPlatform ? "platform_item_id" : "platform"] });
+  });
+export type ProductBody = z.infer<typeof productInputSchema>;
+
+/** An update: every field optional, only those given change. */
+export const productUpdateSchema = z.preprocess(
+  (raw) => {
+    if (!raw || typeof raw !== "object") return raw;
+    const value = { ...(raw as Record<string, unknown>) };
+    value.main_images ??= value.images;
+    value.price_cny ??= value.price;
+    return value;
+  },
+  z.object({ ...productFields, name: productFields.name.optional(), is_external: booleanish.optional() }),
+);
+export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
+
+/** POST /api/products/sync-external (spec/storefront.md 7). */
+export const syncExternalSchema = z.object({
+  itemId: z.coerce.string(M.itemIdRequired).pipe(itemId),
+  title: z.string(M.nameRequired).trim().min(1, M.nameRequired).max(PRODUCT_NAME_MAX, M.nameMax),
+  price: price.optional(),
+  images: imageList.optional().default([]),
+  source: platformSchema.optional().default("weidian"),
+  skus: z
+    .array(
+      z.preprocess((raw) => {
+        if (!raw || typeof raw !== "object") return raw;
+        const v = raw as Record<string, unknown>;
+        return { sku_name: v.sku_name ?? v.name ?? v.skuName, sku_price: v.sku_price ?? v.price, sku_stock: v.sku_stock ?? v.stock, sku_thumbnail_url: v.sku_thumbnail_url ?? v.image ?? v.thumbnail };
+      }, skuInputSchema),
+    )
+    .max(SKUS_MAX)
+    .optional()
+    .default([]),
+  description: z.union([z.string(), z.array(z.string())]).optional(),
+  isExternalProduct: booleanish.optional().default(true),
+  showInListing: booleanish.optional().default(true),
+  originalUrl: z.preprocess(blankToNull, httpUrl(M.originalUrlInvalid).nullable()).optional(),
+  shopName: z.preprocess(blankToNull, z.string().trim().max(200).nullable()).optional(),
+});
+export type SyncExternalBody = z.infer<typeof syncExternalSchema>;
+
+const pageParam = z.coerce.number().int().catch(1).transform((v) => Math.max(1, v)).default(1);
+const limitParam = (fallback: number) => z.coerce.number().int().catch(fallback).transform((v) => Math.min(Math.max(1, v), LIST_LIMIT_MAX)).default(fallback);
+const optionalId = z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional();
+const optionalBoolean = z.preprocess(blankToNull, booleanish.nullable()).optional();
+
+/** GET /api/products and category pages. */
+export const productListQuerySchema = z.object({
+  page: pageParam,
+  limit: limitParam(PRODUCT_LIST_PAGE_SIZE),
+  isExternal: optionalBoolean,
+  q: z.string().trim().max(200).optional(),
+  categoryId: optionalId,
+});
+
+const sortAliases: Record<string, (typeof SEARCH_SORTS)[number]> = {
+  price_asc: "price_asc",
+  "price-asc": "price_asc",
+  priceasc: "price_asc",
+  price_low: "price_asc",
+  price_desc: "price_desc",
+  "price-desc": "price_desc",
+  pricedesc: "price_desc",
+  price_high: "price_desc",
+  newest: "newest",
+  date: "newest",
+  latest: "newest",
+  popular: "popular",
+  views: "popular",
+  relevance: "relevance",
+};
+
+export const searchSortSchema = z
+  .string()
+  .optional()
+  .transform((value) => sortAliases[(value ?? "").toLowerCase()] ?? "relevance");
+
+/** GET /api/products/search and the /search page: q is required (400 when empty on the API). */
+export const searchQuerySchema = z.object({
+  q: z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long"),
+  page: pageParam,
+  limit: limitParam(SEARCH_PAGE_SIZE),
+  categoryId: optionalId,
+  sortBy: searchSortSchema,
+  isExternal: optionalBoolean,
+});
+
+export const collectionsQuerySchema = z.object({
+  sortBy: z.enum(COLLECTION_SORTS).catch("date").default("date"),
+  sortOrder: z.enum(["asc", "desc"]).catch("desc").default("desc"),
+  page: pageParam,
+  limit: limitParam(COLLECTIONS_PAGE_SIZE),
+});
+
+export const collectionBodySchema = z.object({
+  productId: z.coerce.number(M.productIdRequired).int(M.productIdRequired).positive(M.productIdRequired),
+});
+
+export const categoryInputSchema = z.object({
+  name: z.string(M.categoryNameRequired).trim().min(1, M.categoryNameRequired).max(100, "Category name is too long"),
+  description: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().trim().max(1000).nullable()).optional(),
+  parent_id: z.preprocess(blankToNull, z.coerce.number(M.categoryParentInvalid).int().positive().nullable()).optional(),
+  sort_order: z.preprocess(blankToNull, z.coerce.number("Sort order must be a whole number").int("Sort order must be a whole number").min(-1_000_000).max(1_000_000).nullable())
+    .optional()
+    .transform((v) => v ?? undefined),
+});
+export type CategoryBody = z.infer<typeof categoryInputSchema>;
+
+export const categoryBatchSortSchema = z.object({
+  sortData: z
+    .array(z.object({ id: z.coerce.number().int().positive(), sort_order: z.coerce.number().int().min(-1_000_000).max(1_000_000) }), "sortData must be a list of {id, sort_order}")
+    .min(1, "sortData must not be empty")
+    .max(1000),
+});
+
+export const manualRatesSchema = z.object({
+  rates: z.record(z.string(), z.unknown(), "rates must be an object of currency codes to numbers"),
+});
+
+export const currencyChoiceSchema = z.object({
+  currency: z.string().refine(isCurrencyCode, "Unknown currency"),
+  returnTo: z.string().optional(),
+});

@@ -1,0 +1,460 @@
+/**
+ * The catalogue: products, categories, search, collections and the product JSON of the
+ * API. Pages and /api call these same functions; they throw ApiError.
+ *
+ * Visibility (spec/admin.md 2): with show_external_products off, external products leave
+ * the storefront lists (home, hot, search, categories) but a direct link or a platform
+ * lookup still shows them; products with show_in_listing off are reachable only directly.
+ * Callers with product permissions (the admin) always see everything.
+ */
+import { ApiError, type FieldError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import type { Access } from "~/lib/permissions";
+import {
+  categoryWithChildren,
+  countCategories,
+  countChildren,
+  deleteCategory,
+  findCategory,
+  insertCategory,
+  listCategories,
+  setSortOrders,
+  updateCategory,
+  type Category,
+  type CategoryWithCount,
+} from "~/models/category.server";
+import { addToCollection, isCollected, listCollection, removeFromCollection, type CollectedProduct } from "~/models/collection.server";
+import {
+  countProducts,
+  deleteProduct,
+  findProductById,
+  findProductByPlatformItem,
+  findProductDetail,
+  findProductsByItemId,
+  incrementViewCount,
+  insertProduct,
+  insertProductOnce,
+  listProducts,
+  searchProducts,
+  splitTerms,
+  topProducts,
+  updateProduct,
+  type ListFilter,
+  type Page,
+  type Product,
+  type ProductInput,
+  type ProductSort,
+  type ProductWithSkus,
+  type SkuInput,
+} from "~/models/product.server";
+import type { User } from "~/models/user.server";
+import { CATALOGUE_MESSAGES as M, type CategoryBody, type Platform, type ProductBody, type ProductUpdateBody, type SyncExternalBody } from "~/schemas/catalogue";
+import { isTrue } from "~/schemas/site-settings";
+import { loadSettings } from "./site-settings.server";
+import type { SitemapSource } from "./sitemap.server";
+
+export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
+
+// ---------------------------------------------------------------- visibility
+
+const PRODUCT_PERMISSIONS = ["product.create", "product.edit", "product.delete"];
+
+/** Whether the caller manages the catalogue (then lists are never filtered). */
+export function managesCatalogue(access: Access | null | undefined): boolean {
+  return Boolean(access && (access.userType === "super_admin" || access.allPermissions.some((p) => PRODUCT_PERMISSIONS.includes(p))));
+}
+
+/** The filter of storefront lists for this caller. */
+export async function storefrontFilter(access?: Access | null): Promise<ListFilter> {
+  if (managesCatalogue(access)) return {};
+  const settings = await loadSettings();
+  return { hideExternal: !isTrue(settings.show_external_products), listedOnly: true };
+}
+
+// ---------------------------------------------------------------- paths and JSON
+
+/** /{platform}/{item id} when both exist, else /product/{id} (spec/storefront.md 2). */
+export function productPath(product: Pick<Product, "id" | "platform" | "platformItemId">): string {
+  return product.platform && product.platformItemId
+    ? `/${product.platform}/${encodeURIComponent(product.platformItemId)}`
+    : `/product/${product.id}`;
+}
+
+export type SkuJson = { id: number; sku_name: string; sku_price: number; sku_stock: number; sku_thumbnail_url: string | null };
+
+/** A product as the API answers it: the fields of both specs, with the aliases each reads. */
+export function productJson(product: Product | ProductWithSkus) {
+  const skus: SkuJson[] | undefined =
+    "skus" in product
+      ? product.skus.map((sku) => ({ id: sku.id, sku_name: sku.name, sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl }))
+      : undefined;
+  return {
+    id: product.id,
+    name: product.name,
+    title: product.name,
+    description: product.description,
+    descriptionItems: product.descriptionItems,
+    price_cny: product.priceCny,
+    price: product.priceCny,
+    category_id: product.categoryId,
+    ...("categoryName" in product ? { category_name: product.categoryName } : {}),
+    images: product.images,
+    main_images: product.images,
+    allImages: product.images,
+    thumbnail: product.images[0] ?? null,
+    platform: product.platform,
+    source: product.platform ?? "weidian",
+    platform_item_id: product.platformItemId,
+    itemId: product.platformItemId,
+    original_url: product.originalUrl,
+    originalUrl: product.originalUrl,
+    shop_name: product.shopName,
+    shopName: product.shopName,
+    is_external: product.isExternal,
+    isExternalProduct: product.isExternal,
+    show_in_listing: product.showInListing,
+    showInListing: product.showInListing,
+    view_count: product.viewCount,
+    qc_image_count: 0,
+    date_added: product.createdAt,
+    created_at: product.createdAt,
+    updated_at: product.updatedAt,
+    url: productPath(product),
+    ...(skus ? { skus } : {}),
+  };
+}
+
+export type ProductJson = ReturnType<typeof productJson>;
+
+// ---------------------------------------------------------------- reading
+
+const notFound = () => new ApiError(404, M.productNotFound, "NOT_FOUND");
+
+/**
+ * Crawlers, link previews and monitors (not HTTP libraries: an app calling the API with
+ * its own client is a reader like a browser).
+ */
+const CRAWLER = /bot\b|bot\/|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|preview|headlesschrome|lighthouse|pingdom|uptime|monitor/i;
+
+/** Views are counted for people, not crawlers, and not when the caller asks not to. */
+export function shouldCountView(request: Request, incrementView: string | null): boolean {
+  if (incrementView === "false" || incrementView === "0") return false;
+  return !CRAWLER.test(request.headers.get("User-Agent") ?? "");
+}
+
+/** A product with its SKUs and category (a direct link always shows it). */
+export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
+  const product = await findProductDetail(getDb(), id);
+  if (!product) throw notFound();
+  if (options.countView) {
+    await incrementViewCount(getDb(), id);
+    product.viewCount += 1;
+  }
+  return product;
+}
+
+/** A product by its marketplace item id; with the platform, or the first one found. */
+export async function getProductByItem(itemId: string, platform: Platform | null, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
+  const db = getDb();
+  const found = platform ? await findProductByPlatformItem(db, platform, itemId) : (await findProductsByItemId(db, itemId))[0];
+  if (!found) throw notFound();
+  return getProduct(found.id, options);
+}
+
+export type ListOptions = { page: number; limit: number; isExternal?: boolean | null; categoryId?: number | null; q?: string; sort?: Exclude<ProductSort, "relevance"> };
+
+async function categoryFilter(categoryId: number | null | undefined): Promise<number[] | undefined> {
+  if (!categoryId) return undefined;
+  const ids = await categoryWithChildren(getDb(), categoryId);
+  // an unknown category lists nothing (an id no row has)
+  return ids.length ? ids : [-1];
+}
+
+/** A page of products for a caller (storefront rules unless they manage the catalogue). */
+export async function listCatalogue(options: ListOptions, access?: Access | null): Promise<Page<Product>> {
+  const filter = await storefrontFilter(access);
+  return listProducts(getDb(), {
+    ...filter,
+    isExternal: options.isExternal ?? undefined,
+    categoryIds: await categoryFilter(options.categoryId),
+    page: options.page,
+    limit: options.limit,
+    sort: options.sort,
+    nameContains: options.q,
+  });
+}
+
+export type SearchOptions = { q: string; page: number; limit: number; categoryId?: number | null; sortBy: ProductSort; isExternal?: boolean | null };
+
+/** Full-text search with the storefront rules. User input never reaches FTS syntax. */
+export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product>> {
+  const filter = await storefrontFilter(access);
+  return searchProducts(getDb(), splitTerms(options.q), {
+    ...filter,
+    isExternal: options.isExternal ?? undefined,
+    categoryIds: await categoryFilter(options.categoryId),
+    page: options.page,
+    limit: options.limit,
+    sort: options.sortBy,
+  });
+}
+
+/** Home page lists: recommended (newest) and hot (most viewed). */
+export async function homeLists(access?: Access | null): Promise<{ recommended: Product[]; hot: Product[] }> {
+  const filter = await storefrontFilter(access);
+  const db = getDb();
+  const [recommended, hot] = await Promise.all([
+    topProducts(db, { ...filter, by: "newest", limit: 8 }),
+    topProducts(db, { ...filter, by: "views", limit: 8 }),
+  ]);
+  return { recommended, hot };
+}
+
+export async function catalogueCounts(): Promise<{ local: number; external: number; categories: number }> {
+  const db = getDb();
+  const [local, external, categories] = await Promise.all([countProducts(db, { isExternal: false }), countProducts(db, { isExternal: true }), countCategories(db)]);
+  return { local, external, categories };
+}
+
+// ---------------------------------------------------------------- writing products
+
+function toSkuInputs(skus: ProductBody["skus"]): SkuInput[] | undefined {
+  return skus?.map((sku) => ({ name: sku.sku_name, priceCny: sku.sku_price, stock: sku.sku_stock, thumbnailUrl: sku.sku_thumbnail_url ?? null }));
+}
+
+async function assertCategoryExists(categoryId: number | null | undefined) {
+  if (!categoryId) return;
+  if (!(await findCategory(getDb(), categoryId))) {
+    throw new ApiError(400, M.categoryNotFound, "VALIDATION_ERROR", [{ field: "category_id", message: M.categoryNotFound }]);
+  }
+}
+
+const duplicate = (platform: string, itemId: string): ApiError =>
+  new ApiError(409, `${M.duplicateProduct} (${platform} ${itemId})`, "CONFLICT", [{ field: "platform_item_id", message: M.duplicateProduct }]);
+
+function isUniqueViolation(error: unknown): boolean {
+  return String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /UNIQUE/i.test(String((error as Error).message));
+}
+
+function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
+  const input: Partial<ProductInput> = {};
+  if (body.name !== undefined) input.name = body.name;
+  if (body.description !== undefined) input.description = body.description;
+  if (body.price_cny !== undefined) input.priceCny = body.price_cny;
+  if (body.category_id !== undefined) input.categoryId = body.category_id;
+  if (body.main_images !== undefined) input.images = body.main_images;
+  if (body.platform !== undefined) input.platform = body.platform;
+  if (body.platform_item_id !== undefined) input.platformItemId = body.platform_item_id;
+  if (body.original_url !== undefined) input.originalUrl = body.original_url;
+  if (body.shop_name !== undefined) input.shopName = body.shop_name;
+  if (body.show_in_listing !== undefined) input.showInListing = body.show_in_listing;
+  if (body.is_external !== undefined) input.isExternal = body.is_external;
+  return input;
+}
+
+/**
+ * Creates a local product (spec/admin.md 4: is_external is always false for products made
+ * in the admin; shop fields are dropped). 409 when the marketplace item already exists.
+ */
+export async function createProduct(body: ProductBody, actor: { user: User }): Promise<ProductWithSkus> {
+  await assertCategoryExists(body.category_id);
+  const input = { ...bodyToInput(body), name: body.name, isExternal: false, shopName: null } as ProductInput;
+  try {
+    const product = await getDb()
+      .transaction()
+      .execute((trx) => insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id));
+    return getProduct(product.id);
+  } catch (error) {
+    if (isUniqueViolation(error) && body.platform && body.platform_item_id) throw duplicate(body.platform, body.platform_item_id);
+    throw error;
+  }
+}
+
+/** Applies the fields given; `skus` (when given) replaces the product's SKUs. */
+export async function updateProductByAdmin(id: number, body: ProductUpdateBody): Promise<ProductWithSkus> {
+  const current = await findProductById(getDb(), id);
+  if (!current) throw notFound();
+  await assertCategoryExists(body.category_id);
+  const input = bodyToInput(body);
+  const platform = input.platform !== undefined ? input.platform : current.platform;
+  const itemId = input.platformItemId !== undefined ? input.platformItemId : current.platformItemId;
+  if (Boolean(platform) !== Boolean(itemId)) {
+    throw new ApiError(400, M.platformPair, "VALIDATION_ERROR", [{ field: platform ? "platform_item_id" : "platform", message: M.platformPair }]);
+  }
+  try {
+    await getDb()
+      .transaction()
+      .execute((trx) => updateProduct(trx, id, input, toSkuInputs(body.skus)));
+  } catch (error) {
+    if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
+    throw error;
+  }
+  return getProduct(id);
+}
+
+export async function deleteProductByAdmin(id: number): Promise<void> {
+  if (!(await deleteProduct(getDb(), id))) throw notFound();
+}
+
+/**
+ * POST /api/products/sync-external: the imported product, by (platform, item id). A new
+ * item is created (once, even under parallel calls); an existing one is updated only by
+ * a caller who may edit products; anyone else gets it as it is.
+ */
+export async function syncExternalProduct(body: SyncExternalBody, actor: { user: User; access: Access }): Promise<{ product: ProductWithSkus; created: boolean }> {
+  const description = Array.isArray(body.description) ? body.description.filter(Boolean).join("\n\n") : body.description ?? null;
+  const input: ProductInput & { platform: Platform; platformItemId: string } = {
+    name: body.title.length < 3 ? `${body.title} (${body.itemId})` : body.title,
+    description,
+    descriptionItems: Array.isArray(body.description) ? body.description : [],
+    priceCny: body.price ?? null,
+    images: body.images,
+    platform: body.source,
+    platformItemId: body.itemId,
+    originalUrl: body.originalUrl ?? null,
+    shopName: body.shopName ?? null,
+    isExternal: body.isExternalProduct,
+    showInListing: body.showInListing,
+  };
+  const skus = toSkuInputs(body.skus) ?? [];
+  const db = getDb();
+  const { product, created } = await db.transaction().execute((trx) => insertProductOnce(trx, input, skus, actor.user.id));
+  if (!created && actor.access.allPermissions.includes("product.edit")) {
+    const { platform: _p, platformItemId: _i, ...changes } = input;
+    await db.transaction().execute((trx) => updateProduct(trx, product.id, changes, skus.length ? skus : undefined));
+  }
+  return { product: await getProduct(product.id), created };
+}
+
+// ---------------------------------------------------------------- categories
+
+export async function categoriesForStorefront(): Promise<CategoryWithCount[]> {
+  return listCategories(getDb());
+}
+
+export function categoryJson(category: Category | CategoryWithCount) {
+  return {
+    id: category.id,
+    name: category.name,
+    description: category.description,
+    parent_id: category.parentId,
+    sort_order: category.sortOrder,
+    created_at: category.createdAt,
+    updated_at: category.updatedAt,
+    ...("productCount" in category ? { product_count: category.productCount } : {}),
+  };
+}
+
+export async function getCategory(id: number): Promise<Category> {
+  const category = await findCategory(getDb(), id);
+  if (!category) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+  return category;
+}
+
+const categoryError = (field: string, message: string, status = 400) => new ApiError(status, message, status === 404 ? "NOT_FOUND" : "VALIDATION_ERROR", [{ field, message }]);
+
+/** Only top-level categories other than itself can be a parent (one level of nesting). */
+async function assertParentAllowed(parentId: number | null | undefined, selfId?: number): Promise<void> {
+  if (!parentId) return;
+  if (parentId === selfId) throw categoryError("parent_id", M.categoryParentInvalid);
+  const parent = await findCategory(getDb(), parentId);
+  if (!parent) throw categoryError("parent_id", M.categoryNotFound);
+  if (parent.parentId !== null) throw categoryError("parent_id", M.categoryParentInvalid);
+  if (selfId !== undefined && (await countChildren(getDb(), selfId)) > 0) {
+    // a category with subcategories stays at the top: one level only
+    throw categoryError("parent_id", M.categoryParentInvalid);
+  }
+}
+
+export async function createCategory(body: CategoryBody): Promise<Category> {
+  await assertParentAllowed(body.parent_id);
+  return insertCategory(getDb(), {
+    name: body.name,
+    description: body.description ?? null,
+    parentId: body.parent_id ?? null,
+    sortOrder: body.sort_order ?? 0,
+  });
+}
+
+/** Applies the fields that differ; `changed` is false ('No changes detected.') when none do. */
+export async function updateCategoryByAdmin(id: number, body: Partial<CategoryBody>): Promise<{ category: Category; changed: boolean }> {
+  const current = await getCategory(id);
+  const changes: Parameters<typeof updateCategory>[2] = {};
+  if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
+  if (body.description !== undefined && (body.description ?? null) !== current.description) changes.description = body.description ?? null;
+  if (body.parent_id !== undefined && (body.parent_id ?? null) !== current.parentId) {
+    await assertParentAllowed(body.parent_id, id);
+    changes.parentId = body.parent_id ?? null;
+  }
+  if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
+  if (Object.keys(changes).length === 0) return { category: current, changed: false };
+  return { category: (await updateCategory(getDb(), id, changes))!, changed: true };
+}
+
+/** Deletes a category without subcategories; its products become uncategorised. */
+export async function deleteCategoryByAdmin(id: number): Promise<void> {
+  await getCategory(id);
+  if ((await countChildren(getDb(), id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
+  await deleteCategory(getDb(), id);
+}
+
+/** Sets many sort orders at once (move up/down, inline values): all or nothing. */
+export async function batchSortCategories(entries: Array<{ id: number; sort_order: number }>): Promise<number> {
+  const db = getDb();
+  const known = new Set((await listCategories(db)).map((c) => c.id));
+  const unknown = entries.find((entry) => !known.has(entry.id));
+  if (unknown) throw new ApiError(404, `${M.categoryNotFound}: ${unknown.id}`, "NOT_FOUND");
+  return db.transaction().execute((trx) => setSortOrders(trx, entries.map((e) => ({ id: e.id, sortOrder: e.sort_order }))));
+}
+
+// ---------------------------------------------------------------- sitemap
+
+/** One sitemap file holds 50,000 URLs: the newest listed products up to this many. */
+const SITEMAP_PRODUCTS_MAX = 45_000;
+
+/** The catalogue's public URLs for /sitemap.xml: categories and listed products. */
+export const catalogueSitemapSources: SitemapSource[] = [
+  {
+    name: "categories",
+    entries: async () =>
+      (await listCategories(getDb())).map((category) => ({ path: `/category/${category.id}`, lastmod: category.updatedAt.slice(0, 10), changefreq: "daily" as const, priority: 0.7 })),
+  },
+  {
+    name: "products",
+    entries: async () => {
+      const filter = await storefrontFilter(null);
+      const page = await listProducts(getDb(), { ...filter, page: 1, limit: SITEMAP_PRODUCTS_MAX });
+      return page.items.map((product) => ({ path: productPath(product), lastmod: product.updatedAt.slice(0, 10), changefreq: "weekly" as const, priority: 0.8 }));
+    },
+  },
+];
+
+// ---------------------------------------------------------------- collections
+
+async function assertProduct(productId: number): Promise<void> {
+  if (!(await findProductById(getDb(), productId))) throw notFound();
+}
+
+export async function collectionState(user: User, productId: number): Promise<boolean> {
+  return isCollected(getDb(), user.id, productId);
+}
+
+/** Adds a product to the user's collection (adding twice changes nothing). */
+export async function collect(user: User, productId: number): Promise<void> {
+  await assertProduct(productId);
+  await addToCollection(getDb(), user.id, productId);
+}
+
+export async function uncollect(user: User, productId: number): Promise<void> {
+  await removeFromCollection(getDb(), user.id, productId);
+}
+
+export async function userCollection(
+  user: User,
+  options: { sortBy: "date" | "price" | "name"; sortOrder: "asc" | "desc"; page: number; limit: number },
+): Promise<Page<CollectedProduct>> {
+  return listCollection(getDb(), user.id, { sort: options.sortBy, order: options.sortOrder, page: options.page, limit: options.limit });
+}
+
+/** Field errors of a failed parse, for the envelope (used by the API routes). */
+export type { FieldError };

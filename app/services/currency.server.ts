@@ -1,0 +1,157 @@
+/**
+ * The one currency service: rates in effect, manual rates, and the daily refresh from the
+ * public rate files (RATES_URL, then RATES_BACKUP_URL, then the spec's defaults).
+ *
+ * Manual rates (admin) take precedence while the mode is manual; otherwise the fetched
+ * rates, refreshed at most once per 24 hours in the background (a page never waits for
+ * it), a failed attempt retried after an hour. Rates are kept in memory like the site
+ * settings (dropped on save or when another process writes the database).
+ */
+import { dataVersion, getDb, type DB } from "~/lib/db.server";
+import { getEnv } from "~/lib/env.server";
+import { log } from "~/lib/log.server";
+import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
+import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
+
+const DAY_MS = 24 * 60 * 60_000;
+const RETRY_MS = 60 * 60_000;
+const FETCH_TIMEOUT_MS = 10_000;
+
+export type RatesView = { rates: Rates; mode: "automatic" | "manual"; lastUpdated: string | null };
+
+const FOREIGN = CURRENCY_CODES.filter((code): code is Exclude<CurrencyCode, "CNY"> => code !== "CNY");
+
+function effective(stored: StoredRates): RatesView {
+  const rates = { CNY: 1 } as Rates;
+  for (const code of FOREIGN) {
+    const manual = stored.mode === "manual" ? stored.manual[code] : undefined;
+    rates[code] = manual ?? stored.auto[code] ?? DEFAULT_RATES[code];
+  }
+  return {
+    rates,
+    mode: stored.mode,
+    lastUpdated: stored.mode === "manual" ? stored.manualUpdatedAt ?? stored.autoUpdatedAt : stored.autoUpdatedAt,
+  };
+}
+
+let cached: { db: DB; version: number; stored: Promise<StoredRates> } | undefined;
+
+function stored(): Promise<StoredRates> {
+  const db = getDb();
+  const version = dataVersion();
+  if (cached?.db !== db || cached.version !== version) {
+    const value = readRates(db);
+    cached = { db, version, stored: value };
+    value.catch(() => {
+      if (cached?.stored === value) cached = undefined;
+    });
+  }
+  return cached.stored;
+}
+
+const forget = () => {
+  cached = undefined;
+};
+
+/** The rates in effect. Starts a background refresh when the fetched ones are a day old. */
+export async function getRates(): Promise<RatesView> {
+  const current = await stored();
+  if (current.mode === "automatic" && isStale(current, Date.now())) void refreshRates().catch(() => {});
+  return effective(current);
+}
+
+function isStale(current: StoredRates, now: number): boolean {
+  const updated = current.autoUpdatedAt ? Date.parse(current.autoUpdatedAt) : 0;
+  const attempted = current.lastAttemptAt ? Date.parse(current.lastAttemptAt) : 0;
+  return now - updated >= DAY_MS && now - attempted >= RETRY_MS;
+}
+
+/**
+ * Reads one rate file: `{"date": "...", "cny": {"usd": 0.15, ...}}`, units of each currency
+ * per 1 CNY. Answers CNY per unit (the inverse) for the currencies the site shows.
+ */
+export function parseRateFile(body: unknown): Record<string, number> {
+  const table = (body as { cny?: Record<string, unknown> } | null)?.cny;
+  if (!table || typeof table !== "object") throw new Error("no cny table");
+  const rates: Record<string, number> = {};
+  for (const code of FOREIGN) {
+    const perCny = Number(table[code.toLowerCase()]);
+    if (Number.isFinite(perCny) && perCny > 0) rates[code] = Math.round((1 / perCny) * 1e6) / 1e6;
+  }
+  if (Object.keys(rates).length === 0) throw new Error("no usable rates");
+  return rates;
+}
+
+async function fetchRateFile(url: string): Promise<Record<string, number>> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return parseRateFile(await response.json());
+}
+
+let running: Promise<RatesView> | undefined;
+
+/**
+ * Fetches the rate files now (the primary, then the backup). On success the fetched rates
+ * are stored; when both fail, one warning line is logged and the stored (or default)
+ * rates stay in effect. Concurrent calls share one fetch.
+ */
+export function refreshRates(): Promise<RatesView> {
+  running ??= (async () => {
+    const env = getEnv();
+    const at = new Date().toISOString();
+    const failures: string[] = [];
+    for (const url of [env.RATES_URL, env.RATES_BACKUP_URL]) {
+      try {
+        const rates = await fetchRateFile(url);
+        await getDb().transaction().execute((trx) => saveAutoRates(trx, rates, at));
+        forget();
+        return effective(await stored());
+      } catch (error) {
+        failures.push(`${url}: ${(error as Error).message}`);
+      }
+    }
+    log.warn(`exchange rates: every source failed, keeping the stored or default rates (${failures.join("; ")})`);
+    await recordRateFailure(getDb(), at, failures.join("; "));
+    forget();
+    return effective(await stored());
+  })().finally(() => {
+    running = undefined;
+  });
+  return running;
+}
+
+/**
+ * The admin's force refresh (ignores the daily limit): fetches now and goes back to
+ * automatic mode, so the live rates are the ones in effect. Answers whether a source
+ * answered.
+ */
+export async function forceRefreshRates(): Promise<RatesView & { fetched: boolean }> {
+  const before = (await stored()).autoUpdatedAt;
+  const view = await refreshRates();
+  const after = await stored();
+  const fetched = after.autoUpdatedAt !== before && after.lastError === null;
+  if (fetched && after.mode === "manual") {
+    await setRateMode(getDb(), "automatic");
+    forget();
+    return { ...effective(await stored()), fetched };
+  }
+  return { ...view, fetched };
+}
+
+/** Saves manual rates (only positive numbers are kept) and switches to manual mode. */
+export async function setManualRates(rates: Partial<Record<string, number>>): Promise<RatesView> {
+  const kept: Record<string, number> = {};
+  for (const code of FOREIGN) {
+    const value = rates[code];
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) kept[code] = value;
+  }
+  const at = new Date().toISOString();
+  await getDb().transaction().execute((trx) => saveManualRates(trx, kept, at));
+  forget();
+  return effective(await stored());
+}
+
+/** Starts the first fetch at server start when the stored rates are a day old. */
+export function refreshRatesIfStale(): void {
+  void getRates().catch((error) => log.warn(`exchange rates: ${(error as Error).message}`));
+}

@@ -1,0 +1,493 @@
+/**
+ * The catalogue API over real HTTP: products and categories (public and admin), search
+ * (trigram and short terms, hostile input), the external-products switch, collections,
+ * sync-external under parallel calls, product images, and the guards on every endpoint.
+ */
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { startTestServer, type TestServer } from "../setup/server";
+import { startFakeRates, type FakeRates } from "../fakes/rates";
+import { rawGet } from "./http";
+
+let server: TestServer;
+let rates: FakeRates;
+let admin: string;
+let user: string;
+let userId: number;
+let editorOfOthers: string;
+let categories: { shoes: number; hoodies: number; sneakers: number };
+let counter = 0;
+
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter += 1)}`;
+const itemId = () => String(1_000_000_000 + Math.floor(Math.random() * 8_000_000_000) + (counter += 1));
+const fields = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
+
+async function createProduct(body: Record<string, unknown>, token = admin) {
+  const response = await api(server.url, "/api/admin/products", { token, body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.data;
+}
+
+async function setSetting(key: string, value: string) {
+  const response = await api(server.url, "/api/site-settings/admin/settings", { method: "PUT", token: admin, body: { settings: { [key]: value } } });
+  expect(response.status).toBe(200);
+}
+
+beforeAll(async () => {
+  rates = await startFakeRates();
+  server = await startTestServer({ env: { RATES_URL: rates.primaryUrl, RATES_BACKUP_URL: rates.backupUrl } });
+  admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
+  const made = await api(server.url, "/api/admin/users", { token: admin, body: { username: unique("shopper"), email: `${unique("s")}@example.com`, password: "shopper-pass" } });
+  const login = await apiLogin(server.url, made.body.data.email, "shopper-pass");
+  user = login.accessToken;
+  userId = login.user.id;
+  // an admin without product permissions
+  const roles = await api(server.url, "/api/admin/roles", { token: admin });
+  const adminRole = roles.body.data.find((r: { name: string }) => r.name === "admin").id;
+  const plain = await api(server.url, "/api/admin/users", {
+    token: admin,
+    body: { username: unique("plain"), email: `${unique("p")}@example.com`, password: "plain-pass-1", roleIds: [adminRole] },
+  });
+  editorOfOthers = (await apiLogin(server.url, plain.body.data.email, "plain-pass-1")).accessToken;
+
+  const make = async (name: string, parent_id?: number) =>
+    (await api(server.url, "/api/admin/categories", { token: admin, body: { name, parent_id } })).body.data.id as number;
+  const shoes = await make("Shoes 鞋");
+  categories = { shoes, sneakers: await make("Sneakers 运动鞋", shoes), hoodies: await make("Hoodies 卫衣") };
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rates?.close();
+});
+
+describe("admin products", () => {
+  it("creates a product with SKUs (201) and reads it back, public and admin", async () => {
+    const id = itemId();
+    const product = await createProduct({
+      name: "Nike Air Force 1 耐克空军一号",
+      description: "Classic white sneakers.",
+      price_cny: 299.5,
+      category_id: categories.sneakers,
+      main_images: "https://img.alicdn.example/a.jpg, https://img.alicdn.example/b.jpg",
+      platform: "weidian",
+      platform_item_id: id,
+      original_url: `https://weidian.com/item.html?itemID=${id}`,
+      skus: [
+        { sku_name: "EU 42", sku_price: 299.5, sku_stock: 5 },
+        { sku_name: "EU 43", sku_price: 309, sku_stock: 0 },
+      ],
+      is_external: true,
+    });
+    expect(product).toMatchObject({
+      name: "Nike Air Force 1 耐克空军一号",
+      price_cny: 299.5,
+      category_id: categories.sneakers,
+      images: ["https://img.alicdn.example/a.jpg", "https://img.alicdn.example/b.jpg"],
+      platform: "weidian",
+      platform_item_id: id,
+      is_external: false,
+      url: `/weidian/${id}`,
+    });
+    expect(product.skus.map((s: { sku_name: string }) => s.sku_name)).toEqual(["EU 42", "EU 43"]);
+
+    const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ id: product.id, title: product.name, itemId: id, source: "weidian", view_count: 0 });
+    const byPlatform = await api(server.url, `/api/products/platform/${id}?platform=weidian&incrementView=false`);
+    expect(byPlatform.body.data.id).toBe(product.id);
+    const adminRead = await api(server.url, `/api/admin/products/${product.id}`, { token: admin });
+    expect(adminRead.body.data.skus).toHaveLength(2);
+  });
+
+  it("refuses bad input with 400 naming the field, and changes nothing", async () => {
+    const before = (await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: "ab" }, "name"],
+      [{ name: "x".repeat(256) }, "name"],
+      [{ name: "   " }, "name"],
+      [{ name: "Valid name", price_cny: -1 }, "price_cny"],
+      [{ name: "Valid name", category_id: 999_999 }, "category_id"],
+      [{ name: "Valid name", category_id: "abc" }, "category_id"],
+      [{ name: "Valid name", original_url: "javascript:alert(1)" }, "original_url"],
+      [{ name: "Valid name", skus: [{ sku_name: "Red", sku_price: 1, sku_stock: 1 }, { sku_name: "red", sku_price: 2, sku_stock: 1 }] }, "skus.1.sku_name"],
+      [{ name: "Valid name", platform: "amazon", platform_item_id: "123" }, "platform"],
+      [{ name: "Valid name", platform: "taobao" }, "platform_item_id"],
+      [{ name: "Valid name", main_images: ["javascript:alert(1)"] }, "main_images.0"],
+    ];
+    for (const [body, field] of cases) {
+      const response = await api(server.url, "/api/admin/products", { token: admin, body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.success).toBe(false);
+      expect(fields(response.body), JSON.stringify(body)).toContain(field);
+    }
+    expect((await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems).toBe(before);
+  });
+
+  it("answers 409 for a second product of the same marketplace item", async () => {
+    const id = itemId();
+    await createProduct({ name: "First of its item", platform: "taobao", platform_item_id: id });
+    const again = await api(server.url, "/api/admin/products", { token: admin, body: { name: "Second of its item", platform: "taobao", platform_item_id: id } });
+    expect(again.status).toBe(409);
+    expect(fields(again.body)).toContain("platform_item_id");
+  });
+
+  it("updates only the fields given, replaces SKUs when given, and deletes", async () => {
+    const product = await createProduct({ name: "Editable hoodie", price_cny: 100, skus: [{ sku_name: "M", sku_price: 100, sku_stock: 3 }] });
+    const updated = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { price_cny: 120 } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ name: "Editable hoodie", price_cny: 120 });
+    expect(updated.body.data.skus).toHaveLength(1);
+    const skus = await api(server.url, `/api/admin/products/${product.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { skus: [{ sku_name: "L", sku_price: 130, sku_stock: 1 }, { sku_name: "XL", sku_price: 140, sku_stock: 0 }] },
+    });
+    expect(skus.body.data.skus.map((s: { sku_name: string }) => s.sku_name)).toEqual(["L", "XL"]);
+    const bad = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { name: "no" } });
+    expect(bad.status).toBe(400);
+    expect((await api(server.url, `/api/admin/products/${product.id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    expect((await api(server.url, `/api/products/${product.id}`)).status).toBe(404);
+    expect((await api(server.url, `/api/admin/products/${product.id}`, { method: "DELETE", token: admin })).status).toBe(404);
+  });
+
+  it("guards every admin endpoint: 401 without a token, 403 without the permission", async () => {
+    const product = await createProduct({ name: "Guarded product" });
+    const calls: Array<[string, string, unknown?]> = [
+      ["GET", "/api/admin/products"],
+      ["POST", "/api/admin/products", { name: "Nope nope" }],
+      ["GET", `/api/admin/products/${product.id}`],
+      ["PUT", `/api/admin/products/${product.id}`, { name: "Changed name" }],
+      ["DELETE", `/api/admin/products/${product.id}`],
+      ["POST", "/api/admin/categories", { name: "Nope" }],
+      ["PUT", `/api/admin/categories/${categories.shoes}`, { name: "Nope" }],
+      ["DELETE", `/api/admin/categories/${categories.hoodies}`],
+      ["POST", "/api/admin/categories/batch-sort", { sortData: [{ id: categories.shoes, sort_order: 1 }] }],
+      ["PUT", "/api/admin/exchange-rates", { rates: { USD: 7 } }],
+      ["POST", "/api/admin/exchange-rates/refresh"],
+    ];
+    for (const [method, pathname, body] of calls) {
+      expect((await api(server.url, pathname, { method, body })).status, `${method} ${pathname}`).toBe(401);
+      for (const token of [user, editorOfOthers]) {
+        const response = await api(server.url, pathname, { method, body, token });
+        expect(response.status, `${method} ${pathname}`).toBe(403);
+        expect(response.body).toMatchObject({ success: false, message: "权限不足，需要管理员权限" });
+      }
+    }
+    expect((await api(server.url, `/api/products/${product.id}`)).body.data.name).toBe("Guarded product");
+  });
+});
+
+describe("public product reads", () => {
+  it("answers 400 for ids that are not positive numbers and 404 for unknown ones, always JSON", async () => {
+    for (const id of ["abc", "-1", "0", "1.5", "99999999999999999999"]) {
+      const response = await api(server.url, `/api/products/${id}`);
+      expect(response.status, id).toBe(400);
+      expect(response.body.success).toBe(false);
+    }
+    const missing = await api(server.url, "/api/products/987654");
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ success: false, message: "Product not found" });
+    for (const path of ["/api/products/..%2f..", "/api/products/%2e%2e", "/api/products/..%2f..%2fpackage.json"]) {
+      const response = await rawGet(server.port, path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+      expect(response.headers["content-type"], path).toContain("application/json");
+    }
+  });
+
+  it("counts a view per request, not with incrementView=false, not for crawlers", async () => {
+    const product = await createProduct({ name: "Counted product" });
+    await api(server.url, `/api/products/${product.id}`);
+    await api(server.url, `/api/products/${product.id}`);
+    await api(server.url, `/api/products/${product.id}?incrementView=false`);
+    for (const agent of ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Mozilla/5.0 (compatible; bingbot/2.0)", "facebookexternalhit/1.1"]) {
+      await api(server.url, `/api/products/${product.id}`, { headers: { "User-Agent": agent } });
+    }
+    const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
+    expect(read.body.data.view_count).toBe(2);
+  });
+
+  it("lists products with paging, clamping silly page and limit values", async () => {
+    for (let i = 0; i < 3; i++) await createProduct({ name: `Paged hoodie ${i}`, category_id: categories.hoodies });
+    const page = await api(server.url, `/api/products?categoryId=${categories.hoodies}&limit=2&page=1`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ success: true, currentPage: 1, limit: 2, totalItems: 3, totalPages: 2, hasNextPage: true });
+    expect(page.body.items).toHaveLength(2);
+    const silly = await api(server.url, `/api/products?page=-1&limit=100000`);
+    expect(silly.status).toBe(200);
+    expect(silly.body.currentPage).toBe(1);
+    expect(silly.body.limit).toBe(100);
+    const past = await api(server.url, `/api/products?categoryId=${categories.hoodies}&limit=2&page=50`);
+    expect(past.body.currentPage).toBe(2);
+    expect((await api(server.url, "/api/products?categoryId=abc")).status).toBe(400);
+  });
+
+  it("GET /api/categories answers the categories with parents, order and counts", async () => {
+    const response = await api(server.url, "/api/categories");
+    expect(response.status).toBe(200);
+    const sneakers = response.body.data.find((c: { id: number }) => c.id === categories.sneakers);
+    expect(sneakers).toMatchObject({ name: "Sneakers 运动鞋", parent_id: categories.shoes, sort_order: 0, product_count: expect.any(Number) });
+  });
+});
+
+describe("search", () => {
+  let ids: Record<string, number>;
+  beforeAll(async () => {
+    ids = {
+      hoodie: (await createProduct({ name: "加绒连帽卫衣 Fleece hoodie grey", price_cny: 89, category_id: categories.hoodies })).id,
+      nike: (await createProduct({ name: "耐克 Dunk Low 熊猫配色", price_cny: 459, category_id: categories.sneakers })).id,
+      jacket: (await createProduct({ name: "冬季外套 padded jacket", description: "Warm and light, filled with duck down", price_cny: 259 })).id,
+    };
+  });
+
+  const search = (query: string) => api(server.url, `/api/products/search?${query}`);
+  const idsOf = (body: { items: Array<{ id: number }> }) => body.items.map((p) => p.id);
+
+  it("finds words of 3+ characters anywhere in the name and description", async () => {
+    const hoodie = await search("q=hoodie");
+    expect(hoodie.status).toBe(200);
+    expect(idsOf(hoodie.body)).toContain(ids.hoodie);
+    expect(idsOf((await search(`q=${encodeURIComponent("连帽卫衣")}`)).body)).toContain(ids.hoodie);
+    expect(idsOf((await search("q=duck+down")).body)).toEqual([ids.jacket]);
+    expect(hoodie.body).toMatchObject({ success: true, currentPage: 1, limit: 8 });
+  });
+
+  it("finds Chinese terms of one or two characters (耐克, 外套)", async () => {
+    const nike = idsOf((await search(`q=${encodeURIComponent("耐克")}`)).body);
+    expect(nike).toContain(ids.nike);
+    expect(nike).not.toContain(ids.hoodie);
+    expect(idsOf((await search(`q=${encodeURIComponent("外套")}`)).body)).toEqual([ids.jacket]);
+    expect(idsOf((await search(`q=${encodeURIComponent("耐克 dunk")}`)).body)).toEqual([ids.nike]);
+  });
+
+  it("treats input as words, never as FTS syntax", async () => {
+    for (const q of ["' OR 1=1 --", '"', "*", "NEAR(", "title:x", "hoodie OR jacket", "a AND", "(", "卫衣\"", "^x", "-hoodie"]) {
+      const response = await search(`q=${encodeURIComponent(q)}`);
+      expect(response.status, q).toBe(200);
+      expect(response.body.success, q).toBe(true);
+    }
+    expect(idsOf((await search(`q=${encodeURIComponent("hoodie OR jacket")}`)).body)).toEqual([]);
+  });
+
+  it("requires a term (400), filters by category, sorts and pages", async () => {
+    const empty = await search("q=");
+    expect(empty.status).toBe(400);
+    expect(fields(empty.body)).toContain("q");
+    expect((await search("")).status).toBe(400);
+    const inShoes = await search(`q=${encodeURIComponent("耐克")}&categoryId=${categories.shoes}`);
+    expect(idsOf(inShoes.body)).toContain(ids.nike);
+    const inHoodies = await search(`q=${encodeURIComponent("耐克")}&categoryId=${categories.hoodies}`);
+    expect(idsOf(inHoodies.body)).toEqual([]);
+    const all = [ids.hoodie, ids.nike, ids.jacket];
+    const cheap = await search(`q=${encodeURIComponent("卫衣 ")}&sortBy=price_asc`);
+    expect(cheap.status).toBe(200);
+    const byPrice = await api(server.url, `/api/products/search?q=${encodeURIComponent("e")}&sortBy=price_desc&limit=100`);
+    const prices = byPrice.body.items.filter((p: { id: number }) => all.includes(p.id)).map((p: { price_cny: number }) => p.price_cny);
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    const paged = await search(`q=e&limit=1&page=2`);
+    expect(paged.body).toMatchObject({ currentPage: 2, limit: 1 });
+  });
+});
+
+describe("show external products switch", () => {
+  it("hides external products from storefront lists but never from a direct link or the admin", async () => {
+    const id = itemId();
+    const synced = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: id, title: "Imported 联名外部商品 switchcheck", price: 88, source: "taobao", shopName: "Some shop" },
+    });
+    expect(synced.status, JSON.stringify(synced.body)).toBe(201);
+    const product = synced.body.data;
+    expect(product).toMatchObject({ is_external: true, platform: "taobao", url: `/taobao/${id}` });
+    const find = async (token?: string) => (await api(server.url, `/api/products/search?q=switchcheck`, { token })).body.items.map((p: { id: number }) => p.id);
+    expect(await find()).toEqual([product.id]);
+    await setSetting("show_external_products", "false");
+    try {
+      expect(await find()).toEqual([]);
+      expect(await find(user)).toEqual([]);
+      expect((await api(server.url, "/api/products?isExternal=true")).body.totalItems).toBe(0);
+      // a direct link and a platform lookup still show it; the admin sees it everywhere
+      expect((await api(server.url, `/api/products/${product.id}`)).status).toBe(200);
+      expect((await api(server.url, `/api/products/platform/${id}?platform=taobao`)).status).toBe(200);
+      expect(await find(admin)).toEqual([product.id]);
+      expect((await api(server.url, "/api/admin/products?isExternal=true", { token: admin })).body.totalItems).toBeGreaterThan(0);
+    } finally {
+      await setSetting("show_external_products", "true");
+    }
+    expect(await find()).toEqual([product.id]);
+  });
+});
+
+describe("POST /api/products/sync-external", () => {
+  it("makes one product per marketplace item, even for 10 parallel calls", async () => {
+    const id = itemId();
+    const body = { itemId: id, title: "并发导入 Parallel import", price: 10, images: ["https://img.alicdn.example/p.jpg"], source: "1688", skus: [{ sku_name: "One", sku_price: 10, sku_stock: 1 }] };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api(server.url, "/api/products/sync-external", { token: user, body })));
+    expect(answers.every((a) => a.status === 200 || a.status === 201)).toBe(true);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1);
+    const listed = await api(server.url, `/api/products/platform/${id}?platform=1688&incrementView=false`);
+    expect(listed.body.data.skus).toHaveLength(1);
+  });
+
+  it("lets a shopper create but not overwrite; a product editor updates", async () => {
+    const id = itemId();
+    await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Original title", source: "weidian" } });
+    const overwrite = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Vandalised title", source: "weidian" } });
+    expect(overwrite.status).toBe(200);
+    expect(overwrite.body.data.name).toBe("Original title");
+    const edited = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Corrected title", source: "weidian" } });
+    expect(edited.body.data.name).toBe("Corrected title");
+  });
+
+  it("needs a login and a valid body", async () => {
+    expect((await api(server.url, "/api/products/sync-external", { body: { itemId: "1", title: "x" } })).status).toBe(401);
+    const noItem = await api(server.url, "/api/products/sync-external", { token: user, body: { title: "No id" } });
+    expect(noItem.status).toBe(400);
+    expect(fields(noItem.body)).toContain("itemId");
+    const badSource = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: "123", title: "Bad source", source: "ebay" } });
+    expect(fields(badSource.body)).toContain("source");
+  });
+});
+
+describe("collections", () => {
+  it("adds (idempotent), checks, lists and removes; a missing product is a 404", async () => {
+    const a = await createProduct({ name: "Collected A", price_cny: 10 });
+    const b = await createProduct({ name: "Collected B", price_cny: 5 });
+    const add = (productId: unknown) => api(server.url, "/api/users/collections/add", { token: user, body: { productId } });
+    expect((await add(a.id)).status).toBe(200);
+    expect((await add(a.id)).status).toBe(200);
+    expect((await add(b.id)).status).toBe(200);
+    expect((await add(987654321)).status).toBe(404);
+    expect((await add("abc")).status).toBe(400);
+    const check = await api(server.url, `/api/users/collections/check/${a.id}`, { token: user });
+    expect(check.body).toMatchObject({ success: true, isCollected: true });
+    const list = await api(server.url, "/api/users/collections", { token: user });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((p: { productId: number }) => p.productId)).toEqual([b.id, a.id]);
+    expect(list.body.pagination).toEqual({ totalItems: 2, totalPages: 1, currentPage: 1, itemsPerPage: 10 });
+    const byPrice = await api(server.url, "/api/users/collections?sortBy=price&sortOrder=asc", { token: user });
+    expect(byPrice.body.data.map((p: { productId: number }) => p.productId)).toEqual([b.id, a.id]);
+    expect((await api(server.url, `/api/users/collections/remove/${a.id}`, { method: "DELETE", token: user })).status).toBe(200);
+    expect((await api(server.url, `/api/users/collections/check/${a.id}`, { token: user })).body.isCollected).toBe(false);
+    // another user's collection is their own
+    expect((await api(server.url, "/api/users/collections", { token: admin })).body.data).toEqual([]);
+    expect(userId).toBeGreaterThan(0);
+  });
+
+  it("answers 401 'Authentication required' without a login", async () => {
+    for (const [method, path, body] of [
+      ["GET", "/api/users/collections"],
+      ["GET", "/api/users/collections/check/1"],
+      ["POST", "/api/users/collections/add", { productId: 1 }],
+      ["DELETE", "/api/users/collections/remove/1"],
+    ] as const) {
+      const response = await api(server.url, path, { method, body });
+      expect(response.status, path).toBe(401);
+      expect(response.body.message).toBe("Authentication required");
+    }
+  });
+});
+
+describe("admin categories", () => {
+  it("creates, edits (only changes; 'No changes detected.'), sorts and deletes with the spec's rules", async () => {
+    const missingName = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  " } });
+    expect(missingName.status).toBe(400);
+    expect(fields(missingName.body)).toContain("name");
+    const top = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Bags 包", sort_order: 5 } })).body.data;
+    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: top.id } })).body.data;
+    // one level only: no parent under a child, and not itself
+    expect((await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Too deep", parent_id: child.id } })).status).toBe(400);
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: top.id } })).status).toBe(400);
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: categories.shoes } })).status).toBe(400);
+    const same = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "Bags 包" } });
+    expect(same.body).toMatchObject({ success: true, changed: false, message: "No changes detected." });
+    const renamed = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "Bags and backpacks" } });
+    expect(renamed.body.data.name).toBe("Bags and backpacks");
+    const sorted = await api(server.url, "/api/admin/categories/batch-sort", {
+      token: admin,
+      body: { sortData: [{ id: top.id, sort_order: -3 }, { id: child.id, sort_order: 2 }] },
+    });
+    expect(sorted.status).toBe(200);
+    const list = (await api(server.url, "/api/categories")).body.data;
+    expect(list[0].id).toBe(top.id);
+    expect((await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: 999999, sort_order: 1 }] } })).status).toBe(404);
+    // a category with subcategories stays; without, it goes and its products stay uncategorised
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "DELETE", token: admin })).status).toBe(409);
+    const product = await createProduct({ name: "Backpack 双肩包", category_id: child.id });
+    expect((await api(server.url, `/api/admin/categories/${child.id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    expect((await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.category_id).toBeNull();
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe("POST /api/products/upload-image", () => {
+  it("stores a real image re-encoded (201 data.imageUrl) and refuses anything else", async () => {
+    const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#3a6" } }).png().toBuffer();
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "shoe.png");
+    const uploaded = await api(server.url, "/api/products/upload-image", { token: admin, body: form });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    expect(uploaded.body.data.imageUrl).toMatch(/^\/uploads\/products\/\d{4}-\d{2}\/[0-9a-f-]{36}\.webp$/);
+    expect((await fetch(`${server.url}${uploaded.body.data.imageUrl}`)).headers.get("content-type")).toBe("image/webp");
+    // the URL is accepted back as a product image
+    await createProduct({ name: "Product with an upload", main_images: [uploaded.body.data.imageUrl] });
+
+    const text = new FormData();
+    text.append("image", new Blob(["<svg xmlns='http://www.w3.org/2000/svg'/>"], { type: "image/png" }), "x.png");
+    const refused = await api(server.url, "/api/products/upload-image", { token: admin, body: text });
+    expect(refused.status).toBe(400);
+    expect((await api(server.url, "/api/products/upload-image", { token: user, body: form })).status).toBe(403);
+  });
+});
+
+describe("exchange rates", () => {
+  it("answers the rates in effect: fetched (CNY per unit) from the primary file", async () => {
+    const response = await api(server.url, "/api/exchange-rates");
+    expect(response.status).toBe(200);
+    expect(response.body.data.mode).toBe("automatic");
+    // the first read starts the fetch in the background; the next reads see it
+    let data = response.body.data;
+    for (let i = 0; i < 50 && data.lastUpdated === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      data = (await api(server.url, "/api/exchange-rates")).body.data;
+    }
+    expect(data.lastUpdated).toEqual(expect.any(String));
+    expect(data.rates.USD).toBeCloseTo(1 / 0.14, 4);
+    expect(data.rates.CNY).toBe(1);
+    expect(Object.keys(data.rates).sort()).toEqual(["AUD", "CAD", "CNY", "EUR", "GBP", "JPY", "KRW", "USD"]);
+  });
+
+  it("falls back to the backup file, then keeps what it has when both fail (one warning line)", async () => {
+    rates.set("primary", { status: 500, body: "down" });
+    const refreshed = await api(server.url, "/api/admin/exchange-rates/refresh", { method: "POST", token: admin });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.fetched).toBe(true);
+    expect(refreshed.body.data.rates.USD).toBeCloseTo(1 / 0.15, 4);
+    rates.set("backup", { status: 200, body: "not json" });
+    const failed = await api(server.url, "/api/admin/exchange-rates/refresh", { method: "POST", token: admin });
+    expect(failed.body.fetched).toBe(false);
+    expect(failed.body.data.rates.USD).toBeCloseTo(1 / 0.15, 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.output().split("\n").filter((line) => line.includes("exchange rates: every source failed"))).toHaveLength(1);
+  });
+
+  it("manual rates take precedence until a forced refresh; only positive numbers are kept", async () => {
+    const none = await api(server.url, "/api/admin/exchange-rates", { method: "PUT", token: admin, body: { rates: { USD: -1, EUR: "abc" } } });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe("请输入有效的汇率（正数）");
+    const saved = await api(server.url, "/api/admin/exchange-rates", { method: "PUT", token: admin, body: { rates: { USD: 7.1, EUR: "7.9", GBP: 0 } } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.message).toBe("手动汇率已保存");
+    const now = (await api(server.url, "/api/exchange-rates")).body.data;
+    expect(now).toMatchObject({ mode: "manual", rates: { USD: 7.1, EUR: 7.9 } });
+    expect(now.rates.GBP).toBeCloseTo(1 / 0.1, 4);
+    rates.set("primary", { body: { date: "2026-11-24", cny: { usd: 0.2 } } });
+    const refreshed = await api(server.url, "/api/admin/exchange-rates/refresh", { method: "POST", token: admin });
+    expect(refreshed.body).toMatchObject({ fetched: true, data: { mode: "automatic" } });
+    expect(refreshed.body.data.rates.USD).toBeCloseTo(5, 4);
+  });
+});
