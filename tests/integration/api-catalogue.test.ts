@@ -224,6 +224,17 @@ describe("public product reads", () => {
     expect((await api(server.url, "/api/products?categoryId=abc")).status).toBe(400);
   });
 
+  it("the sitemap lists categories and listed products at their canonical addresses", async () => {
+    const id = itemId();
+    const listed = await createProduct({ name: "Sitemap listed product", platform: "tmall", platform_item_id: id });
+    const hidden = await createProduct({ name: "Sitemap hidden product", show_in_listing: false });
+    const xml = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    expect(xml).toContain(`/tmall/${id}</loc>`);
+    expect(xml).toContain(`/category/${categories.shoes}</loc>`);
+    expect(xml).not.toContain(`/product/${hidden.id}</loc>`);
+    expect(listed.url).toBe(`/tmall/${id}`);
+  });
+
   it("GET /api/categories answers the categories with parents, order and counts", async () => {
     const response = await api(server.url, "/api/categories");
     expect(response.status).toBe(200);
