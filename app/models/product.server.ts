@@ -333,53 +333,74 @@ export function splitTerms(q: string): SearchTerms {
   return { long: long.slice(0, 8), short: short.slice(0, 8) };
 }
 
-function matchesSql(terms: SearchTerms) {
+/** How far search results are counted: beyond it the count says "1,000+" (totalCapped). */
+export const SEARCH_COUNT_CAP = 1000;
+
+/**
+ * The matching rowids as an FTS source `f` with its MATCH condition, and `post`, a
+ * condition on the product row `p` for short terms that come with long ones (checked on
+ * the long terms' matches, which is cheaper than intersecting two full-text indexes).
+ */
+function matchSource(terms: SearchTerms) {
   if (terms.long.length) {
-    const short = terms.short.length
-      ? sql` AND rowid IN (SELECT rowid FROM products_grams WHERE products_grams MATCH ${ftsPhrase(terms.short)})`
-      : sql``;
-    return sql`SELECT rowid AS id, bm25(products_fts) AS rank FROM products_fts WHERE products_fts MATCH ${ftsPhrase(terms.long)}${short}`;
+    const post = terms.short.length
+      ? sql.join(
+          terms.short.map((term) => sql`instr(lower(p.name || ' ' || coalesce(p.shop_name, '')), ${term}) > 0`),
+          sql` AND `,
+        )
+      : sql`1 = 1`;
+    return { from: sql`products_fts f`, where: sql`products_fts MATCH ${ftsPhrase(terms.long)}`, rank: sql`bm25(products_fts)`, post };
   }
-  return sql`SELECT rowid AS id, bm25(products_grams) AS rank FROM products_grams WHERE products_grams MATCH ${ftsPhrase(terms.short)}`;
+  return { from: sql`products_grams f`, where: sql`products_grams MATCH ${ftsPhrase(terms.short)}`, rank: sql`bm25(products_grams)`, post: sql`1 = 1` };
 }
 
 /**
- * Full-text search: the MATCH runs first (a materialized CTE), filters and sorting after.
- * "relevance" is FTS5's bm25 rank. A page past the end answers the last page.
+ * Full-text search. The MATCH runs first, filters and sorting after, in the shape that
+ * stays fast for the case at hand (measured in docs/performance.md):
+ * - matches are counted up to SEARCH_COUNT_CAP (beyond it the count is "1,000+");
+ * - relevance (FTS5 bm25) ranks when the matches are countable; for a term so common that
+ *   they are not, every match contains it and the newest come first instead;
+ * - newest walks the index in rowid order and stops at the page;
+ * - price and popularity sort the matches, or, when there are many, walk the products'
+ *   price or views index and stop at the page.
+ * A page past the end answers the last page.
  */
 export async function searchProducts(
   db: DB,
   terms: SearchTerms,
   options: ListFilter & { page: number; limit: number; sort: ProductSort },
-): Promise<Page<Product>> {
-  const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1 };
+): Promise<Page<Product> & { totalCapped: boolean }> {
+  const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1, totalCapped: false };
   if (!terms.long.length && !terms.short.length) return empty;
-  const order = options.sort === "relevance" ? sql`m.rank ASC, p.id DESC` : orderFor(options.sort);
-  const run = async (page: number) => {
-    const { rows } = await sql<Row & { total: number }>`
-      WITH m AS MATERIALIZED (${matchesSql(terms)})
-      SELECT p.*, count(*) OVER () AS total FROM m JOIN products p ON p.id = m.id
-      WHERE ${whereSql(options)}
-      ORDER BY ${order} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
-    return rows;
-  };
-  let page = Math.max(1, options.page);
-  let rows = await run(page);
-  if (rows.length === 0 && page > 1) {
-    // past the end: count, then answer the last page
-    const counted = await sql<{ n: number }>`WITH m AS MATERIALIZED (${matchesSql(terms)})
-      SELECT count(*) AS n FROM m JOIN products p ON p.id = m.id WHERE ${whereSql(options)}`.execute(db);
-    const total = Number(counted.rows[0]?.n ?? 0);
-    if (total === 0) return empty;
-    page = clampPage(page, options.limit, total);
-    rows = await run(page);
+  const source = matchSource(terms);
+  const filter = sql`${whereSql(options)} AND ${source.post}`;
+  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+      SELECT 1 FROM ${source.from} JOIN products p ON p.id = f.rowid WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(db);
+  const found = Number(counted.rows[0]?.n ?? 0);
+  if (found === 0) return empty;
+  const totalCapped = found > SEARCH_COUNT_CAP;
+  const totalItems = Math.min(found, SEARCH_COUNT_CAP);
+  const page = clampPage(options.page, options.limit, totalItems);
+  const window = sql`LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`;
+  let query;
+  if ((options.sort === "relevance" && !totalCapped) || (options.sort !== "newest" && options.sort !== "relevance" && !totalCapped)) {
+    const order = options.sort === "relevance" ? sql`m.rank ASC, p.id DESC` : orderFor(options.sort);
+    query = sql<Row>`WITH m AS MATERIALIZED (SELECT f.rowid AS id, ${source.rank} AS rank FROM ${source.from} WHERE ${source.where})
+      SELECT p.* FROM m JOIN products p ON p.id = m.id WHERE ${filter} ORDER BY ${order} ${window}`;
+  } else if (options.sort === "newest" || options.sort === "relevance") {
+    query = sql<Row>`SELECT p.* FROM ${source.from} JOIN products p ON p.id = f.rowid
+      WHERE ${source.where} AND ${filter} ORDER BY f.rowid DESC ${window}`;
+  } else {
+    // the index order itself (products without a price come first when going up)
+    const [index, order] =
+      options.sort === "popular"
+        ? [sql`products_views`, sql`p.view_count DESC, p.id DESC`]
+        : options.sort === "price_desc"
+          ? [sql`products_price`, sql`p.price_fen DESC, p.id DESC`]
+          : [sql`products_price`, sql`p.price_fen ASC, p.id ASC`];
+    query = sql<Row>`SELECT p.* FROM products p INDEXED BY ${index}
+      WHERE p.id IN (SELECT f.rowid FROM ${source.from} WHERE ${source.where}) AND ${filter} ORDER BY ${order} ${window}`;
   }
-  const totalItems = rows.length ? Number(rows[0].total) : 0;
-  return {
-    items: rows.map(({ total: _total, ...row }) => toProduct(row as Row)),
-    totalItems,
-    page: totalItems ? page : 1,
-    limit: options.limit,
-    totalPages: pageCount(totalItems, options.limit),
-  };
+  const { rows } = await query.execute(db);
+  return { items: rows.map(toProduct), totalItems, page, limit: options.limit, totalPages: pageCount(totalItems, options.limit), totalCapped };
 }

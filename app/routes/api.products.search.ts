@@ -16,7 +16,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const user = await getApiUser(request);
     const page = await searchCatalogue(query, user ? await getAccess(user) : null);
     const items = page.items.map(productJson);
-    return ok({ ...pageEnvelope({ ...page, items }), data: items, query: query.q });
+    // totalCapped: more matches than are counted (totalItems is then the cap, "1,000+")
+    return ok({ ...pageEnvelope({ ...page, items }), totalCapped: page.totalCapped, data: items, query: query.q });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

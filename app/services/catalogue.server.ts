@@ -187,7 +187,7 @@ export async function listCatalogue(options: ListOptions, access?: Access | null
 export type SearchOptions = { q: string; page: number; limit: number; categoryId?: number | null; sortBy: ProductSort; isExternal?: boolean | null };
 
 /** Full-text search with the storefront rules. User input never reaches FTS syntax. */
-export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product>> {
+export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
   const filter = await storefrontFilter(access);
   return searchProducts(getDb(), splitTerms(options.q), {
     ...filter,

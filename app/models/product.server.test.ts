@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/lib/db.server";
+import { insertProduct, searchProducts, SEARCH_COUNT_CAP, splitTerms, updateProduct } from "./product.server";
+
+describe("splitTerms", () => {
+  it("sends 3+ character terms to the trigram index and shorter ones to the grams index", () => {
+    expect(splitTerms("Nike 耐克 运动鞋 XL")).toEqual({ long: ["nike", "运动鞋"], short: ["耐克", "xl"] });
+    expect(splitTerms("' OR 1=1 --")).toEqual({ long: ["1=1"], short: ["or"] });
+    expect(splitTerms('" * ( -')).toEqual({ long: [], short: [] });
+    expect(splitTerms("ＮＩＫＥ")).toEqual({ long: ["nike"], short: [] });
+  });
+});
+
+describe("searchProducts", () => {
+  it("counts up to the cap, and every sort pages through the same matches", async () => {
+    const db = getDb();
+    const tag = `capcheck${Date.now()}`;
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < SEARCH_COUNT_CAP + 200; i++) {
+        await insertProduct(trx, { name: `${tag} 款式 ${i}`, priceCny: (i * 37) % 500, showInListing: i % 10 !== 0 }, [], null);
+      }
+    });
+    const terms = splitTerms(tag);
+    for (const sort of ["relevance", "newest", "price_asc", "price_desc", "popular"] as const) {
+      const first = await searchProducts(db, terms, { page: 1, limit: 8, sort, listedOnly: true });
+      expect(first.totalItems, sort).toBe(SEARCH_COUNT_CAP);
+      expect(first.totalCapped, sort).toBe(true);
+      expect(first.items, sort).toHaveLength(8);
+      expect(first.items.every((p) => p.showInListing && p.name.startsWith(tag)), sort).toBe(true);
+      if (sort === "price_asc") expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => a! - b!));
+      if (sort === "price_desc") expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => b! - a!));
+    }
+    // a narrower search is counted exactly and ranked
+    const exact = await searchProducts(db, splitTerms(`${tag} 款式`), { page: 1, limit: 8, sort: "relevance", listedOnly: true, hideExternal: true });
+    expect(exact.totalCapped).toBe(true);
+    const one = await searchProducts(db, splitTerms(`${tag} 款式 1119`), { page: 1, limit: 8, sort: "relevance" });
+    expect(one.totalCapped).toBe(false);
+    expect(one.items.map((p) => p.name)).toEqual([`${tag} 款式 1119`]);
+  });
+
+  it("keeps both indexes in step with renames", async () => {
+    const db = getDb();
+    const product = await db.transaction().execute((trx) => insertProduct(trx, { name: "Renamed 旧名字 item" }, [], null));
+    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(product.id);
+    await updateProduct(db, product.id, { name: "Renamed 新名字 item" });
+    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).not.toContain(product.id);
+    expect((await searchProducts(db, splitTerms("新名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(product.id);
+    expect((await searchProducts(db, splitTerms("新名字"), { page: 1, limit: 8, sort: "newest" })).items.map((p) => p.id)).toContain(product.id);
+  });
+});
