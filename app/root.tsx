@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AdBanner } from "~/components/storefront/ad-banner";
 import { SiteFooter } from "~/components/storefront/site-footer";
@@ -10,9 +10,12 @@ import { ToastView } from "~/components/ui/toast";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import { getPageUser } from "~/lib/auth.server";
+import { DEFAULT_CURRENCY, type CurrencyCode, type Rates } from "~/lib/currency";
+import { readCurrency } from "~/lib/currency.server";
 import { getAccess } from "~/lib/permissions.server";
 import { getToast } from "~/lib/toast.server";
 import { AccountMenu } from "~/components/storefront/account-menu";
+import { getRates } from "~/services/currency.server";
 import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
 import { SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
 import stylesheet from "~/styles/app.css";
@@ -28,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getPageUser(request);
   const access = user ? await getAccess(user) : null;
+  const { rates } = await getRates();
   return Response.json(
     {
       siteInfo: toSiteInfo(settings),
@@ -35,6 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       analyticsCode: settings.google_analytics_code.trim(),
       toast,
       searchQuery: url.pathname === "/search" ? url.searchParams.get("q") ?? "" : "",
+      currency: readCurrency(request),
+      rates,
       currentUser:
         user && access
           ? {
@@ -55,6 +61,8 @@ export type RootLoaderData = {
   analyticsCode: string;
   toast: Awaited<ReturnType<typeof getToast>>["toast"];
   searchQuery: string;
+  currency: CurrencyCode;
+  rates: Rates;
   currentUser: { id: number; username: string; avatarUrl: string | null; hasAdminAccess: boolean } | null;
 };
 
@@ -63,6 +71,7 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches);
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData("root") as RootLoaderData | undefined;
   const nonce = useNonce();
+  const location = useLocation();
   const siteName = data?.siteInfo.site_name ?? SITE_SETTING_FALLBACKS.site_name;
   return (
     <html lang="en">
@@ -80,6 +89,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteHeader
           siteName={siteName}
           searchQuery={data?.searchQuery ?? ""}
+          currency={data?.currency ?? DEFAULT_CURRENCY}
+          returnTo={location.pathname + location.search}
           accountSlot={<AccountMenu user={data?.currentUser ?? null} />}
         />
         {data?.adBanner.enabled ? <AdBanner config={data.adBanner} /> : null}

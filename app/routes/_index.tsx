@@ -1,13 +1,37 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
-import type { MetaFunction } from "@remix-run/node";
-import { Form, useRouteLoaderData, useRouteError } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
+import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
 import type { RootLoaderData } from "~/root";
+import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await storefrontAccess(request);
+  const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront()]);
+  // a parent's page lists its subcategories' products too, so its count includes theirs
+  const parents = categories
+    .filter((c) => c.parentId === null)
+    .map((parent) => {
+      const children = categories.filter((c) => c.parentId === parent.id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount }));
+      return {
+        id: parent.id,
+        name: parent.name,
+        productCount: parent.productCount + children.reduce((sum, child) => sum + child.productCount, 0),
+        children,
+      };
+    });
+  return {
+    recommended: lists.recommended.map(toProductCard),
+    hot: lists.hot.map(toProductCard),
+    categories: parents,
+  };
+}
 
 export default function Home() {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const { recommended, hot, categories } = useLoaderData<typeof loader>();
   const siteName = root?.siteInfo.site_name ?? "";
   return (
     <>
@@ -29,15 +53,59 @@ export default function Home() {
           <button type="submit">Search</button>
         </Form>
       </section>
-      <section aria-labelledby="latest-title">
-        <h2 id="latest-title">Latest products</h2>
-        <div className="empty-state">
-          <p>No products yet. Search above or paste a marketplace link to look one up.</p>
-        </div>
-      </section>
+
+      {recommended.length === 0 ? (
+        <section aria-labelledby="latest-title">
+          <h2 id="latest-title">Latest products</h2>
+          <div className="empty-state">
+            <p>No products yet. Search above or paste a marketplace link to look one up.</p>
+          </div>
+        </section>
+      ) : (
+        <>
+          <section aria-labelledby="recommended-title" className="home-section">
+            <h2 id="recommended-title">Recommended</h2>
+            <ProductGrid products={recommended} label="Recommended products" />
+          </section>
+          {hot.length ? (
+            <section aria-labelledby="hot-title" className="home-section">
+              <h2 id="hot-title">Hot products</h2>
+              <ProductGrid products={hot} label="Hot products" />
+            </section>
+          ) : null}
+        </>
+      )}
+
+      {categories.length ? (
+        <section aria-labelledby="categories-title" className="home-section">
+          <h2 id="categories-title">Categories</h2>
+          <ul className="category-list">
+            {categories.map((category) => (
+              <li key={category.id}>
+                <Link to={`/category/${category.id}`}>
+                  {category.name} <span className="muted">({category.productCount})</span>
+                </Link>
+                {category.children.length ? (
+                  <ul>
+                    {category.children.map((child) => (
+                      <li key={child.id}>
+                        <Link to={`/category/${child.id}`}>
+                          {child.name} <span className="muted">({child.productCount})</span>
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </>
   );
 }
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches);
 
 export function ErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;

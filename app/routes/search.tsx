@@ -1,27 +1,117 @@
-import { ErrorPage } from "~/components/ui/error-page";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteError } from "@remix-run/react";
+import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { ProductGrid } from "~/components/storefront/product-card";
+import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
+import { EmptyState } from "~/components/ui/empty-state";
+import { ErrorPage } from "~/components/ui/error-page";
+import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
+import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
+import { searchQuerySchema } from "~/schemas/catalogue";
+import { SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
+import { categoriesForStorefront, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
-  return { q };
+const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
+
+/** Categories in display order, each parent followed by its subcategories. */
+function categoryOptions(categories: CategoryWithCount[]): CategoryOption[] {
+  const options: CategoryOption[] = [];
+  for (const parent of categories.filter((c) => c.parentId === null)) {
+    options.push({ id: parent.id, name: parent.name, depth: 0 });
+    for (const child of categories.filter((c) => c.parentId === parent.id)) options.push({ id: child.id, name: child.name, depth: 1 });
+  }
+  return options;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const externalParam = params.get("external") ?? "";
+  const external: ExternalFilter = externalParam === "local" || externalParam === "external" ? externalParam : "";
+  const category = params.get("category") ?? "";
+  const parsed = searchQuerySchema.safeParse({
+    q: params.get("q") ?? "",
+    page: params.get("page") ?? undefined,
+    limit: SEARCH_PAGE_SIZE,
+    categoryId: /^[1-9]\d{0,14}$/.test(category) ? category : undefined,
+    sortBy: params.get("sort") ?? undefined,
+    isExternal: external ? String(EXTERNAL_VALUES[external]) : undefined,
+  });
+  if (!parsed.success) {
+    // an empty term shows the helpful page; a too long one says why
+    const q = (params.get("q") ?? "").trim();
+    return { state: "help" as const, q, error: q ? parsed.error.issues[0]?.message ?? null : null };
+  }
+  const query = parsed.data;
+  const access = await storefrontAccess(request);
+  const [result, categories] = await Promise.all([
+    searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access),
+    categoriesForStorefront(),
+  ]);
+  return {
+    state: "results" as const,
+    q: query.q,
+    sort: query.sortBy as SearchSort,
+    external,
+    category: query.categoryId ? String(query.categoryId) : "",
+    categories: categoryOptions(categories),
+    products: result.items.map(toProductCard),
+    totalItems: result.totalItems,
+    page: result.page,
+    totalPages: result.totalPages,
+  };
+}
+
+export default function Search() {
+  const data = useLoaderData<typeof loader>();
+  const location = useLocation();
+  if (data.state === "help") {
+    return (
+      <section aria-labelledby="search-title">
+        <h1 id="search-title">Search products</h1>
+        {data.error ? (
+          <p className="notice notice--warning" role="alert">
+            {data.error}
+          </p>
+        ) : null}
+        <div className="empty-state">
+          <p>Enter a product name, or paste a marketplace link or id.</p>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="search-title" className="listing">
+      <header className="listing__header">
+        <h1 id="search-title">{`Results for “${data.q}”`}</h1>
+        <p className="muted">
+          {data.totalItems === 1 ? "1 product found" : `${data.totalItems} products found`}
+        </p>
+      </header>
+      <ProductFilters
+        key={location.search}
+        hidden={{ q: data.q }}
+        sorts={SEARCH_SORTS}
+        sort={data.sort}
+        external={data.external}
+        categories={data.categories}
+        category={data.category}
+      />
+      {data.products.length ? (
+        <>
+          <ProductGrid products={data.products} label="Search results" />
+          <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={new URLSearchParams(location.search)} />
+        </>
+      ) : (
+        <div className="empty-state">
+          <p>No products match your search.</p>
+        </div>
+      )}
+    </section>
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, { title: data?.q ? `Search: ${data.q}` : "Search", noindex: true });
-
-export default function Search() {
-  const { q } = useLoaderData<typeof loader>();
-  return (
-    <section aria-labelledby="search-title">
-      <h1 id="search-title">{q ? `Results for “${q}”` : "Search products"}</h1>
-      <div className="empty-state">
-        <p>{q ? "No products match your search." : "Enter a product name, or paste a marketplace link or id."}</p>
-      </div>
-    </section>
-  );
-}
 
 export function ErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;

@@ -153,6 +153,12 @@ export async function getProduct(id: number, options: { countView?: boolean } = 
   return product;
 }
 
+/** Counts one view of a product already read. */
+export async function countProductView(product: ProductWithSkus): Promise<void> {
+  await incrementViewCount(getDb(), product.id);
+  product.viewCount += 1;
+}
+
 /** A product by its marketplace item id; with the platform, or the first one found. */
 export async function getProductByItem(itemId: string, platform: Platform | null, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
   const db = getDb();

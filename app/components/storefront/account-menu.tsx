@@ -25,6 +25,7 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
       </summary>
       <div className="account-menu__panel">
         <Link to="/profile">My profile</Link>
+        <Link to="/collections">My collection</Link>
         {user.hasAdminAccess ? <Link to="/admin">Admin</Link> : null}
         <Form method="post" action="/logout">
           <button type="submit" className="button--link">

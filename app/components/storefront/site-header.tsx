@@ -1,17 +1,22 @@
-import { Form, Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { CURRENCIES, CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
 
 /**
  * The site header: name, a search form that works without JavaScript (GET /search),
- * and the account slot (filled by the accounts feature).
+ * the currency picker and the account slot (filled by the accounts feature).
  */
 export function SiteHeader({
   siteName,
   searchQuery,
+  currency,
+  returnTo,
   accountSlot,
 }: {
   siteName: string;
   searchQuery: string;
+  currency: CurrencyCode;
+  returnTo: string;
   accountSlot?: ReactNode;
 }) {
   return (
@@ -36,10 +41,41 @@ export function SiteHeader({
           />
           <button type="submit">Search</button>
         </Form>
+        <CurrencyPicker currency={currency} returnTo={returnTo} />
         <nav className="site-header__nav" aria-label="Account">
           {accountSlot}
         </nav>
       </div>
     </header>
+  );
+}
+
+/**
+ * POST /currency with the page to come back to. Without JavaScript the "Set" button
+ * sends it; with JavaScript the button hides and a change sends it.
+ */
+function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; returnTo: string }) {
+  const submit = useSubmit();
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  return (
+    <Form
+      method="post"
+      action="/currency"
+      className="currency-picker"
+      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+    >
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <select name="currency" aria-label="Currency" key={currency} defaultValue={currency}>
+        {CURRENCY_CODES.map((code) => (
+          <option key={code} value={code} title={CURRENCIES[code].name}>
+            {code}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="button--secondary button--small" hidden={enhanced}>
+        Set
+      </button>
+    </Form>
   );
 }

@@ -1,0 +1,28 @@
+/**
+ * The visitor's display currency: a plain cookie `currency=<CODE>` (not secret, so not
+ * signed; an unknown value reads as the default). Set by POST /currency.
+ */
+import { DEFAULT_CURRENCY, isCurrencyCode, type CurrencyCode } from "./currency";
+import { getEnv } from "./env.server";
+
+const COOKIE_NAME = "currency";
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/** The currency chosen in the cookie, else DEFAULT_CURRENCY. */
+export function readCurrency(request: Request): CurrencyCode {
+  const header = request.headers.get("Cookie");
+  if (!header) return DEFAULT_CURRENCY;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index < 0 || part.slice(0, index).trim() !== COOKIE_NAME) continue;
+    const value = part.slice(index + 1).trim().toUpperCase();
+    if (isCurrencyCode(value)) return value;
+  }
+  return DEFAULT_CURRENCY;
+}
+
+/** The Set-Cookie value that keeps a currency for a year. */
+export function currencyCookie(code: CurrencyCode): string {
+  const secure = getEnv().PUBLIC_URL.startsWith("https://") ? "; Secure" : "";
+  return `${COOKIE_NAME}=${code}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`;
+}

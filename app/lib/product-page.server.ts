@@ -1,0 +1,137 @@
+/**
+ * What the storefront pages share on the server: the caller's access for the storefront
+ * lists, product cards, and the product page's loader and collect action (one product
+ * view behind two addresses: /product/:id and /:platform/:itemId).
+ */
+import { redirect } from "@remix-run/node";
+import type { ProductCardData } from "~/components/storefront/product-card";
+import type { ProductViewData } from "~/components/storefront/product-view";
+import { ApiError } from "~/lib/api.server";
+import { getPageUser } from "~/lib/auth.server";
+import type { Access } from "~/lib/permissions";
+import { getAccess, requireUser } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
+import { collect, collectionState, countProductView, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
+
+/** The site's own 404 page (the route's ErrorBoundary renders it). */
+export function notFound(): Response {
+  return new Response("Not found", { status: 404, statusText: "Not Found" });
+}
+
+/** Awaits a service call; its 404 ApiError becomes the 404 page. */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound();
+    throw error;
+  }
+}
+
+/** A positive whole number from a path segment, else the 404 page. */
+export function idParam(value: string | undefined): number {
+  if (!value || !/^\d{1,15}$/.test(value)) throw notFound();
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound();
+  return id;
+}
+
+/** The caller's access (null for visitors): storefront lists depend on it. */
+export async function storefrontAccess(request: Request): Promise<Access | null> {
+  const user = await getPageUser(request);
+  return user ? getAccess(user) : null;
+}
+
+export function toProductCard(product: Product): ProductCardData {
+  return {
+    id: product.id,
+    name: product.name,
+    priceCny: product.priceCny,
+    image: product.images[0] ?? null,
+    platform: product.platform,
+    href: productPath(product),
+  };
+}
+
+const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|tr)>|<br\s*\/?>/gi;
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
+
+/** Plain-text paragraphs of a description (markup, if any, is reduced to its text). */
+export function descriptionParagraphs(product: Pick<Product, "description" | "descriptionItems">): string[] {
+  const items = product.descriptionItems.map((item) => item.trim()).filter(Boolean);
+  if (items.length) return items;
+  let text = product.description ?? "";
+  if (/<[a-z!/][\s\S]*>/i.test(text)) {
+    text = text
+      .replace(BLOCK_END, (tag) => (/^<br/i.test(tag) ? "\n" : "\n\n"))
+      .replace(/<[^>]*>/g, "")
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity);
+  }
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}
+
+function toView(product: ProductWithSkus, viewer: ProductViewData["viewer"]): ProductViewData {
+  return {
+    product: {
+      id: product.id,
+      name: product.name,
+      priceCny: product.priceCny,
+      images: product.images,
+      skus: product.skus.map((sku) => ({ id: sku.id, name: sku.name, priceCny: sku.priceCny, stock: sku.stock })),
+      paragraphs: descriptionParagraphs(product),
+      shopName: product.shopName,
+      platform: product.platform,
+      platformLabel: product.platform ? PLATFORM_LABELS[product.platform] : null,
+      platformItemId: product.platformItemId,
+      originalUrl: product.originalUrl,
+      category: product.categoryId && product.categoryName ? { id: product.categoryId, name: product.categoryName } : null,
+      path: productPath(product),
+    },
+    viewer,
+  };
+}
+
+/** Finds the product of an address; counts the view when asked. Throws the service's 404. */
+export type LocateProduct = (options: { countView: boolean }) => Promise<ProductWithSkus>;
+
+/**
+ * The product page's loader: 404 for a missing product; a 301 to the canonical address
+ * (query string kept) when asked at another one; the view is counted only on the
+ * canonical address. `expectedPath` is the canonical address when the route knows it
+ * before reading (the platform route): then one read both finds and counts.
+ */
+export async function loadProductPage(request: Request, locate: LocateProduct, expectedPath: string | null = null): Promise<ProductViewData> {
+  const url = new URL(request.url);
+  const countView = shouldCountView(request, url.searchParams.get("incrementView"));
+  const known = expectedPath !== null && expectedPath === url.pathname;
+  const product = await orNotFound(locate({ countView: known && countView }));
+  const canonical = productPath(product);
+  if (url.pathname !== canonical) throw redirect(canonical + url.search, 301);
+  if (!known && countView) await countProductView(product);
+
+  const user = await getPageUser(request);
+  const viewer: ProductViewData["viewer"] = user ? { collected: await collectionState(user, product.id) } : null;
+  return toView(product, viewer);
+}
+
+/** The product page's action: collect or uncollect (logged-in users; visitors go to log in). */
+export async function productPageAction(request: Request, locate: LocateProduct): Promise<Response> {
+  const { user } = await requireUser(request);
+  const product = await orNotFound(locate({ countView: false }));
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = productPath(product);
+  if (intent === "collect") {
+    await orNotFound(collect(user, product.id));
+    return redirectWithToast(back, { message: CATALOGUE_MESSAGES.collected });
+  }
+  if (intent === "uncollect") {
+    await uncollect(user, product.id);
+    return redirectWithToast(back, { message: CATALOGUE_MESSAGES.uncollected });
+  }
+  throw new Response("Unknown action", { status: 400 });
+}

@@ -1,0 +1,113 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useRouteError, useSubmit } from "@remix-run/react";
+import { ProductCard } from "~/components/storefront/product-card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { ErrorPage } from "~/components/ui/error-page";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { pageMeta } from "~/lib/meta";
+import { requireUser } from "~/lib/permissions.server";
+import { toProductCard } from "~/lib/product-page.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { collectionBodySchema, collectionsQuerySchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES, COLLECTIONS_PAGE_SIZE } from "~/schemas/catalogue-rules";
+import { uncollect, userCollection } from "~/services/catalogue.server";
+
+/** The sort select: one value per sort and order (the default first). */
+const SORT_OPTIONS = {
+  "date-desc": "Newest first",
+  "date-asc": "Oldest first",
+  "price-asc": "Price: low to high",
+  "price-desc": "Price: high to low",
+  "name-asc": "Name: A to Z",
+  "name-desc": "Name: Z to A",
+} as const;
+type SortOption = keyof typeof SORT_OPTIONS;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user } = await requireUser(request);
+  const search = new URL(request.url).searchParams;
+  const [sortBy, sortOrder] = (search.get("sort") ?? "").split("-");
+  const query = collectionsQuerySchema.parse({ sortBy: sortBy || undefined, sortOrder: sortOrder || undefined, page: search.get("page") ?? undefined, limit: COLLECTIONS_PAGE_SIZE });
+  const list = await userCollection(user, query);
+  return {
+    sort: `${query.sortBy}-${query.sortOrder}` as SortOption,
+    items: list.items.map((product) => ({ ...toProductCard(product), collectedAt: product.collectedAt })),
+    totalItems: list.totalItems,
+    page: list.page,
+    totalPages: list.totalPages,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user } = await requireUser(request);
+  const formData = await request.formData();
+  const url = new URL(request.url);
+  const back = `/collections${url.search}`;
+  if (formData.get("intent") !== "uncollect") throw new Response("Unknown action", { status: 400 });
+  const parsed = collectionBodySchema.safeParse({ productId: formData.get("productId") });
+  if (!parsed.success) return redirectWithToast(back, { type: "error", message: CATALOGUE_MESSAGES.productIdRequired });
+  await uncollect(user, parsed.data.productId);
+  return redirectWithToast(back, { message: CATALOGUE_MESSAGES.uncollected });
+}
+
+export default function Collections() {
+  const data = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const submit = useSubmit();
+  return (
+    <section aria-labelledby="collections-title" className="listing">
+      <header className="listing__header">
+        <h1 id="collections-title">My collection</h1>
+        <p className="muted">{data.totalItems === 1 ? "1 product" : `${data.totalItems} products`}</p>
+      </header>
+      {data.totalItems === 0 ? (
+        <EmptyState title="Your collection is empty.">
+          <p>
+            <Link to="/search">Search for products</Link> and press “Collect” to keep them here.
+          </p>
+        </EmptyState>
+      ) : (
+        <>
+          <Form method="get" className="product-filters" key={location.search} onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}>
+            <div className="product-filters__field">
+              <label htmlFor="collection-sort">Sort by</label>
+              <select id="collection-sort" name="sort" defaultValue={data.sort}>
+                {(Object.keys(SORT_OPTIONS) as SortOption[]).map((value) => (
+                  <option key={value} value={value}>
+                    {SORT_OPTIONS[value]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="button--secondary">
+              Apply
+            </button>
+          </Form>
+          <ul className="product-grid" aria-label="Collected products">
+            {data.items.map((item) => (
+              <li key={item.id}>
+                <ProductCard product={item}>
+                  <p className="product-card__note muted">Collected {item.collectedAt.slice(0, 10)}</p>
+                  <Form method="post" className="product-card__actions">
+                    <input type="hidden" name="productId" value={item.id} />
+                    <SubmitButton name="intent" value="uncollect" className="button--secondary button--small" aria-label={`Remove ${item.name} from collection`}>
+                      Remove
+                    </SubmitButton>
+                  </Form>
+                </ProductCard>
+              </li>
+            ))}
+          </ul>
+          <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={new URLSearchParams(location.search)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "My collection", noindex: true });
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}
