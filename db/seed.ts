@@ -4,23 +4,40 @@
  * lives in migrations, never here.
  */
 import type { Kysely } from "kysely";
+import { catalogueSeeder } from "./seed-catalogue";
 import type { Database } from "./schema";
 
-export type Seeder = {
+export type Seeder<Prepared = void> = {
   name: string;
   /** true when this domain already holds data (then it is left alone) */
   hasData: (db: Kysely<Database>) => Promise<boolean>;
-  run: (db: Kysely<Database>) => Promise<void>;
+  /**
+   * Optional work before the transaction and outside it, such as storing generated
+   * images: storeImage() records its upload through the app's own connection, which a
+   * running transaction holds. Its result is handed to `run`.
+   */
+  prepare?: () => Promise<Prepared>;
+  /** writes the domain's data; `db` is a transaction */
+  run: (db: Kysely<Database>, prepared: Prepared) => Promise<void>;
+  /** undoes `prepare` when `run` failed (e.g. removes the stored images) */
+  discard?: (prepared: Prepared) => Promise<void>;
 };
 
-const seeders: Seeder[] = [];
+// each seeder has its own Prepared type
+const seeders: Seeder<any>[] = [catalogueSeeder];
 
 /** Runs every seeder whose domain is empty. Returns true when anything was written. */
 export async function seedDatabase(db: Kysely<Database>): Promise<boolean> {
   let wrote = false;
   for (const seeder of seeders) {
     if (await seeder.hasData(db)) continue;
-    await db.transaction().execute((trx) => seeder.run(trx));
+    const prepared = seeder.prepare ? await seeder.prepare() : undefined;
+    try {
+      await db.transaction().execute((trx) => seeder.run(trx, prepared));
+    } catch (error) {
+      if (seeder.discard) await seeder.discard(prepared).catch(() => undefined);
+      throw error;
+    }
     wrote = true;
   }
   return wrote;

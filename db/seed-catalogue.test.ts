@@ -1,0 +1,115 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "~/lib/db.server";
+import { getEnv } from "~/lib/env.server";
+import { DEMO_PRODUCTS, initialsOf, marketplaceUrl, planCatalogue } from "./seed-catalogue";
+import { seedDatabase } from "./seed";
+
+afterAll(() => closeDb());
+
+const CANONICAL: Record<string, RegExp> = {
+  weidian: /^https:\/\/weidian\.com\/item\.html\?itemID=\d{10}$/,
+  taobao: /^https:\/\/item\.taobao\.com\/item\.htm\?id=\d{12}$/,
+  tmall: /^https:\/\/detail\.tmall\.com\/item\.htm\?id=\d{12}$/,
+  "1688": /^https:\/\/detail\.1688\.com\/offer\/\d{12}\.html$/,
+};
+
+describe("demo catalogue seed", () => {
+  it("plans the same catalogue every time", () => {
+    expect(planCatalogue()).toEqual(planCatalogue());
+    expect(initialsOf("Nike Air Force 1 耐克空军一号 白色")).toBe("NA");
+    expect(initialsOf("加绒连帽卫衣 Fleece hoodie")).toBe("FH");
+    expect(initialsOf("纯中文")).toBe("QC");
+    expect(marketplaceUrl("1688", "123")).toBe("https://detail.1688.com/offer/123.html");
+  });
+
+  it("fills an empty catalogue, and a second run writes nothing", async () => {
+    const db = getDb();
+    const started = performance.now();
+    expect(await seedDatabase(db)).toBe(true);
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).toBeLessThan(15);
+
+    // categories: 6+, some children, one level only
+    const categories = await db.selectFrom("categories").selectAll().execute();
+    expect(categories.length).toBeGreaterThanOrEqual(6);
+    const children = categories.filter((c) => c.parent_id !== null);
+    expect(children.length).toBeGreaterThan(0);
+    const parentIds = new Set(children.map((c) => c.parent_id));
+    for (const parent of categories.filter((c) => parentIds.has(c.id))) expect(parent.parent_id).toBeNull();
+
+    // products: 40+, every platform, local and external, canonical links
+    const products = await db.selectFrom("products").selectAll().execute();
+    expect(products.length).toBe(DEMO_PRODUCTS.length);
+    expect(products.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(products.map((p) => p.platform))).toEqual(new Set(["weidian", "taobao", "tmall", "1688"]));
+    const external = products.filter((p) => p.is_external === 1);
+    const local = products.filter((p) => p.is_external === 0);
+    expect(external.length).toBeGreaterThan(0);
+    expect(local.length).toBeGreaterThan(0);
+    for (const p of products) {
+      expect(p.original_url).toMatch(CANONICAL[p.platform!]);
+      expect(p.original_url).toContain(p.platform_item_id);
+      expect(p.price_fen).toBeGreaterThan(0);
+      expect(p.description).toBeTruthy();
+      expect(p.category_id).not.toBeNull();
+    }
+    for (const p of external) expect(p.shop_name).toBeTruthy();
+    expect(products.some((p) => p.view_count > 0)).toBe(true);
+
+    // SKUs: 1–4 per product, unique names
+    const skus = await db.selectFrom("product_skus").selectAll().execute();
+    for (const p of products) {
+      const own = skus.filter((s) => s.product_id === p.id);
+      expect(own.length).toBeGreaterThanOrEqual(1);
+      expect(own.length).toBeLessThanOrEqual(4);
+      expect(new Set(own.map((s) => s.sku_name)).size).toBe(own.length);
+      for (const s of own) expect(s.price_fen).toBeGreaterThan(0);
+    }
+
+    // images: 1–3 per product, recorded uploads, WebP files on disk
+    const uploads = await db.selectFrom("uploads").selectAll().where("kind", "=", "products").execute();
+    const uploadPaths = new Set(uploads.map((u) => u.path));
+    let imageCount = 0;
+    for (const p of products) {
+      const images = JSON.parse(p.images) as string[];
+      expect(images.length).toBeGreaterThanOrEqual(1);
+      expect(images.length).toBeLessThanOrEqual(3);
+      for (const url of images) {
+        expect(url).toMatch(/^\/uploads\/products\//);
+        const relative = url.slice("/uploads/".length);
+        expect(uploadPaths.has(relative)).toBe(true);
+        expect(fs.existsSync(path.join(getEnv().UPLOADS_DIR, relative))).toBe(true);
+        imageCount++;
+      }
+    }
+    expect(uploads.length).toBe(imageCount);
+    const first = JSON.parse(products[0].images)[0] as string;
+    const meta = await sharp(path.join(getEnv().UPLOADS_DIR, first.slice("/uploads/".length))).metadata();
+    expect(meta.format).toBe("webp");
+    expect(meta.width).toBe(480);
+
+    // search: the trigram index finds an English word, the grams index a 2-char term
+    const hoodie = await sql<{ rowid: number }>`SELECT rowid FROM products_fts WHERE products_fts MATCH '"hoodie"'`.execute(db);
+    expect(hoodie.rows.length).toBeGreaterThan(0);
+    const names = new Map(products.map((p) => [p.id, p.name]));
+    for (const row of hoodie.rows) expect(names.get(row.rowid)!.toLowerCase()).toContain("hoodie");
+    const nike = await sql<{ rowid: number }>`SELECT rowid FROM products_grams WHERE products_grams MATCH '"耐克"'`.execute(db);
+    expect(nike.rows.length).toBeGreaterThanOrEqual(2);
+
+    // a second seed (the second `npm start`) writes nothing
+    const before = await counts();
+    expect(await seedDatabase(db)).toBe(false);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+async function counts() {
+  const db = getDb();
+  const one = async (table: "categories" | "products" | "product_skus" | "uploads") =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  return { categories: await one("categories"), products: await one("products"), skus: await one("product_skus"), uploads: await one("uploads") };
+}
