@@ -24,11 +24,41 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as kysely sees it, with prepared statements kept by their SQL text:
+ * kysely prepares every query afresh, and preparing costs more than running a small one.
+ * (Statements are run to completion synchronously, so sharing one is safe.)
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (statement) {
+      // most recently used last: the oldest is the one dropped
+      statements.delete(source);
+    } else {
+      statement = sqlite.prepare(source);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(source, statement);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === "prepare") return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** `onQuery` runs once per executed query (the app counts queries per request with it). */
 export function createKysely(sqlite: SQLite.Database, options: { onQuery?: () => void } = {}): DB {
   const { onQuery } = options;
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     ...(onQuery ? { log: () => onQuery() } : {}),
   });
 }

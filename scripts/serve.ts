@@ -325,7 +325,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   app.use(requestLogger);
   app.use(repairPercentEncoding);
   app.use(securityHeaders(env));
-  app.use(compression());
+  // small bodies (most JSON answers) cost more to compress than they save
+  app.use(compression({ threshold: 4096 }));
   app.use(sameOriginGuard(env));
   app.use(bodyLimit());
 

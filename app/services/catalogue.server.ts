@@ -8,7 +8,7 @@
  * Callers with product permissions (the admin) always see everything.
  */
 import { ApiError, type FieldError } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import type { Access } from "~/lib/permissions";
 import {
   categoryWithChildren,
@@ -269,6 +269,7 @@ export async function createProduct(body: ProductBody, actor: { user: User }): P
     const product = await getDb()
       .transaction()
       .execute((trx) => insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id));
+    catalogueChanged();
     return getProduct(product.id);
   } catch (error) {
     if (isUniqueViolation(error) && body.platform && body.platform_item_id) throw duplicate(body.platform, body.platform_item_id);
@@ -295,11 +296,13 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody):
     if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
     throw error;
   }
+  catalogueChanged();
   return getProduct(id);
 }
 
 export async function deleteProductByAdmin(id: number): Promise<void> {
   if (!(await deleteProduct(getDb(), id))) throw notFound();
+  catalogueChanged();
 }
 
 /**
@@ -325,6 +328,7 @@ export async function syncExternalProduct(body: SyncExternalBody, actor: { user:
   const skus = toSkuInputs(body.skus) ?? [];
   const db = getDb();
   const { product, created } = await db.transaction().execute((trx) => insertProductOnce(trx, input, skus, actor.user.id));
+  catalogueChanged();
   if (!created && actor.access.allPermissions.includes("product.edit")) {
     const { platform: _p, platformItemId: _i, ...changes } = input;
     await db.transaction().execute((trx) => updateProduct(trx, product.id, changes, skus.length ? skus : undefined));
@@ -334,8 +338,30 @@ export async function syncExternalProduct(body: SyncExternalBody, actor: { user:
 
 // ---------------------------------------------------------------- categories
 
-export async function categoriesForStorefront(): Promise<CategoryWithCount[]> {
-  return listCategories(getDb());
+/**
+ * Bumped by every catalogue write of this process: what is kept in memory (the category
+ * list with its counts, read by most pages) is read again after it, or after a write by
+ * another process (SQLite's data_version).
+ */
+let catalogueVersion = 0;
+const catalogueChanged = () => {
+  catalogueVersion += 1;
+};
+
+let categoryCache: { key: string; db: DB; list: Promise<CategoryWithCount[]> } | undefined;
+
+/** Every category with its product count, in display order (kept in memory). */
+export function categoriesForStorefront(): Promise<CategoryWithCount[]> {
+  const db = getDb();
+  const key = `${dataVersion()}:${catalogueVersion}`;
+  if (categoryCache?.db !== db || categoryCache.key !== key) {
+    const list = listCategories(db);
+    categoryCache = { key, db, list };
+    list.catch(() => {
+      if (categoryCache?.list === list) categoryCache = undefined;
+    });
+  }
+  return categoryCache.list;
 }
 
 export function categoryJson(category: Category | CategoryWithCount) {
@@ -374,12 +400,14 @@ async function assertParentAllowed(parentId: number | null | undefined, selfId?:
 
 export async function createCategory(body: CategoryBody): Promise<Category> {
   await assertParentAllowed(body.parent_id);
-  return insertCategory(getDb(), {
+  const category = await insertCategory(getDb(), {
     name: body.name,
     description: body.description ?? null,
     parentId: body.parent_id ?? null,
     sortOrder: body.sort_order ?? 0,
   });
+  catalogueChanged();
+  return category;
 }
 
 /** Applies the fields that differ; `changed` is false ('No changes detected.') when none do. */
@@ -394,7 +422,9 @@ export async function updateCategoryByAdmin(id: number, body: Partial<CategoryBo
   }
   if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
   if (Object.keys(changes).length === 0) return { category: current, changed: false };
-  return { category: (await updateCategory(getDb(), id, changes))!, changed: true };
+  const category = (await updateCategory(getDb(), id, changes))!;
+  catalogueChanged();
+  return { category, changed: true };
 }
 
 /** Deletes a category without subcategories; its products become uncategorised. */
@@ -402,6 +432,7 @@ export async function deleteCategoryByAdmin(id: number): Promise<void> {
   await getCategory(id);
   if ((await countChildren(getDb(), id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
   await deleteCategory(getDb(), id);
+  catalogueChanged();
 }
 
 /** Sets many sort orders at once (move up/down, inline values): all or nothing. */
@@ -410,7 +441,9 @@ export async function batchSortCategories(entries: Array<{ id: number; sort_orde
   const known = new Set((await listCategories(db)).map((c) => c.id));
   const unknown = entries.find((entry) => !known.has(entry.id));
   if (unknown) throw new ApiError(404, `${M.categoryNotFound}: ${unknown.id}`, "NOT_FOUND");
-  return db.transaction().execute((trx) => setSortOrders(trx, entries.map((e) => ({ id: e.id, sortOrder: e.sort_order }))));
+  const updated = await db.transaction().execute((trx) => setSortOrders(trx, entries.map((e) => ({ id: e.id, sortOrder: e.sort_order }))));
+  catalogueChanged();
+  return updated;
 }
 
 // ---------------------------------------------------------------- sitemap
