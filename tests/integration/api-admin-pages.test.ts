@@ -207,8 +207,12 @@ describe("work per request", () => {
   async function queriesFor(path: string, cookie?: string): Promise<number> {
     const probe = `${path}${path.includes("?") ? "&" : "?"}probe=${Math.random().toString(36).slice(2)}`;
     expect((await page(probe, cookie)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const line = server.output().split("\n").find((l) => l.includes(`GET ${probe} `));
+    // the line is written when the response has finished: wait for it (busy machines)
+    let line: string | undefined;
+    for (let i = 0; i < 100 && !line; i++) {
+      line = server.output().split("\n").find((l) => l.includes(`GET ${probe} `));
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const count = /(\d+)q$/.exec(line ?? "")?.[1];
     expect(count, `no log line for ${probe}`).toBeDefined();
     return Number(count);

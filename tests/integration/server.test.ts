@@ -365,8 +365,10 @@ describe("headers, assets and pages", () => {
 
   it("logs one line per request, with its database queries", async () => {
     await fetch(`${server.url}/robots.txt?probe=log-line`);
+    const logged = () => server.output().split("\n").filter((line) => line.includes("/robots.txt?probe=log-line"));
+    for (let i = 0; i < 100 && logged().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = server.output().split("\n").filter((line) => line.includes("/robots.txt?probe=log-line"));
+    const lines = logged();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/GET \/robots\.txt\?probe=log-line 200 .* \d+q$/);
   });
