@@ -22,6 +22,7 @@ import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } fr
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
+import { servePageCache, storePageCache } from "./page-cache";
 import { resolveUploadPath } from "../app/services/uploads.server";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -325,6 +326,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   app.use(requestLogger);
   app.use(repairPercentEncoding);
   app.use(securityHeaders(env));
+  // stored storefront pages for visitors without a session go out before anything else
+  app.use(servePageCache);
   // small bodies (most JSON answers) cost more to compress than they save
   app.use(compression({ threshold: 4096 }));
   app.use(sameOriginGuard(env));
@@ -350,7 +353,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
         cspNonce: String(res.locals.cspNonce ?? ""),
       };
-      const response = await handleRequest(toRemixRequest(req, res), context);
+      const response = await storePageCache(res, await handleRequest(toRemixRequest(req, res), context));
       if (res.locals.bodyTooLarge) {
         await response.body?.cancel().catch(() => {});
         return answerTooLarge(req, res, res.locals.bodyLimit);

@@ -3,7 +3,8 @@
  * lists, product cards, and the product page's loader and collect action (one product
  * view behind two addresses: /product/:id and /:platform/:itemId).
  */
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import type { ProductCardData } from "~/components/storefront/product-card";
 import type { ProductViewData } from "~/components/storefront/product-view";
 import { ApiError } from "~/lib/api.server";
@@ -104,7 +105,7 @@ export type LocateProduct = (options: { countView: boolean }) => Promise<Product
  * canonical address. `expectedPath` is the canonical address when the route knows it
  * before reading (the platform route): then one read both finds and counts.
  */
-export async function loadProductPage(request: Request, locate: LocateProduct, expectedPath: string | null = null): Promise<ProductViewData> {
+export async function loadProductPage(request: Request, locate: LocateProduct, expectedPath: string | null = null) {
   const url = new URL(request.url);
   const countView = shouldCountView(request, url.searchParams.get("incrementView"));
   const known = expectedPath !== null && expectedPath === url.pathname;
@@ -115,7 +116,8 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
 
   const user = await getPageUser(request);
   const viewer: ProductViewData["viewer"] = user ? { collected: await collectionState(user, product.id) } : null;
-  return toView(product, viewer);
+  // the page cache (scripts/page-cache.ts) counts the views of the copies it serves by this id
+  return data(toView(product, viewer), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 
 /** The product page's action: collect or uncollect (logged-in users; visitors go to log in). */

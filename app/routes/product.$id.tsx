@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
@@ -18,6 +18,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   return productPageAction(request, locate(params));
 }
+
+/** The loader names the product for the page cache (the server strips it). */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function ProductById() {
   return <ProductView data={useLoaderData<typeof loader>()} />;

@@ -8,6 +8,8 @@
  * Callers with product permissions (the admin) always see everything.
  */
 import { ApiError, type FieldError } from "~/lib/api.server";
+import { contentChanged, contentVersion } from "~/lib/content-version.server";
+import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import type { Access } from "~/lib/permissions";
 import {
@@ -130,16 +132,9 @@ export type ProductJson = ReturnType<typeof productJson>;
 
 const notFound = () => new ApiError(404, M.productNotFound, "NOT_FOUND");
 
-/**
- * Crawlers, link previews and monitors (not HTTP libraries: an app calling the API with
- * its own client is a reader like a browser).
- */
-const CRAWLER = /bot\b|bot\/|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|preview|headlesschrome|lighthouse|pingdom|uptime|monitor/i;
-
 /** Views are counted for people, not crawlers, and not when the caller asks not to. */
 export function shouldCountView(request: Request, incrementView: string | null): boolean {
-  if (incrementView === "false" || incrementView === "0") return false;
-  return !CRAWLER.test(request.headers.get("User-Agent") ?? "");
+  return countsAsView(request.headers.get("User-Agent"), incrementView);
 }
 
 /** A product with its SKUs and category (a direct link always shows it). */
@@ -338,22 +333,15 @@ export async function syncExternalProduct(body: SyncExternalBody, actor: { user:
 
 // ---------------------------------------------------------------- categories
 
-/**
- * Bumped by every catalogue write of this process: what is kept in memory (the category
- * list with its counts, read by most pages) is read again after it, or after a write by
- * another process (SQLite's data_version).
- */
-let catalogueVersion = 0;
-const catalogueChanged = () => {
-  catalogueVersion += 1;
-};
+/** Every catalogue write moves the content version: what is kept in memory is read again. */
+const catalogueChanged = contentChanged;
 
 let categoryCache: { key: string; db: DB; list: Promise<CategoryWithCount[]> } | undefined;
 
 /** Every category with its product count, in display order (kept in memory). */
 export function categoriesForStorefront(): Promise<CategoryWithCount[]> {
   const db = getDb();
-  const key = `${dataVersion()}:${catalogueVersion}`;
+  const key = `${dataVersion()}:${contentVersion()}`;
   if (categoryCache?.db !== db || categoryCache.key !== key) {
     const list = listCategories(db);
     categoryCache = { key, db, list };

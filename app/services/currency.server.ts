@@ -7,6 +7,7 @@
  * it), a failed attempt retried after an hour. Rates are kept in memory like the site
  * settings (dropped on save or when another process writes the database).
  */
+import { contentChanged } from "~/lib/content-version.server";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
@@ -51,6 +52,8 @@ function stored(): Promise<StoredRates> {
 
 const forget = () => {
   cached = undefined;
+  // prices on pages follow the rates
+  contentChanged();
 };
 
 /** The rates in effect. Starts a background refresh when the fetched ones are a day old. */

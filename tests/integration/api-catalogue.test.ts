@@ -502,3 +502,70 @@ describe("exchange rates", () => {
     expect(refreshed.body.data.rates.USD).toBeCloseTo(5, 4);
   });
 });
+
+describe("pages kept for visitors without a session", () => {
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers, redirect: "manual" });
+  const nonceOf = (html: string) => /nonce="([^"]+)"/.exec(html)?.[1];
+
+  it("serves a product page again from memory with a fresh CSP nonce, counting every view", async () => {
+    const id = itemId();
+    const product = await createProduct({ name: "Cached page product", platform: "weidian", platform_item_id: id, price_cny: 50 });
+    const first = await get(product.url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-page-cache")).toBeNull();
+    expect(first.headers.get("x-product-id")).toBeNull();
+    const firstHtml = await first.text();
+    const second = await get(product.url);
+    expect(second.headers.get("x-page-cache")).toBe("hit");
+    expect(second.headers.get("x-product-id")).toBeNull();
+    const secondHtml = await second.text();
+    expect(secondHtml).toContain("Cached page product");
+    // each answer has its own nonce, the one of its CSP header
+    const [a, b] = [nonceOf(firstHtml), nonceOf(secondHtml)];
+    expect(a && b && a !== b).toBe(true);
+    expect(second.headers.get("content-security-policy")).toContain(`'nonce-${b}'`);
+    expect(secondHtml).not.toContain(a!);
+    await get(product.url);
+    await get(`${product.url}?incrementView=false`);
+    await get(`${product.url}?incrementView=false`);
+    await get(product.url, { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1)" });
+    const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
+    expect(read.body.data.view_count).toBe(3);
+  });
+
+  it("drops stored pages when the catalogue or the settings change", async () => {
+    const product = await createProduct({ name: "Before the edit", price_cny: 10 });
+    await get(product.url);
+    expect((await get(product.url)).headers.get("x-page-cache")).toBe("hit");
+    await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { name: "After the edit" } });
+    const edited = await get(product.url);
+    expect(edited.headers.get("x-page-cache")).toBeNull();
+    expect(await edited.text()).toContain("After the edit");
+    await get("/");
+    await setSetting("site_name", "Renamed Shop");
+    try {
+      expect(await (await get("/")).text()).toContain("Renamed Shop");
+    } finally {
+      await setSetting("site_name", "QC Finder");
+    }
+  });
+
+  it("never serves a stored page to a logged-in user, nor stores one for a currency it was not made for", async () => {
+    const product = await createProduct({ name: "Per visitor page", price_cny: 66.4 });
+    await get(product.url);
+    expect((await get(product.url)).headers.get("x-page-cache")).toBe("hit");
+    const euro = await get(product.url, { Cookie: "currency=EUR" });
+    expect(euro.headers.get("x-page-cache")).toBeNull();
+    expect(await euro.text()).toContain("€");
+    const login = await fetch(`${server.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: new URLSearchParams({ email: TEST_ADMIN.email, password: TEST_ADMIN.password }).toString(),
+    });
+    const sid = login.headers.getSetCookie().find((c) => c.startsWith("sid="))!.split(";")[0];
+    const loggedIn = await get(product.url, { Cookie: sid });
+    expect(loggedIn.headers.get("x-page-cache")).toBeNull();
+    expect(await loggedIn.text()).toContain(TEST_ADMIN.username);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * A number that changes whenever something a visitor's page shows changes: catalogue,
+ * site settings, exchange rates (and, later, QC photos and the blog). What is kept in
+ * memory for anonymous pages (the page cache in scripts/page-cache.ts, the category
+ * list) is read again after it moves. Writes by other processes are caught by SQLite's
+ * data_version instead (see dataVersion()).
+ *
+ * Kept on globalThis: the server and the Remix build each hold a copy of this module.
+ */
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __contentVersion: { value: number } | undefined;
+}
+
+const version: { value: number } = (globalThis.__contentVersion ??= { value: 0 });
+
+export function contentChanged(): void {
+  version.value += 1;
+}
+
+export function contentVersion(): number {
+  return version.value;
+}
+
+/** Names the product of a page for the page cache (it counts the views); never sent to browsers. */
+export const PRODUCT_ID_HEADER = "X-Product-Id";
