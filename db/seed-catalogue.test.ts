@@ -5,7 +5,8 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
-import { DEMO_PRODUCTS, initialsOf, marketplaceUrl, planCatalogue } from "./seed-catalogue";
+import { marketplaceUrl } from "~/schemas/catalogue-rules";
+import { DEMO_PRODUCTS, initialsOf, planCatalogue } from "./seed-catalogue";
 import { seedDatabase } from "./seed";
 
 afterAll(() => closeDb());

@@ -12,6 +12,7 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import { insertCategory } from "../app/models/category.server";
 import { insertProduct, type SkuInput } from "../app/models/product.server";
+import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
 import { removeUpload, storeImage, type StoredUpload } from "../app/services/uploads.server";
 import type { Database, Platform } from "./schema";
 import type { Seeder } from "./seed";
@@ -122,21 +123,6 @@ const SHOPS: Record<Platform, readonly string[]> = {
   "1688": ["广州服装厂 Guangzhou Garment Factory", "义乌小商品批发 Yiwu Wholesale", "莆田鞋业 Putian Footwear", "深圳电子厂 Shenzhen Electronics"],
 };
 
-export const PLATFORMS: readonly Platform[] = ["weidian", "taobao", "tmall", "1688"];
-
-/** The canonical marketplace address of an item (shared/reference/marketplace-links.md). */
-export function marketplaceUrl(platform: Platform, itemId: string): string {
-  switch (platform) {
-    case "weidian":
-      return `https://weidian.com/item.html?itemID=${itemId}`;
-    case "taobao":
-      return `https://item.taobao.com/item.htm?id=${itemId}`;
-    case "tmall":
-      return `https://detail.tmall.com/item.htm?id=${itemId}`;
-    case "1688":
-      return `https://detail.1688.com/offer/${itemId}.html`;
-  }
-}
 
 /** Item ids shaped like the real ones: weidian 10 digits, the others 12. */
 function itemIdFor(rng: () => number, platform: Platform): string {

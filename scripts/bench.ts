@@ -23,6 +23,7 @@ import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { createKysely, openSqlite } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
+import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_BUILD = path.join(ROOT, "build", "index.js");
@@ -121,21 +122,8 @@ const FEATURES_ZH = ["面料柔软舒适", "做工精细，细节到位", "版�
 const FEATURES_EN = ["Soft and comfortable fabric", "Fine stitching and details", "True to size", "QC photos available on request", "Ships from the factory", "Limited stock at this price", "Plus sizes available", "New arrival"];
 const SHOP_PREFIX = ["潮流", "优选", "阿杰", "北街", "老顾客", "广州", "莆田", "义乌", "深圳", "上海", "杭州", "东莞", "Ace", "Top", "Kings", "Urban"];
 const SHOP_SUFFIX = ["旗舰店", "工作室", "小店", "批发", "严选", "服饰", "鞋业", "数码", " Store", " Studio"];
-const PLATFORMS = ["weidian", "taobao", "tmall", "1688"] as const;
 const SIZES = ["S", "M", "L", "XL", "XXL", "EU 40", "EU 41", "EU 42", "EU 43", "黑色", "白色", "标准版", "Pro"];
 
-function marketplaceUrl(platform: (typeof PLATFORMS)[number], itemId: string): string {
-  switch (platform) {
-    case "weidian":
-      return `https://weidian.com/item.html?itemID=${itemId}`;
-    case "taobao":
-      return `https://item.taobao.com/item.htm?id=${itemId}`;
-    case "tmall":
-      return `https://detail.tmall.com/item.htm?id=${itemId}`;
-    case "1688":
-      return `https://detail.1688.com/offer/${itemId}.html`;
-  }
-}
 
 /** Creates and fills the benchmark database; returns the seconds it took. */
 async function buildDatabase(file: string, count: number): Promise<number> {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiRoute, ApiError, byMethod, ok, readBody, zodToFieldErrors } from "~/lib/api.server";
+import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { ADMIN_MESSAGES, adminCreateUserSchema, USER_MANAGEMENT_PERMISSIONS, USER_TYPE_FILTERS } from "~/schemas/admin-users";
 import { createUserByAdmin, listUsersForAdmin } from "~/services/users.server";
@@ -17,22 +18,8 @@ const apiListQuerySchema = z.object({
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     await requireApiAdmin(request, { anyOf: USER_MANAGEMENT_PERMISSIONS });
-    const parsed = apiListQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!parsed.success) {
-      const errors = zodToFieldErrors(parsed.error);
-      throw new ApiError(400, errors[0].message, "VALIDATION_ERROR", errors);
-    }
-    const list = await listUsersForAdmin(parsed.data);
-    return ok({
-      items: list.items,
-      totalItems: list.totalItems,
-      totalPages: list.totalPages,
-      currentPage: list.currentPage,
-      limit: list.limit,
-      hasNextPage: list.currentPage < list.totalPages,
-      hasPrevPage: list.currentPage > 1,
-      counts: list.counts,
-    });
+    const list = await listUsersForAdmin(parseQuery(request, apiListQuerySchema));
+    return ok({ ...pageEnvelope({ ...list, page: list.currentPage }), counts: list.counts });
   });
 
 /** POST /api/admin/users {username, email, password, firstName, lastName, phone, roleIds}. */

@@ -7,6 +7,20 @@ export const PLATFORMS = ["weidian", "taobao", "tmall", "1688"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export const PLATFORM_LABELS: Record<Platform, string> = { weidian: "Weidian", taobao: "Taobao", tmall: "Tmall", "1688": "1688" };
 
+/** The canonical marketplace address of an item (shared/reference/marketplace-links.md). */
+export function marketplaceUrl(platform: Platform, itemId: string): string {
+  switch (platform) {
+    case "weidian":
+      return `https://weidian.com/item.html?itemID=${itemId}`;
+    case "taobao":
+      return `https://item.taobao.com/item.htm?id=${itemId}`;
+    case "tmall":
+      return `https://detail.tmall.com/item.htm?id=${itemId}`;
+    case "1688":
+      return `https://detail.1688.com/offer/${itemId}.html`;
+  }
+}
+
 export const PRODUCT_NAME_MIN = 3;
 export const PRODUCT_NAME_MAX = 255;
 export const SEARCH_PAGE_SIZE = 8;
