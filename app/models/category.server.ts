@@ -26,10 +26,16 @@ const toCategory = (row: Row): Category => ({
   updatedAt: row.updated_at,
 });
 
-/** Every category with the number of products filed under it, in display order. */
-export async function listCategories(db: DB): Promise<CategoryWithCount[]> {
+/**
+ * Every category with the number of products filed under it, in display order; with a
+ * filter, only the products a storefront list would show are counted.
+ */
+export async function listCategories(db: DB, counted: { hideExternal?: boolean; listedOnly?: boolean } = {}): Promise<CategoryWithCount[]> {
+  const conditions = [sql`p.category_id = c.id`];
+  if (counted.hideExternal) conditions.push(sql`p.is_external = 0`);
+  if (counted.listedOnly) conditions.push(sql`p.show_in_listing = 1`);
   const { rows } = await sql<Row & { product_count: number }>`
-    SELECT c.*, (SELECT count(*) FROM products p WHERE p.category_id = c.id) AS product_count
+    SELECT c.*, (SELECT count(*) FROM products p WHERE ${sql.join(conditions, sql` AND `)}) AS product_count
     FROM categories c ORDER BY c.sort_order, c.id`.execute(db);
   return rows.map((row) => ({ ...toCategory(row), productCount: Number(row.product_count) }));
 }

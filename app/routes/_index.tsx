@@ -9,7 +9,7 @@ import { categoriesForStorefront, homeLists } from "~/services/catalogue.server"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
-  const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront()]);
+  const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront(access)]);
   // a parent's page lists its subcategories' products too, so its count includes theirs
   const parents = categories
     .filter((c) => c.parentId === null)

@@ -7,8 +7,8 @@ import { categoriesForStorefront, categoryJson, createCategory } from "~/service
 /** GET /api/admin/categories → {data: [category]} (back-office access). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    await requireApiAdmin(request);
-    return ok({ data: (await categoriesForStorefront()).map(categoryJson) });
+    const { access } = await requireApiAdmin(request);
+    return ok({ data: (await categoriesForStorefront(access)).map(categoryJson) });
   });
 
 /** POST /api/admin/categories {name, description?, parent_id?, sort_order?} (product.create) → 201 {data}. */

@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [category, list, categories] = await Promise.all([
     orNotFound(getCategory(id)),
     listCatalogue({ page: query.page, limit: SEARCH_PAGE_SIZE, isExternal: query.isExternal, categoryId: id, sort }, access),
-    categoriesForStorefront(),
+    categoriesForStorefront(access),
   ]);
   return {
     category: { id: category.id, name: category.name, description: category.description },

@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
   const [result, categories] = await Promise.all([
     searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access),
-    categoriesForStorefront(),
+    categoriesForStorefront(access),
   ]);
   return {
     state: "results" as const,

@@ -336,20 +336,25 @@ export async function syncExternalProduct(body: SyncExternalBody, actor: { user:
 /** Every catalogue write moves the content version: what is kept in memory is read again. */
 const catalogueChanged = contentChanged;
 
-let categoryCache: { key: string; db: DB; list: Promise<CategoryWithCount[]> } | undefined;
+const categoryCache = new Map<string, { db: DB; list: Promise<CategoryWithCount[]> }>();
 
-/** Every category with its product count, in display order (kept in memory). */
-export function categoriesForStorefront(): Promise<CategoryWithCount[]> {
+/**
+ * Every category with its product count, in display order, counting what the caller's
+ * storefront lists show (everything for catalogue managers). Kept in memory until the
+ * content changes.
+ */
+export async function categoriesForStorefront(access?: Access | null): Promise<CategoryWithCount[]> {
+  const filter = await storefrontFilter(access);
   const db = getDb();
-  const key = `${dataVersion()}:${contentVersion()}`;
-  if (categoryCache?.db !== db || categoryCache.key !== key) {
-    const list = listCategories(db);
-    categoryCache = { key, db, list };
-    list.catch(() => {
-      if (categoryCache?.list === list) categoryCache = undefined;
-    });
-  }
-  return categoryCache.list;
+  const key = `${dataVersion()}:${contentVersion()}:${filter.hideExternal ? 1 : 0}:${filter.listedOnly ? 1 : 0}`;
+  const cached = categoryCache.get(key);
+  if (cached?.db === db) return cached.list;
+  // only the current version is worth keeping
+  categoryCache.clear();
+  const list = listCategories(db, filter);
+  categoryCache.set(key, { db, list });
+  list.catch(() => categoryCache.delete(key));
+  return list;
 }
 
 export function categoryJson(category: Category | CategoryWithCount) {

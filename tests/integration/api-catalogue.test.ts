@@ -235,6 +235,16 @@ describe("public product reads", () => {
     expect(listed.url).toBe(`/tmall/${id}`);
   });
 
+  it("category counts are of what the caller's lists show", async () => {
+    const category = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Counted") } })).body.data.id;
+    await createProduct({ name: "Listed in the count", category_id: category });
+    await createProduct({ name: "Hidden from lists", category_id: category, show_in_listing: false });
+    const countOf = async (token?: string) =>
+      (await api(server.url, "/api/categories", { token })).body.data.find((c: { id: number }) => c.id === category).product_count;
+    expect(await countOf()).toBe(1);
+    expect(await countOf(admin)).toBe(2);
+  });
+
   it("GET /api/categories answers the categories with parents, order and counts", async () => {
     const response = await api(server.url, "/api/categories");
     expect(response.status).toBe(200);
