@@ -24,6 +24,7 @@ import autocannon from "autocannon";
 import { createKysely, openSqlite } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
+import { seededRandom } from "../db/seed-catalogue";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_BUILD = path.join(ROOT, "build", "index.js");
@@ -73,17 +74,6 @@ const say = (text: string) => console.log(text);
 
 // ---------------------------------------------------------------- the catalogue generator
 
-/** mulberry32: the same catalogue on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BRANDS: readonly [string, string][] = [
   ["Nike", "耐克"], ["Adidas", "阿迪达斯"], ["New Balance", "新百伦"], ["Puma", "彪马"], ["Converse", "匡威"],

@@ -96,18 +96,17 @@ const productFields = {
  * The admin product body (spec/admin.md 7): name, description, price_cny, category_id,
  * main_images (also `images`), platform, platform_item_id, original_url, skus.
  */
+/** The accepted aliases of the spec's two generations of the product form. */
+function productAliases(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object") return raw;
+  const value = { ...(raw as Record<string, unknown>) };
+  value.main_images ??= value.images;
+  value.price_cny ??= value.price;
+  return value;
+}
+
 export const productInputSchema = z
-  .preprocess(
-    (raw) => {
-      if (!raw || typeof raw !== "object") return raw;
-      const value = { ...(raw as Record<string, unknown>) };
-      // accepted aliases of the spec's two generations of the form
-      value.main_images ??= value.images;
-      value.price_cny ??= value.price;
-      return value;
-    },
-    z.object({ ...productFields, is_external: booleanish.optional() }),
-  )
+  .preprocess(productAliases, z.object({ ...productFields, is_external: booleanish.optional() }))
   .superRefine((value, ctx) => {
     const hasPlatform = Boolean(value.platform);
     const hasItem = Boolean(value.platform_item_id);
@@ -117,13 +116,7 @@ export type ProductBody = z.infer<typeof productInputSchema>;
 
 /** An update: every field optional, only those given change. */
 export const productUpdateSchema = z.preprocess(
-  (raw) => {
-    if (!raw || typeof raw !== "object") return raw;
-    const value = { ...(raw as Record<string, unknown>) };
-    value.main_images ??= value.images;
-    value.price_cny ??= value.price;
-    return value;
-  },
+  productAliases,
   z.object({ ...productFields, name: productFields.name.optional(), is_external: booleanish.optional() }),
 );
 export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
