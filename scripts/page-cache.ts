@@ -3,33 +3,35 @@
  *
  * A storefront page is the same for every visitor without a session who asks for the same
  * address in the same currency, until the content changes. The first request renders it
- * through Remix as usual; the next ones get the stored HTML straight from here, before the
- * rest of the server runs, with:
- * - a fresh CSP nonce put in per response (the stored copy holds a placeholder);
- * - the product's view counted (its id comes from the page's X-Product-Id header);
- * - gzip made per response (fast level) when the browser takes it.
+ * through Remix as usual and the answer is stored, gzipped once, with the CSP header it
+ * was made with (its nonce was drawn for that render). The next ones are answered by the
+ * server's front (scripts/fast-lane.ts) from here, before express runs, with the
+ * product's view counted (its id comes from the page's X-Product-Id header).
  * A copy is dropped when the content version moves (catalogue, settings, rates), when
  * another process writes the database (SQLite's data_version), or after a minute (lists
  * ordered by views).
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import type { NextFunction, Request, Response } from "express";
-import { contentVersion, PRODUCT_ID_HEADER } from "../app/lib/content-version.server";
+import { contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER } from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
-import { dataVersion, getDb } from "../app/lib/db.server";
-import { log } from "../app/lib/log.server";
-import { incrementViewCount } from "../app/models/product.server";
+import { dataVersion } from "../app/lib/db.server";
+import { countProductView } from "../app/services/view-counts.server";
 
 const MAX_ENTRIES = 2000;
+/** the pages kept (plain and gzipped), in bytes: the memory they may take */
+const MAX_BYTES = 16 * 1024 * 1024;
+let storedBytes = 0;
 const MAX_BYTES_PER_PAGE = 512 * 1024;
 const TTL_MS = 60_000;
-const NONCE_PLACEHOLDER = "\u0000csp-nonce\u0000";
 
 /** The storefront pages a visitor sees alike (never accounts, admin, API or assets). */
 const CACHEABLE = /^\/(search|category\/[^/]+|product\/[^/]+|(weidian|taobao|tmall|1688)\/[^/]+)?$/;
 
 type Entry = {
-  html: string;
+  identity: Buffer;
+  gzip: Buffer;
+  /** every header of the answer, Content-Security-Policy (with the render's nonce) included */
   headers: Array<[string, string]>;
   productId: number | null;
   contentVersion: number;
@@ -37,91 +39,131 @@ type Entry = {
   storedAt: number;
 };
 
+/** What the Remix handler needs to store its answer to a request that may be kept. */
+export type PageCacheNote = { key: string; contentVersion: number; dataVersion: number };
+
 const entries = new Map<string, Entry>();
 
-function cookieNames(req: Request): string[] {
-  return (req.headers.cookie ?? "").split(";").map((part) => part.split("=")[0].trim());
+function drop(key: string) {
+  const entry = entries.get(key);
+  if (!entry) return;
+  entries.delete(key);
+  storedBytes -= entry.identity.length + entry.gzip.length;
 }
 
-function currencyOf(req: Request): string {
-  const match = /(?:^|;\s*)currency=([A-Z]{3})/.exec(req.headers.cookie ?? "");
+function hasVisitorCookie(cookie: string | undefined): boolean {
+  if (!cookie) return false;
+  // a session (a logged-in page) or a flash message is this visitor's own
+  return cookie.split(";").some((part) => {
+    const name = part.split("=")[0].trim();
+    return name === "sid" || name === "toast";
+  });
+}
+
+function currencyOf(cookie: string | undefined): string {
+  const match = /(?:^|;\s*)currency=([A-Z]{3})/.exec(cookie ?? "");
   return match?.[1] ?? "";
 }
 
-/** The cache key of a request, or null when its answer may differ per visitor. */
-export function pageCacheKey(req: Request): string | null {
-  if (req.method !== "GET" && req.method !== "HEAD") return null;
-  if (!CACHEABLE.test(req.path)) return null;
-  // a session (a logged-in page) or a flash message is this visitor's own
-  if (cookieNames(req).some((name) => name === "sid" || name === "toast")) return null;
+/** The cache key of a request (its raw URL as sent), or null when its answer may differ per visitor. */
+export function pageCacheKey(method: string | undefined, url: string, headers: IncomingMessage["headers"]): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  const query = url.indexOf("?");
+  const pathname = query === -1 ? url : url.slice(0, query);
+  if (!CACHEABLE.test(pathname)) return null;
+  if (hasVisitorCookie(headers.cookie)) return null;
   // Remix data requests and anything asking for JSON
-  if (req.path.endsWith(".data") || "_data" in req.query || "_routes" in req.query) return null;
-  return `${req.originalUrl}\n${currencyOf(req)}`;
+  if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
+  return `${url}\n${currencyOf(headers.cookie)}`;
+}
+
+/** Notes a request whose answer may be stored (the versions are read before it renders). */
+export function notePageCache(method: string | undefined, url: string, headers: IncomingMessage["headers"]): PageCacheNote | null {
+  const key = pageCacheKey(method, url, headers);
+  return key ? { key, contentVersion: contentVersion(), dataVersion: dataVersion() } : null;
 }
 
 function fresh(entry: Entry, now: number): boolean {
   return entry.contentVersion === contentVersion() && entry.dataVersion === dataVersion() && now - entry.storedAt < TTL_MS;
 }
 
-/** Serves a stored page, or notes the key so the Remix handler can store its answer. */
-export function servePageCache(req: Request, res: Response, next: NextFunction) {
-  const key = pageCacheKey(req);
-  if (!key) return next();
+function incrementViewParam(url: string): string | null {
+  const query = url.indexOf("?");
+  return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get("incrementView");
+}
+
+/**
+ * Answers a request from a stored page, or returns false (nothing sent) when there is
+ * none fresh for it.
+ */
+export function servePageCache(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "/";
+  const key = pageCacheKey(req.method, url, req.headers);
+  if (!key) return false;
   const entry = entries.get(key);
-  const now = Date.now();
-  if (!entry || !fresh(entry, now)) {
-    if (entry) entries.delete(key);
-    res.locals.pageCache = { key, contentVersion: contentVersion(), dataVersion: dataVersion() };
-    return next();
+  if (!entry) return false;
+  if (!fresh(entry, Date.now())) {
+    drop(key);
+    return false;
   }
   // most recently used last
   entries.delete(key);
   entries.set(key, entry);
 
-  if (entry.productId !== null && countsAsView(req.get("User-Agent"), typeof req.query.incrementView === "string" ? req.query.incrementView : null)) {
-    incrementViewCount(getDb(), entry.productId).catch((error) => log.warn(`page cache: counting a view failed: ${(error as Error).message}`));
-  }
-  const html = entry.html.replaceAll(NONCE_PLACEHOLDER, String(res.locals.cspNonce ?? ""));
+  if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("X-Page-Cache", "hit");
   res.setHeader("Vary", "Accept-Encoding");
-  let body = Buffer.from(html);
-  if (/\bgzip\b/.test(req.get("Accept-Encoding") ?? "")) {
-    body = zlib.gzipSync(body, { level: 1 });
-    res.setHeader("Content-Encoding", "gzip");
-  }
+  const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+  const body = gzip ? entry.gzip : entry.identity;
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
-  res.status(200).end(req.method === "HEAD" ? undefined : body);
+  res.statusCode = 200;
+  res.end(req.method === "HEAD" ? undefined : body);
+  return true;
 }
 
 /**
- * Called by the Remix handler with its answer to a request servePageCache noted. Stores
- * a successful HTML page that sets no cookie; always answers the Response to send (the
- * body may have been read).
+ * Called by the Remix handler with its answer to a request notePageCache() noted. Stores
+ * a successful HTML page that sets no cookie, with the headers already on `res` (the
+ * security headers and the CSP of this render); always answers the Response to send
+ * (the body may have been read).
  */
-export async function storePageCache(res: Response, response: globalThis.Response): Promise<globalThis.Response> {
-  const noted = res.locals.pageCache as { key: string; contentVersion: number; dataVersion: number } | undefined;
+export async function storePageCache(note: PageCacheNote | null, res: ServerResponse, response: globalThis.Response): Promise<globalThis.Response> {
   const productId = response.headers.get(PRODUCT_ID_HEADER);
   const headers = new Headers(response.headers);
+  // between the loaders and the server only
   headers.delete(PRODUCT_ID_HEADER);
+  headers.delete(SHARED_ANSWER_HEADER);
   const cacheable =
-    noted &&
+    note &&
     response.status === 200 &&
     (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
     !response.headers.has("Set-Cookie") &&
-    !/no-store|private/.test(response.headers.get("Cache-Control") ?? "");
-  if (!cacheable || !noted) return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    !/no-store|private/.test(response.headers.get("Cache-Control") ?? "") &&
+    res.hasHeader("Content-Security-Policy");
+  if (!cacheable || !note) return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
   const html = await response.text();
-  const nonce = String(res.locals.cspNonce ?? "");
-  if (html.length <= MAX_BYTES_PER_PAGE && nonce) {
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  if (html.length <= MAX_BYTES_PER_PAGE) {
     headers.delete("Content-Length");
-    entries.set(noted.key, {
-      html: html.replaceAll(nonce, NONCE_PLACEHOLDER),
-      headers: [...headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie"),
+    const sent: Array<[string, string]> = [];
+    for (const name of res.getHeaderNames()) {
+      if (["set-cookie", "content-length", "content-encoding", "vary"].includes(name)) continue;
+      const value = res.getHeader(name);
+      if (value !== undefined) sent.push([name, String(value)]);
+    }
+    const identity = Buffer.from(html);
+    const gzip = zlib.gzipSync(identity, { level: 9 });
+    drop(note.key);
+    while (entries.size && (entries.size >= MAX_ENTRIES || storedBytes + identity.length + gzip.length > MAX_BYTES)) drop(entries.keys().next().value!);
+    storedBytes += identity.length + gzip.length;
+    entries.set(note.key, {
+      identity,
+      gzip,
+      headers: [...sent, ...[...headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie")],
       productId: productId && /^\d+$/.test(productId) ? Number(productId) : null,
-      contentVersion: noted.contentVersion,
-      dataVersion: noted.dataVersion,
+      contentVersion: note.contentVersion,
+      dataVersion: note.dataVersion,
       storedAt: Date.now(),
     });
   }
@@ -131,4 +173,5 @@ export async function storePageCache(res: Response, response: globalThis.Respons
 /** Drops every stored page (tests and shutdown). */
 export function clearPageCache(): void {
   entries.clear();
+  storedBytes = 0;
 }

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
-import type { IncomingHttpHeaders, Server } from "node:http";
+import http, { type IncomingHttpHeaders, type Server } from "node:http";
 import {
   createReadableStreamFromReadable,
   createRequestHandler,
@@ -22,10 +22,22 @@ import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } fr
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
-import { servePageCache, storePageCache } from "./page-cache";
+import { checkFastRoutes, COMPRESS_MIN_BYTES, createFront } from "./fast-lane";
+import { notePageCache, storePageCache } from "./page-cache";
 import { resolveUploadPath } from "../app/services/uploads.server";
 
-export const ROOT = path.resolve(import.meta.dirname, "..");
+/** The project folder: the nearest folder up with package.json (this file also runs compiled, from build/server). */
+function projectRoot(from: string): string {
+  let dir = from;
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(from, "..");
+    dir = parent;
+  }
+  return dir;
+}
+
+export const ROOT = projectRoot(import.meta.dirname);
 export const SERVER_BUILD_PATH = path.join(ROOT, "build", "index.js");
 const CLIENT_BUILD_DIR = path.join(ROOT, "public", "build");
 const PUBLIC_DIR = path.join(ROOT, "public");
@@ -74,6 +86,7 @@ function sendError(req: Request, res: Response, status: number, message: string,
   else res.status(status).type("html").send(plainPage(status, page.title, page.text));
 }
 
+/** The CSP of pages: scripts run only with this answer's nonce. */
 function contentSecurityPolicy(nonce: string, env: Env): string {
   const formTargets = ["'self'"];
   // Google sign-in posts a form that redirects to the provider; Chrome applies
@@ -98,17 +111,46 @@ function contentSecurityPolicy(nonce: string, env: Env): string {
   ].join("; ");
 }
 
+/** JSON answers run nothing and are never framed. */
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * The headers every answer carries. Pages get a CSP that allows scripts with `nonce`;
+ * /api answers (nonce null) the JSON one.
+ */
+function securityHeaderList(env: Env, nonce: string | null, secure: boolean): Array<[string, string]> {
+  const headers: Array<[string, string]> = [
+    ["Content-Security-Policy", nonce === null ? API_CONTENT_SECURITY_POLICY : contentSecurityPolicy(nonce, env)],
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["X-Frame-Options", "DENY"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"],
+  ];
+  if (secure) headers.push(["Strict-Transport-Security", "max-age=15552000"]);
+  return headers;
+}
+
+const NONCE_BYTES = 16;
+let nonceBytes = Buffer.alloc(0);
+let nonceOffset = 0;
+
+/** A fresh CSP nonce; random bytes are drawn 256 nonces at a time (one draw costs as much as the rest of a cached answer). */
+function newNonce(): string {
+  if (nonceOffset + NONCE_BYTES > nonceBytes.length) {
+    nonceBytes = crypto.randomBytes(NONCE_BYTES * 256);
+    nonceOffset = 0;
+  }
+  const nonce = nonceBytes.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
+
 function securityHeaders(env: Env) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, env));
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=15552000");
+    const nonce = isApiPath(req.path) ? null : newNonce();
+    res.locals.cspNonce = nonce ?? "";
+    for (const [name, value] of securityHeaderList(env, nonce, req.secure)) res.setHeader(name, value);
     next();
   };
 }
@@ -273,14 +315,26 @@ function repairPercentEncoding(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
+type RequestLine = { ip: string; method: string; url: string; status: number; length: string; ms: number; queries: number };
+
 /** One line per request: address, method, path, status, length, time and database queries. */
+function logRequestLine({ ip, method, url, status, length, ms, queries }: RequestLine) {
+  log.info(`${normalizeIp(ip)} ${method} ${url} ${status} ${length} ${ms.toFixed(1)}ms ${queries}q`);
+}
+
 function requestLogger(req: Request, res: Response, next: NextFunction) {
   const started = process.hrtime.bigint();
   const scope = newRequestScope(req.method);
   res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const length = res.getHeader("Content-Length") ?? "-";
-    log.info(`${normalizeIp(req.ip ?? "-")} ${req.method} ${req.originalUrl} ${res.statusCode} ${length} ${ms.toFixed(1)}ms ${scope.queries}q`);
+    logRequestLine({
+      ip: req.ip ?? "-",
+      method: req.method,
+      url: req.originalUrl,
+      status: res.statusCode,
+      length: String(res.getHeader("Content-Length") ?? "-"),
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      queries: scope.queries,
+    });
   });
   requestScope.run(scope, next);
 }
@@ -326,10 +380,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   app.use(requestLogger);
   app.use(repairPercentEncoding);
   app.use(securityHeaders(env));
-  // stored storefront pages for visitors without a session go out before anything else
-  app.use(servePageCache);
   // small bodies (most JSON answers) cost more to compress than they save
-  app.use(compression({ threshold: 4096 }));
+  app.use(compression({ threshold: COMPRESS_MIN_BYTES }));
   app.use(sameOriginGuard(env));
   app.use(bodyLimit());
 
@@ -353,7 +405,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
         cspNonce: String(res.locals.cspNonce ?? ""),
       };
-      const response = await storePageCache(res, await handleRequest(toRemixRequest(req, res), context));
+      const pageCache = notePageCache(req.method, req.originalUrl, req.headers);
+      const response = await storePageCache(pageCache, res, await handleRequest(toRemixRequest(req, res), context));
       if (res.locals.bodyTooLarge) {
         await response.body?.cancel().catch(() => {});
         return answerTooLarge(req, res, res.locals.bodyLimit);
@@ -380,9 +433,23 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     });
   });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
-    s.once("error", reject);
+  checkFastRoutes(build);
+  // the front answers stored pages and the hot catalogue reads itself (scripts/fast-lane.ts)
+  const front = createFront({
+    env,
+    getBuild: () => build,
+    securityHeaders: (secure) => securityHeaderList(env, null, secure),
+    logLine: logRequestLine,
+  });
+  const server = http.createServer((req, res) => {
+    if (!front(req, res)) app(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, env.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   server.keepAliveTimeout = 65_000;
 

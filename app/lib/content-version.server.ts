@@ -25,3 +25,10 @@ export function contentVersion(): number {
 
 /** Names the product of a page for the page cache (it counts the views); never sent to browsers. */
 export const PRODUCT_ID_HEADER = "X-Product-Id";
+
+/**
+ * Set (to "visitors") by an /api loader whose answer is the same for every caller without
+ * a session or token until the content changes: the server's front then keeps it for
+ * them (scripts/fast-lane.ts). Never sent to clients.
+ */
+export const SHARED_ANSWER_HEADER = "X-Shared-Answer";

@@ -9,7 +9,7 @@ import { countQuery } from "./request-scope.server";
 
 export type { DB };
 
-type Handle = { sqlite: SQLite.Database; db: DB };
+type Handle = { sqlite: SQLite.Database; db: DB; dataVersion: SQLite.Statement };
 
 declare global {
   // Survives module reloads in `npm run dev`.
@@ -18,7 +18,7 @@ declare global {
 
 function open(): Handle {
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
-  return { sqlite, db: createKysely(sqlite, { onQuery: countQuery }) };
+  return { sqlite, db: createKysely(sqlite, { onQuery: countQuery }), dataVersion: sqlite.prepare("PRAGMA data_version").pluck() };
 }
 
 export function getDb(): DB {
@@ -38,7 +38,9 @@ export function getSqlite(): SQLite.Database {
  * data check it to notice outside edits.
  */
 export function dataVersion(): number {
-  return getSqlite().pragma("data_version", { simple: true }) as number;
+  globalThis.__appDb ??= open();
+  // a prepared statement: pragma() prepares anew on every call, and caches ask on every request
+  return globalThis.__appDb.dataVersion.get() as number;
 }
 
 export async function closeDb(): Promise<void> {

@@ -13,7 +13,7 @@ import type { Access } from "~/lib/permissions";
 import { getAccess, requireUser } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
-import { collect, collectionState, countProductView, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
+import { collect, collectionState, countViewOf, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export function notFound(): Response {
@@ -112,7 +112,7 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   const product = await orNotFound(locate({ countView: known && countView }));
   const canonical = productPath(product);
   if (url.pathname !== canonical) throw redirect(canonical + url.search, 301);
-  if (!known && countView) await countProductView(product);
+  if (!known && countView) countViewOf(product);
 
   const user = await getPageUser(request);
   const viewer: ProductViewData["viewer"] = user ? { collected: await collectionState(user, product.id) } : null;

@@ -217,12 +217,18 @@ export async function deleteProduct(db: DB, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function incrementViewCount(db: DB, id: number): Promise<void> {
-  await db
-    .updateTable("products")
-    .set((eb) => ({ view_count: eb("view_count", "+", 1) }))
-    .where("id", "=", id)
-    .execute();
+/** Adds views to products (product id → views), in one transaction. */
+export async function addViewCounts(db: DB, views: ReadonlyMap<number, number>): Promise<void> {
+  if (!views.size) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [id, count] of views) {
+      await trx
+        .updateTable("products")
+        .set((eb) => ({ view_count: eb("view_count", "+", count) }))
+        .where("id", "=", id)
+        .execute();
+    }
+  });
 }
 
 export async function countProducts(db: DB, filter: { isExternal?: boolean } = {}): Promise<number> {

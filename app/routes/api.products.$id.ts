@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { getProduct, productJson, shouldCountView } from "~/services/catalogue.server";
 
@@ -7,7 +8,9 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     const id = parseId(params.id);
     const countView = shouldCountView(request, new URL(request.url).searchParams.get("incrementView"));
-    return ok({ data: productJson(await getProduct(id, { countView })) });
+    const product = await getProduct(id, { countView });
+    // names the product for the server's front, which keeps this answer (never sent)
+    return ok({ data: productJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { getApiUser } from "~/lib/auth.server";
+import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
 import { getAccess } from "~/lib/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productListQuerySchema } from "~/schemas/catalogue";
@@ -15,7 +16,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const query = parseQuery(request, productListQuerySchema);
     const user = await getApiUser(request);
     const page = await listCatalogue(query, user ? await getAccess(user) : null);
-    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }));
+    // newest first: the same for every visitor until the catalogue changes
+    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }), { headers: user ? undefined : { [SHARED_ANSWER_HEADER]: "visitors" } });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

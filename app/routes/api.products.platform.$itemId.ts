@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { CATALOGUE_MESSAGES, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { getProductByItem, productJson, shouldCountView } from "~/services/catalogue.server";
@@ -16,7 +17,9 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
       throw new ApiError(400, CATALOGUE_MESSAGES.platformInvalid, "VALIDATION_ERROR", [{ field: "platform", message: CATALOGUE_MESSAGES.platformInvalid }]);
     }
     const countView = shouldCountView(request, url.searchParams.get("incrementView"));
-    return ok({ data: productJson(await getProductByItem(itemId, platform as Platform | null, { countView })) });
+    const product = await getProductByItem(itemId, platform as Platform | null, { countView });
+    // names the product for the server's front, which keeps this answer (never sent)
+    return ok({ data: productJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

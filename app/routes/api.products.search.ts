@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { getApiUser } from "~/lib/auth.server";
+import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
 import { getAccess } from "~/lib/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { searchQuerySchema } from "~/schemas/catalogue";
@@ -17,7 +18,9 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const page = await searchCatalogue(query, user ? await getAccess(user) : null);
     const items = page.items.map(productJson);
     // totalCapped: more matches than are counted (totalItems is then the cap, "1,000+")
-    return ok({ ...pageEnvelope({ ...page, items }), totalCapped: page.totalCapped, data: items, query: query.q });
+    // the same for every visitor until the catalogue changes (lists by views change with every view)
+    const shared = !user && query.sortBy !== "popular" ? { [SHARED_ANSWER_HEADER]: "visitors" } : undefined;
+    return ok({ ...pageEnvelope({ ...page, items }), totalCapped: page.totalCapped, data: items, query: query.q }, { headers: shared });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -33,7 +33,6 @@ import {
   findProductByPlatformItem,
   findProductDetail,
   findProductsByItemId,
-  incrementViewCount,
   insertProduct,
   insertProductOnce,
   listProducts,
@@ -53,6 +52,7 @@ import type { User } from "~/models/user.server";
 import { CATALOGUE_MESSAGES as M, type CategoryBody, type Platform, type ProductBody, type ProductUpdateBody, type SyncExternalBody } from "~/schemas/catalogue";
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "./site-settings.server";
+import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
 import type { SitemapSource } from "./sitemap.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
@@ -141,16 +141,14 @@ export function shouldCountView(request: Request, incrementView: string | null):
 export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
   const product = await findProductDetail(getDb(), id);
   if (!product) throw notFound();
-  if (options.countView) {
-    await incrementViewCount(getDb(), id);
-    product.viewCount += 1;
-  }
+  if (options.countView) countProductView(id);
+  product.viewCount += unwrittenViews(id);
   return product;
 }
 
-/** Counts one view of a product already read. */
-export async function countProductView(product: ProductWithSkus): Promise<void> {
-  await incrementViewCount(getDb(), product.id);
+/** Counts one view of a product already read (its count then includes it). */
+export function countViewOf(product: ProductWithSkus): void {
+  countProductView(product.id);
   product.viewCount += 1;
 }
 
@@ -173,6 +171,7 @@ async function categoryFilter(categoryId: number | null | undefined): Promise<nu
 
 /** A page of products for a caller (storefront rules unless they manage the catalogue). */
 export async function listCatalogue(options: ListOptions, access?: Access | null): Promise<Page<Product>> {
+  await flushViews();
   const filter = await storefrontFilter(access);
   return listProducts(getDb(), {
     ...filter,
@@ -189,6 +188,7 @@ export type SearchOptions = { q: string; page: number; limit: number; categoryId
 
 /** Full-text search with the storefront rules. User input never reaches FTS syntax. */
 export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
+  await flushViews();
   const filter = await storefrontFilter(access);
   return searchProducts(getDb(), splitTerms(options.q), {
     ...filter,
@@ -202,6 +202,7 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
 
 /** Home page lists: recommended (newest) and hot (most viewed). */
 export async function homeLists(access?: Access | null): Promise<{ recommended: Product[]; hot: Product[] }> {
+  await flushViews();
   const filter = await storefrontFilter(access);
   const db = getDb();
   const [recommended, hot] = await Promise.all([
@@ -485,6 +486,7 @@ export async function userCollection(
   user: User,
   options: { sortBy: "date" | "price" | "name"; sortOrder: "asc" | "desc"; page: number; limit: number },
 ): Promise<Page<CollectedProduct>> {
+  await flushViews();
   return listCollection(getDb(), user.id, { sort: options.sortBy, order: options.sortOrder, page: options.page, limit: options.limit });
 }
 

@@ -170,8 +170,11 @@ test.describe("catalogue", () => {
     expect(jsonLd).toMatchObject({ "@type": "Product", name: product.name, sku: product.itemId, offers: { priceCurrency: "CNY", price: "100.00" } });
     await expect(page.getByRole("link", { name: "View on Weidian" })).toHaveAttribute("rel", "nofollow noopener");
 
-    // the view was counted once: on the canonical address, not before the redirect
-    expect(withDatabase((db) => (db.prepare("SELECT view_count FROM products WHERE id = ?").get(product.id) as { view_count: number }).view_count)).toBe(1);
+    // the view was counted once: on the canonical address, not before the redirect (views
+    // are written within a second, in one transaction)
+    await expect
+      .poll(() => withDatabase((db) => (db.prepare("SELECT view_count FROM products WHERE id = ?").get(product.id) as { view_count: number }).view_count))
+      .toBe(1);
 
     // a product without a marketplace item stays at /product/:id
     const local = await createProduct(request, testInfo, { platform: false });
