@@ -12,7 +12,7 @@ ENV npm_config_build_from_source=true
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx remix build \
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim AS runtime
@@ -35,4 +35,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node directly (not npm) so SIGTERM reaches the server and it stops gracefully
-CMD ["node", "--import", "tsx", "scripts/start.ts"]
+# (the same flags as `npm start` in package.json)
+CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { startArgs } from "./scripts/start-command";
 
 const port = Number(process.env.E2E_PORT ?? 3457);
 // one data folder per port, so two runs on different ports never share a database
@@ -59,7 +60,7 @@ export default defineConfig({
     },
     {
     // the same start script as `npm start`, on a fresh data folder
-    command: `rm -rf "${dataDir}" && node --import tsx scripts/start.ts`,
+    command: `rm -rf "${dataDir}" && node ${startArgs().join(" ")}`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -4,7 +4,7 @@
  * A real benchmark of the production server on a large catalogue:
  *  1. builds a separate database (a temporary DATA_DIR) with 100,000 products (1,000,000
  *     with --large), bilingual names, categories, SKUs for some, in one transaction;
- *  2. starts the server exactly as `npm start` does (node --import tsx scripts/start.ts,
+ *  2. starts the server exactly as `npm start` does (node scripts/start.mjs: the compiled server,
  *     production mode, SEED_DEMO=0), building first when there is no build;
  *  3. measures with autocannon (10 connections, a warm-up, then --duration seconds) a raw
  *     node:http hello-world server and the catalogue's API and pages, and prints req/s,
@@ -25,9 +25,11 @@ import { createKysely, openSqlite } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
 import { seededRandom } from "../db/seed-catalogue";
+import { startArgs } from "./start-command";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_BUILD = path.join(ROOT, "build", "index.js");
+const COMPILED_SERVER = path.join(ROOT, "build", "server", "start.js");
 
 // ---------------------------------------------------------------- options
 
@@ -51,7 +53,7 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log(`npm run bench -- [--products N | --large] [--duration S] [--warmup S] [--connections C]
   [--data-dir DIR]  keep the benchmark database there (reused when it already holds N products)
-  [--build]         run \`remix build\` first even when a build exists
+  [--build]         run \`npm run build\` first even when a build exists
   [--profile DIR]   start the server with node --cpu-prof, profiles written to DIR
   [--db-only]       build the benchmark database (with --data-dir) and stop
   [--only TEXT]     measure only the endpoints whose label contains TEXT (and raw node:http)`);
@@ -287,11 +289,20 @@ type Row = {
 
 const BROWSER_HEADERS = { "accept-encoding": "gzip, deflate, br", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) qc-bench" };
 
-function cannon(url: string, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: BROWSER_HEADERS });
+/**
+ * With `rotate`, each request asks for the next of those paths with a query parameter of
+ * its own added (`&n=1`, `&n=2`, ...), so no two requests share an address and nothing
+ * the server keeps per address can answer them.
+ */
+function cannon(url: string, seconds: number, rotate?: string[]): Promise<autocannon.Result> {
+  let sent = 0;
+  const requests = rotate?.length
+    ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: `${rotate[sent % rotate.length]}&n=${++sent}` }) }]
+    : undefined;
+  return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: BROWSER_HEADERS, requests } as autocannon.Options);
 }
 
-async function measure(label: string, url: string, serverPid: number | undefined): Promise<Row> {
+async function measure(label: string, url: string, serverPid: number | undefined, rotate?: string[]): Promise<Row> {
   let status: number | null = null;
   if (args.only && !label.startsWith("raw") && !label.toLowerCase().includes(args.only.toLowerCase())) {
     return { label, url, status: null, reqPerSec: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, rss: null, bytesPerResponse: 0 };
@@ -308,8 +319,8 @@ async function measure(label: string, url: string, serverPid: number | undefined
     say(`  ${label}: ${url} answered ${status ?? "nothing"}: skipped`);
     return empty;
   }
-  if (WARMUP > 0) await cannon(url, WARMUP);
-  const result = await cannon(url, DURATION);
+  if (WARMUP > 0) await cannon(url, WARMUP, rotate);
+  const result = await cannon(url, DURATION, rotate);
   const row: Row = {
     ...empty,
     reqPerSec: result.requests.average,
@@ -403,7 +414,7 @@ function selfTimes(profile: CpuProfile): { self: Map<string, number>; busy: numb
 
 /**
  * The functions with the most self time in the busiest CPU profile this run wrote to
- * `dir` (node writes one per thread: tsx's loader thread is the idle one).
+ * `dir` (node writes one per thread).
  */
 function summariseProfiles(dir: string, since: number): void {
   const profiles = fs
@@ -458,18 +469,20 @@ if (args["db-only"]) {
 }
 
 // 2. the build and the server
-if (args.build || !fs.existsSync(SERVER_BUILD)) {
-  say("build: running `remix build` …");
-  const build = () => spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } }).status;
-  if (build() !== 0 && build() !== 0) fail("remix build failed");
+if (args.build || !fs.existsSync(SERVER_BUILD) || !fs.existsSync(COMPILED_SERVER)) {
+  say("build: running `npm run build` …");
+  const build = () => spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } }).status;
+  if (build() !== 0 && build() !== 0) fail("npm run build failed");
 } else {
-  const built = fs.statSync(SERVER_BUILD).mtimeMs;
+  const built = Math.min(fs.statSync(SERVER_BUILD).mtimeMs, fs.statSync(COMPILED_SERVER).mtimeMs);
   const newer = (dir: string): boolean =>
     fs.readdirSync(dir, { withFileTypes: true }).some((entry) => {
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? newer(full) : fs.statSync(full).mtimeMs > built;
     });
-  if (newer(path.join(ROOT, "app"))) say("build: WARNING app/ has changed since the last build; pass --build to measure the current code");
+  if (["app", "db", "scripts"].some((dir) => newer(path.join(ROOT, dir)))) {
+    say("build: WARNING the code has changed since the last build; pass --build to measure the current code");
+  }
 }
 
 const appPort = args.port ? Number(args.port) : await freePort();
@@ -485,13 +498,13 @@ const serverEnv: NodeJS.ProcessEnv = {
   ADMIN_PASSWORD: "bench-admin-password",
 };
 for (const name of ["NODE_ENV", "DATABASE_PATH", "UPLOADS_DIR", "PUBLIC_URL", "TRUST_PROXY"]) delete serverEnv[name];
-const nodeArgs = ["--import", "tsx"];
+const nodeArgs = startArgs().slice(0, -1);
 if (args.profile) {
   fs.mkdirSync(path.resolve(args.profile), { recursive: true });
   nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`);
 }
-say(`server: node ${nodeArgs.join(" ")} scripts/start.ts on port ${appPort}`);
-const app = spawn(process.execPath, [...nodeArgs, "scripts/start.ts"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "inherit", "inherit"] });
+say(`server: node ${[...nodeArgs, "scripts/start.mjs"].join(" ")} on port ${appPort} (as npm start)`);
+const app = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "inherit", "inherit"] });
 const raw = startRawServer(rawPort);
 const cleanup = async () => {
   await Promise.all([stop(app), stop(raw)]);
@@ -533,7 +546,12 @@ const SEARCH_TERMS: [string, string][] = [
 const rows: Row[] = [];
 say(`measuring (load average ${loadText()}):`);
 rows.push(await measure("raw node:http hello world", `http://127.0.0.1:${rawPort}/`, raw.pid));
-for (const [label, term] of SEARCH_TERMS) rows.push(await measure(`${label} (${term})`, `${base}/api/products/search?q=${encodeURIComponent(term)}`, app.pid));
+const searchPath = (term: string) => `/api/products/search?q=${encodeURIComponent(term)}`;
+for (const [label, term] of SEARCH_TERMS) rows.push(await measure(`${label} (${term})`, `${base}${searchPath(term)}`, app.pid));
+// the server keeps search answers for visitors (per address): this row measures the search itself
+rows.push(
+  await measure("search API, each address new (the 4 terms)", `${base}${searchPath("hoodie")}`, app.pid, SEARCH_TERMS.map(([, term]) => searchPath(term))),
+);
 rows.push(await measure("product API /api/products/:id", `${base}/api/products/${productId}`, app.pid));
 rows.push(await measure("search page /search?q=hoodie", `${base}/search?q=hoodie`, app.pid));
 rows.push(await measure(`product page ${new URL(product.url).pathname}`, product.url, app.pid));

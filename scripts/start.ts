@@ -18,6 +18,7 @@ const { deleteExpired } = await import("../app/models/session.server");
 const { ensureSuperAdmin } = await import("../app/services/auth.server");
 const { closeMail } = await import("../app/services/mailer.server");
 const { sweepUploads } = await import("../app/services/uploads.server");
+const { flushViews } = await import("../app/services/view-counts.server");
 const { reactServerBuild, ROOT, SERVER_BUILD_PATH, startServer } = await import("./serve");
 
 if (!fs.existsSync(SERVER_BUILD_PATH)) {
@@ -72,6 +73,8 @@ const running = await startServer(env, {
     clearInterval(housekeeping);
     // account mail handed to the queue before the stop still goes out
     await closeMail();
+    // views counted in the last second are written before the database closes
+    await flushViews();
     await closeDb();
   },
 });

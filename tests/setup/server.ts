@@ -8,6 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { inject } from "vitest";
 import { ROOT, TMP_ROOT } from "./paths";
+import { startArgs } from "../../scripts/start-command";
 
 export type TestServer = {
   url: string;
@@ -54,13 +55,18 @@ function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
   return env;
 }
 
-/** Runs a project script (scripts/NAME.ts) to completion. */
+/** The command of a project script: `start` is the compiled server as `npm start` runs it, the others scripts/NAME.ts. */
+function scriptArgs(name: string): string[] {
+  return name === "start" ? startArgs() : ["--import", "tsx", path.join(ROOT, "scripts", `${name}.ts`)];
+}
+
+/** Runs a project script to completion. */
 export async function runScript(
   name: string,
   args: string[],
   env: Record<string, string | undefined>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", `${name}.ts`), ...args], {
+  const child = spawn(process.execPath, [...scriptArgs(name), ...args], {
     cwd: ROOT,
     env: childEnv(env),
   });
@@ -77,7 +83,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")], {
+  const child = spawn(process.execPath, scriptArgs("start"), {
     cwd: ROOT,
     env: childEnv({
       DATA_DIR: dataDir,

@@ -1,0 +1,33 @@
+/**
+ * `npm start`: runs the compiled server (build/server/start.js, see scripts/start.ts for
+ * what it does). Builds once first when there is no build; after changing the code, run
+ * `npm run build` (`npm test` and `npm run bench -- --build` do).
+ *
+ * `npm start` runs it as `node --max-semi-space-size=4 scripts/start.mjs` (package.json):
+ * a young generation of 4 MB instead of V8's 16. The server makes much short-lived
+ * garbage per request and the bigger nursery only held memory (RSS about 250 → 170 MB
+ * under the benchmark's load, same throughput; docs/performance.md). The Dockerfile, the
+ * tests and the benchmark start it with the same flags (scripts/start-command.ts).
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SERVER = path.join(ROOT, "build", "server", "start.js");
+const REMIX_BUILD = path.join(ROOT, "build", "index.js");
+
+if (!fs.existsSync(SERVER) || !fs.existsSync(REMIX_BUILD)) {
+  console.log("no build found: running `npm run build` once");
+  const build = () =>
+    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } }).status;
+  // esbuild (inside the Remix compiler) now and then crashes after a finished build: one retry
+  if (build() !== 0 && build() !== 0) {
+    console.error("build failed: see the output above");
+    process.exit(1);
+  }
+}
+
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(SERVER).href);
