@@ -104,7 +104,3 @@ export async function setSortOrders(db: DB, entries: Array<{ id: number; sortOrd
   return changed;
 }
 
-export async function countCategories(db: DB): Promise<number> {
-  const row = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -231,11 +231,14 @@ export async function addViewCounts(db: DB, views: ReadonlyMap<number, number>):
   });
 }
 
-export async function countProducts(db: DB, filter: { isExternal?: boolean } = {}): Promise<number> {
-  let query = db.selectFrom("products");
-  if (filter.isExternal !== undefined) query = query.where("is_external", "=", filter.isExternal ? 1 : 0);
-  const row = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The dashboard's catalogue counts, in one query. */
+export async function countCatalogue(db: DB): Promise<{ local: number; external: number; categories: number }> {
+  const { rows } = await sql<{ local: number; external: number; categories: number }>`SELECT
+      (SELECT count(*) FROM products WHERE is_external = 0) AS local,
+      (SELECT count(*) FROM products WHERE is_external = 1) AS external,
+      (SELECT count(*) FROM categories) AS categories`.execute(db);
+  const row = rows[0];
+  return { local: Number(row?.local ?? 0), external: Number(row?.external ?? 0), categories: Number(row?.categories ?? 0) };
 }
 
 // ---------------------------------------------------------------- lists and search

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/ui/error-page";
-import { canAny, isSuperAdmin } from "~/lib/permissions";
+import { can, canAny, isSuperAdmin, sidebarRules } from "~/lib/permissions";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/lib/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
+import { catalogueCounts } from "~/services/catalogue.server";
 import { countUsersForDashboard } from "~/services/users.server";
 
 type CountCard = { id: string; label: string; value: number; to: string };
@@ -15,16 +16,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user, access } = await requireAdmin(request);
   const canSeeUsers = canAny(access, USER_MANAGEMENT_PERMISSIONS);
 
-  // One entry per list the back office has; later features add theirs here
-  // (local products, categories, external products), each linking to its list.
+  // One entry per list the back office has, each linking to its list.
   const cards: CountCard[] = [];
   if (canSeeUsers) {
     const counts = await countUsersForDashboard();
     cards.push({ id: "users", label: "Total users", value: counts.all, to: "/admin/users" });
   }
+  const catalogue = await catalogueCounts();
+  const canSeeProducts = sidebarRules.products(access);
+  if (canSeeProducts) cards.push({ id: "local-products", label: "Local products", value: catalogue.local, to: "/admin/products" });
+  cards.push({ id: "categories", label: "Total categories", value: catalogue.categories, to: "/admin/categories" });
+  if (canSeeProducts) cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
 
-  // Later: add product, add category, external products.
   const actions: QuickAction[] = [];
+  if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
+  if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
   if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
   if (access.allPermissions.includes("user.create")) {
     actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });

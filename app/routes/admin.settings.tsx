@@ -11,8 +11,8 @@ import { getSystemStatus } from "~/services/site-tools.server";
  */
 const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string | null }> = [
   { id: "site", title: "Site settings", description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.", to: "/admin/site-settings" },
-  { id: "currency", title: "Exchange rates", description: "Manual or automatic CNY rates for the currencies visitors can pick.", to: null },
-  { id: "display", title: "Product display", description: "Show or hide external products on the storefront.", to: null },
+  { id: "currency", title: "Exchange rates", description: "Manual or automatic CNY rates for the currencies visitors can pick.", to: "/admin/currency-settings" },
+  { id: "display", title: "Product display", description: "Show or hide external products on the storefront.", to: "/admin/product-display-settings" },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {

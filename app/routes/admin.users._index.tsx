@@ -12,6 +12,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
+import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/lib/permissions.server";
@@ -20,20 +21,10 @@ import { ADMIN_MESSAGES, adminBatchFormSchema, adminCreateUserSchema, BATCH_MAX,
 import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin, type PermissionDialogData } from "~/services/users.server";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
-const DIALOG_PARAMS = ["modal", "userId", "index"];
+const DIALOG_PARAMS = ["modal", "userId"];
 
-function listSearch(params: URLSearchParams): URLSearchParams {
-  const next = new URLSearchParams(params);
-  for (const key of DIALOG_PARAMS) next.delete(key);
-  return next;
-}
-
-function listHref(params: URLSearchParams, extra: Record<string, string> = {}): string {
-  const next = listSearch(params);
-  for (const [key, value] of Object.entries(extra)) next.set(key, value);
-  const query = next.toString();
-  return query ? `/admin/users?${query}` : "/admin/users";
-}
+const listSearch = (params: URLSearchParams) => listParams(params, DIALOG_PARAMS);
+const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress("/admin/users", params, DIALOG_PARAMS, extra);
 
 type Dialog =
   | { kind: "create"; roles: Array<{ id: number; name: string }> }

@@ -26,6 +26,11 @@ export const PRODUCT_NAME_MAX = 255;
 export const SEARCH_PAGE_SIZE = 8;
 export const COLLECTIONS_PAGE_SIZE = 10;
 export const PRODUCT_LIST_PAGE_SIZE = 10;
+/** spec/admin.md 9: the back office's lists */
+export const ADMIN_CATEGORY_PAGE_SIZE = 10;
+export const ADMIN_PRODUCT_PAGE_SIZES = [10, 20, 50, 100] as const;
+export const ADMIN_LOCAL_PAGE_SIZE = 10;
+export const ADMIN_EXTERNAL_PAGE_SIZE = 20;
 export const LIST_LIMIT_MAX = 100;
 export const SKUS_MAX = 200;
 export const IMAGES_MAX = 30;
@@ -79,6 +84,25 @@ export const CATALOGUE_MESSAGES = {
   categoryParentInvalid: "A category can only be placed under a top-level category other than itself",
   categoryHasChildren: "This category still has subcategories: move or delete them first",
   categoryDeleteFailed: "删除分类失败",
+  productsNoneSelected: "请先选择要删除的商品",
+  productDeleteFailed: "删除产品失败",
+  productDeleted: "Product deleted",
+  productsDeleted: (n: number) => `Deleted ${n} product${n === 1 ? "" : "s"}`,
+  productsLoadFailed: "Failed to fetch products.",
+  externalDeleted: "商品删除成功",
+  externalBulkDeleted: (n: number) => `成功删除 ${n} 个商品`,
+  externalDeleteFailed: (reason: string) => `删除商品失败: ${reason}`,
+  externalBulkDeleteFailed: (reason: string) => `批量删除失败: ${reason}`,
+  externalLoadFailed: "获取外部商品失败",
+  categorySortInvalid: "Sort order must be a whole number of 0 or more",
+  categoryCreateFailed: "创建分类失败",
+  categorySortFailed: "设置排序失败",
+  categoryMoveFailed: "移动分类失败",
+  categoryLoadFailed: "获取分类列表失败",
+  categoryCreated: "Category created",
+  categoryUpdated: "Category updated",
+  categoryDeleted: "Category deleted",
+  categorySorted: "Sort order saved",
   productIdRequired: "Product ID is required",
   itemIdRequired: "Item ID is required",
   invalidId: "Invalid product id",

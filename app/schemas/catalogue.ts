@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { isCurrencyCode } from "~/lib/currency";
 import {
+  ADMIN_PRODUCT_PAGE_SIZES,
   CATALOGUE_MESSAGES as M,
   COLLECTION_SORTS,
   COLLECTIONS_PAGE_SIZE,
@@ -208,15 +209,51 @@ export const categoryInputSchema = z.object({
   name: z.string(M.categoryNameRequired).trim().min(1, M.categoryNameRequired).max(100, "Category name is too long"),
   description: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().trim().max(1000).nullable()).optional(),
   parent_id: z.preprocess(blankToNull, z.coerce.number(M.categoryParentInvalid).int().positive().nullable()).optional(),
-  sort_order: z.preprocess(blankToNull, z.coerce.number("Sort order must be a whole number").int("Sort order must be a whole number").min(-1_000_000).max(1_000_000).nullable())
+  sort_order: z.preprocess(blankToNull, z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid).nullable())
     .optional()
     .transform((v) => v ?? undefined),
 });
 export type CategoryBody = z.infer<typeof categoryInputSchema>;
 
+/** The back office's create form (spec/admin.md 5: '分类名称是必填的'); edit uses categoryInputSchema. */
+export const categoryCreateFormSchema = categoryInputSchema.extend({
+  name: z.string(M.categoryNameRequiredZh).trim().min(1, M.categoryNameRequiredZh).max(100, "Category name is too long"),
+});
+
+/** One category's sort value, set inline in the list. */
+export const categorySortFormSchema = z.object({
+  id: z.coerce.number(M.categoryNotFound).int(M.categoryNotFound).positive(M.categoryNotFound),
+  sort_order: z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid),
+});
+
+/** GET /admin/products and /admin/external-products: search, page and page size (10/20/50/100). */
+export function adminProductListQuerySchema(defaultLimit: number) {
+  return z.object({
+    q: z.string().trim().max(200).catch("").default(""),
+    page: pageParam,
+    limit: z.coerce
+      .number()
+      .int()
+      .refine((value) => (ADMIN_PRODUCT_PAGE_SIZES as readonly number[]).includes(value))
+      .catch(defaultLimit)
+      .default(defaultLimit),
+  });
+}
+
+/** The bulk delete's selection: product ids (at least one: '请先选择要删除的商品'). */
+export const productSelectionSchema = z.object({
+  ids: z.array(z.coerce.number().int().positive()).min(1, M.productsNoneSelected).max(1000, "Select at most 1,000 products at a time"),
+});
+
+/** GET /admin/categories: search and page. */
+export const categoryListQuerySchema = z.object({
+  q: z.string().trim().max(100).catch("").default(""),
+  page: pageParam,
+});
+
 export const categoryBatchSortSchema = z.object({
   sortData: z
-    .array(z.object({ id: z.coerce.number().int().positive(), sort_order: z.coerce.number().int().min(-1_000_000).max(1_000_000) }), "sortData must be a list of {id, sort_order}")
+    .array(z.object({ id: z.coerce.number().int().positive(), sort_order: z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid) }), "sortData must be a list of {id, sort_order}")
     .min(1, "sortData must not be empty")
     .max(1000),
 });

@@ -14,7 +14,6 @@ import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import type { Access } from "~/lib/permissions";
 import {
   categoryWithChildren,
-  countCategories,
   countChildren,
   deleteCategory,
   findCategory,
@@ -27,7 +26,7 @@ import {
 } from "~/models/category.server";
 import { addToCollection, isCollected, listCollection, removeFromCollection, type CollectedProduct } from "~/models/collection.server";
 import {
-  countProducts,
+  countCatalogue,
   deleteProduct,
   findProductById,
   findProductByPlatformItem,
@@ -213,9 +212,7 @@ export async function homeLists(access?: Access | null): Promise<{ recommended: 
 }
 
 export async function catalogueCounts(): Promise<{ local: number; external: number; categories: number }> {
-  const db = getDb();
-  const [local, external, categories] = await Promise.all([countProducts(db, { isExternal: false }), countProducts(db, { isExternal: true }), countCategories(db)]);
-  return { local, external, categories };
+  return countCatalogue(getDb());
 }
 
 // ---------------------------------------------------------------- writing products
@@ -299,6 +296,18 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody):
 export async function deleteProductByAdmin(id: number): Promise<void> {
   if (!(await deleteProduct(getDb(), id))) throw notFound();
   catalogueChanged();
+}
+
+/** Deletes many products (the back office's bulk delete): each on its own, reporting what failed. */
+export async function deleteProductsByAdmin(ids: number[]): Promise<{ deleted: number; failed: Array<{ id: number; reason: string }> }> {
+  const failed: Array<{ id: number; reason: string }> = [];
+  let deleted = 0;
+  for (const id of new Set(ids)) {
+    if (await deleteProduct(getDb(), id)) deleted += 1;
+    else failed.push({ id, reason: M.productNotFound });
+  }
+  if (deleted > 0) catalogueChanged();
+  return { deleted, failed };
 }
 
 /**
@@ -438,6 +447,65 @@ export async function batchSortCategories(entries: Array<{ id: number; sort_orde
   const updated = await db.transaction().execute((trx) => setSortOrders(trx, entries.map((e) => ({ id: e.id, sortOrder: e.sort_order }))));
   catalogueChanged();
   return updated;
+}
+
+/** The back office's category list: a name search, a page, each with its parent's name and product count. */
+export async function adminCategoryPage(options: { q: string; page: number; limit: number }): Promise<Page<CategoryWithCount & { parentName: string | null }>> {
+  const all = await listCategories(getDb());
+  const names = new Map(all.map((category) => [category.id, category.name]));
+  const matching = all.filter((category) => matchesCategorySearch(category, options.q));
+  const totalPages = Math.max(1, Math.ceil(matching.length / options.limit));
+  const page = Math.min(Math.max(1, options.page), totalPages);
+  const items = matching.slice((page - 1) * options.limit, page * options.limit).map((category) => ({
+    ...category,
+    parentName: category.parentId ? names.get(category.parentId) ?? null : null,
+  }));
+  return { items, totalItems: matching.length, page, limit: options.limit, totalPages };
+}
+
+/** How many subcategories a category has (one with any stays at the top level and cannot be deleted). */
+export async function subcategoryCount(id: number): Promise<number> {
+  return countChildren(getDb(), id);
+}
+
+/** The categories a category may be placed under: top-level ones other than itself (none when it has subcategories). */
+export async function parentChoices(forCategoryId?: number): Promise<Category[]> {
+  const all = await listCategories(getDb());
+  if (forCategoryId !== undefined && all.some((category) => category.parentId === forCategoryId)) return [];
+  return all.filter((category) => category.parentId === null && category.id !== forCategoryId);
+}
+
+const matchesCategorySearch = (category: Category, q: string) => {
+  const needle = q.trim().toLowerCase();
+  return !needle || category.name.toLowerCase().includes(needle) || (category.description ?? "").toLowerCase().includes(needle);
+};
+
+/**
+ * Moves a category one place up or down past its neighbour in the list as the admin sees
+ * it (the display order, narrowed by the list's search `q`). Swaps the two sort values,
+ * or, when they are equal, numbers the whole list afresh (0, 10, 20, ...) with the
+ * category placed next to its neighbour. False when it is already first or last.
+ */
+export async function moveCategory(id: number, direction: "up" | "down", q = ""): Promise<boolean> {
+  const all = await listCategories(getDb());
+  const self = all.find((category) => category.id === id);
+  if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+  const shown = all.filter((category) => category.id === id || matchesCategorySearch(category, q));
+  const index = shown.indexOf(self);
+  const neighbour = shown[index + (direction === "up" ? -1 : 1)];
+  if (!neighbour) return false;
+  if (self.sortOrder !== neighbour.sortOrder) {
+    await batchSortCategories([
+      { id: self.id, sort_order: neighbour.sortOrder },
+      { id: neighbour.id, sort_order: self.sortOrder },
+    ]);
+    return true;
+  }
+  const order = all.filter((category) => category.id !== id);
+  const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
+  order.splice(at, 0, self);
+  await batchSortCategories(order.map((category, position) => ({ id: category.id, sort_order: position * 10 })));
+  return true;
 }
 
 // ---------------------------------------------------------------- sitemap

@@ -10,8 +10,10 @@
 import { contentChanged } from "~/lib/content-version.server";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
+import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
+import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -150,6 +152,29 @@ export async function setManualRates(rates: Partial<Record<string, number>>): Pr
   }
   const at = new Date().toISOString();
   await getDb().transaction().execute((trx) => saveManualRates(trx, kept, at));
+  forget();
+  return effective(await stored());
+}
+
+/**
+ * Manual rates as typed (the page's inputs, the API's JSON): each value is read as a
+ * number and only those above zero are kept; none valid → 400 '请输入有效的汇率（正数）'.
+ */
+export async function setManualRatesFromInput(input: Record<string, unknown>): Promise<RatesView> {
+  const numbers: Record<string, number> = {};
+  for (const [code, value] of Object.entries(input)) {
+    const number = typeof value === "number" ? value : typeof value === "string" && value.trim() ? Number(value.trim()) : NaN;
+    if (Number.isFinite(number) && number > 0) numbers[code.toUpperCase()] = number;
+  }
+  if (!FOREIGN.some((code) => code in numbers)) {
+    throw new ApiError(400, RATE_MESSAGES.invalid, "VALIDATION_ERROR", [{ field: "rates", message: RATE_MESSAGES.invalid }]);
+  }
+  return setManualRates(numbers);
+}
+
+/** Back to automatic mode: the fetched rates (or the defaults) are in effect again; the manual values are kept for later. */
+export async function useAutomaticRates(): Promise<RatesView> {
+  await setRateMode(getDb(), "automatic");
   forget();
   return effective(await stored());
 }

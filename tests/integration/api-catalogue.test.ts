@@ -429,11 +429,17 @@ describe("admin categories", () => {
     expect(renamed.body.data.name).toBe("Bags and backpacks");
     const sorted = await api(server.url, "/api/admin/categories/batch-sort", {
       token: admin,
-      body: { sortData: [{ id: top.id, sort_order: -3 }, { id: child.id, sort_order: 2 }] },
+      body: { sortData: [{ id: top.id, sort_order: 0 }, { id: child.id, sort_order: 2 }] },
     });
     expect(sorted.status).toBe(200);
-    const list = (await api(server.url, "/api/categories")).body.data;
-    expect(list[0].id).toBe(top.id);
+    const list = (await api(server.url, "/api/categories")).body.data as Array<{ id: number; sort_order: number }>;
+    expect(list.findIndex((c) => c.id === top.id)).toBeLessThan(list.findIndex((c) => c.id === child.id));
+    expect(list.find((c) => c.id === child.id)?.sort_order).toBe(2);
+    // a negative sort value is refused, and nothing changes
+    const negative = await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: child.id, sort_order: -3 }] } });
+    expect(negative.status).toBe(400);
+    expect(negative.body.errors[0].message).toBe("Sort order must be a whole number of 0 or more");
+    expect((await api(server.url, `/api/admin/categories/${child.id}`, { token: admin })).body.data.sort_order).toBe(2);
     expect((await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: 999999, sort_order: 1 }] } })).status).toBe(404);
     // a category with subcategories stays; without, it goes and its products stay uncategorised
     expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "DELETE", token: admin })).status).toBe(409);

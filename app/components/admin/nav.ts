@@ -16,14 +16,24 @@ const always = () => true;
 export const ADMIN_NAV: NavDefinition[] = [
   { id: "dashboard", label: "Dashboard", to: "/admin", end: true, visible: always },
   { id: "users", label: "User management", to: "/admin/users", visible: sidebarRules.users },
-  // Later: categories (always), products (sidebarRules.products: local + external),
-  // blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
+  { id: "categories", label: "Category management", to: "/admin/categories", visible: always },
+  {
+    id: "products",
+    label: "Product management",
+    visible: sidebarRules.products,
+    children: [
+      { id: "local-products", label: "Local products", to: "/admin/products" },
+      { id: "external-products", label: "External products", to: "/admin/external-products" },
+    ],
+  },
+  // Later: blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
   {
     id: "system",
     label: "System settings",
     visible: sidebarRules.system,
     children: [
-      // Later: exchange rates (/admin/currency-settings), product display (/admin/product-display-settings).
+      { id: "currency-settings", label: "Exchange rates", to: "/admin/currency-settings" },
+      { id: "product-display", label: "Product display", to: "/admin/product-display-settings" },
       { id: "site-settings", label: "Site settings", to: "/admin/site-settings" },
       { id: "settings", label: "Admin settings", to: "/admin/settings" },
     ],

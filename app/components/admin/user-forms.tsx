@@ -5,6 +5,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
+import { ConfirmForm } from "~/components/admin/confirm-form";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
@@ -20,21 +21,11 @@ export type BatchOutcome = {
 
 export function DeleteUserForm({ user, error, cancelTo }: { user: { id: number; username: string; email: string }; error?: string; cancelTo: string }) {
   return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="userId" value={user.id} />
+    <ConfirmForm intent="delete" fields={{ userId: user.id }} submitLabel="Delete user" cancelTo={cancelTo} error={error} errorId="delete-user-errors">
       <p>
         Delete <strong>{user.username}</strong> ({user.email})? This cannot be undone.
       </p>
-      <FormErrors id="delete-user-errors" errors={error ? [error] : []} />
-      <div className="form-actions">
-        <SubmitButton name="intent" value="delete" className="button button--danger" pendingText="Deleting…">
-          Delete user
-        </SubmitButton>
-        <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
-        </Link>
-      </div>
-    </Form>
+    </ConfirmForm>
   );
 }
 

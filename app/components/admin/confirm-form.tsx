@@ -1,0 +1,48 @@
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+
+/**
+ * The confirmation step of a destructive action (inside its dialog): what will happen,
+ * the hidden fields that name the target, a danger button and a way back.
+ */
+export function ConfirmForm({
+  action,
+  intent,
+  fields,
+  submitLabel,
+  pendingText = "Deleting…",
+  cancelTo,
+  error,
+  errorId,
+  children,
+}: {
+  action?: string;
+  intent: string;
+  fields: Record<string, string | number | ReadonlyArray<string | number>>;
+  submitLabel: string;
+  pendingText?: string;
+  cancelTo: string;
+  error?: string;
+  errorId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" action={action} preventScrollReset>
+      {Object.entries(fields).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : [value]).map((one) => <input key={`${name}-${one}`} type="hidden" name={name} value={one} />),
+      )}
+      {children}
+      <FormErrors id={errorId} errors={error ? [error] : []} />
+      <div className="form-actions">
+        <SubmitButton name="intent" value={intent} className="button button--danger" pendingText={pendingText}>
+          {submitLabel}
+        </SubmitButton>
+        <Link to={cancelTo} className="button button--secondary" preventScrollReset>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

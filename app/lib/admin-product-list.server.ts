@@ -1,0 +1,132 @@
+/**
+ * The loader and action of the two back-office product lists (/admin/products for local
+ * products, /admin/external-products for imported ones, spec/admin.md 2, 8, 9): search,
+ * page sizes, delete one with a confirmation step, and bulk delete (choose, confirm,
+ * delete), each checked on the server.
+ */
+import { ApiError } from "~/lib/api.server";
+import { listAddress } from "~/lib/list-address";
+import { can, sidebarRules } from "~/lib/permissions";
+import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/catalogue";
+import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { categoriesForStorefront, deleteProductByAdmin, deleteProductsByAdmin, getProduct, listCatalogue, productPath } from "~/services/catalogue.server";
+
+export type ProductListKind = "local" | "external";
+
+export const PRODUCT_LISTS = {
+  local: { path: "/admin/products", defaultLimit: ADMIN_LOCAL_PAGE_SIZE, isExternal: false },
+  external: { path: "/admin/external-products", defaultLimit: ADMIN_EXTERNAL_PAGE_SIZE, isExternal: true },
+} as const;
+
+/** Query parameters that only open a dialog; links and redirects drop them. */
+const DIALOG_PARAMS = ["modal", "productId"];
+
+const listAddressOf = (kind: ProductListKind, params: URLSearchParams) => listAddress(PRODUCT_LISTS[kind].path, params, DIALOG_PARAMS);
+
+async function requireProductManager(request: Request) {
+  const actor = await requireAdmin(request);
+  if (!sidebarRules.products(actor.access)) throw new Response("You do not have permission to manage products.", { status: 403, statusText: "Forbidden" });
+  return actor;
+}
+
+export async function productListLoader(request: Request, kind: ProductListKind) {
+  const { access } = await requireProductManager(request);
+  const url = new URL(request.url);
+  const query = adminProductListQuerySchema(PRODUCT_LISTS[kind].defaultLimit).parse(Object.fromEntries(url.searchParams));
+  const [page, categories] = await Promise.all([
+    listCatalogue({ page: query.page, limit: query.limit, q: query.q, isExternal: PRODUCT_LISTS[kind].isExternal }, access),
+    categoriesForStorefront(access),
+  ]);
+  const categoryNames = new Map(categories.map((category) => [category.id, category.name]));
+  const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete") };
+
+  let confirmDelete: { id: number; name: string } | null = null;
+  if (url.searchParams.get("modal") === "delete" && allowed.delete) {
+    const id = Number(url.searchParams.get("productId"));
+    if (Number.isSafeInteger(id) && id > 0) {
+      const product = await getProduct(id).catch(() => null);
+      if (product && product.isExternal === PRODUCT_LISTS[kind].isExternal) confirmDelete = { id: product.id, name: product.name };
+    }
+  }
+
+  return {
+    kind,
+    query,
+    allowed,
+    confirmDelete,
+    list: {
+      totalItems: page.totalItems,
+      totalPages: page.totalPages,
+      currentPage: page.page,
+      items: page.items.map((product) => ({
+        id: product.id,
+        name: product.name,
+        thumbnail: product.images[0] ?? null,
+        priceCny: product.priceCny,
+        categoryName: product.categoryId ? categoryNames.get(product.categoryId) ?? null : null,
+        platform: product.platform,
+        itemId: product.platformItemId,
+        shopName: product.shopName,
+        viewCount: product.viewCount,
+        showInListing: product.showInListing,
+        createdAt: product.createdAt,
+        url: productPath(product),
+      })),
+    },
+  };
+}
+
+export type BulkConfirmation = { ids: number[]; names: string[]; missing: number };
+export type ProductListActionData = { intent: "bulk-confirm"; confirm: BulkConfirmation } | { intent: "bulk-confirm" | "bulk-delete" | "delete"; error: string };
+
+const idsOf = (formData: FormData) => formData.getAll("ids").map(String);
+
+export async function productListAction(request: Request, kind: ProductListKind): Promise<Response | ProductListActionData> {
+  // who is asking, before the form is read
+  const actor = await requireProductManager(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const returnTo = formData.get("returnTo");
+  const back =
+    typeof returnTo === "string" && returnTo.startsWith(PRODUCT_LISTS[kind].path) && !returnTo.startsWith("//")
+      ? listAddressOf(kind, new URL(returnTo, "http://x").searchParams)
+      : listAddressOf(kind, new URL(request.url).searchParams);
+  const external = kind === "external";
+
+  if (intent === "delete") {
+    requireMore(actor, { permission: "product.delete" });
+    const id = Number(formData.get("productId"));
+    try {
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.productNotFound);
+      await deleteProductByAdmin(id);
+    } catch (error) {
+      if (error instanceof ApiError) return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
+      throw error;
+    }
+    return redirectWithToast(back, { message: external ? M.externalDeleted : M.productDeleted });
+  }
+
+  if (intent === "bulk-confirm" || intent === "bulk-delete") {
+    requireMore(actor, { permission: "product.delete" });
+    const parsed = productSelectionSchema.safeParse({ ids: idsOf(formData) });
+    if (!parsed.success) return { intent, error: parsed.error.issues[0]?.message ?? M.productsNoneSelected };
+    const ids = [...new Set(parsed.data.ids)];
+    if (intent === "bulk-confirm") {
+      const found = (await Promise.all(ids.map((id) => getProduct(id).catch(() => null)))).filter((product) => product !== null);
+      if (found.length === 0) return { intent, error: M.productsNoneSelected };
+      return { intent, confirm: { ids: found.map((product) => product.id), names: found.map((product) => product.name), missing: ids.length - found.length } };
+    }
+    const outcome = await deleteProductsByAdmin(ids);
+    if (outcome.deleted === 0) {
+      const reason = outcome.failed[0]?.reason ?? M.productNotFound;
+      return redirectWithToast(back, { type: "error", message: external ? M.externalBulkDeleteFailed(reason) : `${M.productDeleteFailed}: ${reason}` });
+    }
+    const summary = external ? M.externalBulkDeleted(outcome.deleted) : M.productsDeleted(outcome.deleted);
+    const failures = outcome.failed.length ? ` (${outcome.failed.length} not found)` : "";
+    return redirectWithToast(back, { message: summary + failures });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}

@@ -1,0 +1,110 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { CategoryForm } from "~/components/admin/category-forms";
+import { formatDateTime } from "~/components/admin/format";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { categoryInputSchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } from "~/services/catalogue.server";
+
+/** The category of the address, or the site's 404 page (a non-numeric id included). */
+async function categoryOf(idParam: string | undefined) {
+  const id = Number(idParam);
+  if (!idParam || !/^\d+$/.test(idParam) || !Number.isSafeInteger(id) || id <= 0) throw new Response("Invalid category id", { status: 404, statusText: "Invalid category id" });
+  try {
+    return await getCategory(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response(M.categoryNotFound, { status: 404, statusText: M.categoryNotFound });
+    throw error;
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request, { permission: "product.edit" });
+  const category = await categoryOf(params.id);
+  const parents = await parentChoices(category.id);
+  const parent = category.parentId ? await getCategory(category.parentId).catch(() => null) : null;
+  return {
+    category: {
+      id: category.id,
+      name: category.name,
+      description: category.description,
+      parentId: category.parentId,
+      parentName: parent?.name ?? null,
+      sortOrder: category.sortOrder,
+      createdAt: category.createdAt,
+      updatedAt: category.updatedAt,
+    },
+    parents: parents.map(({ id, name }) => ({ id, name })),
+    hasChildren: (await subcategoryCount(category.id)) > 0,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request, { permission: "product.edit" });
+  const category = await categoryOf(params.id);
+  const submission = parseWithZod(await request.formData(), { schema: categoryInputSchema });
+  if (submission.status !== "success") return { result: submission.reply() };
+  try {
+    const { changed } = await updateCategoryByAdmin(category.id, {
+      name: submission.value.name,
+      description: submission.value.description ?? null,
+      parent_id: submission.value.parent_id ?? null,
+      sort_order: submission.value.sort_order ?? 0,
+    });
+    if (!changed) return { result: submission.reply({ formErrors: [M.categoryNoChanges] }) };
+    return redirectWithToast("/admin/categories", { message: `${M.categoryUpdated}: ${submission.value.name}` });
+  } catch (error) {
+    return { result: replyWithApiError(submission, error) };
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.category.name ?? "Category"} · Edit category · Admin`, noindex: true });
+
+export default function EditCategory() {
+  const { category, parents, hasChildren } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="admin-page admin-page--narrow">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/categories">← Categories</Link>
+        </p>
+        <h1>Edit category</h1>
+      </header>
+      <dl className="admin-facts">
+        <dt>ID</dt>
+        <dd>{category.id}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(category.createdAt)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(category.updatedAt)}</dd>
+        <dt>Current parent</dt>
+        <dd>{category.parentName ?? "None (top level)"}</dd>
+      </dl>
+      <section className="card">
+        <CategoryForm
+          id="edit-category-form"
+          intent="update"
+          parents={parents}
+          defaults={category}
+          lastResult={actionData?.result}
+          submitLabel="Save changes"
+          cancelTo="/admin/categories"
+          parentHint={hasChildren ? "This category has subcategories, so it stays at the top level." : undefined}
+        />
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.categoryLoadFailed} />;
+}

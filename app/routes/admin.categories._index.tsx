@@ -1,0 +1,302 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { CategoryForm, DeleteCategoryForm } from "~/components/admin/category-forms";
+import { AdminDialog } from "~/components/admin/dialog";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { listAddress, listParams } from "~/lib/list-address";
+import { pageMeta } from "~/lib/meta";
+import { can } from "~/lib/permissions";
+import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { categoryCreateFormSchema, categoryListQuerySchema, categorySortFormSchema } from "~/schemas/catalogue";
+import { ADMIN_CATEGORY_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { adminCategoryPage, createCategory, deleteCategoryByAdmin, moveCategory, parentChoices, updateCategoryByAdmin } from "~/services/catalogue.server";
+
+/** Query parameters that only open a dialog; links and redirects drop them. */
+const DIALOG_PARAMS = ["modal", "categoryId"];
+
+const listSearch = (params: URLSearchParams) => listParams(params, DIALOG_PARAMS);
+const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress("/admin/categories", params, DIALOG_PARAMS, extra);
+
+/** Where to go after an action: a list address the form named, else the list. */
+function backTo(formData: FormData, request: Request): string {
+  const returnTo = formData.get("returnTo");
+  if (typeof returnTo === "string" && /^\/admin\/categories(\?[^#]*)?$/.test(returnTo)) return listHref(new URL(returnTo, "http://x").searchParams);
+  return listHref(new URL(request.url).searchParams);
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { access } = await requireAdmin(request);
+  const url = new URL(request.url);
+  const query = categoryListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const page = await adminCategoryPage({ q: query.q, page: query.page, limit: ADMIN_CATEGORY_PAGE_SIZE });
+  const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete") };
+
+  const modal = url.searchParams.get("modal");
+  let dialog:
+    | { kind: "create"; parents: Array<{ id: number; name: string }> }
+    | { kind: "delete"; category: { id: number; name: string; productCount: number; childCount: number } | null }
+    | null = null;
+  if (modal === "create" && allowed.create) {
+    dialog = { kind: "create", parents: (await parentChoices()).map(({ id, name }) => ({ id, name })) };
+  } else if (modal === "delete" && allowed.delete) {
+    const targetId = Number(url.searchParams.get("categoryId"));
+    const all = await adminCategoryPage({ q: "", page: 1, limit: Number.MAX_SAFE_INTEGER });
+    const target = all.items.find((category) => category.id === targetId);
+    dialog = {
+      kind: "delete",
+      category: target
+        ? { id: target.id, name: target.name, productCount: target.productCount, childCount: all.items.filter((c) => c.parentId === target.id).length }
+        : null,
+    };
+  }
+
+  return {
+    query,
+    list: {
+      totalItems: page.totalItems,
+      totalPages: page.totalPages,
+      currentPage: page.page,
+      items: page.items.map((category) => ({
+        id: category.id,
+        name: category.name,
+        description: category.description,
+        parentName: category.parentName,
+        sortOrder: category.sortOrder,
+        productCount: category.productCount,
+      })),
+    },
+    allowed,
+    dialog,
+  };
+}
+
+type ActionData = { intent: "create"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = backTo(formData, request);
+
+  if (intent === "create") {
+    requireMore(actor, { permission: "product.create" });
+    const submission = parseWithZod(formData, { schema: categoryCreateFormSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+    try {
+      const category = await createCategory(submission.value);
+      return redirectWithToast(back, { message: `${M.categoryCreated}: ${category.name}` });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+  }
+
+  if (intent === "sort") {
+    requireMore(actor, { permission: "product.edit" });
+    const parsed = categorySortFormSchema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}` });
+    try {
+      await updateCategoryByAdmin(parsed.data.id, { sort_order: parsed.data.sort_order });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
+      throw error;
+    }
+    return redirectWithToast(back, { message: M.categorySorted });
+  }
+
+  if (intent === "up" || intent === "down") {
+    requireMore(actor, { permission: "product.edit" });
+    const id = Number(formData.get("categoryId"));
+    try {
+      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
+      // past the neighbour the admin sees: the list may be narrowed by a search
+      const moved = await moveCategory(id, intent, new URL(back, "http://x").searchParams.get("q") ?? "");
+      return redirectWithToast(back, moved ? { message: M.categorySorted } : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
+      throw error;
+    }
+  }
+
+  if (intent === "delete") {
+    requireMore(actor, { permission: "product.delete" });
+    const id = Number(formData.get("categoryId"));
+    try {
+      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
+      await deleteCategoryByAdmin(id);
+    } catch (error) {
+      if (error instanceof ApiError) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` } satisfies ActionData;
+      throw error;
+    }
+    return redirectWithToast(back, { message: M.categoryDeleted });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Categories · Admin", noindex: true });
+
+export default function AdminCategories() {
+  const { query, list, allowed, dialog } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const closeHref = listHref(searchParams);
+  const returnTo = closeHref;
+
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            Categories <span className="admin-badge admin-badge--count">{list.totalItems}</span>
+          </h1>
+          <p className="muted">The shop's categories, one level deep, in the order the storefront shows them.</p>
+        </div>
+        {allowed.create ? (
+          <div className="admin-toolbar">
+            <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+              Add category
+            </Link>
+          </div>
+        ) : null}
+      </header>
+
+      <div className="admin-filters">
+        <Form method="get" action="/admin/categories" role="search" className="site-search admin-search">
+          <label htmlFor="category-search" className="visually-hidden">
+            Search categories
+          </label>
+          <input id="category-search" type="search" name="q" defaultValue={query.q} placeholder="Category name" />
+          <button type="submit">Search</button>
+        </Form>
+      </div>
+
+      {list.items.length === 0 ? (
+        <EmptyState title={query.q ? `No categories match “${query.q}”.` : "No categories yet."}>
+          {!query.q && allowed.create ? (
+            <p>
+              <Link to="/admin/categories/new">Add the first category</Link>
+            </p>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Parent</th>
+              <th scope="col">Products</th>
+              <th scope="col">Sort order</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((category) => (
+              <tr key={category.id}>
+                <td data-label="Name">
+                  <strong>{category.name}</strong>
+                  <span className="admin-user-cell__meta">ID {category.id}</span>
+                  {category.description ? <span className="admin-user-cell__meta">{category.description}</span> : null}
+                </td>
+                <td data-label="Parent">{category.parentName ?? "—"}</td>
+                <td data-label="Products">
+                  <a href={`/category/${category.id}`} target="_blank" rel="noreferrer">
+                    {category.productCount}
+                  </a>
+                </td>
+                <td data-label="Sort order">
+                  {allowed.edit ? (
+                    <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
+                      <input type="hidden" name="intent" value="sort" />
+                      <input type="hidden" name="id" value={category.id} />
+                      <input type="hidden" name="returnTo" value={returnTo} />
+                      <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
+                        Sort order of {category.name}
+                      </label>
+                      <input id={`sort-${category.id}`} name="sort_order" type="number" min={0} step={1} defaultValue={category.sortOrder} className="admin-inline-form__number" />
+                      <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
+                        Set
+                      </SubmitButton>
+                    </Form>
+                  ) : (
+                    category.sortOrder
+                  )}
+                </td>
+                <td data-label="Actions">
+                  <div className="admin-row-actions">
+                    {allowed.edit ? (
+                      <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
+                        <input type="hidden" name="categoryId" value={category.id} />
+                        <input type="hidden" name="returnTo" value={returnTo} />
+                        <button type="submit" name="intent" value="up" className="button button--secondary button--small" aria-label={`Move ${category.name} up`}>
+                          ↑
+                        </button>
+                        <button type="submit" name="intent" value="down" className="button button--secondary button--small" aria-label={`Move ${category.name} down`}>
+                          ↓
+                        </button>
+                      </Form>
+                    ) : null}
+                    {allowed.edit ? (
+                      <Link to={`/admin/categories/${category.id}/edit`} aria-label={`Edit ${category.name}`}>
+                        Edit
+                      </Link>
+                    ) : null}
+                    {allowed.delete ? (
+                      <Link
+                        to={listHref(searchParams, { modal: "delete", categoryId: String(category.id) })}
+                        className="admin-link--danger"
+                        aria-label={`Delete ${category.name}`}
+                        preventScrollReset
+                      >
+                        Delete
+                      </Link>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listSearch(searchParams)} label="Category pages" />
+
+      {dialog?.kind === "create" ? (
+        <AdminDialog id="create-category" title="Add category" closeTo={closeHref}>
+          <CategoryForm
+            id="create-category-form"
+            intent="create"
+            parents={dialog.parents}
+            lastResult={actionData?.intent === "create" ? actionData.result : undefined}
+            submitLabel="Create category"
+            cancelTo={closeHref}
+          />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "delete" ? (
+        <AdminDialog id="delete-category" title="Delete category" closeTo={closeHref}>
+          {dialog.category ? (
+            <DeleteCategoryForm category={dialog.category} error={actionData?.intent === "delete" ? actionData.error : undefined} cancelTo={closeHref} returnTo={returnTo} />
+          ) : (
+            <p role="alert">{M.categoryNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.categoryLoadFailed} />;
+}

@@ -1,0 +1,54 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { CategoryForm } from "~/components/admin/category-forms";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { categoryCreateFormSchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { createCategory, parentChoices } from "~/services/catalogue.server";
+
+/** /admin/categories/new: the create form as a page of its own (the list also offers it in a dialog). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, { permission: "product.create" });
+  return { parents: (await parentChoices()).map(({ id, name }) => ({ id, name })) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request, { permission: "product.create" });
+  const submission = parseWithZod(await request.formData(), { schema: categoryCreateFormSchema });
+  if (submission.status !== "success") return { result: submission.reply() };
+  try {
+    const category = await createCategory(submission.value);
+    return redirectWithToast("/admin/categories", { message: `${M.categoryCreated}: ${category.name}` });
+  } catch (error) {
+    return { result: replyWithApiError(submission, error) };
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add category · Admin", noindex: true });
+
+export default function NewCategory() {
+  const { parents } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="admin-page admin-page--narrow">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/categories">← Categories</Link>
+        </p>
+        <h1>Add category</h1>
+      </header>
+      <section className="card">
+        <CategoryForm id="new-category-form" intent="create" parents={parents} lastResult={actionData?.result} submitLabel="Create category" cancelTo="/admin/categories" />
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.categoryCreateFailed} />;
+}

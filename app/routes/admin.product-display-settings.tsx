@@ -1,0 +1,110 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { log } from "~/lib/log.server";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { isTrue } from "~/schemas/site-settings";
+import { loadSettings, saveSiteSettings } from "~/services/site-settings.server";
+
+const PAGE = "/admin/product-display-settings";
+const MESSAGES = { saved: "外部商品显示设置已保存", saveFailed: "保存外部商品显示设置时出错" } as const;
+
+/** /admin/product-display-settings (super admin): show or hide external products on the storefront. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  const settings = await loadSettings();
+  return { showExternal: isTrue(settings.show_external_products) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  const formData = await request.formData();
+  // a hidden "false" comes first; a ticked box adds "true"
+  const show = formData.getAll("show_external_products").includes("true");
+  try {
+    await saveSiteSettings({ show_external_products: show ? "true" : "false" });
+  } catch (error) {
+    log.error(`saving show_external_products failed: ${(error as Error).message}`);
+    return redirectWithToast(PAGE, { type: "error", message: MESSAGES.saveFailed });
+  }
+  return redirectWithToast(PAGE, { message: MESSAGES.saved });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Product display · Admin", noindex: true });
+
+const AFFECTED = ["Home page recommendations", "Hot products", "Search results", "Category lists"];
+const COMING_SOON = [
+  { title: "Sort priority", text: "Choose whether local or external products come first." },
+  { title: "Sync frequency", text: "How often external products are refreshed from their marketplace." },
+  { title: "Auto-tagging", text: "Tag imported products by platform and shop automatically." },
+];
+
+export default function ProductDisplaySettings() {
+  const { showExternal } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formAction === PAGE;
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/settings">← Admin settings</Link>
+        </p>
+        <h1>Product display</h1>
+        <p className="muted">Decide whether products imported from the marketplaces appear in the storefront's lists.</p>
+      </header>
+
+      <section className="card" aria-labelledby="external-visibility">
+        <h2 id="external-visibility">External products</h2>
+        <Form method="post" action={PAGE} className="admin-switch-form">
+          <input type="hidden" name="show_external_products" value="false" />
+          <label className="admin-switch">
+            <input
+              type="checkbox"
+              name="show_external_products"
+              value="true"
+              defaultChecked={showExternal}
+              // with JavaScript the switch saves at once; without it, the button below does
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            />
+            <span>Show external products on the storefront</span>
+          </label>
+          <p className="muted" aria-live="polite">
+            {saving ? "Saving…" : showExternal ? "External products are shown." : "External products are hidden."}
+          </p>
+          <div className="form-actions">
+            <button type="submit" className="button button--secondary">
+              Save
+            </button>
+          </div>
+        </Form>
+        <h3>What this changes</h3>
+        <ul className="admin-help">
+          {AFFECTED.map((page) => (
+            <li key={page}>{page}</li>
+          ))}
+        </ul>
+        <p className="muted">
+          A direct link to a product (or a lookup by its marketplace item id) always shows it. The admin product pages are never affected.
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="more-options">
+        <h2 id="more-options">More options</h2>
+        <ul className="admin-soon-list">
+          {COMING_SOON.map((option) => (
+            <li key={option.title} className="admin-soon" aria-disabled="true">
+              <strong>{option.title}</strong> <span className="admin-badge">Coming soon</span>
+              <p className="muted">{option.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed="加载设置失败" />;
+}

@@ -1,0 +1,162 @@
+/**
+ * The catalogue back office in a browser, with JavaScript on and off: categories
+ * (create, reorder, edit, delete), the external product list (delete one, bulk delete),
+ * manual exchange rates seen on the storefront, and hiding external products.
+ */
+import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import { adminToken, uniqueName } from "./admin-helpers";
+import { E2E_ADMIN, loginViaForm } from "./auth-helpers";
+import { expect, test } from "./fixtures";
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+/** A word no other product or category has (letters only). */
+function word(): string {
+  return Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
+}
+
+async function api(request: APIRequestContext, method: "POST" | "PUT", path: string, data: unknown) {
+  const response = await request.fetch(path, { method, headers: { Authorization: `Bearer ${await adminToken(request)}` }, data });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+  return (await response.json()).data;
+}
+
+async function importProduct(request: APIRequestContext, name: string, price = 100): Promise<{ id: number; url: string }> {
+  const itemId = String(Math.floor(1e11 + Math.random() * 9e11));
+  const data = await api(request, "POST", "/api/products/sync-external", { itemId, title: name, price, images: [], source: "taobao", shopName: "E2E shop" });
+  return { id: data.id, url: data.url };
+}
+
+test.describe("catalogue back office", () => {
+  test("creates a category in the dialog, reorders it, edits it and deletes it", async ({ page, request }, testInfo) => {
+    const prefix = uniqueName(testInfo, "Cat");
+    // two neighbours at the end of the list to move between
+    await api(request, "POST", "/api/admin/categories", { name: `${prefix} first`, sort_order: 90000 });
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/categories");
+
+    await page.getByRole("link", { name: "Add category" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add category" });
+    await dialog.getByRole("button", { name: "Create category" }).click();
+    await expect(dialog.getByText("分类名称是必填的")).toBeVisible();
+    await dialog.getByLabel("Name").fill(`${prefix} second`);
+    await dialog.getByLabel("Sort order").fill("90001");
+    await dialog.getByRole("button", { name: "Create category" }).click();
+    await expect(toast(page, `Category created: ${prefix} second`)).toBeVisible();
+
+    // only these two, in order; then the second moves up
+    const categorySearch = page.getByRole("search").filter({ has: page.getByRole("searchbox", { name: "Search categories" }) });
+    await categorySearch.getByRole("searchbox").fill(prefix);
+    await categorySearch.getByRole("button", { name: "Search" }).click();
+    const names = page.locator(".admin-table tbody tr td:first-child strong");
+    await expect(names).toHaveText([`${prefix} first`, `${prefix} second`]);
+    await page.getByRole("button", { name: `Move ${prefix} second up` }).click();
+    await expect(toast(page, "Sort order saved")).toBeVisible();
+    await expect(names).toHaveText([`${prefix} second`, `${prefix} first`]);
+    // the inline sort value puts it back last
+    await page.getByLabel(`Sort order of ${prefix} second`).fill("99999");
+    await page.getByRole("row").filter({ hasText: `${prefix} second` }).getByRole("button", { name: "Set" }).click();
+    await expect(toast(page, "Sort order saved")).toBeVisible();
+    await expect(names).toHaveText([`${prefix} first`, `${prefix} second`]);
+
+    await page.getByRole("link", { name: `Edit ${prefix} second` }).click();
+    await expect(page.getByRole("heading", { name: "Edit category" })).toBeVisible();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("No changes detected.")).toBeVisible();
+    await page.getByLabel("Name").fill(`${prefix} renamed`);
+    await page.getByLabel("Parent category").selectOption({ label: `${prefix} first` });
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, `Category updated: ${prefix} renamed`)).toBeVisible();
+
+    await page.goto(`/admin/categories?q=${encodeURIComponent(prefix)}`);
+    await expect(page.getByRole("row").filter({ hasText: `${prefix} renamed` })).toContainText(`${prefix} first`);
+    await page.getByRole("link", { name: `Delete ${prefix} renamed` }).click();
+    await page.getByRole("dialog", { name: "Delete category" }).getByRole("button", { name: "Delete category" }).click();
+    await expect(toast(page, "Category deleted")).toBeVisible();
+    await expect(names).toHaveText([`${prefix} first`]);
+  });
+
+  test("deletes external products one by one and in bulk", async ({ page, request }, testInfo) => {
+    const tag = word();
+    const names = [`Imported ${tag} one ${testInfo.project.name}`, `Imported ${tag} two ${testInfo.project.name}`, `Imported ${tag} three ${testInfo.project.name}`];
+    for (const name of names) await importProduct(request, name);
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/external-products?q=${tag}`);
+    await expect(page.getByRole("heading", { name: /External products/ })).toBeVisible();
+    for (const name of names) await expect(page.getByText(name)).toBeVisible();
+
+    await page.getByRole("link", { name: `Delete ${names[0]}` }).click();
+    await page.getByRole("dialog", { name: "Delete product" }).getByRole("button", { name: "Delete product" }).click();
+    await expect(toast(page, "商品删除成功")).toBeVisible();
+    await expect(page.getByText(names[0])).toHaveCount(0);
+
+    // nothing chosen: asked to choose
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "请先选择要删除的商品" })).toBeVisible();
+    if (testInfo.project.name === "no-js") {
+      await page.getByLabel(`Select ${names[1]}`).check();
+      await page.getByLabel(`Select ${names[2]}`).check();
+    } else {
+      await page.getByLabel("Select all on this page").check();
+      await expect(page.getByLabel(`Select ${names[2]}`)).toBeChecked();
+    }
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete 2 products?" });
+    await expect(confirm).toContainText(names[1]);
+    await confirm.getByRole("button", { name: "Delete 2 products" }).click();
+    await expect(toast(page, "成功删除 2 个商品")).toBeVisible();
+    await expect(page.getByText(`No products match “${tag}”.`)).toBeVisible();
+  });
+
+  test("manual exchange rates change the storefront's prices, and automatic mode comes back", async ({ page, request }, testInfo) => {
+    const product = await importProduct(request, `Rated ${word()} ${testInfo.project.name}`, 100);
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/currency-settings");
+    await expect(page.getByText("Automatic", { exact: true })).toBeVisible();
+    try {
+      await page.getByLabel(/1 USD/).fill("5");
+      await page.getByRole("button", { name: "Save manual rates" }).click();
+      await expect(toast(page, "手动汇率已保存")).toBeVisible();
+      await expect(page.getByText("Manual", { exact: true })).toBeVisible();
+      await expect(page.getByLabel(/1 USD/)).toHaveValue("5");
+
+      await page.goto(product.url);
+      // 100 CNY at 5 CNY per dollar
+      await expect(page.locator(".price__main").first()).toHaveText("$20.00");
+    } finally {
+      await page.goto("/admin/currency-settings");
+      const back = page.getByRole("button", { name: "Back to automatic rates" });
+      if (await back.isVisible()) await back.click();
+    }
+    await expect(toast(page, "Automatic rates are in effect again")).toBeVisible();
+    await expect(page.getByText("Automatic", { exact: true })).toBeVisible();
+    const usd = (await (await request.get("/api/exchange-rates")).json()).data.rates.USD as number;
+    expect(usd).not.toBe(5);
+    await page.goto(product.url);
+    await expect(page.locator(".price__main").first()).toHaveText(`$${(100 / usd).toFixed(2)}`);
+  });
+
+  test("hiding external products takes them out of search, and showing them brings them back", async ({ page, request }, testInfo) => {
+    const tag = word();
+    await importProduct(request, `Hidden ${tag} ${testInfo.project.name}`);
+    // what a visitor's search finds (staff see every product everywhere)
+    const visitorSearch = async () => (await (await request.get(`/search?q=${tag}`, { headers: { Cookie: "" } })).text()).replace(/<!-- -->/g, "");
+    expect(await visitorSearch()).toContain("1 product found");
+
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/product-display-settings");
+    const setSwitch = async (on: boolean) => {
+      const box = page.getByLabel("Show external products on the storefront");
+      if (on) await box.check();
+      else await box.uncheck();
+      // with JavaScript the switch saves itself; without, the Save button sends it
+      if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(toast(page, "外部商品显示设置已保存")).toBeVisible();
+      await expect(page.getByText(on ? "External products are shown." : "External products are hidden.")).toBeVisible();
+    };
+    try {
+      await setSwitch(false);
+      expect(await visitorSearch()).toContain("No products match your search.");
+    } finally {
+      await page.goto("/admin/product-display-settings");
+      await setSwitch(true);
+    }
+    expect(await visitorSearch()).toContain("1 product found");
+  });
+});
