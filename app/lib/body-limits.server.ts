@@ -12,6 +12,10 @@ export const DEFAULT_BODY_LIMIT = 1 * MB;
 /** multipart/form-data: an avatar or a few product images plus the form fields. */
 export const MULTIPART_BODY_LIMIT = 12 * MB;
 
+/** The product form's uploads: files per post, and how much of each file is read (10 MB are kept). */
+export const PRODUCT_FORM_MAX_FILES = 6;
+export const PRODUCT_FORM_FILE_STREAM_BYTES = 24 * MB;
+
 /**
  * Routes that take more than the multipart default. Each entry says why; a route that
  * needs more adds a line here (and its multipart reader streams the files to disk).
@@ -23,7 +27,15 @@ const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }>
     bytes: 10 * 10 * MB + MB,
     why: "QC photo uploads: 10 files of 10 MB",
   },
+  {
+    // the product form takes several images at once; a file over 10 MB is refused by
+    // name in the form (the rest of what was typed kept), so the body may hold one
+    path: /^\/admin\/products\/(new|\d+\/edit)$/,
+    bytes: PRODUCT_FORM_MAX_FILES * PRODUCT_FORM_FILE_STREAM_BYTES + MB,
+    why: "product form: up to 6 image files, each read up to 24 MB so an oversize one gets its own message",
+  },
 ];
+
 
 /** The byte limit for a request's body. */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {

@@ -29,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (canSeeProducts) cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
 
   const actions: QuickAction[] = [];
+  if (can(access, "product.create")) actions.push({ id: "add-product", label: "Add product", to: "/admin/products/new" });
   if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
   if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
   if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });

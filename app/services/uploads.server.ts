@@ -110,6 +110,13 @@ class MultipartLimitError extends Error {
 /** Files of a parsed multipart form are on disk for the length of the handler. */
 export type UploadedFile = NodeOnDiskFile;
 
+const sentNames = new WeakMap<NodeOnDiskFile, string>();
+
+/** The file name the browser sent with an uploaded file (for messages; never used as a path). */
+export function sentFileName(file: UploadedFile): string {
+  return sentNames.get(file) ?? "image";
+}
+
 export function isUploadedFile(value: unknown): value is UploadedFile {
   return value instanceof NodeOnDiskFile;
 }
@@ -164,7 +171,10 @@ async function parseToDisk(request: Request, dir: string, limits: MultipartLimit
         throw new MultipartLimitError(limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`);
       }
       try {
-        return await onDisk(withCount);
+        const file = await onDisk(withCount);
+        // stored under a random name; the name the browser sent is kept for messages
+        if (file instanceof NodeOnDiskFile) sentNames.set(file, part.filename.slice(0, 200));
+        return file;
       } catch (error) {
         if (error instanceof MaxPartSizeExceededError) throw new MultipartLimitError(limits.messages.fileTooLarge);
         throw error;

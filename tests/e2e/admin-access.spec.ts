@@ -29,7 +29,18 @@ test.describe("admin access and shell", () => {
   test("the dashboard and sidebar show what the super admin may use", async ({ page }) => {
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin");
     const nav = page.getByRole("navigation", { name: "Admin navigation" });
-    await expect(nav.getByRole("link")).toHaveText(["Dashboard", "User management", "Site settings", "Admin settings"]);
+    await expect(nav.getByRole("link")).toHaveText([
+      "Dashboard",
+      "User management",
+      "Category management",
+      "Local products",
+      "External products",
+      "Exchange rates",
+      "Product display",
+      "Site settings",
+      "Admin settings",
+    ]);
+    await expect(nav.getByText("Product management")).toBeVisible();
     await expect(nav.getByText("System settings")).toBeVisible();
     await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
     const sidebar = page.getByRole("complementary", { name: "Admin sidebar" });
@@ -37,12 +48,17 @@ test.describe("admin access and shell", () => {
     await expect(sidebar.getByText("Super admin")).toBeVisible();
     await expect(page.getByText("v1.0.0")).toBeVisible();
 
+    const counts = page.getByRole("list", { name: "Counts" }).getByRole("link");
+    await expect(counts).toHaveCount(4);
+    await expect(counts.nth(0)).toContainText("Total users");
+    await expect(counts.nth(1)).toContainText("Local products");
+    await expect(counts.nth(2)).toContainText("Total categories");
+    await expect(counts.nth(3)).toContainText("External products");
     await page.getByRole("link", { name: /Total users/ }).click();
     await expect(page).toHaveURL(/\/admin\/users$/);
     await sidebar.getByRole("link", { name: "Admin settings" }).click();
     await expect(page.getByRole("heading", { name: "Admin settings" })).toBeVisible();
     await expect(page.getByText("running normally")).toBeVisible();
-    await expect(page.getByText("Coming with a later update")).toHaveCount(2);
     await expect(page.getByRole("button", { name: "Coming soon" })).toBeDisabled();
 
     await sidebar.getByRole("link", { name: "← Return to site" }).click();

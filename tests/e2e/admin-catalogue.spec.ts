@@ -3,7 +3,8 @@
  * (create, reorder, edit, delete), the external product list (delete one, bulk delete),
  * manual exchange rates seen on the storefront, and hiding external products.
  */
-import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import path from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { adminToken, uniqueName } from "./admin-helpers";
 import { E2E_ADMIN, loginViaForm } from "./auth-helpers";
 import { expect, test } from "./fixtures";
@@ -27,7 +28,69 @@ async function importProduct(request: APIRequestContext, name: string, price = 1
   return { id: data.id, url: data.url };
 }
 
+const FILES = path.join(import.meta.dirname, "files");
+
 test.describe("catalogue back office", () => {
+  test("creates a product with three SKUs and two uploaded images, edits its SKUs, sees it on the storefront, bulk-deletes it", async ({ page }, testInfo) => {
+    const tag = word();
+    const name = `Form jacket ${tag} ${testInfo.project.name}`;
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products");
+    await page.getByRole("link", { name: "Add product" }).click();
+    await expect(page.getByRole("heading", { name: "Add product" })).toBeVisible();
+
+    // a name too short: the form says so and keeps what was typed
+    await page.getByLabel("Name", { exact: true }).fill("ab");
+    await page.getByLabel("Price (CNY, optional)").fill("120");
+    await page.getByRole("button", { name: "Create product" }).last().click();
+    await expect(page.getByRole("alert").filter({ hasText: "Please fix the errors in the form." })).toBeVisible();
+    await expect(page.getByText("Product name must be at least 3 characters")).toBeVisible();
+    await expect(page.getByLabel("Price (CNY, optional)")).toHaveValue("120");
+
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add SKU" }).click();
+    await expect(page.getByLabel("SKU 3 name")).toHaveValue("new model");
+    for (const [index, sku] of ["Small", "Medium", "Large"].entries()) {
+      await page.getByLabel(`SKU ${index + 1} name`).fill(sku);
+      await page.locator(`input[name="skus[${index}].sku_price"]`).fill(String(100 + index * 10));
+      await page.locator(`input[name="skus[${index}].sku_stock"]`).fill(String(5 + index));
+    }
+    await page.getByLabel("Upload images").setInputFiles([path.join(FILES, "avatar.png"), path.join(FILES, "avatar.png")]);
+    await page.getByRole("button", { name: "Create product" }).last().click();
+    await expect(toast(page, `Product created: ${name} (2/2 images uploaded)`)).toBeVisible();
+
+    // edit: change one SKU, remove one, add one
+    await page.getByRole("searchbox", { name: "Search products" }).last().fill(tag);
+    await page.getByRole("button", { name: "Search", exact: true }).last().click();
+    await page.getByRole("link", { name: `Edit ${name}` }).click();
+    await expect(page.getByRole("heading", { name: "Edit product" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Current images" }).getByRole("img")).toHaveCount(2);
+    await page.locator('input[name="skus[0].sku_price"]').fill("99");
+    await page.getByRole("button", { name: "Remove SKU 2" }).click();
+    await expect(page.getByLabel("SKU 2 name")).toHaveValue("Large");
+    await page.getByRole("button", { name: "Add SKU" }).click();
+    await page.getByLabel("SKU 3 name").fill("XL");
+    await page.locator('input[name="skus[2].sku_price"]').fill("140");
+    await page.getByRole("button", { name: "Save product" }).last().click();
+    await expect(toast(page, `Product updated: ${name}`)).toBeVisible();
+
+    // the storefront shows it as saved
+    await page.goto(`/search?q=${tag}`);
+    await page.getByRole("link", { name }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+    const skuRows = page.getByRole("row");
+    await expect(skuRows.filter({ hasText: "Small" })).toContainText("99");
+    await expect(skuRows.filter({ hasText: "XL" })).toContainText("140");
+    await expect(skuRows.filter({ hasText: "Medium" })).toHaveCount(0);
+
+    // bulk delete from the list
+    await page.goto(`/admin/products?q=${tag}`);
+    await page.getByLabel(`Select ${name}`).check();
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await page.getByRole("dialog", { name: "Delete 1 product?" }).getByRole("button", { name: "Delete 1 product" }).click();
+    await expect(toast(page, "Deleted 1 product")).toBeVisible();
+    await expect(page.getByText(`No products match “${tag}”.`)).toBeVisible();
+  });
+
   test("creates a category in the dialog, reorders it, edits it and deletes it", async ({ page, request }, testInfo) => {
     const prefix = uniqueName(testInfo, "Cat");
     // two neighbours at the end of the list to move between

@@ -3,6 +3,7 @@
  * categories, the product lists, exchange rates and product display. Every loader and
  * action checks the caller on the server; bad input gets its message and changes nothing.
  */
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm, toastAfter } from "../setup/page-client";
@@ -269,5 +270,128 @@ describe("exchange rates and product display", () => {
       ]);
     }
     expect(await search()).toEqual([imported.id]);
+  });
+});
+
+describe("the product form", () => {
+  const fields = (values: Record<string, string>, skus: Array<Record<string, string>> = []): Array<[string, string]> => [
+    ...Object.entries(values),
+    ...skus.flatMap((sku, index) => Object.entries(sku).map(([key, value]) => [`skus[${index}].${key}`, value] as [string, string])),
+  ];
+  const multipart = (cookie: string, path: string, form: FormData) =>
+    fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, Origin: server.url }, body: form, redirect: "manual" });
+  const productsNamed = async (name: string) =>
+    ((await api(server.url, `/api/admin/products?q=${encodeURIComponent(name)}&limit=50`, { token: superToken })).body.items as Array<{ id: number; name: string }>).filter((p) => p.name === name);
+
+  it("is for product.create and product.edit holders; a non-numeric id is the invalid-id page", async () => {
+    const product = await createProduct({ name: unique("Guarded ") });
+    expect((await page("/admin/products/new", cookies.admin)).status).toBe(403);
+    expect((await page(`/admin/products/${product.id}/edit`, cookies.admin)).status).toBe(403);
+    expect((await post("/admin/products/new", cookies.admin, { name: "Forged product" })).status).toBe(403);
+    expect((await post(`/admin/products/${product.id}/edit`, cookies.admin, { name: "Forged edit" })).status).toBe(403);
+    expect((await productsNamed("Forged product")).length).toBe(0);
+    const invalid = await page("/admin/products/abc/edit", cookies.super);
+    expect(invalid.status).toBe(404);
+    expect(await invalid.text()).toContain("Invalid product id");
+    expect((await page("/admin/products/99999999/edit", cookies.super)).status).toBe(404);
+  });
+
+  it("says what is wrong beside each field, keeps what was typed, and saves nothing", async () => {
+    const response = await post(
+      "/admin/products/new",
+      cookies.super,
+      fields({ name: "ab", price_cny: "-1", original_url: "javascript:alert(1)", description: "Kept description" }, [
+        { sku_name: "Same", sku_price: "1", sku_stock: "1" },
+        { sku_name: "same", sku_price: "1", sku_stock: "1" },
+      ]),
+    );
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    for (const message of ["Please fix the errors in the form.", "Product name must be at least 3 characters", "Price must be a number of 0 or more", "The original URL must be an http or https address", "Each SKU name may appear only once in a product"]) {
+      expect(html).toContain(message);
+    }
+    expect(html).toContain("Kept description");
+    expect(html).toContain('value="ab"');
+    expect((await productsNamed("ab")).length).toBe(0);
+    // 10,000 SKU rows
+    const many = await post("/admin/products/new", cookies.super, fields({ name: unique("Too many SKUs ") }, Array.from({ length: 10_000 }, (_, i) => ({ sku_name: `S${i}`, sku_price: "1", sku_stock: "1" }))));
+    expect(many.status).toBe(200);
+    expect(await many.text()).toContain("At most 200 SKUs");
+  });
+
+  it("creates a product with SKUs, applies the bulk tools, and names a duplicate marketplace item", async () => {
+    const name = unique("Form product ");
+    const itemId = String(7_000_000_000 + Math.floor(Math.random() * 1_000_000_000));
+    const skus = Array.from({ length: 6 }, (_, i) => ({ sku_name: `Size ${i}`, sku_price: String(i), sku_stock: "0" }));
+    // the bulk tools: every row gets the product price and 100 in stock, nothing saved
+    const bulk = await post("/admin/products/new", cookies.super, [...fields({ name, price_cny: "59.5", bulk: "apply" }, skus)]);
+    const bulkHtml = await bulk.text();
+    expect(bulkHtml.match(/value="59.5"/g)?.length).toBe(7);
+    expect(bulkHtml.match(/value="100"/g)?.length).toBe(6);
+    expect((await productsNamed(name)).length).toBe(0);
+
+    const created = await post("/admin/products/new", cookies.super, fields({ name, price_cny: "59.5", platform: "weidian", platform_item_id: itemId, main_images: " https://img.example/a.jpg , ,https://img.example/b.jpg " }, skus.slice(0, 3)));
+    expect(await toastAfter(server.url, created, cookies.super)).toContain(`Product created: ${name}`);
+    const [saved] = await productsNamed(name);
+    const detail = (await api(server.url, `/api/products/${saved.id}?incrementView=false`)).body.data;
+    expect(detail).toMatchObject({ price: 59.5, platform: "weidian", itemId, images: ["https://img.example/a.jpg", "https://img.example/b.jpg"], is_external: false });
+    expect(detail.skus.map((sku: { sku_name: string }) => sku.sku_name)).toEqual(["Size 0", "Size 1", "Size 2"]);
+
+    const duplicate = await post("/admin/products/new", cookies.super, fields({ name: `${name} again`, platform: "weidian", platform_item_id: itemId }));
+    expect(duplicate.status).toBe(200);
+    expect(await duplicate.text()).toContain(`This product already exists: Weidian item ${itemId}`);
+    expect((await productsNamed(`${name} again`)).length).toBe(0);
+  });
+
+  it("edits a product: one SKU changed, one added, one removed; no rows left means no SKUs", async () => {
+    const product = await createProduct({ name: unique("Editable "), price_cny: 10, skus: [{ sku_name: "A", sku_price: 1, sku_stock: 1 }, { sku_name: "B", sku_price: 2, sku_stock: 2 }] });
+    const before = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{ id: number; sku_name: string }>;
+    const form = await (await page(`/admin/products/${product.id}/edit`, cookies.super)).text();
+    expect(form).toContain(`value="${product.name}"`);
+    const saved = await post(`/admin/products/${product.id}/edit`, cookies.super, fields({ name: product.name, price_cny: "10" }, [
+      { id: String(before[0].id), sku_name: "A", sku_price: "1.5", sku_stock: "9" },
+      { sku_name: "C", sku_price: "3", sku_stock: "3" },
+    ]));
+    expect(await toastAfter(server.url, saved, cookies.super)).toContain("Product updated");
+    const after = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{ sku_name: string; sku_price: number; sku_stock: number }>;
+    expect(after.map((sku) => [sku.sku_name, sku.sku_price, sku.sku_stock])).toEqual([["A", 1.5, 9], ["C", 3, 3]]);
+    await post(`/admin/products/${product.id}/edit`, cookies.super, fields({ name: product.name }));
+    expect((await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus).toEqual([]);
+  });
+
+  it("uploads several images at once, naming each one that fails, and saves only when all are stored", async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } }).png().toBuffer();
+    const name = unique("Uploaded ");
+    const form = new FormData();
+    form.set("name", name);
+    form.append("upload", new Blob([png], { type: "image/png" }), "front.png");
+    form.append("upload", new Blob(["not an image"], { type: "image/png" }), "notes.png");
+    const partly = await multipart(cookies.super, "/admin/products/new", form);
+    expect(partly.status).toBe(200);
+    const html = await partly.text();
+    expect(html).toContain("1/2 images uploaded");
+    expect(html).toContain("notes.png: The file is not a JPG, PNG, WEBP or GIF image");
+    expect((await productsNamed(name)).length).toBe(0);
+    // the stored one is in the images field now: saving again keeps it
+    const stored = /\/uploads\/products\/[\w/-]+\.webp/.exec(html)?.[0];
+    expect(stored).toBeDefined();
+    const again = new FormData();
+    again.set("name", name);
+    again.set("main_images", stored!);
+    again.append("upload", new Blob([png], { type: "image/png" }), "back.png");
+    const created = await multipart(cookies.super, "/admin/products/new", again);
+    expect(created.status).toBe(302);
+    const [saved] = await productsNamed(name);
+    const images = (await api(server.url, `/api/products/${saved.id}?incrementView=false`)).body.data.images as string[];
+    expect(images).toHaveLength(2);
+    expect(images[0]).toBe(stored);
+    // 20 MB: refused by name, nothing saved
+    const big = new FormData();
+    big.set("name", unique("Too big "));
+    big.append("upload", new Blob([Buffer.alloc(20 * 1024 * 1024, 1)], { type: "image/png" }), "huge.png");
+    const refused = await multipart(cookies.super, "/admin/products/new", big);
+    expect(refused.status).toBe(200);
+    expect(await refused.text()).toContain("huge.png: Image size cannot exceed 10MB");
+    expect((await productsNamed(String(big.get("name")))).length).toBe(0);
   });
 });

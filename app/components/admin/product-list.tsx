@@ -75,6 +75,11 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
           <p className="muted">{text.intro}</p>
         </div>
         <div className="admin-toolbar">
+          {kind === "local" && allowed.create ? (
+            <Link to="/admin/products/new" className="button">
+              Add product
+            </Link>
+          ) : null}
           <Link to={listHref} className="button button--secondary">
             Refresh
           </Link>

@@ -1,0 +1,237 @@
+/**
+ * The back-office product form (create and edit; app/lib/admin-product-form.server.ts).
+ * A plain multipart form: the SKU grid's add and remove buttons are conform intents (done
+ * in the browser with JavaScript, by the server without), the bulk tools and the image
+ * files go to the server, "Save" validates and saves there.
+ */
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorList, Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
+
+/** spec/admin.md 9: the bulk tools from 6 SKUs, three columns from 7 */
+const BULK_TOOLS_FROM = 6;
+const COLUMNS_FROM = 7;
+const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" };
+
+type SkuValues = { id?: string; sku_name: string; sku_price: string; sku_stock: string; sku_thumbnail_url?: string };
+export type ProductFormValues = {
+  name: string;
+  description: string;
+  price_cny: string;
+  category_id: string;
+  main_images: string;
+  platform: string;
+  platform_item_id: string;
+  original_url: string;
+  skus: SkuValues[];
+};
+
+export type ProductFormOutcome = {
+  result?: SubmissionResult<string[]>;
+  uploadNotice: string | null;
+  uploadFailures: string[];
+  fatal: string | null;
+};
+
+export function ProductForm({
+  id,
+  defaults,
+  categories,
+  outcome,
+  submitLabel,
+  cancelTo,
+  importBox,
+}: {
+  id: string;
+  defaults: ProductFormValues | null;
+  categories: Array<{ id: number; name: string; parentId: number | null }>;
+  outcome?: ProductFormOutcome;
+  submitLabel: string;
+  cancelTo: string;
+  importBox?: ReactNode;
+}) {
+  const [form, fields] = useForm<ProductFormValues>({
+    id,
+    lastResult: outcome?.result,
+    defaultValue: defaults ?? { skus: [] },
+  });
+  const skus = fields.skus.getFieldList();
+  // the server sends the list back as a list, the edit page as one text
+  const imagesValue = fields.main_images.initialValue as string | string[] | undefined;
+  const imagesText = Array.isArray(imagesValue) ? imagesValue.join(", ") : imagesValue ?? "";
+  const imageList = imagesText
+    .split(",")
+    .map((url) => url.trim())
+    .filter(Boolean);
+  const topCategories = categories.filter((category) => category.parentId === null);
+  const childrenOf = (parentId: number) => categories.filter((category) => category.parentId === parentId);
+
+  return (
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="product-form">
+      {/* Enter in a field saves: the first submit button is the default one, not "Remove" */}
+      <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+        {submitLabel}
+      </button>
+      {importBox}
+      <FormErrors id={form.errorId} errors={[...(outcome?.fatal ? [outcome.fatal] : []), ...(form.errors ?? [])]} />
+      {outcome?.uploadNotice ? (
+        <div className={outcome.uploadFailures.length ? "notice notice--warning" : "notice notice--success"} role="status">
+          <p>
+            <strong>{outcome.uploadNotice}</strong>
+          </p>
+          {outcome.uploadFailures.length ? (
+            <ul>
+              {outcome.uploadFailures.map((failure) => (
+                <li key={failure}>{failure}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+
+      <section className="card" aria-labelledby={`${id}-basics`}>
+        <h2 id={`${id}-basics`}>Product</h2>
+        <Field id={fields.name.id} label="Name" errors={fields.name.errors} hint="3 to 255 characters.">
+          <input {...getInputProps(fields.name, { type: "text" })} maxLength={255} />
+        </Field>
+        <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+          <textarea {...getTextareaProps(fields.description)} rows={5} />
+        </Field>
+        <div className="admin-form-grid">
+          <Field id={fields.price_cny.id} label="Price (CNY, optional)" errors={fields.price_cny.errors}>
+            <input {...getInputProps(fields.price_cny, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
+          </Field>
+          <Field id={fields.category_id.id} label="Category" errors={fields.category_id.errors}>
+            <select {...getSelectProps(fields.category_id)}>
+              <option value="">No category</option>
+              {topCategories.map((top) => (
+                <optgroup key={top.id} label={top.name}>
+                  <option value={top.id}>{top.name}</option>
+                  {childrenOf(top.id).map((child) => (
+                    <option key={child.id} value={child.id}>
+                      {`${top.name} › ${child.name}`}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </Field>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby={`${id}-images`}>
+        <h2 id={`${id}-images`}>Images</h2>
+        <Field id={fields.main_images.id} label="Image addresses" errors={fields.main_images.errors} hint="Separated by commas; the first is the thumbnail.">
+          <textarea {...getTextareaProps(fields.main_images)} defaultValue={imagesText} rows={3} />
+        </Field>
+        {imageList.length ? (
+          <ul className="product-form__images" aria-label="Current images">
+            {imageList.map((url, index) => (
+              <li key={`${url}-${index}`}>
+                <img src={url} alt={index === 0 ? "Thumbnail" : `Image ${index + 1}`} width={72} height={72} loading="lazy" />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="field">
+          <label htmlFor={`${id}-upload`}>Upload images</label>
+          <input id={`${id}-upload`} type="file" name="upload" multiple accept="image/jpeg,image/png,image/webp,image/gif" />
+          <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.</span>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby={`${id}-marketplace`}>
+        <h2 id={`${id}-marketplace`}>Marketplace</h2>
+        <div className="admin-form-grid">
+          <Field id={fields.platform.id} label="Platform" errors={fields.platform.errors}>
+            <select {...getSelectProps(fields.platform)}>
+              <option value="">None</option>
+              {PLATFORMS.map((platform) => (
+                <option key={platform} value={platform}>
+                  {PLATFORM_LABELS[platform]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id={fields.platform_item_id.id} label="Platform item id" errors={fields.platform_item_id.errors}>
+            <input {...getInputProps(fields.platform_item_id, { type: "text" })} maxLength={40} autoComplete="off" />
+          </Field>
+        </div>
+        <Field id={fields.original_url.id} label="Original URL (optional)" errors={fields.original_url.errors}>
+          <input {...getInputProps(fields.original_url, { type: "url" })} placeholder="https://" />
+        </Field>
+      </section>
+
+      <section className="card" aria-labelledby={`${id}-skus`}>
+        <h2 id={`${id}-skus`}>
+          SKUs <span className="admin-badge admin-badge--count">{skus.length}</span>
+        </h2>
+        <ErrorList id={`${fields.skus.id}-error`} errors={fields.skus.errors} />
+        {skus.length >= BULK_TOOLS_FROM ? (
+          <fieldset className="admin-fieldset sku-bulk">
+            <legend>Set every SKU at once</legend>
+            <div className="admin-form-grid">
+              <div className="field">
+                <label htmlFor={`${id}-bulk-price`}>Price (empty: the product price)</label>
+                <input id={`${id}-bulk-price`} name="bulk_price" type="number" min={0} step="0.01" inputMode="decimal" />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-bulk-stock`}>Stock (empty or 0: 100)</label>
+                <input id={`${id}-bulk-stock`} name="bulk_stock" type="number" min={0} step={1} inputMode="numeric" />
+              </div>
+            </div>
+            <button type="submit" name="bulk" value="apply" className="button button--secondary" formNoValidate>
+              Apply to all SKUs
+            </button>
+          </fieldset>
+        ) : null}
+        {skus.length === 0 ? <p className="muted">No SKUs: the product has one price.</p> : null}
+        <ol className={skus.length >= COLUMNS_FROM ? "sku-grid sku-grid--columns" : "sku-grid"}>
+          {skus.map((sku, index) => {
+            const row = sku.getFieldset();
+            return (
+              <li key={sku.key} className="sku-grid__row">
+                {row.id.initialValue ? <input type="hidden" name={row.id.name} value={String(row.id.initialValue)} /> : null}
+                <Field id={row.sku_name.id} label={`SKU ${index + 1} name`} errors={row.sku_name.errors}>
+                  <input {...getInputProps(row.sku_name, { type: "text" })} maxLength={200} />
+                </Field>
+                <Field id={row.sku_price.id} label="Price (CNY)" errors={row.sku_price.errors}>
+                  <input {...getInputProps(row.sku_price, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
+                </Field>
+                <Field id={row.sku_stock.id} label="Stock" errors={row.sku_stock.errors}>
+                  <input {...getInputProps(row.sku_stock, { type: "number" })} min={0} step={1} inputMode="numeric" />
+                </Field>
+                <Field id={row.sku_thumbnail_url.id} label="Thumbnail URL (optional)" errors={row.sku_thumbnail_url.errors}>
+                  <input {...getInputProps(row.sku_thumbnail_url, { type: "text" })} />
+                </Field>
+                <button
+                  {...form.remove.getButtonProps({ name: fields.skus.name, index })}
+                  className="button button--secondary button--small"
+                  aria-label={`Remove SKU ${index + 1}`}
+                  formNoValidate
+                >
+                  Remove
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        <button {...form.insert.getButtonProps({ name: fields.skus.name, defaultValue: NEW_SKU })} className="button button--secondary" formNoValidate>
+          Add SKU
+        </button>
+      </section>
+
+      <div className="form-actions product-form__actions">
+        <SubmitButton className="button" pendingText="Saving…">
+          {submitLabel}
+        </SubmitButton>
+        <Link to={cancelTo} className="button button--secondary">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

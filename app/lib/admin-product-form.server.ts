@@ -1,0 +1,224 @@
+/**
+ * The loader and action of the back-office product form (/admin/products/new and
+ * /admin/products/:id/edit; spec/admin.md 2, 4, 5, 8, 9). One multipart form does
+ * everything without JavaScript:
+ * - the SKU grid's "add row" and "remove row" are conform intents (the form comes back
+ *   with the row added or removed, nothing saved);
+ * - "apply to all SKUs" sets every row's price (the bulk price, or the product price)
+ *   and stock (the bulk stock, or 100 when that is 0 or empty), nothing saved;
+ * - chosen image files are stored whatever the button, their addresses added to the
+ *   images field, each failure named with its file ('n/m images uploaded');
+ * - "save" validates and creates or updates, the errors classified as spec/admin.md 8.
+ */
+import { parseWithZod } from "@conform-to/zod/v4";
+import { ApiError } from "~/lib/api.server";
+import { PRODUCT_FORM_FILE_STREAM_BYTES, PRODUCT_FORM_MAX_FILES } from "~/lib/body-limits.server";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { productInputSchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES as M, PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
+import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
+import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
+
+export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };
+
+export const BULK_STOCK_DEFAULT = 100;
+export const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" } as const;
+
+const FORM_MESSAGES = {
+  invalid: M.formInvalid,
+  permission: "You do not have permission to do this. Please contact an administrator.",
+  allUploadsFailed: "None of the images could be uploaded.",
+  uploaded: (done: number, total: number) => `${done}/${total} images uploaded`,
+  notFound: (id: number) => `Product ${id} does not exist (找不到).`,
+  duplicate: (platform: string, itemId: string) =>
+    `This product already exists: ${platform} item ${itemId}. Check for a duplicate, or change the platform item id.`,
+  failed: (message: string) => `The product could not be saved: ${message}. If this keeps happening, contact support.`,
+  created: (name: string) => `Product created: ${name}`,
+  updated: (name: string) => `Product updated: ${name}`,
+};
+
+/** The id of /admin/products/:id/edit, or the invalid-id page. */
+export function productIdParam(value: string | undefined): number {
+  const id = Number(value);
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
+    throw new Response(`Invalid product id: ${value ?? ""}`, { status: 404, statusText: M.invalidId });
+  }
+  return id;
+}
+
+async function productOrNotFound(id: number) {
+  try {
+    return await getProduct(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response(FORM_MESSAGES.notFound(id), { status: 404, statusText: M.productNotFound });
+    throw error;
+  }
+}
+
+const permissionFor = (mode: ProductFormMode) => ({ permission: mode.kind === "create" ? ("product.create" as const) : ("product.edit" as const) });
+
+export async function productFormLoader(request: Request, mode: ProductFormMode) {
+  const { access } = await requireAdmin(request, permissionFor(mode));
+  const categories = (await categoriesForStorefront(access)).map((category) => ({ id: category.id, name: category.name, parentId: category.parentId }));
+  if (mode.kind === "create") return { mode, categories, product: null };
+  const product = await productOrNotFound(mode.id);
+  return {
+    mode,
+    categories,
+    product: {
+      id: product.id,
+      name: product.name,
+      description: product.description ?? "",
+      price_cny: product.priceCny === null ? "" : String(product.priceCny),
+      category_id: product.categoryId ? String(product.categoryId) : "",
+      main_images: product.images.join(", "),
+      platform: product.platform ?? "",
+      platform_item_id: product.platformItemId ?? "",
+      original_url: product.originalUrl ?? "",
+      isExternal: product.isExternal,
+      url: product.platform && product.platformItemId ? `/${product.platform}/${product.platformItemId}` : `/product/${product.id}`,
+      skus: product.skus.map((sku) => ({
+        id: String(sku.id),
+        sku_name: sku.name,
+        sku_price: String(sku.priceCny),
+        sku_stock: String(sku.stock),
+        sku_thumbnail_url: sku.thumbnailUrl ?? "",
+      })),
+    },
+  };
+}
+
+/** The indexes of the SKU rows a form holds (skus[0].sku_name, skus[1]...). */
+function skuIndexes(form: FormData): number[] {
+  const indexes = new Set<number>();
+  for (const key of form.keys()) {
+    const match = /^skus\[(\d+)\]\./.exec(key);
+    if (match) indexes.add(Number(match[1]));
+  }
+  return [...indexes].sort((a, b) => a - b);
+}
+
+/** "Apply to all SKUs": every row gets the bulk price (or the product price) and the bulk stock (or 100 when 0 or empty). */
+function applyBulk(form: FormData): void {
+  const bulkPrice = String(form.get("bulk_price") ?? "").trim() || String(form.get("price_cny") ?? "").trim() || "0";
+  const stock = String(form.get("bulk_stock") ?? "").trim();
+  const bulkStock = !stock || Number(stock) === 0 ? String(BULK_STOCK_DEFAULT) : stock;
+  for (const index of skuIndexes(form)) {
+    form.set(`skus[${index}].sku_price`, bulkPrice);
+    form.set(`skus[${index}].sku_stock`, bulkStock);
+  }
+}
+
+type UploadOutcome = { urls: string[]; failures: string[]; total: number };
+
+async function storeChosenImages(form: FormData, ownerId: number): Promise<UploadOutcome> {
+  const files = form.getAll("upload").filter((value) => isUploadedFile(value) && value.size > 0);
+  const outcome: UploadOutcome = { urls: [], failures: [], total: files.length };
+  for (const file of files) {
+    if (!isUploadedFile(file)) continue;
+    try {
+      const stored = await storeImage(file, "products", ownerId, { notImage: M.imageNotImage, tooLarge: M.imageTooLarge }, PRODUCT_IMAGE_MAX_BYTES);
+      outcome.urls.push(stored.url);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      outcome.failures.push(`${sentFileName(file)}: ${error.message}`);
+    }
+  }
+  form.delete("upload");
+  if (outcome.urls.length) {
+    const current = String(form.get("main_images") ?? "").trim();
+    form.set("main_images", [current, ...outcome.urls].filter(Boolean).join(", "));
+  }
+  return outcome;
+}
+
+function uploadSummary(outcome: UploadOutcome): { notice: string | null; failures: string[] } {
+  if (outcome.total === 0) return { notice: null, failures: [] };
+  if (outcome.urls.length === 0) return { notice: FORM_MESSAGES.allUploadsFailed, failures: outcome.failures };
+  return { notice: FORM_MESSAGES.uploaded(outcome.urls.length, outcome.total), failures: outcome.failures };
+}
+
+/** What a save's failure tells the admin (spec/admin.md 8). */
+function classify(error: ApiError, mode: ProductFormMode, form: FormData): string {
+  const text = `${error.code ?? ""} ${error.message}`;
+  if (error.status === 409 || /already exists|duplicate|重复/i.test(text)) {
+    const platform = String(form.get("platform") ?? "") as Platform;
+    return FORM_MESSAGES.duplicate(PLATFORM_LABELS[platform] ?? platform, String(form.get("platform_item_id") ?? ""));
+  }
+  if (error.status === 400 || /validation|验证/i.test(text)) return FORM_MESSAGES.invalid;
+  if (error.status === 401 || error.status === 403 || /authoriz|权限/i.test(text)) return FORM_MESSAGES.permission;
+  if (mode.kind === "edit" && (error.status === 404 || /not found|找不到/i.test(text)) && !error.errors?.length) return FORM_MESSAGES.notFound(mode.id);
+  return FORM_MESSAGES.failed(error.message);
+}
+
+export async function productFormAction(request: Request, mode: ProductFormMode) {
+  // who is asking, before the form is read
+  const { user } = await requireAdmin(request, permissionFor(mode));
+  if (mode.kind === "edit") await productOrNotFound(mode.id);
+
+  const handle = async (form: FormData) => {
+    // checked before anything reads the rows: parsing thousands of them is slow
+    if (skuIndexes(form).length > SKUS_MAX) {
+      return { result: undefined, fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`, uploadNotice: null, uploadFailures: [] as string[] };
+    }
+    const uploads = uploadSummary(await storeChosenImages(form, user.id));
+    if (form.get("bulk") === "apply") applyBulk(form);
+    // the images field is one comma-separated text; the schema reads a list (conform makes
+    // a single value a one-item list, so the split happens here)
+    const images = String(form.get("main_images") ?? "")
+      .split(",")
+      .map((url) => url.trim())
+      .filter(Boolean);
+    form.delete("main_images");
+    for (const url of images) form.append("main_images", url);
+    const submission = parseWithZod(form, { schema: productInputSchema });
+    const extra = { uploadNotice: uploads.notice, uploadFailures: uploads.failures, fatal: null as string | null };
+
+    // the bulk tools, or adding or removing a SKU row (a conform intent, no status): the
+    // form comes back as changed, nothing saved
+    if (form.get("bulk") === "apply") return { result: { ...submission.reply(), error: {} }, ...extra };
+    if (submission.status !== "success") {
+      return { result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(), ...extra };
+    }
+
+    // an image that could not be stored stops the save: the admin sees which, and chooses again
+    if (uploads.failures.length) return { result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra };
+
+    // the grid is the whole list: no rows left means no SKUs
+    const body = { ...submission.value, main_images: submission.value.main_images ?? [], skus: submission.value.skus ?? [] };
+    try {
+      const saved = mode.kind === "create" ? await createProduct(body, { user }) : await updateProductByAdmin(mode.id, body);
+      return redirectWithToast(
+        saved.isExternal ? "/admin/external-products" : "/admin/products",
+        { message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}` },
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fieldErrors: Record<string, string[]> = {};
+      for (const fieldError of error.errors ?? []) (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
+      return { result: submission.reply({ formErrors: [classify(error, mode, form)], fieldErrors }), ...extra };
+    }
+  };
+
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) return handle(await request.formData());
+  try {
+    return await withMultipart(
+      request,
+      {
+        maxFileBytes: PRODUCT_FORM_FILE_STREAM_BYTES,
+        maxFiles: PRODUCT_FORM_MAX_FILES,
+        // five fields a SKU row, and the rest of the form
+        maxFields: SKUS_MAX * 5 + 50,
+        messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: `Choose at most ${PRODUCT_FORM_MAX_FILES} images at a time` },
+      },
+      handle,
+    );
+  } catch (error) {
+    // the body could not be read whole: nothing was stored, the form starts again from the saved product
+    if (!(error instanceof ApiError)) throw error;
+    const message = /too many fields/i.test(error.message) ? `At most ${SKUS_MAX} SKUs` : error.message;
+    return { result: undefined, fatal: `${FORM_MESSAGES.invalid} ${message}`, uploadNotice: null, uploadFailures: [] as string[] };
+  }
+}

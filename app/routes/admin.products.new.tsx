@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { ProductForm } from "~/components/admin/product-form";
+import { productFormAction, productFormLoader } from "~/lib/admin-product-form.server";
+import { pageMeta } from "~/lib/meta";
+
+/** /admin/products/new (product.create). */
+export const loader = ({ request }: LoaderFunctionArgs) => productFormLoader(request, { kind: "create" });
+export const action = ({ request }: ActionFunctionArgs) => productFormAction(request, { kind: "create" });
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add product · Admin", noindex: true });
+
+export default function NewProduct() {
+  const { categories } = useLoaderData<typeof loader>();
+  const outcome = useActionData<typeof action>();
+  return (
+    <div className="admin-page admin-page--narrow">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/products">← Local products</Link>
+        </p>
+        <h1>Add product</h1>
+      </header>
+      <ProductForm id="new-product" defaults={null} categories={categories} outcome={outcome} submitLabel="Create product" cancelTo="/admin/products" />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed="The product form could not be loaded." />;
+}
