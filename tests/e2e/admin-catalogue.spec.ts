@@ -30,6 +30,16 @@ async function importProduct(request: APIRequestContext, name: string, price = 1
 
 const FILES = path.join(import.meta.dirname, "files");
 
+/** Adds SKU rows one at a time, each seen before the next click (a click before the page is live goes to the server instead). */
+async function addSkus(page: Page, count: number) {
+  const rows = page.locator(".sku-grid__row");
+  const start = await rows.count();
+  for (let i = 1; i <= count; i++) {
+    await page.getByRole("button", { name: "Add SKU" }).click();
+    await expect(rows).toHaveCount(start + i);
+  }
+}
+
 test.describe("catalogue back office", () => {
   test("creates a product with three SKUs and two uploaded images, edits its SKUs, sees it on the storefront, bulk-deletes it", async ({ page }, testInfo) => {
     const tag = word();
@@ -47,7 +57,7 @@ test.describe("catalogue back office", () => {
     await expect(page.getByLabel("Price (CNY, optional)")).toHaveValue("120");
 
     await page.getByLabel("Name", { exact: true }).fill(name);
-    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add SKU" }).click();
+    await addSkus(page, 3);
     await expect(page.getByLabel("SKU 3 name")).toHaveValue("new model");
     for (const [index, sku] of ["Small", "Medium", "Large"].entries()) {
       await page.getByLabel(`SKU ${index + 1} name`).fill(sku);
@@ -67,7 +77,7 @@ test.describe("catalogue back office", () => {
     await page.locator('input[name="skus[0].sku_price"]').fill("99");
     await page.getByRole("button", { name: "Remove SKU 2" }).click();
     await expect(page.getByLabel("SKU 2 name")).toHaveValue("Large");
-    await page.getByRole("button", { name: "Add SKU" }).click();
+    await addSkus(page, 1);
     await page.getByLabel("SKU 3 name").fill("XL");
     await page.locator('input[name="skus[2].sku_price"]').fill("140");
     await page.getByRole("button", { name: "Save product" }).last().click();
@@ -89,6 +99,17 @@ test.describe("catalogue back office", () => {
     await page.getByRole("dialog", { name: "Delete 1 product?" }).getByRole("button", { name: "Delete 1 product" }).click();
     await expect(toast(page, "Deleted 1 product")).toBeVisible();
     await expect(page.getByText(`No products match “${tag}”.`)).toBeVisible();
+  });
+
+  test("the product form with its bulk tools fits a 360 px phone", async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 780 });
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products/new");
+    await addSkus(page, 6);
+    await expect(page.getByRole("button", { name: "Apply to all SKUs" })).toBeVisible();
+    for (const selector of ["form.product-form", ".sku-bulk", ".sku-grid"]) {
+      const box = await page.locator(selector).boundingBox();
+      expect(box!.x + box!.width, selector).toBeLessThanOrEqual(360);
+    }
   });
 
   test("creates a category in the dialog, reorders it, edits it and deletes it", async ({ page, request }, testInfo) => {

@@ -5,7 +5,7 @@
  * search runs 300 ms after typing stops, the page size applies at once, and a
  * select-all box appears.
  */
-import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
@@ -51,9 +51,16 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
   const searchForm = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
+  const navigation = useNavigation();
+  const navigating = useRef(false);
+  navigating.current = navigation.state !== "idle";
   const searchSoon = () => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => searchForm.current && submit(searchForm.current, { replace: true }), SEARCH_DEBOUNCE_MS);
+    timer.current = setTimeout(() => {
+      // a click elsewhere (a row's Edit link, the Search button) since the typing wins
+      if (navigating.current || !searchForm.current) return;
+      submit(searchForm.current, { replace: true });
+    }, SEARCH_DEBOUNCE_MS);
   };
   const bulkForm = useRef<HTMLFormElement>(null);
   const [allChecked, setAllChecked] = useState(false);
@@ -87,7 +94,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       </header>
 
       <div className="admin-filters">
-        <Form method="get" action={text.path} role="search" className="site-search admin-search" ref={searchForm}>
+        <Form method="get" action={text.path} role="search" className="site-search admin-search" ref={searchForm} onSubmit={() => clearTimeout(timer.current)}>
           <label htmlFor="product-search" className="visually-hidden">
             Search products
           </label>
