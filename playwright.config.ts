@@ -81,6 +81,9 @@ export default defineConfig({
       GOOGLE_CLIENT_ID: E2E_GOOGLE.clientId,
       GOOGLE_CLIENT_SECRET: E2E_GOOGLE.clientSecret,
       GOOGLE_OAUTH_BASE_URL: `http://127.0.0.1:${googlePort}`,
+      // no outside service is reached from a test (port 9: nothing listens)
+      RATES_URL: "http://127.0.0.1:9/closed.json",
+      RATES_BACKUP_URL: "http://127.0.0.1:9/closed.json",
     },
     },
   ],

@@ -6,6 +6,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { NonceProvider } from "./lib/nonce";
+import { JOB_DEFINITIONS } from "./services/job-handlers.server";
+import { closeMail } from "./services/mailer.server";
+import { startJobRunner, type JobRunner } from "./services/jobs.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -55,4 +58,26 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // an aborted request, or a body over its limit (the server answers that one with a 413)
   if (request.signal.aborted || isPayloadTooLarge(error)) return;
   console.error(error instanceof Error ? error.stack ?? error.message : error);
+}
+
+let jobRunner: JobRunner | undefined;
+
+/**
+ * Starts the background jobs (called by scripts/start.ts once the server listens). They
+ * run inside this build so that they share module state (caches, the mail pool) with the
+ * routes; the server reaches these functions through `build.entry.module`.
+ */
+export async function startBackgroundWork(): Promise<void> {
+  jobRunner ??= await startJobRunner({ definitions: JOB_DEFINITIONS });
+}
+
+/**
+ * A graceful stop of what runs in the background of this build: running jobs finish the
+ * step in hand (the rest stays queued for the next start), then the mail the routes
+ * queued goes out.
+ */
+export async function stopBackgroundWork(): Promise<void> {
+  await jobRunner?.stop();
+  jobRunner = undefined;
+  await closeMail();
 }

@@ -205,6 +205,24 @@ export interface ExchangeRateStateTable {
   last_error: string | null;
 }
 
+export type JobStatus = "pending" | "running" | "done" | "failed";
+
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  key: string | null;
+  /** JSON */
+  payload: Generated<string>;
+  /** epoch milliseconds */
+  run_at: number;
+  status: Generated<JobStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+  created_at: Generated<string>;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
   users: UsersTable;
@@ -226,6 +244,7 @@ export interface Database {
   products_grams: ProductsGramsTable;
   exchange_rates: ExchangeRatesTable;
   exchange_rate_state: ExchangeRateStateTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

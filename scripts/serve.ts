@@ -370,7 +370,15 @@ function uploadsHandler(root: string) {
   };
 }
 
-export type RunningServer = { server: Server; close: () => Promise<void> };
+/** What app/entry.server.tsx offers the server besides rendering. */
+type AppEntry = { startBackgroundWork?: () => Promise<void>; stopBackgroundWork?: () => Promise<void> };
+
+export type RunningServer = {
+  server: Server;
+  close: () => Promise<void>;
+  /** the Remix build's background work (job runner, mail queue): started once listening, stopped at the end */
+  background: { start: () => Promise<void>; stop: () => Promise<void> };
+};
 
 export async function startServer(env: Env, hooks: { onClose?: () => Promise<void> } = {}): Promise<RunningServer> {
   const app = express();
@@ -477,5 +485,15 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     }).then(() => hooks.onClose?.());
     return closing;
   };
-  return { server, close };
+  const entry = () => build.entry.module as unknown as AppEntry;
+  const background = {
+    start: async () => {
+      if (!entry().startBackgroundWork) throw new Error("the server build has no startBackgroundWork(): rebuild it");
+      await entry().startBackgroundWork!();
+    },
+    stop: async () => {
+      await entry().stopBackgroundWork?.();
+    },
+  };
+  return { server, close, background };
 }

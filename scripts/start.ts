@@ -68,16 +68,22 @@ const housekeeping = setInterval(houseKeep, 60 * 60_000);
 housekeeping.unref();
 await houseKeep();
 
+let backgroundStopped: Promise<void> | undefined;
+/** Stops the background work once (at the signal, alongside closing the server). */
+const stopBackground = () => (backgroundStopped ??= running.background.stop());
 const running = await startServer(env, {
   onClose: async () => {
     clearInterval(housekeeping);
-    // account mail handed to the queue before the stop still goes out
+    // running jobs finish their step in hand (the rest stays queued for the next start),
+    // and account mail handed to the queue before the stop still goes out
+    await stopBackground();
     await closeMail();
     // views counted in the last second are written before the database closes
     await flushViews();
     await closeDb();
   },
 });
+await running.background.start();
 log.info(
   `listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR}; ` +
     `NODE_ENV ${process.env.NODE_ENV}, React ${reactServerBuild()} build)`,
@@ -88,8 +94,8 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, async () => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal}: finishing requests and closing the database`);
-    await running.close();
+    log.info(`${signal}: finishing requests and jobs, then closing the database`);
+    await Promise.all([stopBackground(), running.close()]);
     process.exit(0);
   });
 }

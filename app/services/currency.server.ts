@@ -12,6 +12,7 @@ import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
+import type { JobDefinition } from "~/services/jobs.server";
 import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
 import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
@@ -179,7 +180,15 @@ export async function useAutomaticRates(): Promise<RatesView> {
   return effective(await stored());
 }
 
-/** Starts the first fetch at server start when the stored rates are a day old. */
-export function refreshRatesIfStale(): void {
-  void getRates().catch((error) => log.warn(`exchange rates: ${(error as Error).message}`));
-}
+/**
+ * The daily refresh as a periodic job: every hour it fetches when the stored rates are a
+ * day old (and the last failed attempt an hour old), also right after a start.
+ */
+export const ratesRefreshJob: JobDefinition = {
+  name: "rates.refresh",
+  every: RETRY_MS,
+  run: async () => {
+    const current = await stored();
+    if (current.mode === "automatic" && isStale(current, Date.now())) await refreshRates();
+  },
+};

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { startFakeRates } from "../fakes/rates";
 import { makeDataDir, runScript, startTestServer } from "../setup/server";
 import { rawGet } from "./http";
 
@@ -62,6 +63,28 @@ describe("npm start", () => {
     // a closed WAL database leaves no -wal content behind to replay
     const wal = path.join(server.dataDir, "app.db-wal");
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+  });
+
+  it("runs the background jobs: the periodic ones are queued at start, the rate refresh runs without a page view, a stop hands nothing back as running", async () => {
+    const rates = await startFakeRates();
+    const server = await startTestServer({ env: { RATES_URL: rates.primaryUrl, RATES_BACKUP_URL: rates.backupUrl } });
+    try {
+      const deadline = Date.now() + 5000;
+      while (!rates.hits.primary && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rates.hits.primary).toBe(1);
+    } finally {
+      expect(await server.stop("SIGTERM")).toBe(0);
+      await rates.close();
+    }
+    const sqlite = new SQLite(path.join(server.dataDir, "app.db"), { readonly: true });
+    const jobs = sqlite.prepare("SELECT key, status FROM jobs ORDER BY key").all();
+    const state = sqlite.prepare("SELECT auto_updated_at FROM exchange_rate_state").get() as { auto_updated_at: string | null };
+    sqlite.close();
+    expect(jobs).toEqual([
+      { key: "every:jobs.cleanup", status: "pending" },
+      { key: "every:rates.refresh", status: "pending" },
+    ]);
+    expect(state.auto_updated_at).not.toBeNull();
   });
 
   it("reads the client address from X-Forwarded-For only when TRUST_PROXY is set", async () => {

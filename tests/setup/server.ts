@@ -21,6 +21,9 @@ export type TestServer = {
   process: ChildProcess;
 };
 
+/** An address nothing listens on (port 9, discard): fetches fail at once. */
+export const CLOSED_URL = "http://127.0.0.1:9/closed.json";
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -92,6 +95,10 @@ export async function startTestServer(
       SEED_DEMO: "0",
       ADMIN_EMAIL: "admin@example.com",
       ADMIN_PASSWORD: "admin-password-test",
+      // no outside service is ever reached from a test: a closed local port unless a test
+      // starts its own fake rate server
+      RATES_URL: CLOSED_URL,
+      RATES_BACKUP_URL: CLOSED_URL,
       ...options.env,
     }),
   });

@@ -1,0 +1,189 @@
+/** Background jobs (the queue behind app/services/jobs.server.ts). */
+import { sql } from "kysely";
+import type { DB } from "~/lib/db.server";
+import type { JobStatus } from "../../db/schema";
+
+export type { JobStatus };
+
+export type Job = {
+  id: number;
+  name: string;
+  key: string | null;
+  payload: unknown;
+  runAt: number;
+  status: JobStatus;
+  attempts: number;
+  lastError: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+};
+
+type Row = {
+  id: number;
+  name: string;
+  key: string | null;
+  payload: string;
+  run_at: number;
+  status: JobStatus;
+  attempts: number;
+  last_error: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+};
+
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+function toJob(row: Row): Job {
+  return {
+    id: row.id,
+    name: row.name,
+    key: row.key,
+    payload: parsePayload(row.payload),
+    runAt: row.run_at,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/**
+ * Adds a pending job. With a key, nothing is added while an unfinished job (pending or
+ * running) has the same key; the answer is then that job's id, or null when it could
+ * not be read back.
+ */
+export async function insertJob(
+  db: DB,
+  input: { name: string; payload?: unknown; runAt: number; key?: string | null },
+): Promise<{ id: number; created: boolean }> {
+  const inserted = await db
+    .insertInto("jobs")
+    .values({ name: input.name, key: input.key ?? null, payload: JSON.stringify(input.payload ?? {}), run_at: Math.floor(input.runAt) })
+    .onConflict((oc) => oc.doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, created: true };
+  const existing = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("key", "=", input.key ?? null)
+    .where("status", "in", ["pending", "running"])
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, created: false };
+}
+
+/** Takes the next due pending job among `names` (oldest due first) and marks it running. */
+export async function claimDueJob(db: DB, names: string[], now: number): Promise<Job | undefined> {
+  if (names.length === 0) return undefined;
+  const row = await db
+    .updateTable("jobs")
+    .set({ status: "running", started_at: now })
+    .where(
+      "id",
+      "=",
+      db
+        .selectFrom("jobs")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("run_at", "<=", now)
+        .where("name", "in", names)
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(1),
+    )
+    .where("status", "=", "pending")
+    .returningAll()
+    .executeTakeFirst();
+  return row && toJob(row);
+}
+
+export async function completeJob(db: DB, id: number, now: number): Promise<void> {
+  await db.updateTable("jobs").set({ status: "done", finished_at: now, last_error: null }).where("id", "=", id).execute();
+}
+
+/** Back to pending at `runAt` (a retry, the next period, or a job handed back at a stop). */
+export async function rescheduleJob(
+  db: DB,
+  id: number,
+  input: { runAt: number; attempts?: number; lastError?: string | null; payload?: unknown },
+): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({
+      status: "pending",
+      run_at: Math.floor(input.runAt),
+      ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
+      ...(input.lastError !== undefined ? { last_error: input.lastError } : {}),
+      ...(input.payload !== undefined ? { payload: JSON.stringify(input.payload) } : {}),
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function failJob(db: DB, id: number, input: { attempts: number; lastError: string; now: number }): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ status: "failed", attempts: input.attempts, last_error: input.lastError, finished_at: input.now })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Jobs a previous process left running (it crashed or was killed): back to pending with
+ * the interruption counted as an attempt. Answers them as they were.
+ */
+export async function recoverInterruptedJobs(db: DB, message: string): Promise<Job[]> {
+  const rows = await db.selectFrom("jobs").selectAll().where("status", "=", "running").execute();
+  if (rows.length) {
+    await db
+      .updateTable("jobs")
+      .set({ status: "pending", attempts: sql`attempts + 1`, last_error: message })
+      .where("status", "=", "running")
+      .execute();
+  }
+  return rows.map(toJob);
+}
+
+/** The job of a periodic task (its key is `every:<name>`), made pending at `runAt` when missing or finished. */
+export async function ensurePeriodicJob(db: DB, name: string, runAt: number): Promise<void> {
+  const key = `every:${name}`;
+  const unfinished = await db.selectFrom("jobs").select("id").where("key", "=", key).where("status", "in", ["pending", "running"]).executeTakeFirst();
+  if (unfinished) return;
+  await insertJob(db, { name, key, runAt });
+}
+
+export async function findJob(db: DB, id: number): Promise<Job | undefined> {
+  const row = await db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toJob(row);
+}
+
+export async function listJobs(db: DB, filter: { name?: string; key?: string; status?: JobStatus } = {}): Promise<Job[]> {
+  let query = db.selectFrom("jobs").selectAll().orderBy("id");
+  if (filter.name) query = query.where("name", "=", filter.name);
+  if (filter.key) query = query.where("key", "=", filter.key);
+  if (filter.status) query = query.where("status", "=", filter.status);
+  return (await query.execute()).map(toJob);
+}
+
+/** Cancels the unfinished pending job of a key (a running one finishes). */
+export async function deletePendingJob(db: DB, key: string): Promise<number> {
+  const result = await db.deleteFrom("jobs").where("key", "=", key).where("status", "=", "pending").executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Finished jobs (done or failed) older than `before` (epoch ms). */
+export async function deleteFinishedJobs(db: DB, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom("jobs")
+    .where("status", "in", ["done", "failed"])
+    .where("finished_at", "<", before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
