@@ -154,6 +154,8 @@ export interface ProductsTable {
   is_external: Generated<number>;
   show_in_listing: Generated<number>;
   view_count: Generated<number>;
+  /** approved QC photos (kept by triggers on qc_images) */
+  qc_count: Generated<number>;
   created_by: number | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
@@ -205,6 +207,29 @@ export interface ExchangeRateStateTable {
   last_error: string | null;
 }
 
+export type QcStatus = "pending" | "approved" | "rejected";
+
+export interface QcImagesTable {
+  id: Generated<number>;
+  product_id: number;
+  status: Generated<QcStatus>;
+  /** null once rejected (the files are deleted) */
+  image_url: string | null;
+  thumb_url: string | null;
+  width: number | null;
+  height: number | null;
+  thumb_width: number | null;
+  thumb_height: number | null;
+  bytes: Generated<number>;
+  /** the photos sent together (one QC set) */
+  set_key: string;
+  uploaded_by: number | null;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  review_reason: string | null;
+  created_at: Generated<string>;
+}
+
 export type JobStatus = "pending" | "running" | "done" | "failed";
 
 export interface JobsTable {
@@ -245,6 +270,7 @@ export interface Database {
   exchange_rates: ExchangeRatesTable;
   exchange_rate_state: ExchangeRateStateTable;
   jobs: JobsTable;
+  qc_images: QcImagesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

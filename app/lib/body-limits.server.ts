@@ -28,6 +28,13 @@ const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }>
     why: "QC photo uploads: 10 files of 10 MB",
   },
   {
+    // the same uploads from the pages: the product page's upload box (at either address
+    // of a product) and the back office's QC screens
+    path: /^\/(product\/\d+|(weidian|taobao|tmall|1688)\/[^/]+|admin\/products\/\d+\/qc|admin\/qc-manager)$/,
+    bytes: 10 * 10 * MB + MB,
+    why: "QC photo upload forms: 10 files of 10 MB",
+  },
+  {
     // the product form takes several images at once; a file over 10 MB is refused by
     // name in the form (the rest of what was typed kept), so the body may hold one
     path: /^\/admin\/products\/(new|\d+\/edit)$/,

@@ -71,6 +71,24 @@ export const PERMISSION_GROUPS: Array<{ label: string; prefix: string }> = [
   { label: "Users", prefix: "user." },
 ];
 
+/**
+ * QC actions (spec/storefront.md 6, spec/admin.md 6): upload needs qc.upload; review
+ * needs qc.review, qc.approve or qc.reject (approving: qc.review or qc.approve;
+ * rejecting: qc.review or qc.reject); delete needs qc.delete; qc.manage covers all.
+ */
+export const QC_PERMISSIONS = {
+  upload: ["qc.upload", "qc.manage"],
+  review: ["qc.review", "qc.approve", "qc.reject", "qc.manage"],
+  approve: ["qc.review", "qc.approve", "qc.manage"],
+  reject: ["qc.review", "qc.reject", "qc.manage"],
+  delete: ["qc.delete", "qc.manage"],
+} as const satisfies Record<string, readonly Permission[]>;
+
+/** Staff whose QC photos are published at once (a shopper's wait for review). */
+export function publishesQc(access: Pick<Access, "allPermissions" | "hasAdminAccess">): boolean {
+  return access.hasAdminAccess && canAny(access, QC_PERMISSIONS.upload);
+}
+
 /** Sidebar rules of spec/admin.md section 2. */
 export const sidebarRules = {
   users: (a: Access) => isSuperAdmin(a),

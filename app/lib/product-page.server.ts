@@ -14,6 +14,9 @@ import { getAccess, requireUser } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
 import { collect, collectionState, countViewOf, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
+import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
+import { approvedQcImages, groupIntoSets, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
+import { QC_MESSAGES } from "~/schemas/qc-rules";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export function notFound(): Response {
@@ -75,8 +78,21 @@ export function descriptionParagraphs(product: Pick<Product, "description" | "de
     .filter(Boolean);
 }
 
-function toView(product: ProductWithSkus, viewer: ProductViewData["viewer"]): ProductViewData {
+function toPhoto(image: QcImage): QcPhoto {
   return {
+    id: image.id,
+    url: image.imageUrl ?? "",
+    thumb: image.thumbUrl ?? image.imageUrl ?? "",
+    width: image.width ?? 0,
+    height: image.height ?? 0,
+    thumbWidth: image.thumbWidth ?? 0,
+    thumbHeight: image.thumbHeight ?? 0,
+  };
+}
+
+function toView(product: ProductWithSkus, viewer: ProductViewData["viewer"], qcImages: QcImage[]): ProductViewData {
+  return {
+    qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto) })),
     product: {
       id: product.id,
       name: product.name,
@@ -115,15 +131,57 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   if (!known && countView) countViewOf(product);
 
   const user = await getPageUser(request);
-  const viewer: ProductViewData["viewer"] = user ? { collected: await collectionState(user, product.id) } : null;
+  const [qcImages, viewer] = await Promise.all([approvedQcImages(product.id), user ? viewerOf(user, product.id) : null]);
   // the page cache (scripts/page-cache.ts) counts the views of the copies it serves by this id
-  return data(toView(product, viewer), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+  return data(toView(product, viewer, qcImages), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 
-/** The product page's action: collect or uncollect (logged-in users; visitors go to log in). */
-export async function productPageAction(request: Request, locate: LocateProduct): Promise<Response> {
-  const { user } = await requireUser(request);
+async function viewerOf(user: NonNullable<Awaited<ReturnType<typeof getPageUser>>>, productId: number): Promise<NonNullable<ProductViewData["viewer"]>> {
+  const [collected, qc] = await Promise.all([collectionState(user, productId), getAccess(user).then((access) => uploaderState(productId, user, access))]);
+  return {
+    collected,
+    qc: {
+      publishes: qc.publishes,
+      used: qc.used,
+      remaining: qc.remaining,
+      pending: qc.pending.map(toPhoto),
+      rejected: qc.rejected.map((image) => ({ id: image.id, reason: image.reviewReason, date: image.reviewedAt ?? image.createdAt })),
+    },
+  };
+}
+
+const isMultipart = (request: Request) => (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+
+/**
+ * The upload box's post (multipart `photos`): stored photos go back to the product with a
+ * notice (files refused one by one are named in it); when nothing could be stored the
+ * page comes back with the messages (400, 404 or 429).
+ */
+async function qcUploadAction(request: Request, product: ProductWithSkus, actor: Awaited<ReturnType<typeof requireUser>>, clientIp: string) {
+  const back = `${productPath(product)}#qc-upload`;
+  try {
+    const outcome = await receiveQcUpload(request, product.id, actor, { field: "photos", clientIp });
+    const done = outcome.published ? QC_MESSAGES.uploadedPublished(outcome.uploaded.length) : QC_MESSAGES.uploadedPending(outcome.uploaded.length);
+    const skipped = outcome.errors.map((error) => error.message).join(" ");
+    return redirectWithToast(back, { message: skipped ? `${done} Not uploaded: ${skipped}` : done, type: skipped ? "info" : "success" });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401 || error.status === 403) throw error;
+    const messages = [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])];
+    const body: QcUploadActionData = { qcUpload: { errors: messages } };
+    return data(body, { status: error.status });
+  }
+}
+
+/**
+ * The product page's action: collect or uncollect, or a QC photo upload (logged-in users;
+ * visitors go to log in).
+ */
+export async function productPageAction(request: Request, locate: LocateProduct, clientIp = ""): Promise<Response | ReturnType<typeof data<QcUploadActionData>>> {
+  const actor = await requireUser(request);
+  const { user } = actor;
   const product = await orNotFound(locate({ countView: false }));
+  // the upload's files are streamed to disk: never read a multipart body with formData()
+  if (isMultipart(request)) return qcUploadAction(request, product, actor, clientIp);
   const formData = await request.formData();
   const intent = formData.get("intent");
   const back = productPath(product);

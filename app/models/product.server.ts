@@ -24,6 +24,8 @@ export type Product = {
   isExternal: boolean;
   showInListing: boolean;
   viewCount: number;
+  /** approved QC photos */
+  qcCount: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -60,6 +62,7 @@ export function toProduct(row: Row): Product {
     isExternal: row.is_external === 1,
     showInListing: row.show_in_listing === 1,
     viewCount: row.view_count,
+    qcCount: row.qc_count,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -251,6 +254,8 @@ export type ListFilter = {
   hideExternal?: boolean;
   /** storefront lists: only products shown in listings */
   listedOnly?: boolean;
+  /** QC lists: products with approved QC photos, or without */
+  qc?: "with" | "without";
 };
 
 export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | "popular" | "name";
@@ -278,6 +283,8 @@ function whereSql(filter: ListFilter) {
   if (filter.isExternal !== undefined) parts.push(sql`p.is_external = ${filter.isExternal ? 1 : 0}`);
   if (filter.hideExternal) parts.push(sql`p.is_external = 0`);
   if (filter.listedOnly) parts.push(sql`p.show_in_listing = 1`);
+  if (filter.qc === "with") parts.push(sql`p.qc_count > 0`);
+  if (filter.qc === "without") parts.push(sql`p.qc_count = 0`);
   return sql.join(parts, sql` AND `);
 }
 

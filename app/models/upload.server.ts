@@ -100,3 +100,32 @@ export async function listUnusedAvatarUploads(db: DB, before: string): Promise<S
     .execute();
   return rows.map(toUpload);
 }
+
+/**
+ * QC photo files made before `before` that no QC photo shows (a crash between storing
+ * the files and recording the photo, or a refused batch whose clean-up failed).
+ */
+export async function listUnreferencedQcUploads(db: DB, before: string): Promise<StoredUpload[]> {
+  const rows = await db
+    .selectFrom("uploads")
+    .selectAll()
+    .where("kind", "=", "qc")
+    .where("created_at", "<", before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("qc_images")
+            .select("qc_images.id")
+            .where(({ or, eb }) =>
+              or([
+                eb("qc_images.image_url", "=", sql<string>`${UPLOADS_URL_PREFIX} || uploads.path`),
+                eb("qc_images.thumb_url", "=", sql<string>`${UPLOADS_URL_PREFIX} || uploads.path`),
+              ]),
+            ),
+        ),
+      ),
+    )
+    .limit(500)
+    .execute();
+  return rows.map(toUpload);
+}

@@ -19,8 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return loadProductPage(request, target.locate, target.path);
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return productPageAction(request, locate(params).locate);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  return productPageAction(request, locate(params).locate, String(context.clientIp ?? ""));
 }
 
 /** The loader names the product for the page cache (the server strips it). */

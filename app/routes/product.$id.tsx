@@ -15,8 +15,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return loadProductPage(request, locate(params));
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return productPageAction(request, locate(params));
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  return productPageAction(request, locate(params), String(context.clientIp ?? ""));
 }
 
 /** The loader names the product for the page cache (the server strips it). */

@@ -148,8 +148,8 @@ export const syncExternalSchema = z.object({
 });
 export type SyncExternalBody = z.infer<typeof syncExternalSchema>;
 
-const pageParam = z.coerce.number().int().catch(1).transform((v) => Math.max(1, v)).default(1);
-const limitParam = (fallback: number) => z.coerce.number().int().catch(fallback).transform((v) => Math.min(Math.max(1, v), LIST_LIMIT_MAX)).default(fallback);
+export const pageParam = z.coerce.number().int().catch(1).transform((v) => Math.max(1, v)).default(1);
+export const limitParam = (fallback: number) => z.coerce.number().int().catch(fallback).transform((v) => Math.min(Math.max(1, v), LIST_LIMIT_MAX)).default(fallback);
 const optionalId = z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional();
 const optionalBoolean = z.preprocess(blankToNull, booleanish.nullable()).optional();
 

@@ -11,6 +11,7 @@ import { ApiError, type FieldError } from "~/lib/api.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
+import { log } from "~/lib/log.server";
 import type { Access } from "~/lib/permissions";
 import {
   categoryWithChildren,
@@ -24,6 +25,7 @@ import {
   type Category,
   type CategoryWithCount,
 } from "~/models/category.server";
+import { qcFileUrlsOfProduct } from "~/models/qc.server";
 import { addToCollection, isCollected, listCollection, removeFromCollection, type CollectedProduct } from "~/models/collection.server";
 import {
   countCatalogue,
@@ -53,6 +55,7 @@ import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "./site-settings.server";
 import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
 import type { SitemapSource } from "./sitemap.server";
+import { findIssuedUpload, removeUpload } from "./uploads.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 
@@ -116,7 +119,7 @@ export function productJson(product: Product | ProductWithSkus) {
     show_in_listing: product.showInListing,
     showInListing: product.showInListing,
     view_count: product.viewCount,
-    qc_image_count: 0,
+    qc_image_count: product.qcCount,
     date_added: product.createdAt,
     created_at: product.createdAt,
     updated_at: product.updatedAt,
@@ -293,8 +296,20 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody):
   return getProduct(id);
 }
 
+/** Deletes a product (its SKUs, collections and QC photos go with it) and its QC photos' files. */
+async function deleteProductAndFiles(id: number): Promise<boolean> {
+  const db = getDb();
+  const qcFiles = await qcFileUrlsOfProduct(db, id);
+  if (!(await deleteProduct(db, id))) return false;
+  for (const url of qcFiles) {
+    const upload = await findIssuedUpload(url);
+    if (upload) await removeUpload(upload).catch((error) => log.warn(`product ${id}: QC file ${url} not removed: ${(error as Error).message}`));
+  }
+  return true;
+}
+
 export async function deleteProductByAdmin(id: number): Promise<void> {
-  if (!(await deleteProduct(getDb(), id))) throw notFound();
+  if (!(await deleteProductAndFiles(id))) throw notFound();
   catalogueChanged();
 }
 
@@ -303,7 +318,7 @@ export async function deleteProductsByAdmin(ids: number[]): Promise<{ deleted: n
   const failed: Array<{ id: number; reason: string }> = [];
   let deleted = 0;
   for (const id of new Set(ids)) {
-    if (await deleteProduct(getDb(), id)) deleted += 1;
+    if (await deleteProductAndFiles(id)) deleted += 1;
     else failed.push({ id, reason: M.productNotFound });
   }
   if (deleted > 0) catalogueChanged();

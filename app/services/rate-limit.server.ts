@@ -24,6 +24,9 @@ export const LIMITS = {
   failuresPerIp: 200,
   /** captcha images asked for through the API, per client address */
   captchasPerIp: { max: 30, windowMs: 10 * MINUTE },
+  /** QC photo uploads (each up to 10 photos) by shoppers, per user and per client address */
+  qcUploadsPerUser: { max: 20, windowMs: HOUR },
+  qcUploadsPerIp: { max: 60, windowMs: HOUR },
 } as const;
 
 /**
@@ -120,4 +123,19 @@ export async function codeSendingNearLimit(ip: string): Promise<boolean> {
   if (!countsPerAddress(ip)) return false;
   const current = await peekHits(getDb(), `code:ip:${ip}`);
   return current.count >= LIMITS.codePerIpHour.max / 2;
+}
+
+/**
+ * Counts one QC upload of a shopper (staff who publish directly are not limited); 429
+ * 'Too many requests, please try again later' past the user's or the address's limit.
+ */
+export async function limitQcUploads(userId: number, ip: string): Promise<void> {
+  const db = getDb();
+  const checks: Array<[string, { max: number; windowMs: number }]> = [[`qc-upload:user:${userId}`, LIMITS.qcUploadsPerUser]];
+  if (countsPerAddress(ip)) checks.push([`qc-upload:ip:${ip}`, LIMITS.qcUploadsPerIp]);
+  for (const [bucket, limit] of checks) {
+    const current = await peekHits(db, bucket);
+    if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
+  }
+  for (const [bucket, limit] of checks) await addHit(db, bucket, limit.windowMs);
 }

@@ -31,6 +31,7 @@ import {
   deleteUploadRow,
   findUploadByPath,
   insertUpload,
+  listUnreferencedQcUploads,
   listUnusedAvatarUploads,
   UPLOADS_URL_PREFIX,
   type StoredUpload,
@@ -46,7 +47,8 @@ type Preset = { size?: number; maxEdge: number; quality: number; formats: readon
 const PRESETS: Record<UploadKind, Preset> = {
   avatars: { size: 256, maxEdge: 256, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
   products: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
-  qc: { maxEdge: 2000, quality: 82, formats: ["jpeg", "png", "webp"] },
+  // the display size of a QC photo; its gallery thumbnail is made alongside (qc.server.ts)
+  qc: { maxEdge: 1600, quality: 80, formats: ["jpeg", "png", "webp"] },
 };
 
 /** The names this server makes: <kind>/<yyyy-mm>/<uuid>.webp. */
@@ -93,6 +95,8 @@ export type MultipartLimits = {
   /** all parts together */
   maxTotalBytes?: number;
   messages: { fileTooLarge: string; tooManyFiles?: string };
+  /** the status of too many files (default 413; a selection rule of the spec is a 400) */
+  tooManyFilesStatus?: number;
 };
 
 const FIELD_MAX_BYTES = 64 * 1024;
@@ -168,7 +172,7 @@ async function parseToDisk(request: Request, dir: string, limits: MultipartLimit
     if (part.filename) {
       files += 1;
       if (files > limits.maxFiles) {
-        throw new MultipartLimitError(limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`);
+        throw new MultipartLimitError(limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`, limits.tooManyFilesStatus);
       }
       try {
         const file = await onDisk(withCount);
@@ -206,6 +210,86 @@ function monthFolder(): string {
   return new Date().toISOString().slice(0, 7);
 }
 
+type Encoded = { data: Buffer; info: OutputInfo };
+
+/**
+ * What an uploaded file is, read from its bytes (the header only; nothing is decoded):
+ * its image format and size, or null when it is not an image sharp can read.
+ */
+export async function sniffImage(file: UploadedFile): Promise<{ format: string; pixels: number } | null> {
+  try {
+    const { format, width, height } = await sharp(file.getFilePath()).metadata();
+    if (!format || !width || !height) return null;
+    return { format, pixels: width * height };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether an image format (as sniffImage() names it) is stored for this kind. */
+export function acceptsFormat(kind: UploadKind, format: string): boolean {
+  return PRESETS[kind].formats.includes(format);
+}
+
+/** A smaller copy stored beside an image (QC gallery thumbnails). */
+export type ThumbnailSpec = { maxEdge: number; quality: number };
+
+/**
+ * Decodes an image once and re-encodes it (WebP) at the kind's size, plus a thumbnail when
+ * asked. Anything that is not an image of the kind's formats (by its bytes), or larger
+ * than MAX_PIXELS, throws.
+ */
+async function encodeImage(input: string | Buffer, kind: UploadKind, thumbnail?: ThumbnailSpec): Promise<{ main: Encoded; thumb?: Encoded }> {
+  const preset = PRESETS[kind];
+  // limitInputPixels is checked from the header, before decoding: a decompression bomb
+  // (a small file declaring a huge image) is refused without allocating its pixels
+  const source = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" });
+  const { format } = await source.metadata();
+  if (!format || !preset.formats.includes(format)) throw new Error(`format ${format} not accepted`);
+  // rotate() applies the EXIF orientation; WebP output carries no EXIF, GPS or other metadata
+  const image = source.rotate();
+  const resized = preset.size
+    ? image.clone().resize(preset.size, preset.size, { fit: "cover", position: "attention" })
+    : image.clone().resize(preset.maxEdge, preset.maxEdge, { fit: "inside", withoutEnlargement: true });
+  const main = await resized.webp({ quality: preset.quality }).toBuffer({ resolveWithObject: true });
+  if (!thumbnail) return { main };
+  const thumb = await image
+    .clone()
+    .resize(thumbnail.maxEdge, thumbnail.maxEdge, { fit: "inside", withoutEnlargement: true })
+    .webp({ quality: thumbnail.quality })
+    .toBuffer({ resolveWithObject: true });
+  return { main, thumb };
+}
+
+/** Writes an encoded image under a server-made name and records it, issued to `ownerId`. */
+async function writeUpload(encoded: Encoded, kind: UploadKind, ownerId: number | null): Promise<StoredUpload> {
+  const relative = `${kind}/${monthFolder()}/${crypto.randomUUID()}.webp`;
+  const target = path.join(getEnv().UPLOADS_DIR, relative);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  // written under a temporary name, then renamed: a crash never leaves half a file
+  await fs.writeFile(`${target}.part`, encoded.data);
+  await fs.rename(`${target}.part`, target);
+  try {
+    return await insertUpload(getDb(), {
+      path: relative,
+      kind,
+      ownerId,
+      bytes: encoded.data.length,
+      width: encoded.info.width,
+      height: encoded.info.height,
+    });
+  } catch (error) {
+    await fs.rm(target, { force: true });
+    throw error;
+  }
+}
+
+async function readInput(file: UploadedFile | Blob, messages: { notImage: string; tooLarge: string }, maxBytes: number): Promise<string | Buffer> {
+  if (file.size > maxBytes) throw new ApiError(413, messages.tooLarge, "PAYLOAD_TOO_LARGE");
+  if (file.size === 0) throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
+  return file instanceof NodeOnDiskFile ? file.getFilePath() : Buffer.from(await file.arrayBuffer());
+}
+
 /**
  * Decodes, re-encodes (WebP) and stores an image issued to `ownerId`; returns the
  * recorded upload. A file that is not an image of the kind's formats answers 400 with
@@ -218,40 +302,37 @@ export async function storeImage(
   messages: { notImage: string; tooLarge: string },
   maxBytes: number,
 ): Promise<StoredUpload> {
-  if (file.size > maxBytes) throw new ApiError(413, messages.tooLarge, "PAYLOAD_TOO_LARGE");
-  if (file.size === 0) throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
-  const input = file instanceof NodeOnDiskFile ? file.getFilePath() : Buffer.from(await file.arrayBuffer());
-  const preset = PRESETS[kind];
-  let output: { data: Buffer; info: OutputInfo };
+  const input = await readInput(file, messages, maxBytes);
+  let encoded: Encoded;
   try {
-    const source = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" });
-    const { format } = await source.metadata();
-    if (!format || !preset.formats.includes(format)) throw new Error(`format ${format} not accepted`);
-    const image = source.rotate();
-    const resized = preset.size
-      ? image.resize(preset.size, preset.size, { fit: "cover", position: "attention" })
-      : image.resize(preset.maxEdge, preset.maxEdge, { fit: "inside", withoutEnlargement: true });
-    output = await resized.webp({ quality: preset.quality }).toBuffer({ resolveWithObject: true });
+    encoded = (await encodeImage(input, kind)).main;
   } catch {
     throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
   }
-  const relative = `${kind}/${monthFolder()}/${crypto.randomUUID()}.webp`;
-  const target = path.join(getEnv().UPLOADS_DIR, relative);
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  // written under a temporary name, then renamed: a crash never leaves half a file
-  await fs.writeFile(`${target}.part`, output.data);
-  await fs.rename(`${target}.part`, target);
+  return writeUpload(encoded, kind, ownerId);
+}
+
+/** storeImage() plus a thumbnail made from the same decoding; both issued to `ownerId`. */
+export async function storeImageWithThumbnail(
+  file: UploadedFile | Blob,
+  kind: UploadKind,
+  ownerId: number | null,
+  messages: { notImage: string; tooLarge: string },
+  maxBytes: number,
+  thumbnail: ThumbnailSpec,
+): Promise<{ image: StoredUpload; thumb: StoredUpload }> {
+  const input = await readInput(file, messages, maxBytes);
+  let encoded: { main: Encoded; thumb?: Encoded };
   try {
-    return await insertUpload(getDb(), {
-      path: relative,
-      kind,
-      ownerId,
-      bytes: output.data.length,
-      width: output.info.width,
-      height: output.info.height,
-    });
+    encoded = await encodeImage(input, kind, thumbnail);
+  } catch {
+    throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
+  }
+  const image = await writeUpload(encoded.main, kind, ownerId);
+  try {
+    return { image, thumb: await writeUpload(encoded.thumb!, kind, ownerId) };
   } catch (error) {
-    await fs.rm(target, { force: true });
+    await removeUpload(image);
     throw error;
   }
 }
@@ -303,11 +384,14 @@ const HOUR_MS = 60 * 60_000;
 
 /**
  * Removes avatar uploads nobody shows after a day (uploaded through the API and never set,
- * or left behind by a crash) and temporary upload folders older than an hour.
+ * or left behind by a crash), QC files no QC photo shows after a day, and temporary
+ * upload folders older than an hour.
  */
-export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; tmp: number }> {
-  const unused = await listUnusedAvatarUploads(getDb(), new Date(now - DAY_MS).toISOString());
-  for (const upload of unused) await removeUpload(upload);
+export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; qc: number; tmp: number }> {
+  const dayAgo = new Date(now - DAY_MS).toISOString();
+  const avatars = await listUnusedAvatarUploads(getDb(), dayAgo);
+  const qc = await listUnreferencedQcUploads(getDb(), dayAgo);
+  for (const upload of [...avatars, ...qc]) await removeUpload(upload);
   let tmp = 0;
   const tmpRoot = path.join(getEnv().DATA_DIR, TMP_FOLDER);
   const entries = await fs.readdir(tmpRoot, { withFileTypes: true }).catch(() => []);
@@ -319,6 +403,8 @@ export async function sweepUploads(now = Date.now()): Promise<{ avatars: number;
       tmp += 1;
     }
   }
-  if (unused.length || tmp) log.info(`uploads housekeeping: ${unused.length} unused avatars, ${tmp} temporary folders removed`);
-  return { avatars: unused.length, tmp };
+  if (avatars.length || qc.length || tmp) {
+    log.info(`uploads housekeeping: ${avatars.length} unused avatars, ${qc.length} QC files no photo shows, ${tmp} temporary folders removed`);
+  }
+  return { avatars: avatars.length, qc: qc.length, tmp };
 }

@@ -6,6 +6,7 @@ import { useNonce } from "~/lib/nonce";
 import type { RootLoaderData } from "~/root";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { Price } from "./price";
+import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
 
 /** The product page's data (made on the server by loadProductPage). */
 export type ProductViewData = {
@@ -24,8 +25,10 @@ export type ProductViewData = {
     category: { id: number; name: string } | null;
     path: string;
   };
+  /** approved QC photos in sets, newest first */
+  qc: QcSetView[];
   /** null for visitors */
-  viewer: { collected: boolean } | null;
+  viewer: { collected: boolean; qc: QcUploaderView } | null;
 };
 
 /** An address made absolute on the site's base address (outside addresses stay as they are). */
@@ -109,6 +112,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
   const base = root?.siteInfo.site_url ?? "";
   const { product } = data;
   const [main, ...others] = product.images;
+  const photoCount = data.qc.reduce((sum, set) => sum + set.photos.length, 0);
   return (
     <article className="product-page" aria-labelledby="product-title">
       <div className="product-page__gallery">
@@ -206,9 +210,12 @@ export function ProductView({ data }: { data: ProductViewData }) {
         {product.paragraphs.length ? product.paragraphs.map((text, index) => <p key={index}>{text}</p>) : <p className="muted">No description.</p>}
       </section>
 
-      <section id="qc-gallery" aria-labelledby="qc-title">
-        <h2 id="qc-title">QC photos</h2>
-        <p>No QC photos available.</p>
+      <section id="qc-gallery" className="product-page__qc" aria-labelledby="qc-title">
+        <h2 id="qc-title">
+          QC photos{photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}
+        </h2>
+        <QcGallery sets={data.qc} title={product.name} />
+        <QcUploadBox action={product.path} viewer={data.viewer?.qc ?? null} productPath={product.path} />
       </section>
 
       <ProductJsonLd data={data} base={base} />

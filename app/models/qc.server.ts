@@ -1,0 +1,287 @@
+/** QC photos of products: queries only (the rules are in app/services/qc.server.ts). */
+import { sql } from "kysely";
+import type { DB } from "~/lib/db.server";
+import type { QcStatus } from "../../db/schema";
+
+export type { QcStatus };
+
+export type QcImage = {
+  id: number;
+  productId: number;
+  status: QcStatus;
+  /** null once rejected (its files are deleted) */
+  imageUrl: string | null;
+  thumbUrl: string | null;
+  width: number | null;
+  height: number | null;
+  thumbWidth: number | null;
+  thumbHeight: number | null;
+  bytes: number;
+  setKey: string;
+  uploadedBy: number | null;
+  uploaderName: string | null;
+  reviewedBy: number | null;
+  reviewedAt: string | null;
+  reviewReason: string | null;
+  createdAt: string;
+};
+
+export type QcImageWithProduct = QcImage & { productName: string };
+
+type Row = {
+  id: number;
+  product_id: number;
+  status: QcStatus;
+  image_url: string | null;
+  thumb_url: string | null;
+  width: number | null;
+  height: number | null;
+  thumb_width: number | null;
+  thumb_height: number | null;
+  bytes: number;
+  set_key: string;
+  uploaded_by: number | null;
+  uploader_name: string | null;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  review_reason: string | null;
+  created_at: string;
+};
+
+function toQcImage(row: Row): QcImage {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    status: row.status,
+    imageUrl: row.image_url,
+    thumbUrl: row.thumb_url,
+    width: row.width,
+    height: row.height,
+    thumbWidth: row.thumb_width,
+    thumbHeight: row.thumb_height,
+    bytes: row.bytes,
+    setKey: row.set_key,
+    uploadedBy: row.uploaded_by,
+    uploaderName: row.uploader_name,
+    reviewedBy: row.reviewed_by,
+    reviewedAt: row.reviewed_at,
+    reviewReason: row.review_reason,
+    createdAt: row.created_at,
+  };
+}
+
+function selectImages(db: DB) {
+  return db
+    .selectFrom("qc_images as q")
+    .leftJoin("users as u", "u.id", "q.uploaded_by")
+    .selectAll("q")
+    .select("u.username as uploader_name");
+}
+
+export type NewQcImage = {
+  productId: number;
+  status: Exclude<QcStatus, "rejected">;
+  imageUrl: string;
+  thumbUrl: string;
+  width: number;
+  height: number;
+  thumbWidth: number;
+  thumbHeight: number;
+  bytes: number;
+  setKey: string;
+  uploadedBy: number | null;
+  reviewedBy?: number | null;
+};
+
+export async function insertQcImages(db: DB, images: NewQcImage[]): Promise<number[]> {
+  if (images.length === 0) return [];
+  const rows = await db
+    .insertInto("qc_images")
+    .values(
+      images.map((image) => ({
+        product_id: image.productId,
+        status: image.status,
+        image_url: image.imageUrl,
+        thumb_url: image.thumbUrl,
+        width: image.width,
+        height: image.height,
+        thumb_width: image.thumbWidth,
+        thumb_height: image.thumbHeight,
+        bytes: image.bytes,
+        set_key: image.setKey,
+        uploaded_by: image.uploadedBy,
+        reviewed_by: image.reviewedBy ?? null,
+        reviewed_at: image.status === "approved" ? new Date().toISOString() : null,
+      })),
+    )
+    .returning("id")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function findQcImage(db: DB, id: number): Promise<QcImageWithProduct | undefined> {
+  const row = await selectImages(db)
+    .innerJoin("products as p", "p.id", "q.product_id")
+    .select("p.name as product_name")
+    .where("q.id", "=", id)
+    .executeTakeFirst();
+  return row && { ...toQcImage(row), productName: row.product_name };
+}
+
+export async function findQcImages(db: DB, ids: number[]): Promise<QcImage[]> {
+  if (ids.length === 0) return [];
+  return (await selectImages(db).where("q.id", "in", ids).execute()).map(toQcImage);
+}
+
+/** A product's photos of the given statuses, oldest first within the newest sets first. */
+export async function qcImagesOfProduct(db: DB, productId: number, statuses: QcStatus[]): Promise<QcImage[]> {
+  const rows = await selectImages(db)
+    .where("q.product_id", "=", productId)
+    .where("q.status", "in", statuses)
+    .orderBy("q.id", "desc")
+    .execute();
+  return rows.map(toQcImage);
+}
+
+/** One user's photos of one product (their pending ones and the reasons of rejected ones). */
+export async function qcImagesOfUploader(db: DB, productId: number, userId: number): Promise<QcImage[]> {
+  const rows = await selectImages(db).where("q.product_id", "=", productId).where("q.uploaded_by", "=", userId).orderBy("q.id", "desc").execute();
+  return rows.map(toQcImage);
+}
+
+export type QcUploadStats = { totalUploads: number; pendingUploads: number; approvedUploads: number; rejectedUploads: number };
+
+export async function uploaderStats(db: DB, productId: number, userId: number): Promise<QcUploadStats> {
+  const row = await db
+    .selectFrom("qc_images")
+    .where("product_id", "=", productId)
+    .where("uploaded_by", "=", userId)
+    .select([
+      sql<number>`count(*)`.as("total"),
+      sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending"),
+      sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"),
+      sql<number>`coalesce(sum(status = 'rejected'), 0)`.as("rejected"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    totalUploads: Number(row.total),
+    pendingUploads: Number(row.pending),
+    approvedUploads: Number(row.approved),
+    rejectedUploads: Number(row.rejected),
+  };
+}
+
+/** Photos of a product that count against a user's allowance (pending and approved). */
+export async function countActiveUploads(db: DB, productId: number, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("qc_images")
+    .where("product_id", "=", productId)
+    .where("uploaded_by", "=", userId)
+    .where("status", "in", ["pending", "approved"])
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Pending photos, oldest first (the review queue), with their products. */
+export async function listPendingQcImages(db: DB, options: { page: number; limit: number }): Promise<{ items: QcImageWithProduct[]; totalItems: number; page: number; totalPages: number }> {
+  const counted = await db
+    .selectFrom("qc_images")
+    .where("status", "=", "pending")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const totalItems = Number(counted.n);
+  const totalPages = Math.max(1, Math.ceil(totalItems / options.limit));
+  const page = Math.min(Math.max(1, options.page), totalPages);
+  const rows = await selectImages(db)
+    .innerJoin("products as p", "p.id", "q.product_id")
+    .select("p.name as product_name")
+    .where("q.status", "=", "pending")
+    .orderBy("q.id", "asc")
+    .limit(options.limit)
+    .offset((page - 1) * options.limit)
+    .execute();
+  return { items: rows.map((row) => ({ ...toQcImage(row), productName: row.product_name })), totalItems, page, totalPages };
+}
+
+export async function countQcImages(db: DB): Promise<{ approved: number; pending: number }> {
+  const row = await db
+    .selectFrom("qc_images")
+    .select([sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"), sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending")])
+    .executeTakeFirstOrThrow();
+  return { approved: Number(row.approved), pending: Number(row.pending) };
+}
+
+/** Up to `perProduct` approved photos of each product (cards of the QC manager), newest first. */
+export async function approvedPreviews(db: DB, productIds: number[], perProduct: number): Promise<Map<number, QcImage[]>> {
+  const previews = new Map<number, QcImage[]>();
+  if (productIds.length === 0) return previews;
+  const { rows } = await sql<Row & { n: number }>`
+    SELECT * FROM (
+      SELECT q.*, u.username AS uploader_name,
+        row_number() OVER (PARTITION BY q.product_id ORDER BY q.id DESC) AS n
+      FROM qc_images q LEFT JOIN users u ON u.id = q.uploaded_by
+      WHERE q.status = 'approved' AND q.product_id IN (${sql.join(productIds)})
+    ) WHERE n <= ${perProduct} ORDER BY product_id, id DESC`.execute(db);
+  for (const row of rows) {
+    const list = previews.get(row.product_id) ?? [];
+    list.push(toQcImage(row));
+    previews.set(row.product_id, list);
+  }
+  return previews;
+}
+
+/** Pending photos per product (the QC manager shows them beside the approved count). */
+export async function pendingCounts(db: DB, productIds: number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (productIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("qc_images")
+    .where("status", "=", "pending")
+    .where("product_id", "in", productIds)
+    .groupBy("product_id")
+    .select(["product_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .execute();
+  for (const row of rows) counts.set(row.product_id, Number(row.n));
+  return counts;
+}
+
+/** Approves a pending photo; false when it is no longer pending (someone else was first). */
+export async function approvePending(db: DB, id: number, reviewerId: number, reason: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable("qc_images")
+    .set({ status: "approved", reviewed_by: reviewerId, reviewed_at: new Date().toISOString(), review_reason: reason })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Rejects a pending photo: its addresses go (the files are deleted by the caller). */
+export async function rejectPending(db: DB, id: number, reviewerId: number, reason: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable("qc_images")
+    .set({
+      status: "rejected",
+      reviewed_by: reviewerId,
+      reviewed_at: new Date().toISOString(),
+      review_reason: reason,
+      image_url: null,
+      thumb_url: null,
+    })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteQcImageRow(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("qc_images").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Every stored address of a product's photos (to delete the files with the product). */
+export async function qcFileUrlsOfProduct(db: DB, productId: number): Promise<string[]> {
+  const rows = await db.selectFrom("qc_images").select(["image_url", "thumb_url"]).where("product_id", "=", productId).execute();
+  return rows.flatMap((row) => [row.image_url, row.thumb_url]).filter((url): url is string => url !== null);
+}
