@@ -93,6 +93,23 @@ describe("demo catalogue seed", () => {
     expect(meta.format).toBe("webp");
     expect(meta.width).toBe(480);
 
+    // QC photos: approved sets on some products (counted on the product), one upload pending review
+    const qc = await db.selectFrom("qc_images").selectAll().execute();
+    const approved = qc.filter((q) => q.status === "approved");
+    const pending = qc.filter((q) => q.status === "pending");
+    expect(approved.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(pending.map((q) => q.set_key)).size).toBe(1);
+    expect(pending.length).toBeGreaterThanOrEqual(1);
+    const shopper = await db.selectFrom("users").selectAll().where("id", "=", pending[0].uploaded_by!).executeTakeFirstOrThrow();
+    expect(shopper.password_hash).toBeNull();
+    for (const p of products) expect(p.qc_count).toBe(approved.filter((q) => q.product_id === p.id).length);
+    const qcUploads = new Set((await db.selectFrom("uploads").select("path").where("kind", "=", "qc").execute()).map((u) => `/uploads/${u.path}`));
+    for (const q of qc) {
+      expect(qcUploads.has(q.image_url!)).toBe(true);
+      expect(qcUploads.has(q.thumb_url!)).toBe(true);
+      expect(fs.existsSync(path.join(getEnv().UPLOADS_DIR, q.thumb_url!.slice("/uploads/".length)))).toBe(true);
+    }
+
     // search: the trigram index finds an English word, the grams index a 2-char term
     const hoodie = await sql<{ rowid: number }>`SELECT rowid FROM products_fts WHERE products_fts MATCH '"hoodie"'`.execute(db);
     expect(hoodie.rows.length).toBeGreaterThan(0);
@@ -110,7 +127,14 @@ describe("demo catalogue seed", () => {
 
 async function counts() {
   const db = getDb();
-  const one = async (table: "categories" | "products" | "product_skus" | "uploads") =>
+  const one = async (table: "categories" | "products" | "product_skus" | "uploads" | "qc_images" | "users") =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  return { categories: await one("categories"), products: await one("products"), skus: await one("product_skus"), uploads: await one("uploads") };
+  return {
+    categories: await one("categories"),
+    products: await one("products"),
+    skus: await one("product_skus"),
+    uploads: await one("uploads"),
+    qc: await one("qc_images"),
+    users: await one("users"),
+  };
 }

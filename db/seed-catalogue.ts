@@ -4,6 +4,10 @@
  * images drawn here with sharp (a coloured square with the product's initials in a pixel
  * font: no fonts, no network, the same picture on every machine).
  *
+ * Some products get QC photos as a shopper's agent would take them (the item on a
+ * warehouse table beside a ruler): approved sets in the gallery, and one shopper's upload
+ * waiting for review.
+ *
  * Deterministic: every choice comes from a seeded pseudo-random generator, so the demo
  * looks the same on every start. Images are stored (storeImage, which records uploads
  * through the app's connection) in `prepare`, before the seeding transaction opens.
@@ -13,7 +17,8 @@ import sharp from "sharp";
 import { insertCategory } from "../app/models/category.server";
 import { insertProduct, type SkuInput } from "../app/models/product.server";
 import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
-import { removeUpload, storeImage, type StoredUpload } from "../app/services/uploads.server";
+import { insertQcImages, type NewQcImage } from "../app/models/qc.server";
+import { removeUpload, storeImage, storeImageWithThumbnail, type StoredUpload } from "../app/services/uploads.server";
 import type { Database, Platform } from "./schema";
 import type { Seeder } from "./seed";
 
@@ -277,6 +282,57 @@ export async function renderProductImage(initials: string, hue: number, view: nu
   return sharp(Buffer.from(productSvg(initials, hue, view))).png({ compressionLevel: 1 }).toBuffer();
 }
 
+/**
+ * A QC photo: the product's picture lying on a grey warehouse table, turned a little,
+ * with a ruler beside it (4:3, like a phone photo).
+ */
+export function qcPhotoSvg(initials: string, hue: number, shot: number): string {
+  const width = 800;
+  const height = 600;
+  const angle = ((shot * 37) % 24) - 12;
+  const item = 340;
+  const ticks = Array.from({ length: 31 }, (_, i) => {
+    const x = 60 + i * 22;
+    const long = i % 5 === 0;
+    return `<rect x="${x}" y="520" width="2" height="${long ? 26 : 14}" fill="#333"/>`;
+  }).join("");
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<rect width="${width}" height="${height}" fill="hsl(30, 6%, ${58 + (shot % 3) * 6}%)"/>` +
+    `<rect x="0" y="${height * 0.72}" width="${width}" height="${height * 0.28}" fill="#000" fill-opacity="0.08"/>` +
+    `<g transform="rotate(${angle} ${width / 2} ${height / 2 - 30})">` +
+    `<rect x="${width / 2 - item / 2 + 10}" y="${height / 2 - 30 - item / 2 + 12}" width="${item}" height="${item}" fill="#000" fill-opacity="0.25"/>` +
+    `<svg x="${width / 2 - item / 2}" y="${height / 2 - 30 - item / 2}" width="${item}" height="${item}" viewBox="0 0 ${IMAGE_SIZE} ${IMAGE_SIZE}">` +
+    productSvg(initials, hue, shot).replace(/^<svg[^>]*>|<\/svg>$/g, "") +
+    `</svg></g>` +
+    `<rect x="50" y="510" width="700" height="50" rx="4" fill="#f2d34f"/>${ticks}` +
+    pixelText("QC", 720, 60, 6, "#fff") +
+    `</svg>`
+  );
+}
+
+export async function renderQcPhoto(initials: string, hue: number, shot: number): Promise<Buffer> {
+  return sharp(Buffer.from(qcPhotoSvg(initials, hue, shot))).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** Which demo products get QC photos: sets of 2–4 approved photos, and one pending upload. */
+export type PlannedQcSet = { product: number; photos: number; status: "approved" | "pending"; daysAgo: number };
+
+export function planQcSets(productCount: number): PlannedQcSet[] {
+  const rng = seededRandom(SEED + 1);
+  const sets: PlannedQcSet[] = [];
+  Array.from({ length: productCount }).forEach((_, index) => {
+    if (index % 4 !== 0) return;
+    const count = index % 8 === 0 ? 2 : 1;
+    for (let n = 0; n < count; n++) sets.push({ product: index, photos: between(rng, 2, 4), status: "approved", daysAgo: between(rng, 1, 40) + n * 20 });
+  });
+  sets.push({ product: 1, photos: 2, status: "pending", daysAgo: 0 });
+  return sets;
+}
+
+/** The shopper whose upload waits for review: no password, so nobody can log in as them. */
+const DEMO_SHOPPER = { username: "demo_shopper", email: "demo-shopper@example.invalid" };
+
 // ---------------------------------------------------------------- the seeder
 
 const IMAGE_MESSAGES = { notImage: "demo image could not be read", tooLarge: "demo image too large" };
@@ -284,7 +340,10 @@ const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** pictures drawn and stored at once (sharp works on its own threads) */
 const IMAGE_CONCURRENCY = 4;
 
-export type PreparedCatalogue = { plan: PlannedProduct[]; images: StoredUpload[][] };
+type StoredQcPhoto = { image: StoredUpload; thumb: StoredUpload };
+export type PreparedCatalogue = { plan: PlannedProduct[]; images: StoredUpload[][]; qc: StoredQcPhoto[][] };
+
+const QC_THUMBNAIL = { maxEdge: 400, quality: 70 };
 
 async function prepare(): Promise<PreparedCatalogue> {
   const plan = planCatalogue();
@@ -301,20 +360,37 @@ async function prepare(): Promise<PreparedCatalogue> {
       images[p][view] = upload;
     }
   };
+  const sets = planQcSets(plan.length);
+  const qc: StoredQcPhoto[][] = sets.map(() => []);
+  const qcJobs = sets.flatMap((set, n) => Array.from({ length: set.photos }, (_, shot) => ({ n, shot })));
+  let nextQc = 0;
+  const qcWorker = async () => {
+    while (nextQc < qcJobs.length) {
+      const { n, shot } = qcJobs[nextQc++];
+      const product = plan[sets[n].product];
+      const jpeg = await renderQcPhoto(initialsOf(product.seed.name), product.hue, shot + n);
+      const photo = await storeImageWithThumbnail(new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "qc", null, IMAGE_MESSAGES, IMAGE_MAX_BYTES, QC_THUMBNAIL);
+      stored.push(photo.image, photo.thumb);
+      qc[n][shot] = photo;
+    }
+  };
   try {
     await Promise.all(Array.from({ length: IMAGE_CONCURRENCY }, worker));
+    await Promise.all(Array.from({ length: IMAGE_CONCURRENCY }, qcWorker));
   } catch (error) {
-    await discard({ plan, images: [stored] });
+    await discard({ plan, images: [stored], qc: [] });
     throw error;
   }
-  return { plan, images };
+  return { plan, images, qc };
 }
 
 async function discard(prepared: PreparedCatalogue): Promise<void> {
-  for (const upload of prepared.images.flat()) await removeUpload(upload).catch(() => undefined);
+  const uploads = [...prepared.images.flat(), ...prepared.qc.flat().flatMap((photo) => [photo.image, photo.thumb])];
+  for (const upload of uploads) await removeUpload(upload).catch(() => undefined);
 }
 
-async function run(db: Kysely<Database>, { plan, images }: PreparedCatalogue): Promise<void> {
+async function run(db: Kysely<Database>, { plan, images, qc }: PreparedCatalogue): Promise<void> {
+  const productIds: number[] = [];
   const categoryIds = new Map<string, number>();
   let sortOrder = 0;
   for (const category of DEMO_CATEGORIES) {
@@ -343,6 +419,38 @@ async function run(db: Kysely<Database>, { plan, images }: PreparedCatalogue): P
       null,
     );
     if (product.viewCount) await db.updateTable("products").set({ view_count: product.viewCount }).where("id", "=", created.id).execute();
+    productIds.push(created.id);
+  }
+  await seedQcPhotos(db, productIds, qc);
+}
+
+async function seedQcPhotos(db: Kysely<Database>, productIds: number[], qc: StoredQcPhoto[][]): Promise<void> {
+  const sets = planQcSets(productIds.length);
+  let shopperId: number | null = null;
+  if (sets.some((set) => set.status === "pending")) {
+    const existing = await db.selectFrom("users").select("id").where("username", "=", DEMO_SHOPPER.username).executeTakeFirst();
+    shopperId =
+      existing?.id ??
+      (await db.insertInto("users").values({ username: DEMO_SHOPPER.username, email: DEMO_SHOPPER.email, password_hash: null }).returning("id").executeTakeFirstOrThrow()).id;
+  }
+  const day = 24 * 60 * 60_000;
+  for (const [n, set] of sets.entries()) {
+    const rows: NewQcImage[] = qc[n].map((photo) => ({
+      productId: productIds[set.product],
+      status: set.status,
+      imageUrl: photo.image.url,
+      thumbUrl: photo.thumb.url,
+      width: photo.image.width ?? 0,
+      height: photo.image.height ?? 0,
+      thumbWidth: photo.thumb.width ?? 0,
+      thumbHeight: photo.thumb.height ?? 0,
+      bytes: photo.image.bytes,
+      setKey: `demo-${n}`,
+      uploadedBy: set.status === "pending" ? shopperId : null,
+    }));
+    const ids = await insertQcImages(db, rows);
+    const at = new Date(Date.now() - set.daysAgo * day).toISOString();
+    await db.updateTable("qc_images").set({ created_at: at, ...(set.status === "approved" ? { reviewed_at: at } : {}) }).where("id", "in", ids).execute();
   }
 }
 

@@ -116,7 +116,12 @@ export function groupIntoSets(images: QcImage[]): QcSet[] {
     set.images.sort((a, b) => a.id - b.id);
     set.date = set.images[0]?.createdAt ?? set.date;
   }
-  return list.sort((a, b) => (b.images.at(-1)?.id ?? 0) - (a.images.at(-1)?.id ?? 0));
+  const newest = (set: QcSet) => set.images.reduce((latest, image) => (image.createdAt > latest.createdAt || (image.createdAt === latest.createdAt && image.id > latest.id) ? image : latest));
+  return list.sort((a, b) => {
+    const x = newest(a);
+    const y = newest(b);
+    return y.createdAt === x.createdAt ? y.id - x.id : y.createdAt < x.createdAt ? -1 : 1;
+  });
 }
 
 /** The approved photos of a product (what everyone sees), newest first. */
