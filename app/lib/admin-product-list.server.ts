@@ -40,7 +40,7 @@ export async function productListLoader(request: Request, kind: ProductListKind)
     categoriesForStorefront(access),
   ]);
   const categoryNames = new Map(categories.map((category) => [category.id, category.name]));
-  const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete") };
+  const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete"), qc: sidebarRules.qc(access) };
 
   let confirmDelete: { id: number; name: string } | null = null;
   if (url.searchParams.get("modal") === "delete" && allowed.delete) {
@@ -70,6 +70,7 @@ export async function productListLoader(request: Request, kind: ProductListKind)
         itemId: product.platformItemId,
         shopName: product.shopName,
         viewCount: product.viewCount,
+        qcCount: product.qcCount,
         showInListing: product.showInListing,
         createdAt: product.createdAt,
         url: productPath(product),

@@ -1,7 +1,7 @@
 /** QC photos of products: queries only (the rules are in app/services/qc.server.ts). */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
-import type { QcStatus } from "../../db/schema";
+import type { Platform, QcStatus } from "../../db/schema";
 
 export type { QcStatus };
 
@@ -26,7 +26,7 @@ export type QcImage = {
   createdAt: string;
 };
 
-export type QcImageWithProduct = QcImage & { productName: string };
+export type QcImageWithProduct = QcImage & { productName: string; productPlatform: Platform | null; productItemId: string | null };
 
 type Row = {
   id: number;
@@ -122,10 +122,10 @@ export async function insertQcImages(db: DB, images: NewQcImage[]): Promise<numb
 export async function findQcImage(db: DB, id: number): Promise<QcImageWithProduct | undefined> {
   const row = await selectImages(db)
     .innerJoin("products as p", "p.id", "q.product_id")
-    .select("p.name as product_name")
+    .select(["p.name as product_name", "p.platform as product_platform", "p.platform_item_id as product_item_id"])
     .where("q.id", "=", id)
     .executeTakeFirst();
-  return row && { ...toQcImage(row), productName: row.product_name };
+  return row && { ...toQcImage(row), productName: row.product_name, productPlatform: row.product_platform, productItemId: row.product_item_id };
 }
 
 export async function findQcImages(db: DB, ids: number[]): Promise<QcImage[]> {
@@ -195,13 +195,14 @@ export async function listPendingQcImages(db: DB, options: { page: number; limit
   const page = Math.min(Math.max(1, options.page), totalPages);
   const rows = await selectImages(db)
     .innerJoin("products as p", "p.id", "q.product_id")
-    .select("p.name as product_name")
+    .select(["p.name as product_name", "p.platform as product_platform", "p.platform_item_id as product_item_id"])
     .where("q.status", "=", "pending")
     .orderBy("q.id", "asc")
     .limit(options.limit)
     .offset((page - 1) * options.limit)
     .execute();
-  return { items: rows.map((row) => ({ ...toQcImage(row), productName: row.product_name })), totalItems, page, totalPages };
+  const items = rows.map((row) => ({ ...toQcImage(row), productName: row.product_name, productPlatform: row.product_platform, productItemId: row.product_item_id }));
+  return { items, totalItems, page, totalPages };
 }
 
 export async function countQcImages(db: DB): Promise<{ approved: number; pending: number }> {

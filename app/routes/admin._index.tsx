@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/ui/error-page";
-import { can, canAny, isSuperAdmin, sidebarRules } from "~/lib/permissions";
+import { can, canAny, isSuperAdmin, QC_PERMISSIONS, sidebarRules } from "~/lib/permissions";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/lib/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
 import { catalogueCounts } from "~/services/catalogue.server";
+import { qcTotals } from "~/services/qc.server";
 import { countUsersForDashboard } from "~/services/users.server";
 
 type CountCard = { id: string; label: string; value: number; to: string };
@@ -27,11 +28,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (canSeeProducts) cards.push({ id: "local-products", label: "Local products", value: catalogue.local, to: "/admin/products" });
   cards.push({ id: "categories", label: "Total categories", value: catalogue.categories, to: "/admin/categories" });
   if (canSeeProducts) cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
+  const canSeeQc = sidebarRules.qc(access);
+  const canReviewQc = canAny(access, QC_PERMISSIONS.review);
+  if (canSeeQc) {
+    const qc = await qcTotals();
+    cards.push({ id: "qc-photos", label: "QC photos", value: qc.approved, to: "/admin/qc-manager" });
+    if (canReviewQc) cards.push({ id: "qc-pending", label: "QC photos to review", value: qc.pending, to: "/admin/qc-review" });
+  }
 
   const actions: QuickAction[] = [];
   if (can(access, "product.create")) actions.push({ id: "add-product", label: "Add product", to: "/admin/products/new" });
   if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
   if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
+  if (canReviewQc) actions.push({ id: "qc-review", label: "Review QC photos", to: "/admin/qc-review" });
   if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
   if (access.allPermissions.includes("user.create")) {
     actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });

@@ -69,6 +69,10 @@ export const QC_MESSAGES = {
   operationFailed: "操作失败",
   batchFailed: (n: number) => `${n} 张图片操作失败`,
   deleteFailed: "删除图片失败",
+  loadProductsFailed: "加载产品失败",
+  loadImagesFailed: "加载QC图片失败",
+  createFolderFailed: "创建文件夹失败",
+  loadFailedRetry: "加载失败，请重试",
   uploadedNoUrl: "QC图片上传成功但未返回图片URL",
   // success notices (not in the spec: worded for shoppers and staff)
   uploadedPending: (n: number) => `${n} photo${n === 1 ? "" : "s"} uploaded. They appear in the gallery once a moderator approves them.`,

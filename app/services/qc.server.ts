@@ -96,6 +96,11 @@ export async function qcProduct(rawId: string | number | null | undefined): Prom
   return product;
 }
 
+/** A product by id for the QC screens (null when there is none). */
+export async function productForQc(id: number): Promise<Product | null> {
+  return (await findProductById(getDb(), id)) ?? null;
+}
+
 // ---------------------------------------------------------------- the gallery
 
 export type QcSet = { key: string; date: string; images: QcImage[] };

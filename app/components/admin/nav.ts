@@ -3,7 +3,7 @@
  * here in one line; who sees it is decided on the server with `sidebarRules`, and only
  * the visible entries reach the browser.
  */
-import { sidebarRules, type Access } from "~/lib/permissions";
+import { canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
 
 export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
 export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
@@ -26,7 +26,16 @@ export const ADMIN_NAV: NavDefinition[] = [
       { id: "external-products", label: "External products", to: "/admin/external-products" },
     ],
   },
-  // Later: blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
+  {
+    id: "qc",
+    label: "QC management",
+    visible: sidebarRules.qc,
+    children: [
+      { id: "qc-manager", label: "QC file management", to: "/admin/qc-manager" },
+      { id: "qc-review", label: "QC image review", to: "/admin/qc-review", visible: (access) => canAny(access, QC_PERMISSIONS.review) },
+    ],
+  },
+  // Later: blog (sidebarRules.blog), email (sidebarRules.email).
   {
     id: "system",
     label: "System settings",

@@ -155,6 +155,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                 <th scope="col">Category</th>
                 <th scope="col">{kind === "external" ? "Shop" : "Platform"}</th>
                 <th scope="col">Views</th>
+                <th scope="col">QC</th>
                 <th scope="col">Added</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -190,6 +191,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                   <td data-label="Category">{product.categoryName ?? "—"}</td>
                   <td data-label={kind === "external" ? "Shop" : "Platform"}>{kind === "external" ? product.shopName ?? "—" : product.platform ? PLATFORM_LABELS[product.platform] : "—"}</td>
                   <td data-label="Views">{product.viewCount}</td>
+                  <td data-label="QC">{product.qcCount}</td>
                   <td data-label="Added">{formatDate(product.createdAt)}</td>
                   <td data-label="Actions">
                     <div className="admin-row-actions">
@@ -199,6 +201,11 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                       {allowed.edit ? (
                         <Link to={`/admin/products/${product.id}/edit`} aria-label={`Edit ${product.name}`}>
                           Edit
+                        </Link>
+                      ) : null}
+                      {allowed.qc ? (
+                        <Link to={`/admin/products/${product.id}/qc`} aria-label={`QC photos of ${product.name}`}>
+                          QC
                         </Link>
                       ) : null}
                       {allowed.delete ? (

@@ -1,0 +1,175 @@
+/**
+ * The back office's QC photo pieces (app/lib/admin-qc.server.ts): the upload form and a
+ * product's photos with select, delete selected (a confirmation step) and delete one.
+ * Without JavaScript: plain forms and links; with it, a select-all box appears.
+ */
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ConfirmForm } from "~/components/admin/confirm-form";
+import { AdminDialog } from "~/components/admin/dialog";
+import { formatDate } from "~/components/admin/format";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-rules";
+
+export type AdminQcImage = {
+  id: number;
+  url: string;
+  thumb: string;
+  thumbWidth: number;
+  thumbHeight: number;
+  status: "pending" | "approved" | "rejected";
+  uploader: string | null;
+  date: string;
+};
+
+export type QcImagesActionData =
+  | { intent: "upload"; errors: string[] }
+  | { intent: "delete-confirm"; confirm: { ids: number[] } }
+  | { intent: "delete-confirm" | "delete"; error: string };
+
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function AdminQcUpload({ action, errors }: { action: string; errors: string[] }) {
+  return (
+    <Form method="post" action={action} encType="multipart/form-data" className="admin-qc-upload">
+      <label className="admin-qc-upload__drop">
+        <span>
+          Add QC photos: JPG, PNG or WEBP, up to {QC_LIMITS.fileBytes / 1024 / 1024} MB each, {QC_LIMITS.filesPerBatch} at a time. They are published at once.
+        </span>
+        <input type="file" name="qcImages" accept={QC_ACCEPT_ATTRIBUTE} multiple required />
+      </label>
+      {errors.length ? (
+        <ul className="form-errors" role="alert">
+          {errors.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <SubmitButton className="button" pendingText="Uploading…">
+        Upload photos
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** A product's photos: tiles with a status, checkboxes and "Delete selected" when allowed. */
+export function AdminQcImages({
+  images,
+  canDelete,
+  action,
+  returnTo,
+  deleteHref,
+  error,
+}: {
+  images: AdminQcImage[];
+  canDelete: boolean;
+  action: string;
+  returnTo: string;
+  deleteHref: (imageId: number) => string;
+  error?: string | null;
+}) {
+  const hydrated = useHydrated();
+  const form = useRef<HTMLFormElement>(null);
+  const [allChecked, setAllChecked] = useState(false);
+  const toggleAll = (checked: boolean) => {
+    setAllChecked(checked);
+    form.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
+  };
+  if (images.length === 0) return <p className="muted">No QC photos yet.</p>;
+  return (
+    <Form method="post" action={action} ref={form} preventScrollReset>
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {canDelete ? (
+        <div className="admin-bulk-bar">
+          {hydrated ? (
+            <label className="admin-check">
+              <input type="checkbox" checked={allChecked} onChange={(event) => toggleAll(event.currentTarget.checked)} />
+              Select all
+            </label>
+          ) : null}
+          <SubmitButton name="intent" value="delete-confirm" className="button button--danger button--small" pendingText="…">
+            Delete selected
+          </SubmitButton>
+        </div>
+      ) : null}
+      {error ? (
+        <p className="notice notice--error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ul className="admin-qc-grid">
+        {images.map((image) => (
+          <li key={image.id} className={`admin-qc-tile admin-qc-tile--${image.status}`}>
+            <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
+              <img src={image.thumb} width={image.thumbWidth || undefined} height={image.thumbHeight || undefined} alt={`QC photo ${image.id}`} loading="lazy" decoding="async" />
+            </a>
+            <div className="admin-qc-tile__meta">
+              {canDelete ? (
+                <label className="admin-check">
+                  <input type="checkbox" name="ids" value={image.id} aria-label={`Select photo ${image.id}`} />
+                  <span className="visually-hidden">Select</span>
+                </label>
+              ) : null}
+              <span className={`admin-badge ${image.status === "pending" ? "admin-badge--warning" : "admin-badge--success"}`}>
+                {image.status === "pending" ? "Pending" : "Approved"}
+              </span>
+              {canDelete ? (
+                <Link to={deleteHref(image.id)} className="admin-link--danger" preventScrollReset aria-label={`Delete photo ${image.id}`}>
+                  Delete
+                </Link>
+              ) : null}
+            </div>
+            <p className="admin-qc-tile__by muted">
+              {image.uploader ?? "staff"} · {formatDate(image.date)}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </Form>
+  );
+}
+
+/** The two confirmation dialogs of deleting photos (one, chosen by the URL; or a selection). */
+export function QcDeleteDialogs({
+  action,
+  closeTo,
+  confirmOne,
+  confirmSelection,
+}: {
+  action: string;
+  closeTo: string;
+  confirmOne: AdminQcImage | null;
+  confirmSelection: number[] | null;
+}) {
+  return (
+    <>
+      {confirmOne ? (
+        <AdminDialog id="delete-qc-image" title="Delete QC photo" closeTo={closeTo}>
+          <ConfirmForm action={action} intent="delete-one" fields={{ imageId: confirmOne.id, returnTo: closeTo }} submitLabel="Delete photo" cancelTo={closeTo}>
+            <p>
+              <img src={confirmOne.thumb} alt="" width={120} className="admin-qc-confirm-thumb" />
+            </p>
+            <p>Delete this photo? Its files are deleted too. This cannot be undone.</p>
+          </ConfirmForm>
+        </AdminDialog>
+      ) : null}
+      {confirmSelection ? (
+        <AdminDialog id="delete-qc-images" title={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}?`} closeTo={closeTo}>
+          <ConfirmForm
+            action={action}
+            intent="delete"
+            fields={{ ids: confirmSelection, returnTo: closeTo }}
+            submitLabel={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}`}
+            cancelTo={closeTo}
+          >
+            <p>The selected photos and their files are deleted. This cannot be undone.</p>
+          </ConfirmForm>
+        </AdminDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { AdminQcImages, AdminQcUpload, QcDeleteDialogs } from "~/components/admin/qc-images";
+import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer } from "~/lib/admin-qc.server";
+import { productIdParam } from "~/lib/admin-product-form.server";
+import { pageMeta } from "~/lib/meta";
+import { QC_MESSAGES as M } from "~/schemas/qc-rules";
+import { getProduct, productPath } from "~/services/catalogue.server";
+import { orNotFound } from "~/lib/product-page.server";
+
+/** /admin/products/:id/qc (spec/admin.md 2): the upload area and the product's QC photos. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { access } = await requireQcViewer(request);
+  const id = productIdParam(params.id);
+  const product = await orNotFound(getProduct(id));
+  const images = await adminImagesOf(product.id);
+  const url = new URL(request.url);
+  const allowed = qcAllowed(access);
+  const confirmId = Number(url.searchParams.get("imageId"));
+  const confirmOne = url.searchParams.get("modal") === "delete" && allowed.delete ? images.find((image) => image.id === confirmId) ?? null : null;
+  return {
+    product: { id: product.id, name: product.name, isExternal: product.isExternal, url: productPath(product) },
+    images,
+    allowed,
+    confirmOne,
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireQcViewer(request);
+  const id = productIdParam(params.id);
+  await orNotFound(getProduct(id));
+  return qcImagesAction(request, actor, { productId: id, back: `/admin/products/${id}/qc`, clientIp: String(context.clientIp ?? "") });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.product.name ?? "Product"} · QC photos · Admin`, noindex: true });
+
+export default function ProductQcPage() {
+  const { product, images, allowed, confirmOne } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const self = `/admin/products/${product.id}/qc`;
+  const pending = images.filter((image) => image.status === "pending").length;
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <p>
+          <Link to={product.isExternal ? "/admin/external-products" : "/admin/products"}>← {product.isExternal ? "External products" : "Local products"}</Link>
+        </p>
+        <h1>QC photos: {product.name}</h1>
+        <p className="muted">
+          ID {product.id} · {images.length - pending} approved · {pending} pending ·{" "}
+          <a href={product.url} target="_blank" rel="noreferrer">
+            View on the site
+          </a>{" "}
+          · <Link to={`/admin/products/${product.id}/edit`}>Edit product</Link>
+          {pending && allowed.review ? (
+            <>
+              {" "}
+              · <Link to="/admin/qc-review">Review pending photos</Link>
+            </>
+          ) : null}
+        </p>
+      </header>
+
+      {allowed.upload ? (
+        <section className="card" aria-labelledby="qc-upload-title">
+          <h2 id="qc-upload-title">Upload</h2>
+          <AdminQcUpload action={self} errors={actionData && "errors" in actionData ? actionData.errors : []} />
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="qc-images-title">
+        <h2 id="qc-images-title">Current QC photos ({images.length})</h2>
+        <AdminQcImages
+          images={images}
+          canDelete={allowed.delete}
+          action={self}
+          returnTo={self}
+          deleteHref={(imageId) => `${self}?modal=delete&imageId=${imageId}`}
+          error={actionData && "error" in actionData ? actionData.error : null}
+        />
+      </section>
+
+      <QcDeleteDialogs action={self} closeTo={self} confirmOne={confirmOne} confirmSelection={actionData && "confirm" in actionData ? actionData.confirm.ids : null} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.loadImagesFailed} />;
+}

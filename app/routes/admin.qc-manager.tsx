@@ -1,0 +1,304 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { AdminDialog } from "~/components/admin/dialog";
+import { AdminQcImages, AdminQcUpload, QcDeleteDialogs, type QcImagesActionData } from "~/components/admin/qc-images";
+import { EmptyState } from "~/components/ui/empty-state";
+import { FormErrors } from "~/components/ui/field";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer, toAdminQcImage } from "~/lib/admin-qc.server";
+import { ApiError } from "~/lib/api.server";
+import { listAddress } from "~/lib/list-address";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { qcManagerQuerySchema } from "~/schemas/qc";
+import { QC_FILTER_LABELS, QC_FILTERS, QC_LIMITS, QC_MESSAGES as M, QC_PAGE_SIZES } from "~/schemas/qc-rules";
+import { productPath } from "~/services/catalogue.server";
+import { findFolderProduct, productForQc, qcFolders, qcTotals } from "~/services/qc.server";
+
+const PATH = "/admin/qc-manager";
+/** Query parameters that only open a dialog. */
+const DIALOG_PARAMS = ["modal", "imageId"];
+
+const selectedId = (params: URLSearchParams): number | null => {
+  const value = params.get("product");
+  return value && /^\d{1,15}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+};
+
+/**
+ * /admin/qc-manager (spec/admin.md 2, 5, 9): products as QC folders, in a folder list or a
+ * grid of cards (up to 20 thumbnails, then '+N more'); filters, search by id or name, 10,
+ * 20 or 50 a page; the chosen folder's photos with upload, select and delete; 'New QC
+ * folder' by id.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { access } = await requireQcViewer(request);
+  const url = new URL(request.url);
+  const query = qcManagerQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const [page, totals] = await Promise.all([qcFolders(query), qcTotals()]);
+  const allowed = qcAllowed(access);
+
+  let selected: { id: number; name: string; isExternal: boolean; url: string; images: ReturnType<typeof toAdminQcImage>[] } | null = null;
+  let selectedMissing = false;
+  const id = selectedId(url.searchParams);
+  if (id !== null) {
+    const product = await productForQc(id);
+    if (product) selected = { id: product.id, name: product.name, isExternal: product.isExternal, url: productPath(product), images: await adminImagesOf(product.id) };
+    else selectedMissing = true;
+  }
+  const confirmId = Number(url.searchParams.get("imageId"));
+  const confirmOne = url.searchParams.get("modal") === "delete" && allowed.delete ? selected?.images.find((image) => image.id === confirmId) ?? null : null;
+
+  return {
+    query,
+    allowed,
+    totals,
+    newFolder: url.searchParams.get("modal") === "new-folder",
+    list: {
+      totalItems: page.totalItems,
+      totalPages: page.totalPages,
+      currentPage: page.page,
+      items: page.items.map((folder) => ({
+        id: folder.product.id,
+        name: folder.product.name,
+        isExternal: folder.product.isExternal,
+        approved: folder.approved,
+        pending: folder.pending,
+        previews: folder.previews.map(toAdminQcImage),
+      })),
+    },
+    selected,
+    selectedMissing,
+    confirmOne,
+  };
+}
+
+type NewFolderData = { intent: "new-folder"; error: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireQcViewer(request);
+  const url = new URL(request.url);
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (!type.startsWith("multipart/form-data")) {
+    const probe = await request.clone().formData();
+    if (probe.get("intent") === "new-folder") {
+      try {
+        const product = await findFolderProduct(String(probe.get("productId") ?? ""));
+        return redirectWithToast(listAddress(PATH, url.searchParams, DIALOG_PARAMS, { product: String(product.id) }), { message: `QC folder: ${product.name}` });
+      } catch (error) {
+        if (error instanceof ApiError && error.status < 500) return { intent: "new-folder", error: error.message } satisfies NewFolderData;
+        throw error;
+      }
+    }
+  }
+  const id = selectedId(url.searchParams);
+  if (id === null || !(await productForQc(id))) {
+    return redirectWithToast(listAddress(PATH, url.searchParams, [...DIALOG_PARAMS, "product"]), { type: "error", message: M.productNotFoundZh });
+  }
+  return qcImagesAction(request, actor, { productId: id, back: listAddress(PATH, url.searchParams, DIALOG_PARAMS), clientIp: String(context.clientIp ?? "") });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "QC file manager · Admin", noindex: true });
+
+export default function QcManagerPage() {
+  const { query, allowed, totals, newFolder, list, selected, selectedMissing, confirmOne } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as QcImagesActionData | NewFolderData | undefined;
+  const location = useLocation();
+  const search = new URLSearchParams(location.search);
+  const here = listAddress(PATH, search, DIALOG_PARAMS);
+  const withParams = (extra: Record<string, string>, drop: string[] = []) => listAddress(PATH, search, [...DIALOG_PARAMS, ...drop], extra);
+  const folderHref = (id: number) => withParams({ product: String(id) });
+  const closeNewFolder = here;
+  const folderError = actionData && actionData.intent === "new-folder" && "error" in actionData ? actionData.error : null;
+  const imagesData = actionData && actionData.intent !== "new-folder" ? (actionData as QcImagesActionData) : undefined;
+
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>QC file manager</h1>
+          <p className="muted">
+            Every product is a folder of QC photos. {totals.approved} approved photos
+            {totals.pending ? (
+              <>
+                , <Link to="/admin/qc-review">{totals.pending} waiting for review</Link>
+              </>
+            ) : null}
+            .
+          </p>
+        </div>
+        <div className="admin-toolbar">
+          <Link to={withParams({ modal: "new-folder" })} className="button" preventScrollReset>
+            New QC folder
+          </Link>
+          <Link to={here} className="button button--secondary">
+            Refresh
+          </Link>
+        </div>
+      </header>
+
+      <div className="admin-filters">
+        <Form method="get" action={PATH} role="search" className="site-search admin-search">
+          <input type="hidden" name="view" value={query.view} />
+          <input type="hidden" name="filterType" value={query.filterType} />
+          <label htmlFor="qc-search" className="visually-hidden">
+            Search by product id or name
+          </label>
+          <input id="qc-search" type="search" name="searchTerm" defaultValue={query.searchTerm} placeholder="Product id or name" />
+          <label htmlFor="qc-page-size" className="visually-hidden">
+            Folders per page
+          </label>
+          <select id="qc-page-size" name="limit" defaultValue={String(query.limit)}>
+            {QC_PAGE_SIZES.folders.map((size) => (
+              <option key={size} value={size}>
+                {size} per page
+              </option>
+            ))}
+          </select>
+          <button type="submit">Search</button>
+        </Form>
+        <nav className="admin-segments" aria-label="Filter folders">
+          {QC_FILTERS.map((filter) => (
+            <Link key={filter} to={withParams({ filterType: filter }, ["page"])} aria-current={query.filterType === filter ? "page" : undefined}>
+              {QC_FILTER_LABELS[filter]}
+            </Link>
+          ))}
+        </nav>
+        <nav className="admin-segments" aria-label="View">
+          <Link to={withParams({ view: "folders" })} aria-current={query.view === "folders" ? "page" : undefined}>
+            Folders
+          </Link>
+          <Link to={withParams({ view: "grid" })} aria-current={query.view === "grid" ? "page" : undefined}>
+            Grid
+          </Link>
+        </nav>
+      </div>
+
+      {query.view === "grid" ? (
+        list.items.length === 0 ? (
+          <EmptyState title={query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."} />
+        ) : (
+          <ul className="admin-qc-cards">
+            {list.items.map((folder) => (
+              <li key={folder.id} className="card admin-qc-card">
+                <h2 className="admin-qc-card__title">
+                  <Link to={withParams({ view: "folders", product: String(folder.id) })}>{folder.name}</Link>
+                </h2>
+                <p className="muted">
+                  ID {folder.id} · {folder.isExternal ? "external" : "local"} · {folder.approved} photo{folder.approved === 1 ? "" : "s"}
+                  {folder.pending ? ` · ${folder.pending} pending` : ""}
+                </p>
+                {folder.previews.length ? (
+                  <ul className="admin-qc-strip">
+                    {folder.previews.map((image) => (
+                      <li key={image.id}>
+                        <a href={image.url} target="_blank" rel="noreferrer">
+                          <img src={image.thumb} alt="" width={56} height={56} loading="lazy" decoding="async" />
+                        </a>
+                      </li>
+                    ))}
+                    {folder.approved > QC_LIMITS.cardThumbnails ? (
+                      <li className="admin-qc-strip__more">
+                        <Link to={withParams({ view: "folders", product: String(folder.id) })}>+{folder.approved - QC_LIMITS.cardThumbnails} more</Link>
+                      </li>
+                    ) : null}
+                  </ul>
+                ) : (
+                  <p className="muted">No QC photos yet.</p>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : (
+        <div className="admin-qc-manager">
+          <nav className="admin-qc-folders" aria-label="QC folders">
+            {list.items.length === 0 ? (
+              <p className="muted">{query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."}</p>
+            ) : (
+              <ul>
+                {list.items.map((folder) => (
+                  <li key={folder.id}>
+                    <Link to={folderHref(folder.id)} aria-current={selected?.id === folder.id ? "page" : undefined} preventScrollReset>
+                      <span className="admin-qc-folders__name">{folder.name}</span>
+                      <span className="admin-qc-folders__meta">
+                        ID {folder.id}
+                        <span className="admin-badge admin-badge--count" title="Approved photos">
+                          {folder.approved}
+                        </span>
+                        {folder.pending ? <span className="admin-badge admin-badge--warning">{folder.pending} pending</span> : null}
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </nav>
+          <section className="admin-qc-folder card" aria-label="Folder">
+            {selected ? (
+              <>
+                <header className="admin-qc-folder__header">
+                  <h2>{selected.name}</h2>
+                  <p className="muted">
+                    ID {selected.id} · {selected.isExternal ? "external" : "local"} ·{" "}
+                    <a href={selected.url} target="_blank" rel="noreferrer">
+                      View on the site
+                    </a>{" "}
+                    · <Link to={`/admin/products/${selected.id}/edit`}>Edit product</Link>
+                  </p>
+                </header>
+                {allowed.upload ? <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} /> : null}
+                <AdminQcImages
+                  images={selected.images}
+                  canDelete={allowed.delete}
+                  action={here}
+                  returnTo={here}
+                  deleteHref={(imageId) => withParams({ modal: "delete", imageId: String(imageId) })}
+                  error={imagesData && "error" in imagesData ? imagesData.error : null}
+                />
+              </>
+            ) : (
+              <EmptyState title={selectedMissing ? M.productNotFoundZh : "Choose a folder, or open a new QC folder by product id."} />
+            )}
+          </section>
+        </div>
+      )}
+
+      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={new URLSearchParams(here.split("?")[1] ?? "")} label="Folder pages" />
+
+      {newFolder || folderError ? (
+        <AdminDialog id="new-qc-folder" title="New QC folder" closeTo={closeNewFolder}>
+          <Form method="post" action={here} preventScrollReset>
+            <input type="hidden" name="intent" value="new-folder" />
+            <div className="field">
+              <label htmlFor="new-folder-id">Product id</label>
+              <input id="new-folder-id" name="productId" inputMode="numeric" autoComplete="off" required aria-describedby="new-folder-help new-folder-errors" autoFocus />
+              <p id="new-folder-help" className="muted">
+                A database id (1–9 digits) or a marketplace item id (10 digits or more).
+              </p>
+            </div>
+            <FormErrors id="new-folder-errors" errors={folderError ? [folderError] : []} />
+            <div className="form-actions">
+              <SubmitButton className="button" pendingText="Opening…">
+                Open folder
+              </SubmitButton>
+              <Link to={closeNewFolder} className="button button--secondary" preventScrollReset>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        </AdminDialog>
+      ) : null}
+
+      {selected ? (
+        <QcDeleteDialogs action={here} closeTo={here} confirmOne={confirmOne} confirmSelection={imagesData && "confirm" in imagesData ? imagesData.confirm.ids : null} />
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.loadProductsFailed} />;
+}

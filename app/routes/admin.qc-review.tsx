@@ -1,0 +1,207 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { useRef, useState } from "react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { formatDateTime } from "~/components/admin/format";
+import { useHydrated } from "~/components/admin/qc-images";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { pageMeta } from "~/lib/meta";
+import { canAny, QC_PERMISSIONS } from "~/lib/permissions";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
+import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText } from "~/schemas/qc-rules";
+import { productPath } from "~/services/catalogue.server";
+import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
+
+/**
+ * /admin/qc-review (spec/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
+ * page, oldest first; approve or reject each (with an optional reason), or a selection.
+ * One form: each photo's buttons name it, so it works without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { access } = await requireAdmin(request, { anyOf: QC_PERMISSIONS.review });
+  const url = new URL(request.url);
+  const query = pendingQuerySchema.parse({ page: url.searchParams.get("page") ?? undefined });
+  const page = await pendingQueue({ page: query.page, limit: QC_PAGE_SIZES.pending });
+  return {
+    allowed: { approve: canAny(access, QC_PERMISSIONS.approve), reject: canAny(access, QC_PERMISSIONS.reject) },
+    list: {
+      totalItems: page.totalItems,
+      totalPages: page.totalPages,
+      currentPage: page.page,
+      items: page.items.map((image) => ({
+        id: image.id,
+        url: image.imageUrl ?? "",
+        thumb: image.thumbUrl ?? image.imageUrl ?? "",
+        thumbWidth: image.thumbWidth ?? 0,
+        thumbHeight: image.thumbHeight ?? 0,
+        productId: image.productId,
+        productName: image.productName,
+        productUrl: productPath({ id: image.productId, platform: image.productPlatform, platformItemId: image.productItemId }),
+        uploader: image.uploaderName,
+        date: image.createdAt,
+      })),
+    },
+  };
+}
+
+type ActionData = { error: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireAdmin(request, { anyOf: QC_PERMISSIONS.review });
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const url = new URL(request.url);
+  const back = url.searchParams.get("page") ? `/admin/qc-review?page=${Number(url.searchParams.get("page")) || 1}` : "/admin/qc-review";
+
+  const single = /^(approve|reject):(\d+)$/.exec(intent);
+  if (single) {
+    const id = Number(single[2]);
+    const status = single[1] === "approve" ? "approved" : "rejected";
+    try {
+      await reviewQcImage(id, { status, reason: String(formData.get(`reason-${id}`) ?? "") }, actor);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500 && error.status !== 403) return redirectWithToast(back, { type: "error", message: reviewFailureText(error.message) });
+      if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
+      throw error;
+    }
+    return redirectWithToast(back, { message: status === "approved" ? M.approved(1) : M.rejected(1) });
+  }
+
+  if (intent === "approve-selected" || intent === "reject-selected") {
+    const parsed = reviewSelectionSchema.safeParse({ ids: formData.getAll("ids") });
+    if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? M.chooseToReview } satisfies ActionData;
+    const status = intent === "approve-selected" ? "approved" : "rejected";
+    let outcome: Awaited<ReturnType<typeof reviewQcImages>>;
+    try {
+      outcome = await reviewQcImages(parsed.data.ids, { status, reason: String(formData.get("batchReason") ?? "") }, actor);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
+      throw error;
+    }
+    const done = outcome.done ? (status === "approved" ? M.approved(outcome.done) : M.rejected(outcome.done)) : "";
+    if (outcome.failed.length === 0) return redirectWithToast(back, { message: done });
+    return redirectWithToast(back, { type: outcome.done ? "info" : "error", message: [done, M.batchFailed(outcome.failed.length)].filter(Boolean).join(" ") });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "QC review · Admin", noindex: true });
+
+export default function QcReviewPage() {
+  const { list, allowed } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const form = useRef<HTMLFormElement>(null);
+  const [allChecked, setAllChecked] = useState(false);
+  const toggleAll = (checked: boolean) => {
+    setAllChecked(checked);
+    form.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
+  };
+  const searchParams = new URLSearchParams(location.search);
+  const formAction = `/admin/qc-review${list.currentPage > 1 ? `?page=${list.currentPage}` : ""}`;
+
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            QC review <span className="admin-badge admin-badge--count">{list.totalItems}</span>
+          </h1>
+          <p className="muted">Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted.</p>
+        </div>
+        <div className="admin-toolbar">
+          <Link to="/admin/qc-manager" className="button button--secondary">
+            QC file manager
+          </Link>
+        </div>
+      </header>
+
+      {list.items.length === 0 ? (
+        <EmptyState title="No photos are waiting for review." />
+      ) : (
+        <Form method="post" action={formAction} ref={form} preventScrollReset>
+          <div className="admin-bulk-bar admin-qc-batch">
+            {hydrated ? (
+              <label className="admin-check">
+                <input type="checkbox" checked={allChecked} onChange={(event) => toggleAll(event.currentTarget.checked)} />
+                Select all on this page
+              </label>
+            ) : null}
+            <label className="admin-qc-batch__reason">
+              <span className="visually-hidden">Reason for the selected photos (optional)</span>
+              <input type="text" name="batchReason" maxLength={500} placeholder="Reason (optional)" />
+            </label>
+            {allowed.approve ? (
+              <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
+                Approve selected
+              </SubmitButton>
+            ) : null}
+            {allowed.reject ? (
+              <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
+                Reject selected
+              </SubmitButton>
+            ) : null}
+          </div>
+          {actionData?.error ? (
+            <p className="notice notice--error" role="alert">
+              {actionData.error}
+            </p>
+          ) : null}
+          <ul className="admin-qc-grid admin-qc-grid--review">
+            {list.items.map((image) => (
+              <li key={image.id} className="admin-qc-tile admin-qc-tile--pending">
+                <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
+                  <img src={image.thumb} width={image.thumbWidth || undefined} height={image.thumbHeight || undefined} alt={`Photo ${image.id} of ${image.productName}`} loading="lazy" decoding="async" />
+                </a>
+                <label className="admin-check">
+                  <input type="checkbox" name="ids" value={image.id} />
+                  Select photo {image.id}
+                </label>
+                <p className="admin-qc-tile__by">
+                  <a href={image.productUrl} target="_blank" rel="noreferrer">
+                    {image.productName}
+                  </a>
+                  <br />
+                  <span className="muted">
+                    {image.uploader ?? "deleted user"} · {formatDateTime(image.date)}
+                  </span>
+                </p>
+                <label>
+                  <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
+                  <input type="text" name={`reason-${image.id}`} maxLength={500} placeholder="Reason (optional)" />
+                </label>
+                <div className="admin-row-actions">
+                  {allowed.approve ? (
+                    <SubmitButton name="intent" value={`approve:${image.id}`} className="button button--small" pendingText="…" aria-label={`Approve photo ${image.id}`}>
+                      Approve
+                    </SubmitButton>
+                  ) : null}
+                  {allowed.reject ? (
+                    <SubmitButton name="intent" value={`reject:${image.id}`} className="button button--secondary button--small" pendingText="…" aria-label={`Reject photo ${image.id}`}>
+                      Reject
+                    </SubmitButton>
+                  ) : null}
+                  <Link to={`/admin/products/${image.productId}/qc`}>All photos</Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Form>
+      )}
+
+      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={searchParams} label="Review pages" />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={M.loadImagesFailed} />;
+}
