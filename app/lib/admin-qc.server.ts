@@ -4,6 +4,7 @@
  * them, and the action that uploads (multipart) or deletes (one, or a selection after a
  * confirmation step), each checked on the server.
  */
+import { data } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/lib/permissions.server";
@@ -52,7 +53,7 @@ export async function qcImagesAction(
   request: Request,
   actor: Awaited<ReturnType<typeof requireQcViewer>>,
   target: { productId: number; back: string; clientIp: string },
-): Promise<Response | QcImagesActionData> {
+): Promise<Response | QcImagesActionData | ReturnType<typeof data<QcImagesActionData>>> {
   if (isMultipart(request)) {
     requireMore(actor, { anyOf: QC_PERMISSIONS.upload });
     try {
@@ -63,7 +64,8 @@ export async function qcImagesAction(
       return redirectWithToast(target.back, { type: skipped ? "info" : "success", message: skipped ? `${done} Not uploaded: ${skipped}` : done });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.status === 403) throw error;
-      return { intent: "upload", errors: [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])] };
+      const body: QcImagesActionData = { intent: "upload", errors: [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])] };
+      return data(body, { status: error.status });
     }
   }
 
