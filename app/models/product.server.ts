@@ -234,14 +234,22 @@ export async function addViewCounts(db: DB, views: ReadonlyMap<number, number>):
   });
 }
 
-/** The dashboard's catalogue counts, in one query. */
-export async function countCatalogue(db: DB): Promise<{ local: number; external: number; categories: number }> {
-  const { rows } = await sql<{ local: number; external: number; categories: number }>`SELECT
+/** The dashboard's catalogue counts (QC photos included), in one query. */
+export async function countCatalogue(db: DB): Promise<{ local: number; external: number; categories: number; qcApproved: number; qcPending: number }> {
+  const { rows } = await sql<{ local: number; external: number; categories: number; qc_approved: number; qc_pending: number }>`SELECT
       (SELECT count(*) FROM products WHERE is_external = 0) AS local,
       (SELECT count(*) FROM products WHERE is_external = 1) AS external,
-      (SELECT count(*) FROM categories) AS categories`.execute(db);
+      (SELECT count(*) FROM categories) AS categories,
+      (SELECT count(*) FROM qc_images WHERE status = 'approved') AS qc_approved,
+      (SELECT count(*) FROM qc_images WHERE status = 'pending') AS qc_pending`.execute(db);
   const row = rows[0];
-  return { local: Number(row?.local ?? 0), external: Number(row?.external ?? 0), categories: Number(row?.categories ?? 0) };
+  return {
+    local: Number(row?.local ?? 0),
+    external: Number(row?.external ?? 0),
+    categories: Number(row?.categories ?? 0),
+    qcApproved: Number(row?.qc_approved ?? 0),
+    qcPending: Number(row?.qc_pending ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------- lists and search

@@ -214,7 +214,7 @@ export async function homeLists(access?: Access | null): Promise<{ recommended: 
   return { recommended, hot };
 }
 
-export async function catalogueCounts(): Promise<{ local: number; external: number; categories: number }> {
+export async function catalogueCounts(): Promise<{ local: number; external: number; categories: number; qcApproved: number; qcPending: number }> {
   return countCatalogue(getDb());
 }
 

@@ -35,12 +35,15 @@ test.describe("admin access and shell", () => {
       "Category management",
       "Local products",
       "External products",
+      "QC file management",
+      "QC image review",
       "Exchange rates",
       "Product display",
       "Site settings",
       "Admin settings",
     ]);
     await expect(nav.getByText("Product management")).toBeVisible();
+    await expect(nav.getByText("QC management")).toBeVisible();
     await expect(nav.getByText("System settings")).toBeVisible();
     await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
     const sidebar = page.getByRole("complementary", { name: "Admin sidebar" });
@@ -54,6 +57,8 @@ test.describe("admin access and shell", () => {
     await expect(counts.nth(1)).toContainText("Local products");
     await expect(counts.nth(2)).toContainText("Total categories");
     await expect(counts.nth(3)).toContainText("External products");
+    const qc = page.getByRole("region", { name: "QC photos" });
+    await expect(qc.getByText("Waiting for review")).toBeVisible();
     await page.getByRole("link", { name: /Total users/ }).click();
     await expect(page).toHaveURL(/\/admin\/users$/);
     await sidebar.getByRole("link", { name: "Admin settings" }).click();
