@@ -230,6 +230,48 @@ export interface QcImagesTable {
   created_at: Generated<string>;
 }
 
+export interface AgentsTable {
+  id: Generated<number>;
+  name: string;
+  template_weidian: string | null;
+  template_taobao: string | null;
+  template_tmall: string | null;
+  template_1688: string | null;
+  /** "platform template" per line: older link forms, only read back */
+  read_patterns: Generated<string>;
+  referral_param: string | null;
+  referral_code: string | null;
+  enabled: Generated<number>;
+  sort_order: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ListingWatchTable {
+  product_id: number;
+  checked_at: string | null;
+  status: Generated<"ok" | "unavailable">;
+  misses: Generated<number>;
+  unavailable_since: string | null;
+  last_error: string | null;
+}
+
+export interface PriceHistoryTable {
+  id: Generated<number>;
+  product_id: number;
+  /** CNY × 100 */
+  price_fen: number;
+  recorded_at: Generated<string>;
+}
+
+export interface ListingReportsTable {
+  id: Generated<number>;
+  product_id: number;
+  user_id: number | null;
+  note: string | null;
+  created_at: Generated<string>;
+}
+
 export type JobStatus = "pending" | "running" | "done" | "failed";
 
 export interface JobsTable {
@@ -271,6 +313,10 @@ export interface Database {
   exchange_rate_state: ExchangeRateStateTable;
   jobs: JobsTable;
   qc_images: QcImagesTable;
+  agents: AgentsTable;
+  listing_watch: ListingWatchTable;
+  price_history: PriceHistoryTable;
+  listing_reports: ListingReportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

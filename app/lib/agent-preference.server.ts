@@ -1,0 +1,28 @@
+/**
+ * The shopper's preferred shopping agent: a plain cookie `agent=<id>` (not secret, so not
+ * signed; an unknown or disabled agent reads as none). Set by POST /agent-preference.
+ */
+import { getEnv } from "./env.server";
+
+export const AGENT_COOKIE = "agent";
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export function readPreferredAgent(request: Request): number | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index < 0 || part.slice(0, index).trim() !== AGENT_COOKIE) continue;
+    const value = part.slice(index + 1).trim();
+    if (/^\d{1,9}$/.test(value)) return Number(value);
+  }
+  return null;
+}
+
+/** The Set-Cookie value that keeps a preferred agent for a year (none: clears it). */
+export function agentCookie(id: number | null): string {
+  const secure = getEnv().PUBLIC_URL.startsWith("https://") ? "; Secure" : "";
+  return id === null
+    ? `${AGENT_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
+    : `${AGENT_COOKIE}=${id}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`;
+}

@@ -1,0 +1,158 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { listAgents } from "~/models/agent.server";
+import { getDb } from "./db.server";
+import { agentTemplateFor, buildAgentLink, findLink, readMarketplaceInput, type AgentPattern, type Marketplace } from "./marketplace-links";
+
+let agents: AgentPattern[];
+
+beforeAll(async () => {
+  // the agents the migration seeds from shared/reference/marketplace-links.md
+  agents = (await listAgents(getDb())).map((agent) => ({ name: agent.name, templates: agent.templates, readOnly: agent.readPatterns }));
+});
+
+const read = (text: string) => readMarketplaceInput(text, agents);
+const item = (platform: Marketplace, itemId: string, via: "link" | "agent" = "link") => ({ kind: "item", platform, itemId, via });
+
+describe("marketplace links", () => {
+  it.each([
+    ["https://weidian.com/item.html?itemID=7231234567", "weidian", "7231234567"],
+    ["https://weidian.com/item.html?itemId=7231234567&spider_token=abc", "weidian", "7231234567"],
+    ["https://shop1234567.v.weidian.com/item.html?itemID=7231234567", "weidian", "7231234567"],
+    ["https://h5.weidian.com/m/item.html?itemID=7231234567&wfr=wx", "weidian", "7231234567"],
+    ["weidian.com/item.html?itemID=7231234567", "weidian", "7231234567"],
+    ["https://item.taobao.com/item.htm?id=623456789012", "taobao", "623456789012"],
+    ["https://item.taobao.com/item.htm?spm=a21n57.1.0.0&id=623456789012&ns=1&abbucket=11", "taobao", "623456789012"],
+    ["https://h5.m.taobao.com/awp/core/detail.htm?id=623456789012", "taobao", "623456789012"],
+    ["https://world.taobao.com/item/623456789012.htm", "taobao", "623456789012"],
+    ["https://m.intl.taobao.com/detail/detail.html?id=623456789012", "taobao", "623456789012"],
+    ["https://www.taobao.com/list/item/623456789012.htm", "taobao", "623456789012"],
+    ["https://a.m.taobao.com/i623456789012.htm", "taobao", "623456789012"],
+    ["https://detail.tmall.com/item.htm?id=623456789012", "tmall", "623456789012"],
+    ["https://detail.m.tmall.com/item.htm?id=623456789012", "tmall", "623456789012"],
+    ["https://detail.tmall.com/item_o.htm?id=623456789012", "tmall", "623456789012"],
+    ["https://chaoshi.detail.tmall.com/item.htm?id=623456789012", "tmall", "623456789012"],
+    ["https://detail.tmall.hk/hk/item.htm?id=623456789012", "tmall", "623456789012"],
+    ["https://detail.1688.com/offer/645678901234.html", "1688", "645678901234"],
+    ["https://m.1688.com/offer/645678901234.html?spm=a26g8", "1688", "645678901234"],
+    ["https://detail.m.1688.com/page/index.html?offerId=645678901234", "1688", "645678901234"],
+    ["HTTPS://ITEM.TAOBAO.COM/item.htm?id=623456789012", "taobao", "623456789012"],
+  ] as const)("reads %s", (text, platform, itemId) => {
+    expect(read(text)).toEqual(item(platform, itemId));
+  });
+
+  it("reads the link inside an app's share text", () => {
+    expect(read("【淘宝】https://item.taobao.com/item.htm?id=623456789012 「耐克 Air Force 1 空军一号」点击链接直接打开")).toEqual(item("taobao", "623456789012"));
+    expect(read("看看这个 https://weidian.com/item.html?itemID=7231234567，很好看")).toEqual(item("weidian", "7231234567"));
+    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ CZ0001 「Nike 卫衣」点击链接直接打开")).toEqual({ kind: "short", url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ" });
+    expect(findLink("(https://detail.1688.com/offer/645678901234.html)")).toBe("https://detail.1688.com/offer/645678901234.html");
+  });
+
+  it("reads bare numbers: 13–15 digits are Weidian; 10–12 may be Weidian or 1688; other lengths are refused", () => {
+    expect(read("7231234567")).toEqual({ kind: "number", itemId: "7231234567", candidates: ["weidian", "1688"] });
+    expect(read(" 645678901234 ")).toEqual({ kind: "number", itemId: "645678901234", candidates: ["weidian", "1688"] });
+    expect(read("7231234567123")).toEqual({ kind: "number", itemId: "7231234567123", candidates: ["weidian"] });
+    expect(read("723123456712345")).toEqual({ kind: "number", itemId: "723123456712345", candidates: ["weidian"] });
+    for (const text of ["723123456", "7231234567123456", "12345"]) expect(read(text), text).toEqual({ kind: "unsupported" });
+  });
+
+  it.each(["https://m.tb.cn/h.5Ds9aXy", "https://weidian.info/abc123", "https://k.youshop10.com/xYz12", "https://tinyurl.com/qc12345", "https://hoobuy.cc/aB12", "https://l.acbuy.com/x1", "https://oopbuy.cc/q9", "https://pandabuy.page.link/abc"])(
+    "names the short link %s for the server to open",
+    (text) => {
+      expect(read(text)).toEqual({ kind: "short", url: new URL(text).href });
+    },
+  );
+
+  it("says a 1688 QR link cannot be read", () => {
+    expect(read("https://qr.1688.com/s/abc123")).toEqual({ kind: "unresolvable", url: "https://qr.1688.com/s/abc123" });
+  });
+
+  it.each([
+    "",
+    "   ",
+    "hoodie",
+    "https://www.amazon.com/dp/B00X4WHP5E",
+    "https://item.taobao.com/item.htm",
+    "https://item.taobao.com/item.htm?id=abc",
+    "https://weidian.com.evil.example/item.html?itemID=7231234567",
+    "https://notweidian.com/item.html?itemID=7231234567",
+    "javascript:alert(1)//https://item.taobao.com/item.htm?id=623456789012x",
+    "ftp://weidian.com/item.html?itemID=7231234567",
+    "https://evil.example/?u=https://item.taobao.com/item.htm",
+    "https://www.kakobuy.com/item/details?url=https%3A%2F%2Fevil.example%2F",
+    "https://www.hoobuy.com/product/9/623456789012",
+  ])("refuses %j", (text) => {
+    expect(["unsupported", "empty"]).toContain(read(text).kind);
+  });
+});
+
+describe("agent links", () => {
+  it("seeds every agent of the reference, each with templates for the marketplaces", () => {
+    expect(agents.map((agent) => agent.name)).toEqual([
+      "CNFans",
+      "Mulebuy",
+      "Kakobuy",
+      "Hoobuy",
+      "Superbuy",
+      "AllChinaBuy",
+      "Sugargoo",
+      "CSSBuy",
+      "Oopbuy",
+      "ACBuy",
+      "Joyabuy",
+      "OrientDig",
+      "Hipobuy",
+      "GTBuy",
+      "USFans",
+    ]);
+    for (const agent of agents) for (const platform of ["weidian", "taobao", "1688"] as const) expect(agent.templates[platform], `${agent.name} ${platform}`).toBeTruthy();
+  });
+
+  it("builds each agent's link for each marketplace as the reference writes it", () => {
+    const hoobuy = agents.find((agent) => agent.name === "Hoobuy")!;
+    expect(buildAgentLink(agentTemplateFor(hoobuy.templates, "1688")!, { platform: "1688", itemId: "645678901234" })).toBe("https://www.hoobuy.com/product/0/645678901234");
+    expect(buildAgentLink(agentTemplateFor(hoobuy.templates, "tmall")!, { platform: "tmall", itemId: "623456789012" }, "inviteCode=QC1")).toBe(
+      "https://www.hoobuy.com/product/1/623456789012?inviteCode=QC1",
+    );
+    const cnfans = agents.find((agent) => agent.name === "CNFans")!;
+    expect(buildAgentLink(cnfans.templates.weidian!, { platform: "weidian", itemId: "7231234567" }, "ref=123")).toBe("https://cnfans.com/product?id=7231234567&platform=WEIDIAN&ref=123");
+    const kakobuy = agents.find((agent) => agent.name === "Kakobuy")!;
+    expect(buildAgentLink(kakobuy.templates.taobao!, { platform: "taobao", itemId: "623456789012" })).toBe(
+      "https://www.kakobuy.com/item/details?url=https%3A%2F%2Fitem.taobao.com%2Fitem.htm%3Fid%3D623456789012",
+    );
+    const sugargoo = agents.find((agent) => agent.name === "Sugargoo")!;
+    expect(buildAgentLink(sugargoo.templates.weidian!, { platform: "weidian", itemId: "7231234567" }, "memberId=9")).toBe(
+      "https://www.sugargoo.com/#/home/productDetail?productLink=https%253A%252F%252Fweidian.com%252Fitem.html%253FitemID%253D7231234567&memberId=9",
+    );
+    const cssbuy = agents.find((agent) => agent.name === "CSSBuy")!;
+    expect(buildAgentLink(cssbuy.templates.weidian!, { platform: "weidian", itemId: "7231234567" }, "promotionCode=abc")).toBe(
+      "https://www.cssbuy.com/item-micro-7231234567.html?promotionCode=abc",
+    );
+  });
+
+  it("reads every agent's link back to the item, referral or not (Tmall through a Taobao-only template reads as Taobao)", () => {
+    const items = [
+      { platform: "weidian", itemId: "7231234567" },
+      { platform: "taobao", itemId: "623456789012" },
+      { platform: "tmall", itemId: "623456789013" },
+      { platform: "1688", itemId: "645678901234" },
+    ] as const;
+    for (const agent of agents) {
+      for (const target of items) {
+        const template = agentTemplateFor(agent.templates, target.platform);
+        if (!template) continue;
+        const expected = target.platform === "tmall" && !template.includes("{url") && !agent.templates.tmall ? "taobao" : target.platform;
+        for (const referral of [null, "ref=SITE42"]) {
+          const link = buildAgentLink(template, target, referral);
+          expect(read(link), `${agent.name} ${target.platform} ${link}`).toEqual(item(expected, target.itemId, "agent"));
+        }
+      }
+    }
+  });
+
+  it("reads the older CNFans link form and agent links inside share text", () => {
+    expect(read("https://cnfans.com/product/?shop_type=ali_1688&id=645678901234")).toEqual(item("1688", "645678901234", "agent"));
+    expect(read("https://mulebuy.com/product/?shop_type=weidian&id=7231234567&ref=abc")).toEqual(item("weidian", "7231234567", "agent"));
+    expect(read("look: https://www.cssbuy.com/item-1688-645678901234.html!")).toEqual(item("1688", "645678901234", "agent"));
+    expect(read("https://www.superbuy.com/en/page/buy?from=search-input&url=https://detail.tmall.com/item.htm?id=623456789012")).toEqual(item("tmall", "623456789012", "agent"));
+  });
+});

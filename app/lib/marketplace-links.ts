@@ -1,0 +1,283 @@
+/**
+ * Marketplace links and ids (docs/decisions/020-marketplace-links.md): what a shopper
+ * pastes (a link, an app's share text, a shopping agent's link, a bare number) read as
+ * (platform, item id); and agent links built from URL templates. Pure and client-safe:
+ * the paste box, the search box and the admin import box use the same rules.
+ *
+ * Templates (the agents table, editable by admins) are URLs with placeholders:
+ *   {id}   the marketplace item id
+ *   {url}  the item's canonical marketplace link, URL-encoded
+ *   {url2} the same, encoded twice (links carried inside another encoded link)
+ * The parser reads agent links back through the same templates, so a new agent added in
+ * the back office is understood without code.
+ */
+
+import { marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+
+export type Marketplace = Platform;
+const canonicalItemUrl = marketplaceUrl;
+
+/** Short links that need a server-side fetch to find the item (reference/marketplace-links.md). */
+export const SHORT_LINK_HOSTS = [
+  "m.tb.cn",
+  "tb.cn",
+  "e.tb.cn",
+  "weidian.info",
+  "k.youshop10.com",
+  "tinyurl.com",
+  "hoobuy.cc",
+  "l.acbuy.com",
+  "oopbuy.cc",
+  "pandabuy.page.link",
+] as const;
+
+/** qr.1688.com links are encrypted: nothing can read them without the 1688 app. */
+const UNRESOLVABLE_HOSTS = ["qr.1688.com"];
+
+export type AgentPattern = {
+  name: string;
+  templates: Partial<Record<Marketplace, string>>;
+  /** further templates only read back (older link forms), each for one marketplace */
+  readOnly?: Array<{ platform: Marketplace; template: string }>;
+};
+
+export type LinkReading =
+  | { kind: "item"; platform: Marketplace; itemId: string; via: "link" | "agent" }
+  /** a bare number: 13–15 digits is Weidian; 10–12 digits may be Weidian or 1688 */
+  | { kind: "number"; itemId: string; candidates: Marketplace[] }
+  | { kind: "short"; url: string }
+  | { kind: "unresolvable"; url: string }
+  | { kind: "unsupported" }
+  | { kind: "empty" };
+
+const ITEM_ID = /^\d{5,20}$/;
+
+/** The first link in a text (share texts wrap it in 【】「」 and words), with or without its scheme. */
+export function findLink(text: string): string | null {
+  const withScheme = /https?:\/\/[^\s<>"'「」【】，。；！？、（）()\u3000]+/i.exec(text);
+  if (withScheme) return trimLink(withScheme[0]);
+  const bare = /(?:^|[\s【「(（])((?:[a-z0-9-]+\.)+(?:com|cn|hk|info|cc|link|net)\/[^\s<>"'「」【】，。；！？、（）()\u3000]*)/i.exec(text);
+  return bare ? trimLink(`https://${bare[1]}`) : null;
+}
+
+function trimLink(link: string): string {
+  return link.replace(/[.,;:!?)\]}>'"]+$/, "");
+}
+
+const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
+const hostIs = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+function param(url: URL, ...names: string[]): string | null {
+  for (const name of names) {
+    for (const [key, value] of url.searchParams) {
+      if (key.toLowerCase() === name.toLowerCase() && ITEM_ID.test(value.trim())) return value.trim();
+    }
+  }
+  return null;
+}
+
+/** A marketplace's own item link read as (platform, item id), or null. */
+export function readMarketplaceUrl(url: URL): { platform: Marketplace; itemId: string } | null {
+  const host = url.hostname.toLowerCase();
+  const path = url.pathname;
+  if (hostIs(host, "weidian.com") || hostIs(host, "youshop10.com") || hostIs(host, "koudai.com")) {
+    const id = param(url, "itemID", "itemId", "item_id");
+    if (id) return { platform: "weidian", itemId: id };
+    const inPath = /\/item\/(\d{5,20})(?:\.html?)?$/i.exec(path);
+    return inPath ? { platform: "weidian", itemId: inPath[1] } : null;
+  }
+  if (hostIs(host, "tmall.com") || hostIs(host, "tmall.hk")) {
+    const id = param(url, "id", "itemId", "item_id");
+    return id ? { platform: "tmall", itemId: id } : null;
+  }
+  if (hostIs(host, "taobao.com")) {
+    // world.taobao.com/item/N.htm, www.taobao.com/list/item/N.htm, a.m.taobao.com/iN.htm
+    const inPath = /\/(?:list\/)?item\/(\d{5,20})\.htm/i.exec(path) ?? /\/i(\d{5,20})\.htm/i.exec(path);
+    if (inPath) return { platform: "taobao", itemId: inPath[1] };
+    const id = param(url, "id", "itemId", "item_id", "itemNumId");
+    return id ? { platform: "taobao", itemId: id } : null;
+  }
+  if (hostIs(host, "1688.com")) {
+    const offer = /\/offer\/(\d{5,20})\.html?$/i.exec(path);
+    if (offer) return { platform: "1688", itemId: offer[1] };
+    const id = param(url, "offerId", "offerid");
+    return id ? { platform: "1688", itemId: id } : null;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- agent templates
+
+type TemplateParts = { host: string; segments: string[]; query: Array<[string, string]>; hash: { segments: string[]; query: Array<[string, string]> } | null };
+
+const TOKENS: Record<string, string> = { "{id}": "__QCID__", "{url}": "__QCURL__", "{url2}": "__QCURLTWICE__" };
+
+function splitTemplate(template: string): TemplateParts | null {
+  let text = template.trim();
+  for (const [placeholder, token] of Object.entries(TOKENS)) text = text.split(placeholder).join(token);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  const hashText = url.hash.replace(/^#/, "");
+  let hash: TemplateParts["hash"] = null;
+  if (hashText) {
+    const [hashPath, hashQuery = ""] = hashText.split("?");
+    hash = { segments: hashPath.split("/").filter(Boolean), query: [...new URLSearchParams(hashQuery)] };
+  }
+  return {
+    host: bareHost(url.hostname),
+    segments: url.pathname.split("/").filter(Boolean),
+    query: [...url.searchParams],
+    hash,
+  };
+}
+
+type Captured = { id?: string; url?: string };
+
+/** Matches one template piece (a path segment or a query value) against the link's; collects the placeholders. */
+function matchPiece(template: string, actual: string, captured: Captured): boolean {
+  if (!/__QC(ID|URL|URLTWICE)__/.test(template)) return template.toLowerCase() === actual.toLowerCase();
+  const pattern = template
+    .split(/(__QCID__|__QCURL__|__QCURLTWICE__)/)
+    .map((part) => (part === "__QCID__" ? "(?<id>\\d{5,20})" : part === "__QCURL__" || part === "__QCURLTWICE__" ? "(?<url>.+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  const found = new RegExp(`^${pattern}$`, "i").exec(actual);
+  if (!found) return false;
+  if (found.groups?.id) captured.id = found.groups.id;
+  if (found.groups?.url) {
+    let decoded = found.groups.url;
+    // the link may arrive encoded once more or once less than the template says
+    for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
+      try {
+        decoded = decodeURIComponent(decoded);
+      } catch {
+        break;
+      }
+    }
+    captured.url = decoded;
+  }
+  return true;
+}
+
+function matchSegments(template: string[], actual: string[], captured: Captured): boolean {
+  if (template.length !== actual.length) return false;
+  return template.every((piece, i) => matchPiece(piece, decodeSafe(actual[i]), captured));
+}
+
+function matchQuery(template: Array<[string, string]>, actual: URLSearchParams, captured: Captured): boolean {
+  return template.every(([key, value]) => {
+    const present = [...actual].find(([name]) => name.toLowerCase() === key.toLowerCase());
+    return present !== undefined && matchPiece(value, present[1], captured);
+  });
+}
+
+function decodeSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Reads a link through one template: the item it names, or null. */
+export function readWithTemplate(url: URL, template: string, platform: Marketplace | null): { platform: Marketplace; itemId: string } | null {
+  const parts = splitTemplate(template);
+  if (!parts || parts.host !== bareHost(url.hostname)) return null;
+  const captured: Captured = {};
+  if (!matchSegments(parts.segments, url.pathname.split("/").filter(Boolean), captured)) return null;
+  if (!matchQuery(parts.query, url.searchParams, captured)) return null;
+  if (parts.hash) {
+    const [hashPath, hashQuery = ""] = url.hash.replace(/^#/, "").split("?");
+    if (!matchSegments(parts.hash.segments, hashPath.split("/").filter(Boolean), captured)) return null;
+    if (!matchQuery(parts.hash.query, new URLSearchParams(hashQuery), captured)) return null;
+  }
+  if (captured.url) {
+    let inner: URL;
+    try {
+      inner = new URL(captured.url);
+    } catch {
+      return null;
+    }
+    return readMarketplaceUrl(inner);
+  }
+  if (captured.id && platform) return { platform, itemId: captured.id };
+  return null;
+}
+
+/** A shopping agent's link read back to (platform, item id), or null. */
+export function readAgentUrl(url: URL, agents: readonly AgentPattern[]): { platform: Marketplace; itemId: string } | null {
+  for (const agent of agents) {
+    // taobao before tmall: agents order Tmall items as Taobao ones, often with one template for both
+    const order: readonly Marketplace[] = ["taobao", ...PLATFORMS.filter((p) => p !== "taobao")];
+    const candidates: Array<{ platform: Marketplace; template: string }> = [
+      ...order.flatMap((platform) => (agent.templates[platform] ? [{ platform, template: agent.templates[platform]! }] : [])),
+      ...(agent.readOnly ?? []),
+    ];
+    for (const { platform, template } of candidates) {
+      const found = readWithTemplate(url, template, platform);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Reads what a shopper pasted. A marketplace link (also inside share text), an agent's
+ * link, or a bare number (10–15 digits; see `kind: "number"`). Short links are named for
+ * the server to resolve; anything else is unsupported.
+ */
+export function readMarketplaceInput(input: string, agents: readonly AgentPattern[] = []): LinkReading {
+  const text = input.trim();
+  if (!text) return { kind: "empty" };
+  if (/^\d+$/.test(text)) {
+    if (text.length >= 13 && text.length <= 15) return { kind: "number", itemId: text, candidates: ["weidian"] };
+    if (text.length >= 10 && text.length <= 12) return { kind: "number", itemId: text, candidates: ["weidian", "1688"] };
+    return { kind: "unsupported" };
+  }
+  const link = findLink(text);
+  if (!link) return { kind: "unsupported" };
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return { kind: "unsupported" };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { kind: "unsupported" };
+  const host = url.hostname.toLowerCase();
+  const own = readMarketplaceUrl(url);
+  if (own) return { kind: "item", ...own, via: "link" };
+  const agent = readAgentUrl(url, agents);
+  if (agent) return { kind: "item", ...agent, via: "agent" };
+  if (UNRESOLVABLE_HOSTS.some((domain) => hostIs(host, domain))) return { kind: "unresolvable", url: url.href };
+  if (SHORT_LINK_HOSTS.some((domain) => hostIs(host, domain))) return { kind: "short", url: url.href };
+  return { kind: "unsupported" };
+}
+
+/** An agent's link to an item: the template filled in, and its referral parameter (e.g. "ref=ABC") added. */
+export function buildAgentLink(template: string, item: { platform: Marketplace; itemId: string }, referral?: string | null): string {
+  const canonical = canonicalItemUrl(item.platform, item.itemId);
+  let link = template
+    .split("{id}")
+    .join(item.itemId)
+    .split("{url2}")
+    .join(encodeURIComponent(encodeURIComponent(canonical)))
+    .split("{url}")
+    .join(encodeURIComponent(canonical));
+  const extra = referral?.trim().replace(/^[?&]+/, "");
+  if (extra) {
+    const hashAt = link.indexOf("#");
+    // hash-routed sites (…/#/page?x=1) read their parameters after the hash
+    const inHash = hashAt !== -1 && link.indexOf("?", hashAt) !== -1;
+    if (inHash || hashAt === -1) link += (link.slice(inHash ? hashAt : 0).includes("?") ? "&" : "?") + extra;
+    else link = `${link.slice(0, hashAt)}${link.slice(0, hashAt).includes("?") ? "&" : "?"}${extra}${link.slice(hashAt)}`;
+  }
+  return link;
+}
+
+/** The template an agent uses for an item: Tmall items go through the Taobao one unless the agent has its own. */
+export function agentTemplateFor(templates: Partial<Record<Marketplace, string>>, platform: Marketplace): string | null {
+  return templates[platform] ?? (platform === "tmall" ? templates.taobao ?? null : null);
+}

@@ -1,0 +1,156 @@
+/**
+ * Shopping agents (docs/decisions/020-marketplace-links.md): "Buy via" links on product
+ * pages, the shopper's preferred agent first; the back office's agent list; and the agents'
+ * link templates handed to the link reader, so agent links pasted by shoppers are read
+ * back to marketplace items. Kept in memory until an agent changes (or another process
+ * writes the database).
+ */
+import { ApiError } from "~/lib/api.server";
+import { contentChanged, contentVersion } from "~/lib/content-version.server";
+import { dataVersion, getDb } from "~/lib/db.server";
+import { agentTemplateFor, buildAgentLink, readMarketplaceInput, type AgentPattern, type LinkReading } from "~/lib/marketplace-links";
+import { deleteAgent, findAgent, findAgentByName, insertAgent, listAgents, setAgentOrders, updateAgent, type Agent, type AgentInput } from "~/models/agent.server";
+import type { Platform } from "~/schemas/catalogue-rules";
+import { AGENT_MESSAGES as M, type AgentBody } from "~/schemas/marketplace";
+
+export type { Agent };
+
+let cached: { content: number; data: number; agents: Promise<Agent[]> } | undefined;
+
+/** Every agent, in order (kept in memory until one changes). */
+export function allAgents(): Promise<Agent[]> {
+  const content = contentVersion();
+  const data = dataVersion();
+  if (!cached || cached.content !== content || cached.data !== data) {
+    const agents = listAgents(getDb());
+    cached = { content, data, agents };
+    agents.catch(() => {
+      if (cached?.agents === agents) cached = undefined;
+    });
+  }
+  return cached.agents;
+}
+
+function changed() {
+  cached = undefined;
+  // product pages show the agents' links
+  contentChanged();
+}
+
+/** The agents' templates as the link reader takes them (disabled agents' links are still read). */
+export async function agentPatterns(): Promise<AgentPattern[]> {
+  return (await allAgents()).map((agent) => ({ name: agent.name, templates: agent.templates, readOnly: agent.readPatterns }));
+}
+
+/** What a shopper pasted, read with every agent's templates. */
+export async function readPastedLink(text: string): Promise<LinkReading> {
+  return readMarketplaceInput(text, await agentPatterns());
+}
+
+export type AgentLink = { id: number; name: string; url: string; preferred: boolean };
+
+/** The enabled agents' links to an item, the preferred agent first (then the admin's order). */
+export async function agentLinksFor(item: { platform: Platform | null; platformItemId: string | null }, preferredId: number | null): Promise<AgentLink[]> {
+  if (!item.platform || !item.platformItemId) return [];
+  const target = { platform: item.platform, itemId: item.platformItemId };
+  const links = (await allAgents()).flatMap((agent) => {
+    const template = agent.enabled ? agentTemplateFor(agent.templates, item.platform!) : null;
+    if (!template) return [];
+    const referral = agent.referralParam && agent.referralCode ? `${agent.referralParam}=${encodeURIComponent(agent.referralCode)}` : null;
+    return [{ id: agent.id, name: agent.name, url: buildAgentLink(template, target, referral), preferred: agent.id === preferredId }];
+  });
+  return [...links.filter((link) => link.preferred), ...links.filter((link) => !link.preferred)];
+}
+
+/** Enabled agents to choose from (the preference form). */
+export async function enabledAgents(): Promise<Array<{ id: number; name: string }>> {
+  return (await allAgents()).filter((agent) => agent.enabled).map(({ id, name }) => ({ id, name }));
+}
+
+export async function enabledAgent(id: number): Promise<Agent | null> {
+  const agent = (await allAgents()).find((candidate) => candidate.id === id);
+  return agent?.enabled ? agent : null;
+}
+
+// ---------------------------------------------------------------- the back office
+
+function toInput(body: AgentBody, sortOrder?: number): AgentInput {
+  return {
+    name: body.name,
+    templates: { weidian: body.template_weidian ?? null, taobao: body.template_taobao ?? null, tmall: body.template_tmall ?? null, "1688": body.template_1688 ?? null },
+    readPatterns: (body.read_patterns ?? "")
+      .split("\n")
+      .map((line) => line.trim().replace(/\s+/, " "))
+      .filter(Boolean)
+      .join("\n"),
+    referralParam: body.referral_param ?? null,
+    referralCode: body.referral_code ?? null,
+    enabled: body.enabled ?? false,
+    sortOrder,
+  };
+}
+
+const nameTaken = () => new ApiError(409, M.nameTaken, "CONFLICT", [{ field: "name", message: M.nameTaken }]);
+const notFound = () => new ApiError(404, M.notFound, "NOT_FOUND");
+
+export async function getAgent(id: number): Promise<Agent> {
+  const agent = await findAgent(getDb(), id);
+  if (!agent) throw notFound();
+  return agent;
+}
+
+export async function createAgent(body: AgentBody): Promise<Agent> {
+  if (await findAgentByName(getDb(), body.name)) throw nameTaken();
+  const agent = await insertAgent(getDb(), toInput(body));
+  changed();
+  return agent;
+}
+
+export async function updateAgentByAdmin(id: number, body: AgentBody): Promise<Agent> {
+  const current = await getAgent(id);
+  const other = await findAgentByName(getDb(), body.name);
+  if (other && other.id !== id) throw nameTaken();
+  const agent = await updateAgent(getDb(), id, toInput(body, current.sortOrder));
+  if (!agent) throw notFound();
+  changed();
+  return agent;
+}
+
+export async function deleteAgentByAdmin(id: number): Promise<Agent> {
+  const agent = await getAgent(id);
+  await deleteAgent(getDb(), id);
+  changed();
+  return agent;
+}
+
+/** Moves an agent one place up or down (numbers the list again in steps of 10). */
+export async function moveAgent(id: number, direction: "up" | "down"): Promise<void> {
+  const agents = await listAgents(getDb());
+  const index = agents.findIndex((agent) => agent.id === id);
+  if (index === -1) throw notFound();
+  const other = direction === "up" ? index - 1 : index + 1;
+  if (other < 0 || other >= agents.length) return;
+  [agents[index], agents[other]] = [agents[other], agents[index]];
+  await getDb()
+    .transaction()
+    .execute((trx) => setAgentOrders(trx, agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 }))));
+  changed();
+}
+
+export function agentJson(agent: Agent) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    template_weidian: agent.templates.weidian ?? null,
+    template_taobao: agent.templates.taobao ?? null,
+    template_tmall: agent.templates.tmall ?? null,
+    template_1688: agent.templates["1688"] ?? null,
+    read_patterns: agent.readPatterns.map((pattern) => `${pattern.platform} ${pattern.template}`).join("\n"),
+    referral_param: agent.referralParam,
+    referral_code: agent.referralCode,
+    enabled: agent.enabled,
+    sort_order: agent.sortOrder,
+    created_at: agent.createdAt,
+    updated_at: agent.updatedAt,
+  };
+}
