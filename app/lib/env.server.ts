@@ -96,6 +96,17 @@ const rawSchema = z.object({
   RATES_URL: z.preprocess(blankToUndefined, httpUrl.default(DEFAULT_RATES_URL)),
   RATES_BACKUP_URL: z.preprocess(blankToUndefined, httpUrl.default(DEFAULT_RATES_BACKUP_URL)),
   MARKETPLACE_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  MARKETPLACE_TIMEOUT_MS: z.preprocess(blankToUndefined, integer(100, 60_000).default(8000)),
+  LISTING_CHECKS_PER_HOUR: z.preprocess(blankToUndefined, integer(0, 360_000).default(120)),
+  LISTING_RECHECK_HOURS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, "must be a number of hours")
+      .transform(Number)
+      .refine((hours) => hours > 0 && hours <= 24 * 365, "must be more than 0 hours and at most a year")
+      .default(24),
+  ),
   ACCESS_TOKEN_TTL: z.preprocess(blankToUndefined, positiveSeconds.default(3600)),
   REFRESH_MAX_AGE_ADMIN: z.preprocess(blankToUndefined, positiveSeconds.default(18000)),
   REFRESH_MAX_AGE_USER: z.preprocess(blankToUndefined, positiveSeconds.default(86400)),
@@ -135,6 +146,12 @@ export type Env = {
   RATES_URL: string;
   RATES_BACKUP_URL: string;
   MARKETPLACE_BASE_URL?: string;
+  /** each marketplace request's time limit */
+  MARKETPLACE_TIMEOUT_MS: number;
+  /** external products re-checked per hour by the listing watch (0: off) */
+  LISTING_CHECKS_PER_HOUR: number;
+  /** a listing is checked at most once in this many hours */
+  LISTING_RECHECK_HOURS: number;
   ACCESS_TOKEN_TTL: number;
   REFRESH_MAX_AGE_ADMIN: number;
   REFRESH_MAX_AGE_USER: number;
@@ -232,6 +249,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     RATES_URL: raw.RATES_URL,
     RATES_BACKUP_URL: raw.RATES_BACKUP_URL,
     MARKETPLACE_BASE_URL: raw.MARKETPLACE_BASE_URL,
+    MARKETPLACE_TIMEOUT_MS: raw.MARKETPLACE_TIMEOUT_MS,
+    LISTING_CHECKS_PER_HOUR: raw.LISTING_CHECKS_PER_HOUR,
+    LISTING_RECHECK_HOURS: raw.LISTING_RECHECK_HOURS,
     ACCESS_TOKEN_TTL: raw.ACCESS_TOKEN_TTL,
     REFRESH_MAX_AGE_ADMIN: raw.REFRESH_MAX_AGE_ADMIN,
     REFRESH_MAX_AGE_USER: raw.REFRESH_MAX_AGE_USER,

@@ -1,15 +1,22 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
 import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
+import { ApiError } from "~/lib/api.server";
+import { getPageUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
 import { searchQuerySchema } from "~/schemas/catalogue";
 import { SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
-import { categoriesForStorefront, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
+import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
+import { categoriesForStorefront, productPath, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
+import { findPasted, isPastedLink } from "~/services/marketplace.server";
+import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 
 const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
 
@@ -23,8 +30,27 @@ function categoryOptions(categories: CategoryWithCount[]): CategoryOption[] {
   return options;
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+/** A pasted link or id opens its product, or offers to import it (docs/decisions/020-marketplace-links.md). */
+async function pastedLink(request: Request, q: string, clientIp: string) {
+  const user = await getPageUser(request);
+  const outcome = await findPasted(q, { beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, clientIp) }).catch((error) => {
+    if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: PASTE_MESSAGES.tooMany };
+    throw error;
+  });
+  if (outcome.kind === "found") throw redirect(productPath(outcome.product));
+  const view: PastedView =
+    outcome.kind === "error"
+      ? { kind: "error", link: q, message: outcome.message }
+      : outcome.kind === "choose"
+        ? { kind: "choose", link: q, itemId: outcome.itemId, candidates: outcome.candidates }
+        : { kind: "importable", link: q, platform: outcome.platform, itemId: outcome.itemId };
+  return { state: "link" as const, q, view, loggedIn: Boolean(user) };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
+  const pasted = (params.get("q") ?? "").trim();
+  if (pasted && pasted.length <= 2000 && (await isPastedLink(pasted))) return pastedLink(request, pasted, String(context.clientIp ?? ""));
   const externalParam = params.get("external") ?? "";
   const external: ExternalFilter = externalParam === "local" || externalParam === "external" ? externalParam : "";
   const category = params.get("category") ?? "";
@@ -64,6 +90,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Search() {
   const data = useLoaderData<typeof loader>();
   const location = useLocation();
+  if (data.state === "link") {
+    return (
+      <section aria-labelledby="search-title">
+        <h1 id="search-title">Find a product by its link</h1>
+        <ImportPanel view={data.view} loggedIn={data.loggedIn} />
+      </section>
+    );
+  }
   if (data.state === "help") {
     return (
       <section aria-labelledby="search-title">

@@ -27,6 +27,11 @@ export const LIMITS = {
   /** QC photo uploads (each up to 10 photos) by shoppers, per user and per client address */
   qcUploadsPerUser: { max: 20, windowMs: HOUR },
   qcUploadsPerIp: { max: 60, windowMs: HOUR },
+  /** marketplace fetches asked for by shoppers (imports, crawls, short links), per user and per address */
+  marketplacePerUser: { max: 30, windowMs: HOUR },
+  marketplacePerIp: { max: 60, windowMs: HOUR },
+  /** dead-link reports, per user or address */
+  listingReports: { max: 10, windowMs: HOUR },
 } as const;
 
 /**
@@ -130,12 +135,35 @@ export async function codeSendingNearLimit(ip: string): Promise<boolean> {
  * 'Too many requests, please try again later' past the user's or the address's limit.
  */
 export async function limitQcUploads(userId: number, ip: string): Promise<void> {
-  const db = getDb();
   const checks: Array<[string, { max: number; windowMs: number }]> = [[`qc-upload:user:${userId}`, LIMITS.qcUploadsPerUser]];
   if (countsPerAddress(ip)) checks.push([`qc-upload:ip:${ip}`, LIMITS.qcUploadsPerIp]);
+  await limitBuckets(checks);
+}
+
+async function limitBuckets(checks: Array<[string, { max: number; windowMs: number }]>): Promise<void> {
+  const db = getDb();
   for (const [bucket, limit] of checks) {
     const current = await peekHits(db, bucket);
     if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
   }
   for (const [bucket, limit] of checks) await addHit(db, bucket, limit.windowMs);
+}
+
+/**
+ * Counts one marketplace fetch asked for by a shopper (an import, a crawl, a short link
+ * opened); 429 past the user's or the address's limit. Staff who edit products are not
+ * limited (the caller decides).
+ */
+export async function limitMarketplaceFetches(userId: number | null, ip: string): Promise<void> {
+  const checks: Array<[string, { max: number; windowMs: number }]> = [];
+  if (userId !== null) checks.push([`marketplace:user:${userId}`, LIMITS.marketplacePerUser]);
+  if (countsPerAddress(ip)) checks.push([`marketplace:ip:${ip}`, LIMITS.marketplacePerIp]);
+  await limitBuckets(checks);
+}
+
+/** Counts one dead-link report; 429 past the limit of the user (or, for visitors, the address). */
+export async function limitListingReports(userId: number | null, ip: string): Promise<void> {
+  if (userId !== null) return limitBuckets([[`listing-report:user:${userId}`, LIMITS.listingReports]]);
+  // visitors on one shared address (loopback, an unknown proxy) share one bucket: reports stay few
+  return limitBuckets([[`listing-report:ip:${countsPerAddress(ip) ? ip : "shared"}`, LIMITS.listingReports]]);
 }

@@ -23,6 +23,7 @@ export type TestServer = {
 
 /** An address nothing listens on (port 9, discard): fetches fail at once. */
 export const CLOSED_URL = "http://127.0.0.1:9/closed.json";
+export const CLOSED_BASE = "http://127.0.0.1:9";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -99,6 +100,7 @@ export async function startTestServer(
       // starts its own fake rate server
       RATES_URL: CLOSED_URL,
       RATES_BACKUP_URL: CLOSED_URL,
+      MARKETPLACE_BASE_URL: CLOSED_BASE,
       ...options.env,
     }),
   });

@@ -1,0 +1,115 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
+import { ErrorPage } from "~/components/ui/error-page";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { getPageUser } from "~/lib/auth.server";
+import { pageMeta } from "~/lib/meta";
+import { canAny } from "~/lib/permissions";
+import { getAccess } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
+import { productPath } from "~/services/catalogue.server";
+import { findPasted, importFailureText, importItem, type FindOutcome } from "~/services/marketplace.server";
+import { limitMarketplaceFetches } from "~/services/rate-limit.server";
+
+const MAX_LINK = 2000;
+
+function toView(link: string, outcome: Exclude<FindOutcome, { kind: "found" }>): PastedView {
+  if (outcome.kind === "error") return { kind: "error", link, message: outcome.message };
+  if (outcome.kind === "choose") return { kind: "choose", link, itemId: outcome.itemId, candidates: outcome.candidates };
+  return { kind: "importable", link, platform: outcome.platform, itemId: outcome.itemId };
+}
+
+/**
+ * /import: the paste box (a marketplace link, an agent's link, share text or an item id).
+ * A product already in the catalogue opens at once; otherwise a logged-in shopper can
+ * import it (docs/decisions/020-marketplace-links.md).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getPageUser(request);
+  const link = (new URL(request.url).searchParams.get("link") ?? "").slice(0, MAX_LINK);
+  if (!link.trim()) return { link: "", view: null, loggedIn: Boolean(user) };
+  const outcome = await findPasted(link, { beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? "")) }).catch((error) => {
+    if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: P.tooMany };
+    throw error;
+  });
+  if (outcome.kind === "found") throw redirect(productPath(outcome.product));
+  return { link, view: toView(link, outcome), loggedIn: Boolean(user) };
+}
+
+type ActionData = { error: string; link: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const link = String(formData.get("link") ?? "").slice(0, MAX_LINK);
+  // visitors log in first and come back to this link
+  const user = await getPageUser(request);
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/import?link=${encodeURIComponent(link)}`)}`);
+  const actor = { user, access: await getAccess(user) };
+  const ip = String(context.clientIp ?? "");
+  const limited = !canAny(actor.access, ["product.create", "product.edit"]);
+  const fail = (message: string, status = 400) => data({ error: message, link } satisfies ActionData, { status });
+  try {
+    if (limited) await limitMarketplaceFetches(actor.user.id, ip);
+    const outcome = await findPasted(link);
+    if (outcome.kind === "found") return redirectWithToast(productPath(outcome.product), { message: P.found, type: "info" });
+    if (outcome.kind === "error") return fail(outcome.message);
+    let platform: Platform;
+    if (outcome.kind === "choose") {
+      const chosen = String(formData.get("platform") ?? "") as Platform;
+      if (!PLATFORMS.includes(chosen) || !outcome.candidates.includes(chosen)) return fail(P.unsupported);
+      platform = chosen;
+    } else {
+      platform = outcome.platform;
+    }
+    try {
+      const { product } = await importItem(platform, outcome.itemId, actor);
+      return redirectWithToast(productPath(product), { message: P.imported(platform) });
+    } catch (error) {
+      const text = importFailureText(error, platform);
+      if (text) return fail(text, error instanceof ApiError ? error.status : 502);
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return fail(P.tooMany, 429);
+    throw error;
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Find or import a product", description: "Paste a Weidian, Taobao, Tmall or 1688 link, an agent's link or an item id." });
+
+export default function ImportPage() {
+  const { link, view, loggedIn } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  return (
+    <section className="import-page" aria-labelledby="import-title">
+      <h1 id="import-title">Find a product by its link</h1>
+      <p className="muted">
+        Paste a Weidian, Taobao, Tmall or 1688 product link, a shopping agent's link, the share text of a marketplace app, or an item id. If the product is in
+        the catalogue you go straight to it; if not, you can import it.
+      </p>
+      <Form method="get" action="/import" className="import-page__form">
+        <label htmlFor="import-link">Product link or id</label>
+        <div className="site-search">
+          <input id="import-link" name="link" type="text" defaultValue={failed?.link ?? link} required maxLength={MAX_LINK} autoComplete="off" inputMode="url" placeholder="https://weidian.com/item.html?itemID=…" />
+          <SubmitButton pendingText="Looking…">Find</SubmitButton>
+        </div>
+      </Form>
+      {failed ? (
+        <p className="notice notice--warning" role="alert">
+          {failed.error}
+        </p>
+      ) : null}
+      {view ? <ImportPanel view={view} loggedIn={loggedIn} /> : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

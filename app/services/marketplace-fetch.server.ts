@@ -1,0 +1,183 @@
+/**
+ * Every request this server makes to a marketplace or a short-link service goes through
+ * here (docs/decisions/020-marketplace-links.md):
+ * - only hosts of the allowlist (the marketplaces, the short-link services, the agents'
+ *   sites) are fetched, redirects included (each hop is checked);
+ * - a host whose address is private (loopback, the LAN, link-local, carrier NAT…) is
+ *   refused, checked at connect time (no window for a DNS change in between);
+ * - a timeout and a cap on the answer's size;
+ * - MARKETPLACE_BASE_URL (tests: a fake marketplace on 127.0.0.1) takes every request
+ *   instead, as <base>/<host><path>?<query>; the allowlist still applies to the URLs.
+ */
+import dns from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { getEnv } from "~/lib/env.server";
+import { SHORT_LINK_HOSTS } from "~/lib/marketplace-links";
+
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const USER_AGENT =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+
+/** Domains this server may fetch (a host matches itself and its subdomains). */
+const MARKETPLACE_DOMAINS = ["weidian.com", "youshop10.com", "weidian.info", "koudai.com", "taobao.com", "tmall.com", "tmall.hk", "tb.cn", "1688.com"];
+
+export class FetchRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FetchRefused";
+  }
+}
+
+const hostIs = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+/** Whether a host may be fetched: the marketplaces, the short-link services and the given extra domains (the agents' sites). */
+export function isAllowedHost(host: string, extraDomains: readonly string[] = []): boolean {
+  const lower = host.toLowerCase().replace(/\.$/, "");
+  if (net.isIP(lower)) return false;
+  return [...MARKETPLACE_DOMAINS, ...SHORT_LINK_HOSTS, ...extraDomains].some((domain) => hostIs(lower, domain.toLowerCase()));
+}
+
+const PRIVATE = new net.BlockList();
+for (const [address, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 3],
+] as const) {
+  PRIVATE.addSubnet(address, prefix, "ipv4");
+}
+for (const [address, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+  ["2001:db8::", 32],
+] as const) {
+  PRIVATE.addSubnet(address, prefix, "ipv6");
+}
+
+/** Whether an address is not on the public internet (IPv4-mapped IPv6 addresses included). */
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return PRIVATE.check(address, "ipv4");
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return PRIVATE.check(mapped[1], "ipv4");
+    return PRIVATE.check(address, "ipv6");
+  }
+  return true;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/** dns.lookup that refuses private addresses: used by the socket itself, so what is checked is what is dialled. */
+function publicLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const list = addresses as dns.LookupAddress[];
+    const blocked = list.find((entry) => isPrivateAddress(entry.address));
+    if (blocked || list.length === 0) {
+      const refused: NodeJS.ErrnoException = new FetchRefused(`${hostname} has a private address`);
+      refused.code = "EPRIVATE";
+      return callback(refused, []);
+    }
+    if (options.all) return callback(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+}
+
+export type FetchAnswer = { status: number; headers: http.IncomingHttpHeaders; body: string; url: string };
+
+/** Where a request for `url` goes: the URL itself, or the test base (MARKETPLACE_BASE_URL) when set. */
+function target(url: URL): { url: URL; viaBase: boolean } {
+  const base = getEnv().MARKETPLACE_BASE_URL;
+  if (!base) return { url, viaBase: false };
+  return { url: new URL(`${base.replace(/\/+$/, "")}/${url.host}${url.pathname}${url.search}`), viaBase: true };
+}
+
+/**
+ * One GET (redirects are not followed: see followRedirects). Answers the status, headers
+ * and body as text (at most 3 MB). Throws FetchRefused for a host outside the allowlist
+ * or with a private address, and an Error on timeouts and network failures.
+ */
+export function fetchOnce(raw: string | URL, options: { extraDomains?: readonly string[]; timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<FetchAnswer> {
+  const url = new URL(raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return Promise.reject(new FetchRefused(`${url.protocol} links are not fetched`));
+  if (url.username || url.password) return Promise.reject(new FetchRefused("links with credentials are not fetched"));
+  if (!isAllowedHost(url.hostname, options.extraDomains)) return Promise.reject(new FetchRefused(`${url.hostname} is not a marketplace`));
+  const destination = target(url);
+  const timeoutMs = options.timeoutMs ?? getEnv().MARKETPLACE_TIMEOUT_MS;
+  const client = destination.url.protocol === "https:" ? https : http;
+  return new Promise<FetchAnswer>((resolve, reject) => {
+    const request = client.get(
+      destination.url,
+      {
+        headers: { "User-Agent": USER_AGENT, Accept: "text/html,application/json;q=0.9,*/*;q=0.8", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8", ...options.headers },
+        timeout: timeoutMs,
+        // the configured base is trusted (it is the operator's own fake); anything else must be public
+        ...(destination.viaBase ? {} : { lookup: publicLookup as unknown as net.LookupFunction }),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) {
+            request.destroy(new Error(`the answer of ${url.hostname} is larger than ${MAX_BODY_BYTES} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), url: url.href }));
+        response.on("error", reject);
+      },
+    );
+    // a total deadline as well: `timeout` alone only bounds silence between packets
+    const late = () => request.destroy(new Error(`${url.hostname} did not answer within ${timeoutMs} ms`));
+    const deadline = setTimeout(late, timeoutMs);
+    request.on("timeout", late);
+    request.on("error", (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    request.on("close", () => clearTimeout(deadline));
+  });
+}
+
+/**
+ * Follows redirects from `start` (at most 5), each hop checked like the first. `stop`
+ * looks at every URL on the way (and at the last answer's body) and ends the walk when it
+ * finds what it looks for.
+ */
+export async function followRedirects<T>(
+  start: string,
+  stop: (url: URL, answer: FetchAnswer | null) => T | null,
+  options: { extraDomains?: readonly string[]; timeoutMs?: number } = {},
+): Promise<T | null> {
+  let url = new URL(start);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const early = hop > 0 ? stop(url, null) : null;
+    if (early) return early;
+    const answer = await fetchOnce(url, options);
+    if (answer.status >= 300 && answer.status < 400 && answer.headers.location) {
+      url = new URL(String(answer.headers.location), url);
+      continue;
+    }
+    return stop(url, answer);
+  }
+  throw new FetchRefused("too many redirects");
+}
