@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { NonceProvider } from "./lib/nonce";
-import { JOB_DEFINITIONS } from "./services/job-handlers.server";
+import { jobDefinitions } from "./services/job-handlers.server";
 import { closeMail } from "./services/mailer.server";
 import { startJobRunner, type JobRunner } from "./services/jobs.server";
 
@@ -68,7 +68,7 @@ let jobRunner: JobRunner | undefined;
  * routes; the server reaches these functions through `build.entry.module`.
  */
 export async function startBackgroundWork(): Promise<void> {
-  jobRunner ??= await startJobRunner({ definitions: JOB_DEFINITIONS });
+  jobRunner ??= await startJobRunner({ definitions: jobDefinitions() });
 }
 
 /**

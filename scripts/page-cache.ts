@@ -2,7 +2,7 @@
  * Rendered pages kept for visitors without a session (docs/decisions/012-page-cache.md).
  *
  * A storefront page is the same for every visitor without a session who asks for the same
- * address in the same currency, until the content changes. The first request renders it
+ * address in the same currency (and with the same preferred agent), until the content changes. The first request renders it
  * through Remix as usual and the answer is stored, gzipped once, with the CSP header it
  * was made with (its nonce was drawn for that render). The next ones are answered by the
  * server's front (scripts/fast-lane.ts) from here, before express runs, with the
@@ -60,9 +60,11 @@ function hasVisitorCookie(cookie: string | undefined): boolean {
   });
 }
 
-function currencyOf(cookie: string | undefined): string {
-  const match = /(?:^|;\s*)currency=([A-Z]{3})/.exec(cookie ?? "");
-  return match?.[1] ?? "";
+/** The visitor's choices a page depends on: the display currency and the preferred shopping agent. */
+function choicesOf(cookie: string | undefined): string {
+  const currency = /(?:^|;\s*)currency=([A-Z]{3})/.exec(cookie ?? "")?.[1] ?? "";
+  const agent = /(?:^|;\s*)agent=(\d{1,9})/.exec(cookie ?? "")?.[1] ?? "";
+  return agent ? `${currency}|${agent}` : currency;
 }
 
 /** The cache key of a request (its raw URL as sent), or null when its answer may differ per visitor. */
@@ -74,7 +76,7 @@ export function pageCacheKey(method: string | undefined, url: string, headers: I
   if (hasVisitorCookie(headers.cookie)) return null;
   // Remix data requests and anything asking for JSON
   if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
-  return `${url}\n${currencyOf(headers.cookie)}`;
+  return `${url}\n${choicesOf(headers.cookie)}`;
 }
 
 /** Notes a request whose answer may be stored (the versions are read before it renders). */

@@ -8,6 +8,7 @@
  *   and stock (the bulk stock, or 100 when that is 0 or empty), nothing saved;
  * - chosen image files are stored whatever the button, their addresses added to the
  *   images field, each failure named with its file ('n/m images uploaded');
+ * - the import box fills the form from a marketplace link or id, nothing saved;
  * - "save" validates and creates or updates, the errors classified as spec/admin.md 8.
  */
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -18,6 +19,10 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { productInputSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M, PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
 import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
+import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
+import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
+import { readPastedLink } from "~/services/agents.server";
+import { crawlItem, FetchFailed, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";
 import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
 
 export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };
@@ -61,11 +66,16 @@ const permissionFor = (mode: ProductFormMode) => ({ permission: mode.kind === "c
 export async function productFormLoader(request: Request, mode: ProductFormMode) {
   const { access } = await requireAdmin(request, permissionFor(mode));
   const categories = (await categoriesForStorefront(access)).map((category) => ({ id: category.id, name: category.name, parentId: category.parentId }));
-  if (mode.kind === "create") return { mode, categories, product: null };
+  if (mode.kind === "create") return { mode, categories, product: null, listing: null };
   const product = await productOrNotFound(mode.id);
+  const watched = product.isExternal && product.platform && product.platformItemId;
+  const [state, history, reports] = watched
+    ? await Promise.all([listingStatesOf([product.id]).then((states) => states.get(product.id) ?? null), priceHistoryOf(product.id), reportsOf(product.id)])
+    : [null, [], []];
   return {
     mode,
     categories,
+    listing: watched ? { state, history, reports } : null,
     product: {
       id: product.id,
       name: product.name,
@@ -139,6 +149,54 @@ function uploadSummary(outcome: UploadOutcome): { notice: string | null; failure
   return { notice: FORM_MESSAGES.uploaded(outcome.urls.length, outcome.total), failures: outcome.failures };
 }
 
+/**
+ * The import box: reads the link or id, fetches the item, and writes it into the form's
+ * fields (name, price, images, description, marketplace, item id, link, SKUs). A bare
+ * 10–12 digit number is tried on Weidian, then 1688.
+ */
+async function importIntoForm(form: FormData): Promise<{ importNotice: string | null; importError: string | null }> {
+  const failed = (importError: string) => ({ importNotice: null, importError });
+  const text = String(form.get("import_link") ?? "").trim().slice(0, 2000);
+  if (!text) return failed(IMPORT_MESSAGES.required);
+  let reading = await readPastedLink(text);
+  if (reading.kind === "short") {
+    const resolved = await resolveShortLink(reading.url).catch(() => null);
+    reading = resolved ? { kind: "item", ...resolved, via: "link" } : { kind: "unsupported" };
+  }
+  if (reading.kind === "unresolvable") return failed(IMPORT_MESSAGES.unresolvable);
+  if (reading.kind !== "item" && reading.kind !== "number") return failed(IMPORT_MESSAGES.unsupported);
+  const tries: Platform[] = reading.kind === "item" ? [reading.platform] : reading.candidates;
+  let item: CrawledProduct | null = null;
+  let fetchFailed = false;
+  for (const platform of tries) {
+    try {
+      item = await crawlItem(platform, reading.itemId);
+      break;
+    } catch (error) {
+      if (error instanceof FetchFailed) fetchFailed = true;
+      else if (!(error instanceof ItemNotFound)) throw error;
+    }
+  }
+  if (!item) return failed(fetchFailed ? IMPORT_MESSAGES.fetchFailed : IMPORT_MESSAGES.empty);
+  if (!item.title.trim()) return failed(IMPORT_MESSAGES.empty);
+  form.set("name", item.title.slice(0, 255));
+  form.set("price_cny", item.priceCny === null ? "" : String(item.priceCny));
+  form.set("description", item.description.join("\n\n"));
+  form.set("main_images", item.images.join(", "));
+  form.set("platform", item.platform);
+  form.set("platform_item_id", item.itemId);
+  form.set("original_url", item.originalUrl);
+  for (const key of [...form.keys()]) if (key.startsWith("skus[")) form.delete(key);
+  item.skus.slice(0, SKUS_MAX).forEach((sku, index) => {
+    form.set(`skus[${index}].sku_name`, sku.name.slice(0, 100));
+    form.set(`skus[${index}].sku_price`, String(sku.priceCny));
+    form.set(`skus[${index}].sku_stock`, String(sku.stock));
+    form.set(`skus[${index}].sku_thumbnail_url`, sku.thumbnailUrl ?? "");
+  });
+  form.delete("import_link");
+  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId), importError: null };
+}
+
 /** What a save's failure tells the admin (spec/admin.md 8). */
 function classify(error: ApiError, mode: ProductFormMode, form: FormData): string {
   const text = `${error.code ?? ""} ${error.message}`;
@@ -163,6 +221,7 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
       return { result: undefined, fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`, uploadNotice: null, uploadFailures: [] as string[] };
     }
     const uploads = uploadSummary(await storeChosenImages(form, user.id));
+    const importing = form.get("intent") === "import" ? await importIntoForm(form) : null;
     if (form.get("bulk") === "apply") applyBulk(form);
     // the images field is one comma-separated text; the schema reads a list (conform makes
     // a single value a one-item list, so the split happens here)
@@ -175,8 +234,9 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     const submission = parseWithZod(form, { schema: productInputSchema });
     const extra = { uploadNotice: uploads.notice, uploadFailures: uploads.failures, fatal: null as string | null };
 
-    // the bulk tools, or adding or removing a SKU row (a conform intent, no status): the
-    // form comes back as changed, nothing saved
+    // the import box, the bulk tools, or adding or removing a SKU row (a conform intent, no
+    // status): the form comes back as changed, nothing saved
+    if (importing) return { result: { ...submission.reply(), error: {} }, ...extra, ...importing };
     if (form.get("bulk") === "apply") return { result: { ...submission.reply(), error: {} }, ...extra };
     if (submission.status !== "success") {
       return { result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(), ...extra };

@@ -11,6 +11,7 @@ import { requireAdmin, requireMore } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/catalogue";
 import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { listingStatesOf } from "~/services/listing-watch.server";
 import { categoriesForStorefront, deleteProductByAdmin, deleteProductsByAdmin, getProduct, listCatalogue, productPath } from "~/services/catalogue.server";
 
 export type ProductListKind = "local" | "external";
@@ -36,10 +37,11 @@ export async function productListLoader(request: Request, kind: ProductListKind)
   const url = new URL(request.url);
   const query = adminProductListQuerySchema(PRODUCT_LISTS[kind].defaultLimit).parse(Object.fromEntries(url.searchParams));
   const [page, categories] = await Promise.all([
-    listCatalogue({ page: query.page, limit: query.limit, q: query.q, isExternal: PRODUCT_LISTS[kind].isExternal }, access),
+    listCatalogue({ page: query.page, limit: query.limit, q: query.q, isExternal: PRODUCT_LISTS[kind].isExternal, unavailableOnly: kind === "external" && query.listing === "unavailable" }, access),
     categoriesForStorefront(access),
   ]);
   const categoryNames = new Map(categories.map((category) => [category.id, category.name]));
+  const listings = kind === "external" ? await listingStatesOf(page.items.map((product) => product.id)) : new Map();
   const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete"), qc: sidebarRules.qc(access) };
 
   let confirmDelete: { id: number; name: string } | null = null;
@@ -71,6 +73,10 @@ export async function productListLoader(request: Request, kind: ProductListKind)
         shopName: product.shopName,
         viewCount: product.viewCount,
         qcCount: product.qcCount,
+        listing: (() => {
+          const state = listings.get(product.id);
+          return state ? { status: state.status, checkedAt: state.checkedAt, since: state.unavailableSince, reports: state.reports } : null;
+        })(),
         showInListing: product.showInListing,
         createdAt: product.createdAt,
         url: productPath(product),

@@ -16,6 +16,9 @@ import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
 import { collect, collectionState, countViewOf, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
 import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
 import { approvedQcImages, groupIntoSets, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
+import { agentLinksFor, enabledAgents } from "~/services/agents.server";
+import { listingNotice } from "~/services/listing-watch.server";
+import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { QC_MESSAGES } from "~/schemas/qc-rules";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
@@ -90,8 +93,16 @@ function toPhoto(image: QcImage): QcPhoto {
   };
 }
 
-function toView(product: ProductWithSkus, viewer: ProductViewData["viewer"], qcImages: QcImage[]): ProductViewData {
+function toView(
+  product: ProductWithSkus,
+  viewer: ProductViewData["viewer"],
+  qcImages: QcImage[],
+  agents: ProductViewData["agents"],
+  listing: ProductViewData["listing"],
+): ProductViewData {
   return {
+    agents,
+    listing,
     qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto) })),
     product: {
       id: product.id,
@@ -131,9 +142,18 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   if (!known && countView) countViewOf(product);
 
   const user = await getPageUser(request);
-  const [qcImages, viewer] = await Promise.all([approvedQcImages(product.id), user ? viewerOf(user, product.id) : null]);
+  const preferred = readPreferredAgent(request);
+  const watched = product.isExternal && Boolean(product.platform && product.platformItemId);
+  const [qcImages, viewer, links, choices, listing] = await Promise.all([
+    approvedQcImages(product.id),
+    user ? viewerOf(user, product.id) : null,
+    agentLinksFor(product, preferred),
+    enabledAgents(),
+    watched ? listingNotice(product.id) : null,
+  ]);
+  const agents = { links: links.map(({ name, url, preferred: isPreferred }) => ({ name, url, preferred: isPreferred })), choices, preferredId: links.some((link) => link.preferred) ? preferred : null };
   // the page cache (scripts/page-cache.ts) counts the views of the copies it serves by this id
-  return data(toView(product, viewer, qcImages), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+  return data(toView(product, viewer, qcImages, agents, listing), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 
 async function viewerOf(user: NonNullable<Awaited<ReturnType<typeof getPageUser>>>, productId: number): Promise<NonNullable<ProductViewData["viewer"]>> {

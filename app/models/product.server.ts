@@ -264,6 +264,8 @@ export type ListFilter = {
   listedOnly?: boolean;
   /** QC lists: products with approved QC photos, or without */
   qc?: "with" | "without";
+  /** the listing watch marked them unavailable */
+  unavailableOnly?: boolean;
 };
 
 export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | "popular" | "name";
@@ -293,6 +295,7 @@ function whereSql(filter: ListFilter) {
   if (filter.listedOnly) parts.push(sql`p.show_in_listing = 1`);
   if (filter.qc === "with") parts.push(sql`p.qc_count > 0`);
   if (filter.qc === "without") parts.push(sql`p.qc_count = 0`);
+  if (filter.unavailableOnly) parts.push(sql`p.id IN (SELECT product_id FROM listing_watch WHERE status = 'unavailable')`);
   return sql.join(parts, sql` AND `);
 }
 

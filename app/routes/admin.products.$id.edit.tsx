@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { ProductForm } from "~/components/admin/product-form";
+import { formatDate, formatDateTime } from "~/components/admin/format";
+import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
 import { productFormAction, productFormLoader, productIdParam } from "~/lib/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
 
@@ -12,7 +13,7 @@ export const action = ({ request, params }: ActionFunctionArgs) => productFormAc
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.product?.name ?? "Product"} · Edit product · Admin`, noindex: true });
 
 export default function EditProduct() {
-  const { categories, product } = useLoaderData<typeof loader>();
+  const { categories, product, listing } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   if (!product) return null;
   const back = product.isExternal ? "/admin/external-products" : "/admin/products";
@@ -30,7 +31,45 @@ export default function EditProduct() {
           </a>
         </p>
       </header>
-      <ProductForm id="edit-product" defaults={product} categories={categories} outcome={outcome} submitLabel="Save product" cancelTo={back} />
+      {listing ? (
+        <section className="card" aria-labelledby="listing-title">
+          <h2 id="listing-title">Listing watch</h2>
+          <dl className="admin-facts">
+            <dt>Status</dt>
+            <dd>
+              {listing.state?.status === "unavailable"
+                ? `Unavailable since ${formatDateTime(listing.state.unavailableSince)}`
+                : listing.state?.checkedAt
+                  ? "Available"
+                  : "Not checked yet"}
+            </dd>
+            <dt>Last check</dt>
+            <dd>{formatDateTime(listing.state?.checkedAt)}</dd>
+            {listing.state?.lastError ? (
+              <>
+                <dt>Last problem</dt>
+                <dd>{listing.state.lastError}</dd>
+              </>
+            ) : null}
+            <dt>Prices seen</dt>
+            <dd>{listing.history.length ? listing.history.map((point) => `¥${point.priceCny.toFixed(2)} (${formatDate(point.recordedAt)})`).join(" ← ") : "—"}</dd>
+          </dl>
+          <h3>Dead-link reports ({listing.reports.length})</h3>
+          {listing.reports.length ? (
+            <ul className="admin-help">
+              {listing.reports.map((report, index) => (
+                <li key={index}>
+                  {formatDateTime(report.createdAt)} · {report.username ?? "visitor"}
+                  {report.note ? `: ${report.note}` : ""}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No reports.</p>
+          )}
+        </section>
+      ) : null}
+      <ProductForm id="edit-product" defaults={product} categories={categories} outcome={outcome} submitLabel="Save product" cancelTo={back} importBox={<ProductImportBox outcome={outcome} />} />
     </div>
   );
 }

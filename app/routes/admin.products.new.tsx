@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { ProductForm } from "~/components/admin/product-form";
+import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
 import { productFormAction, productFormLoader } from "~/lib/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
 
@@ -22,7 +22,7 @@ export default function NewProduct() {
         </p>
         <h1>Add product</h1>
       </header>
-      <ProductForm id="new-product" defaults={null} categories={categories} outcome={outcome} submitLabel="Create product" cancelTo="/admin/products" />
+      <ProductForm id="new-product" defaults={null} categories={categories} outcome={outcome} submitLabel="Create product" cancelTo="/admin/products" importBox={<ProductImportBox outcome={outcome} />} />
     </div>
   );
 }

@@ -237,6 +237,8 @@ export function adminProductListQuerySchema(defaultLimit: number) {
       .refine((value) => (ADMIN_PRODUCT_PAGE_SIZES as readonly number[]).includes(value))
       .catch(defaultLimit)
       .default(defaultLimit),
+    /** the external list: every listing, or only those the listing watch marked unavailable */
+    listing: z.enum(["all", "unavailable"]).catch("all").default("all"),
   });
 }
 

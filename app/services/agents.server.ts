@@ -116,6 +116,22 @@ export async function updateAgentByAdmin(id: number, body: AgentBody): Promise<A
   return agent;
 }
 
+/** Shows or hides an agent's links on product pages. */
+export async function setAgentEnabled(id: number, enabled: boolean): Promise<Agent> {
+  const agent = await getAgent(id);
+  const saved = await updateAgent(getDb(), id, {
+    name: agent.name,
+    templates: agent.templates,
+    readPatterns: agent.readPatterns.map((pattern) => `${pattern.platform} ${pattern.template}`).join("\n"),
+    referralParam: agent.referralParam,
+    referralCode: agent.referralCode,
+    enabled,
+  });
+  if (!saved) throw notFound();
+  changed();
+  return saved;
+}
+
 export async function deleteAgentByAdmin(id: number): Promise<Agent> {
   const agent = await getAgent(id);
   await deleteAgent(getDb(), id);

@@ -162,7 +162,16 @@ export async function getProductByItem(itemId: string, platform: Platform | null
   return getProduct(found.id, options);
 }
 
-export type ListOptions = { page: number; limit: number; isExternal?: boolean | null; categoryId?: number | null; q?: string; sort?: Exclude<ProductSort, "relevance"> };
+export type ListOptions = {
+  page: number;
+  limit: number;
+  isExternal?: boolean | null;
+  categoryId?: number | null;
+  q?: string;
+  sort?: Exclude<ProductSort, "relevance">;
+  /** the external products screen: only listings the watch marked unavailable */
+  unavailableOnly?: boolean;
+};
 
 async function categoryFilter(categoryId: number | null | undefined): Promise<number[] | undefined> {
   if (!categoryId) return undefined;
@@ -183,6 +192,7 @@ export async function listCatalogue(options: ListOptions, access?: Access | null
     limit: options.limit,
     sort: options.sort,
     nameContains: options.q,
+    unavailableOnly: options.unavailableOnly,
   });
 }
 
@@ -294,6 +304,12 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody):
   }
   catalogueChanged();
   return getProduct(id);
+}
+
+/** The listing watch's price update of an external product (the price seen on its marketplace). */
+export async function setWatchedPrice(id: number, priceCny: number): Promise<void> {
+  await updateProduct(getDb(), id, { priceCny });
+  catalogueChanged();
 }
 
 /** Deletes a product (its SKUs, collections and QC photos go with it) and its QC photos' files. */

@@ -1,11 +1,12 @@
 /**
  * Every background job the server runs (app/services/jobs.server.ts). A feature adds its
- * definitions here, one line each, next to the service that owns the work.
+ * definitions here, one entry each; the definition lives with the service that owns the work.
  */
 import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
+import { listingWatchJob } from "~/services/listing-watch.server";
 
-export const JOB_DEFINITIONS: JobDefinition[] = [
-  jobsCleanup,
-  ratesRefreshJob,
-];
+/** Read when the runner starts (some depend on the configuration). */
+export function jobDefinitions(): JobDefinition[] {
+  return [jobsCleanup, ratesRefreshJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
+}

@@ -39,6 +39,7 @@ test.describe("admin access and shell", () => {
       "QC image review",
       "Exchange rates",
       "Product display",
+      "Shopping agents",
       "Site settings",
       "Admin settings",
     ]);

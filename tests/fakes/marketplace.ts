@@ -41,6 +41,8 @@ export type FakeItem = {
   skus?: FakeSku[];
   description?: string[];
   shopName?: string;
+  /** answer this many ms late */
+  delayMs?: number;
 };
 export type ItemState = FakeItem | "missing" | "malformed" | "error" | { hang: true };
 export type FakePlatform = "weidian" | "taobao" | "tmall" | "1688";
@@ -162,7 +164,8 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
         res.on("close", () => hanging.delete(res));
         return;
       }
-      ok(state);
+      if (state.delayMs) setTimeout(() => ok(state), state.delayMs);
+      else ok(state);
     };
 
     // Weidian

@@ -101,6 +101,8 @@ export async function startTestServer(
       RATES_URL: CLOSED_URL,
       RATES_BACKUP_URL: CLOSED_URL,
       MARKETPLACE_BASE_URL: CLOSED_BASE,
+      // the listing watch runs only in the tests about it
+      LISTING_CHECKS_PER_HOUR: "0",
       ...options.env,
     }),
   });

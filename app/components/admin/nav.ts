@@ -43,6 +43,7 @@ export const ADMIN_NAV: NavDefinition[] = [
     children: [
       { id: "currency-settings", label: "Exchange rates", to: "/admin/currency-settings" },
       { id: "product-display", label: "Product display", to: "/admin/product-display-settings" },
+      { id: "agents", label: "Shopping agents", to: "/admin/agents" },
       { id: "site-settings", label: "Site settings", to: "/admin/site-settings" },
       { id: "settings", label: "Admin settings", to: "/admin/settings" },
     ],

@@ -34,7 +34,58 @@ export type ProductFormOutcome = {
   uploadNotice: string | null;
   uploadFailures: string[];
   fatal: string | null;
+  /** the import box's result (spec/admin.md 5, 8) */
+  importNotice?: string | null;
+  importError?: string | null;
 };
+
+/**
+ * The import box (spec/admin.md 2): a link or id from Weidian, Taobao, Tmall or 1688 (or
+ * an agent's link) fills the form from the marketplace; nothing is saved until "Save".
+ * Inside the product form: its button posts the whole form with intent=import.
+ */
+export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) {
+  return (
+    <section className="card product-import" aria-labelledby="product-import-title">
+      <h2 id="product-import-title">从链接导入 Import from a link</h2>
+      <p className="muted">Paste a Weidian, Taobao, Tmall or 1688 product link or id: the name, price, images, SKUs, description and link are filled in for you to check.</p>
+      <div className="site-search">
+        <label htmlFor="import-link" className="visually-hidden">
+          Product link or id
+        </label>
+        <input
+          id="import-link"
+          name="import_link"
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          placeholder="https://weidian.com/item.html?itemID=…"
+          aria-describedby="import-message"
+          onKeyDown={(event) => {
+            // Enter here imports (the form's default button would save)
+            if (event.key !== "Enter") return;
+            event.preventDefault();
+            event.currentTarget.parentElement?.querySelector<HTMLButtonElement>('button[value="import"]')?.click();
+          }}
+        />
+        <SubmitButton name="intent" value="import" pendingText="导入中…" formNoValidate>
+          导入 Import
+        </SubmitButton>
+      </div>
+      <div id="import-message" aria-live="polite">
+        {outcome?.importError ? (
+          <p className="notice notice--error" role="alert">
+            {outcome.importError}
+          </p>
+        ) : outcome?.importNotice ? (
+          <p className="notice notice--success" role="status">
+            {outcome.importNotice}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
 
 export function ProductForm({
   id,

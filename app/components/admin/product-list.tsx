@@ -114,8 +114,25 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
               </option>
             ))}
           </select>
+          {kind === "external" && query.listing !== "all" ? <input type="hidden" name="listing" value={query.listing} /> : null}
           <button type="submit">Search</button>
         </Form>
+        {kind === "external" ? (
+          <nav className="admin-segments" aria-label="Listing status">
+            {(["all", "unavailable"] as const).map((value) => {
+              const params = new URLSearchParams(listParams);
+              params.delete("page");
+              if (value === "all") params.delete("listing");
+              else params.set("listing", value);
+              const query = params.toString();
+              return (
+                <Link key={value} to={query ? `${text.path}?${query}` : text.path} aria-current={data.query.listing === value ? "page" : undefined}>
+                  {value === "all" ? "All listings" : "Unavailable listings"}
+                </Link>
+              );
+            })}
+          </nav>
+        ) : null}
       </div>
 
       {error ? (
@@ -156,6 +173,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                 <th scope="col">{kind === "external" ? "Shop" : "Platform"}</th>
                 <th scope="col">Views</th>
                 <th scope="col">QC</th>
+                {kind === "external" ? <th scope="col">Listing</th> : null}
                 <th scope="col">Added</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -192,6 +210,22 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                   <td data-label={kind === "external" ? "Shop" : "Platform"}>{kind === "external" ? product.shopName ?? "—" : product.platform ? PLATFORM_LABELS[product.platform] : "—"}</td>
                   <td data-label="Views">{product.viewCount}</td>
                   <td data-label="QC">{product.qcCount}</td>
+                  {kind === "external" ? (
+                    <td data-label="Listing">
+                      {product.listing?.status === "unavailable" ? (
+                        <span className="admin-badge admin-badge--warning">Unavailable since {formatDate(product.listing.since)}</span>
+                      ) : product.listing?.checkedAt ? (
+                        <span className="muted">Checked {formatDate(product.listing.checkedAt)}</span>
+                      ) : (
+                        <span className="muted">Not checked yet</span>
+                      )}
+                      {product.listing?.reports ? (
+                        <span className="admin-badge admin-badge--count">
+                          {product.listing.reports} report{product.listing.reports === 1 ? "" : "s"}
+                        </span>
+                      ) : null}
+                    </td>
+                  ) : null}
                   <td data-label="Added">{formatDate(product.createdAt)}</td>
                   <td data-label="Actions">
                     <div className="admin-row-actions">

@@ -27,6 +27,13 @@ export type ProductViewData = {
   };
   /** approved QC photos in sets, newest first */
   qc: QcSetView[];
+  /** what the listing watch knows (external products only) */
+  listing: {
+    unavailable: { since: string; checkedAt: string | null } | null;
+    priceChange: { fromCny: number; toCny: number; at: string } | null;
+  } | null;
+  /** "Buy via" links of the enabled shopping agents, the preferred one first */
+  agents: { links: Array<{ name: string; url: string; preferred: boolean }>; choices: Array<{ id: number; name: string }>; preferredId: number | null };
   /** null for visitors */
   viewer: { collected: boolean; qc: QcUploaderView } | null;
 };
@@ -107,6 +114,90 @@ function CollectBox({ data }: { data: ProductViewData }) {
   );
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "24 Nov 2026" (UTC: the same on the server and in the browser). */
+function day(iso: string | null): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/** What the listing watch saw: a price change, a listing that looks gone; and a form to report a dead link. */
+function ListingStatus({ data }: { data: ProductViewData }) {
+  const { listing, product } = data;
+  if (!listing) return null;
+  return (
+    <div className="listing-status">
+      {listing.unavailable ? (
+        <p className="notice notice--warning" role="status">
+          This listing looks unavailable (checked {day(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no longer finds the item.
+        </p>
+      ) : null}
+      {listing.priceChange ? (
+        <p className="muted">
+          Price changed from <Price cny={listing.priceChange.fromCny} /> on {day(listing.priceChange.at)}.
+        </p>
+      ) : null}
+      <details className="listing-status__report">
+        <summary>Report a dead link</summary>
+        <Form method="post" action="/report-listing">
+          <input type="hidden" name="productId" value={product.id} />
+          <input type="hidden" name="returnTo" value={product.path} />
+          <label htmlFor="report-note">What is wrong? (optional)</label>
+          <input id="report-note" name="note" type="text" maxLength={500} placeholder="Sold out, page gone, wrong item…" />
+          <SubmitButton className="button--secondary button--small" pendingText="Sending…">
+            Send report
+          </SubmitButton>
+        </Form>
+      </details>
+    </div>
+  );
+}
+
+/** Links to the product on the shopping agents' sites, and the shopper's choice of agent (a cookie, no JS needed). */
+function BuyVia({ data }: { data: ProductViewData }) {
+  const { links, choices, preferredId } = data.agents;
+  if (links.length === 0) return null;
+  const [first, ...rest] = links;
+  return (
+    <section className="buy-via" aria-labelledby="buy-via-title">
+      <h2 id="buy-via-title">Buy via a shopping agent</h2>
+      <p>
+        <a className="button buy-via__main" href={first.url} rel="nofollow noopener noreferrer" target="_blank">
+          Buy via {first.name}
+        </a>
+        {first.preferred ? <span className="muted"> Your agent</span> : null}
+      </p>
+      {rest.length ? (
+        <ul className="buy-via__others" aria-label="Other agents">
+          {rest.map((link) => (
+            <li key={link.name}>
+              <a href={link.url} rel="nofollow noopener noreferrer" target="_blank">
+                {link.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Form method="post" action="/agent-preference" className="buy-via__choose">
+        <input type="hidden" name="returnTo" value={data.product.path} />
+        <label htmlFor="preferred-agent">Your agent</label>
+        <select id="preferred-agent" name="agent" defaultValue={preferredId ? String(preferredId) : ""}>
+          <option value="">No preference</option>
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.name}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button--secondary button--small">
+          Save
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 export function ProductView({ data }: { data: ProductViewData }) {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const base = root?.siteInfo.site_url ?? "";
@@ -143,6 +234,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
         <p className="product-page__price">
           <Price cny={product.priceCny} />
         </p>
+        <ListingStatus data={data} />
         <dl className="product-page__facts">
           {product.platformLabel ? (
             <>
@@ -175,6 +267,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
           </p>
         ) : null}
         <CollectBox data={data} />
+        <BuyVia data={data} />
       </div>
 
       {product.skus.length ? (

@@ -1,0 +1,84 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { AgentForm } from "~/components/admin/agent-form";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
+import { agentJson, getAgent, updateAgentByAdmin } from "~/services/agents.server";
+
+function agentId(value: string | undefined): number {
+  if (!value || !/^\d{1,9}$/.test(value)) throw new Response(M.notFound, { status: 404, statusText: M.notFound });
+  return Number(value);
+}
+
+async function agentOrNotFound(id: number) {
+  try {
+    return await getAgent(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response(M.notFound, { status: 404, statusText: M.notFound });
+    throw error;
+  }
+}
+
+/** /admin/agents/:id (super admin): edit an agent. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  const agent = agentJson(await agentOrNotFound(agentId(params.id)));
+  return {
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      template_weidian: agent.template_weidian ?? "",
+      template_taobao: agent.template_taobao ?? "",
+      template_tmall: agent.template_tmall ?? "",
+      template_1688: agent.template_1688 ?? "",
+      read_patterns: agent.read_patterns,
+      referral_param: agent.referral_param ?? "",
+      referral_code: agent.referral_code ?? "",
+      enabled: agent.enabled,
+    },
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  const id = agentId(params.id);
+  await agentOrNotFound(id);
+  const submission = parseWithZod(await request.formData(), { schema: agentSchema });
+  if (submission.status !== "success") return { result: submission.reply() };
+  try {
+    const agent = await updateAgentByAdmin(id, submission.value);
+    return redirectWithToast("/admin/agents", { message: M.saved(agent.name) });
+  } catch (error) {
+    return { result: replyWithApiError(submission, error) };
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.agent.name ?? "Agent"} · Shopping agents · Admin`, noindex: true });
+
+export default function EditAgent() {
+  const { agent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="admin-page admin-page--narrow">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/agents">← Shopping agents</Link>
+        </p>
+        <h1>Edit {agent.name}</h1>
+      </header>
+      <section className="card">
+        <AgentForm id="edit-agent" defaults={agent} lastResult={actionData?.result} submitLabel="Save agent" />
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed="The agent could not be loaded." />;
+}

@@ -1,0 +1,158 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { ConfirmForm } from "~/components/admin/confirm-form";
+import { AdminDialog } from "~/components/admin/dialog";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
+import { pageMeta } from "~/lib/meta";
+import { agentTemplateFor, buildAgentLink } from "~/lib/marketplace-links";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
+import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";
+import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled } from "~/services/agents.server";
+
+const SAMPLE = { weidian: "7231234567", taobao: "623456789012", tmall: "623456789012", "1688": "645678901234" } as const;
+
+/**
+ * /admin/agents (super admin): the shopping agents product pages link to ("Buy via"), in
+ * order; move, show or hide, edit, delete (with a confirmation step). Their URL formats
+ * drift, so they are data (docs/decisions/020-marketplace-links.md).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, { superAdmin: true });
+  const url = new URL(request.url);
+  const agents = await allAgents();
+  const confirmId = Number(url.searchParams.get("agentId"));
+  const confirm = url.searchParams.get("modal") === "delete" ? agents.find((agent) => agent.id === confirmId) ?? null : null;
+  return {
+    agents: agents.map((agent) => ({
+      id: agent.id,
+      name: agent.name,
+      enabled: agent.enabled,
+      referral: agent.referralParam && agent.referralCode ? `${agent.referralParam}=${agent.referralCode}` : null,
+      samples: PLATFORMS.flatMap((platform) => {
+        const template = agentTemplateFor(agent.templates, platform);
+        return template ? [{ platform, label: PLATFORM_LABELS[platform], url: buildAgentLink(template, { platform, itemId: SAMPLE[platform] }) }] : [];
+      }),
+    })),
+    confirm: confirm ? { id: confirm.id, name: confirm.name } : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  await requireAdmin(request, { superAdmin: true });
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = Number(formData.get("agentId"));
+  try {
+    if (intent === "up" || intent === "down") {
+      await moveAgent(id, intent);
+      return redirectWithToast("/admin/agents", { message: "Order saved." });
+    }
+    if (intent === "enable" || intent === "disable") {
+      const saved = await setAgentEnabled(id, intent === "enable");
+      return redirectWithToast("/admin/agents", { message: `${saved.name} is ${saved.enabled ? "shown" : "hidden"} on product pages.` });
+    }
+    if (intent === "delete") {
+      const agent = await deleteAgentByAdmin(id);
+      return redirectWithToast("/admin/agents", { message: M.deleted(agent.name) });
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/admin/agents", { type: "error", message: error.message });
+    throw error;
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Shopping agents · Admin", noindex: true });
+
+export default function AgentsPage() {
+  const { agents, confirm } = useLoaderData<typeof loader>();
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            Shopping agents <span className="admin-badge admin-badge--count">{agents.length}</span>
+          </h1>
+          <p className="muted">Product pages show a "Buy via" link for each agent shown here, in this order; a shopper's own choice comes first.</p>
+        </div>
+        <div className="admin-toolbar">
+          <Link to="/admin/agents/new" className="button">
+            Add agent
+          </Link>
+        </div>
+      </header>
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Links (sample items)</th>
+            <th scope="col">Referral</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {agents.map((agent, index) => (
+            <tr key={agent.id}>
+              <td data-label="Agent">
+                <strong>{agent.name}</strong>{" "}
+                <span className={`admin-badge ${agent.enabled ? "admin-badge--success" : ""}`}>{agent.enabled ? "Shown" : "Hidden"}</span>
+              </td>
+              <td data-label="Links">
+                <ul className="admin-links admin-links--inline">
+                  {agent.samples.map((sample) => (
+                    <li key={sample.platform}>
+                      <a href={sample.url} target="_blank" rel="noreferrer nofollow">
+                        {sample.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td data-label="Referral">{agent.referral ?? "—"}</td>
+              <td data-label="Actions">
+                <Form method="post" className="admin-row-actions">
+                  <input type="hidden" name="agentId" value={agent.id} />
+                  <SubmitButton name="intent" value="up" className="button--secondary button--small" disabled={index === 0} aria-label={`Move ${agent.name} up`}>
+                    ↑
+                  </SubmitButton>
+                  <SubmitButton name="intent" value="down" className="button--secondary button--small" disabled={index === agents.length - 1} aria-label={`Move ${agent.name} down`}>
+                    ↓
+                  </SubmitButton>
+                  <SubmitButton name="intent" value={agent.enabled ? "disable" : "enable"} className="button--secondary button--small">
+                    {agent.enabled ? "Hide" : "Show"}
+                  </SubmitButton>
+                  <Link to={`/admin/agents/${agent.id}`} aria-label={`Edit ${agent.name}`}>
+                    Edit
+                  </Link>
+                  <Link to={`/admin/agents?modal=delete&agentId=${agent.id}`} className="admin-link--danger" aria-label={`Delete ${agent.name}`} preventScrollReset>
+                    Delete
+                  </Link>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {confirm ? (
+        <AdminDialog id="delete-agent" title="Delete agent" closeTo="/admin/agents">
+          <ConfirmForm intent="delete" fields={{ agentId: confirm.id }} submitLabel="Delete agent" cancelTo="/admin/agents">
+            <p>
+              Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it, hide it instead.
+            </p>
+          </ConfirmForm>
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed="The agents could not be loaded." />;
+}
