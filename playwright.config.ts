@@ -10,6 +10,8 @@ process.env.E2E_DATA_DIR = dataDir;
 
 const googlePort = port + 1;
 process.env.E2E_GOOGLE_URL = `http://127.0.0.1:${googlePort}`;
+const marketplacePort = port + 2;
+process.env.E2E_MARKETPLACE_URL = `http://127.0.0.1:${marketplacePort}`;
 const E2E_GOOGLE = { clientId: "e2e-google-client", clientSecret: "e2e-google-secret" };
 
 /** The first super admin of the e2e server (tests log in with it). */
@@ -59,6 +61,16 @@ export default defineConfig({
       },
     },
     {
+      // a fake of the marketplaces and short-link services (tests/fakes/marketplace.ts)
+      command: "node --import tsx tests/fakes/marketplace-server.ts",
+      url: `http://127.0.0.1:${marketplacePort}/__control/hits?platform=weidian&itemId=0`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { FAKE_MARKETPLACE_PORT: String(marketplacePort) },
+    },
+    {
     // the same start script as `npm start`, on a fresh data folder
     command: `rm -rf "${dataDir}" && node ${startArgs().join(" ")}`,
     url: `http://127.0.0.1:${port}/healthz`,
@@ -84,6 +96,8 @@ export default defineConfig({
       // no outside service is reached from a test (port 9: nothing listens)
       RATES_URL: "http://127.0.0.1:9/closed.json",
       RATES_BACKUP_URL: "http://127.0.0.1:9/closed.json",
+      MARKETPLACE_BASE_URL: `http://127.0.0.1:${marketplacePort}`,
+      LISTING_CHECKS_PER_HOUR: "0",
     },
     },
   ],

@@ -68,7 +68,7 @@ function weidianAnswer(itemId: string, item: FakeItem) {
     result: {
       itemId,
       itemTitle: item.title,
-      itemMainPic: item.images?.[0] ?? pic(`wd-${itemId}`),
+      itemMainPic: item.images ? item.images[0] ?? "" : pic(`wd-${itemId}`),
       itemPicList: item.images ?? [],
       itemDiscountLowPrice: Math.round(item.price * 100),
       itemStock: (item.skus ?? []).reduce((sum, sku) => sum + sku.stock, 0),

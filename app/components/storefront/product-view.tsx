@@ -122,10 +122,10 @@ function day(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? "" : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
-/** What the listing watch saw: a price change, a listing that looks gone; and a form to report a dead link. */
+/** What the listing watch saw: a listing that looks gone, a price change. */
 function ListingStatus({ data }: { data: ProductViewData }) {
-  const { listing, product } = data;
-  if (!listing) return null;
+  const { listing } = data;
+  if (!listing || (!listing.unavailable && !listing.priceChange)) return null;
   return (
     <div className="listing-status">
       {listing.unavailable ? (
@@ -138,19 +138,26 @@ function ListingStatus({ data }: { data: ProductViewData }) {
           Price changed from <Price cny={listing.priceChange.fromCny} /> on {day(listing.priceChange.at)}.
         </p>
       ) : null}
-      <details className="listing-status__report">
-        <summary>Report a dead link</summary>
-        <Form method="post" action="/report-listing">
-          <input type="hidden" name="productId" value={product.id} />
-          <input type="hidden" name="returnTo" value={product.path} />
-          <label htmlFor="report-note">What is wrong? (optional)</label>
-          <input id="report-note" name="note" type="text" maxLength={500} placeholder="Sold out, page gone, wrong item…" />
-          <SubmitButton className="button--secondary button--small" pendingText="Sending…">
-            Send report
-          </SubmitButton>
-        </Form>
-      </details>
     </div>
+  );
+}
+
+/** A dead link reported in one form (visitors too; no JavaScript needed). */
+function ReportDeadLink({ data }: { data: ProductViewData }) {
+  if (!data.listing) return null;
+  return (
+    <details className="listing-status__report">
+      <summary>Report a dead link</summary>
+      <Form method="post" action="/report-listing" className="listing-status__form">
+        <input type="hidden" name="productId" value={data.product.id} />
+        <input type="hidden" name="returnTo" value={data.product.path} />
+        <label htmlFor="report-note">What is wrong? (optional)</label>
+        <input id="report-note" name="note" type="text" maxLength={500} placeholder="Sold out, page gone, wrong item…" />
+        <SubmitButton className="button--secondary button--small" pendingText="Sending…">
+          Send report
+        </SubmitButton>
+      </Form>
+    </details>
   );
 }
 
@@ -268,6 +275,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
         ) : null}
         <CollectBox data={data} />
         <BuyVia data={data} />
+        <ReportDeadLink data={data} />
       </div>
 
       {product.skus.length ? (

@@ -1,0 +1,92 @@
+/**
+ * Marketplace links in the browser, with JavaScript on and off: paste an existing
+ * product's link and land on it; paste a new one, import it and land on its page; pick a
+ * shopping agent; report a dead link. The marketplaces are the fake of
+ * tests/fakes/marketplace.ts (Playwright starts it; MARKETPLACE_BASE_URL points there).
+ */
+import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import { adminToken, createUserViaApi, uniqueName } from "./admin-helpers";
+import { loginViaForm } from "./auth-helpers";
+import { expect, test } from "./fixtures";
+
+const marketplace = process.env.E2E_MARKETPLACE_URL ?? "http://127.0.0.1:3459";
+const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+const newItemId = (digits: number) => String(6) + String(Date.now() + Math.floor(Math.random() * 1e6)).padStart(digits - 1, "3").slice(-(digits - 1));
+
+async function fakeItem(request: APIRequestContext, platform: string, itemId: string, state: unknown) {
+  const response = await request.post(`${marketplace}/__control/item`, { data: { platform, itemId, state } });
+  expect(response.ok()).toBe(true);
+}
+
+async function externalProduct(request: APIRequestContext, testInfo: TestInfo, source = "weidian") {
+  const itemId = newItemId(source === "weidian" ? 10 : 12);
+  const title = `Linked item ${uniqueName(testInfo, "l")}`;
+  const response = await request.post("/api/products/sync-external", { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: { itemId, title, price: 66, source } });
+  expect(response.status(), await response.text()).toBe(201);
+  return { id: (await response.json()).data.id as number, itemId, title, path: `/${source}/${itemId}` };
+}
+
+async function searchFor(page: Page, text: string) {
+  await page.goto("/");
+  await page.getByRole("search").first().getByRole("searchbox").fill(text);
+  await page.getByRole("search").first().getByRole("button", { name: "Search" }).click();
+}
+
+test.describe("marketplace links", () => {
+  test("pasting the link of a product in the catalogue opens its page", async ({ page, request }, testInfo) => {
+    const product = await externalProduct(request, testInfo);
+    await searchFor(page, `【微店】https://weidian.com/item.html?itemID=${product.itemId}&spider_token=x 「${product.title}」`);
+    await expect(page).toHaveURL(new RegExp(`${product.path}$`));
+    await expect(page.getByRole("heading", { level: 1, name: product.title })).toBeVisible();
+  });
+
+  test("pasting a new link offers the import; a shopper imports it and lands on its page", async ({ page, request }, testInfo) => {
+    const itemId = newItemId(12);
+    // no pictures: the fake's picture addresses do not resolve, and later pages list this product
+    await fakeItem(request, "taobao", itemId, { title: `Fresh import ${testInfo.project.name} ${itemId}`, price: 88, images: [], skus: [{ name: "Olive / L", price: 88, stock: 4 }], shopName: "E2E Shop" });
+    const link = `https://item.taobao.com/item.htm?id=${itemId}`;
+
+    // a visitor is asked to log in, and comes back to the same link
+    await searchFor(page, link);
+    await expect(page.getByText(`Taobao item ${itemId} is not in the catalogue yet.`)).toBeVisible();
+    await page.getByRole("link", { name: "Log in" }).last().click();
+    const shopper = await createUserViaApi(request, uniqueName(testInfo, "importer"));
+    await page.getByLabel("Email or username").fill(shopper.email);
+    await page.getByLabel("Password", { exact: true }).fill(shopper.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/import\?link=/);
+    await page.getByRole("button", { name: "Import it from Taobao" }).click();
+    await expect(page).toHaveURL(new RegExp(`/taobao/${itemId}$`));
+    await expect(toast(page, "Imported from Taobao.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `Fresh import ${testInfo.project.name} ${itemId}` })).toBeVisible();
+    await expect(page.getByText("Olive / L")).toBeVisible();
+    await expect(page.getByText("E2E Shop")).toBeVisible();
+  });
+
+  test("a shopper picks their agent and its link comes first", async ({ page, request }, testInfo) => {
+    const product = await externalProduct(request, testInfo);
+    await page.goto(product.path);
+    const buyVia = page.getByRole("region", { name: "Buy via a shopping agent" });
+    await expect(buyVia.getByRole("link", { name: "Buy via CNFans" })).toHaveAttribute("href", `https://cnfans.com/product?id=${product.itemId}&platform=WEIDIAN`);
+    await buyVia.getByLabel("Your agent").selectOption({ label: "Sugargoo" });
+    await buyVia.getByRole("button", { name: "Save" }).click();
+    await expect(toast(page, "Sugargoo comes first on product pages now.")).toBeVisible();
+    await expect(buyVia.getByRole("link", { name: "Buy via Sugargoo" })).toHaveAttribute("href", /^https:\/\/www\.sugargoo\.com\/#\/home\/productDetail\?productLink=/);
+    // remembered on other products too
+    const other = await externalProduct(request, testInfo);
+    await page.goto(other.path);
+    await expect(page.getByRole("link", { name: "Buy via Sugargoo" })).toBeVisible();
+  });
+
+  test("anyone can report a dead link", async ({ page, request }, testInfo) => {
+    const product = await externalProduct(request, testInfo);
+    await page.goto(product.path);
+    await page.getByText("Report a dead link").click();
+    await page.getByLabel("What is wrong? (optional)").fill(`Gone (${testInfo.project.name})`);
+    await page.getByRole("button", { name: "Send report" }).click();
+    await expect(toast(page, "Thank you. We will check this listing.")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${product.path}$`));
+    await loginViaForm(page, "admin@example.com", "admin-password-e2e", `/admin/products/${product.id}/edit`);
+    await expect(page.getByText(`Gone (${testInfo.project.name})`)).toBeVisible();
+  });
+});
