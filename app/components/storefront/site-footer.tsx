@@ -10,6 +10,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
         <nav aria-label="Footer">
           <a href="/">Home</a>
           <a href="/search">Search</a>
+          <a href="/import">Find by link</a>
           <a href="/sitemap.xml">Sitemap</a>
         </nav>
       </div>
