@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
-import { useRef, useState } from "react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDateTime } from "~/components/admin/format";
-import { useHydrated } from "~/components/admin/qc-images";
+import { useSelectAll } from "~/components/admin/select-all";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -16,6 +15,7 @@ import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
 import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
+import { toAdminQcImage } from "~/lib/admin-qc.server";
 
 /**
  * /admin/qc-review (spec/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
@@ -34,16 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalPages: page.totalPages,
       currentPage: page.page,
       items: page.items.map((image) => ({
-        id: image.id,
-        url: image.imageUrl ?? "",
-        thumb: image.thumbUrl ?? image.imageUrl ?? "",
-        thumbWidth: image.thumbWidth ?? 0,
-        thumbHeight: image.thumbHeight ?? 0,
+        ...toAdminQcImage(image),
         productId: image.productId,
         productName: image.productName,
         productUrl: productPath({ id: image.productId, platform: image.productPlatform, platformItemId: image.productItemId }),
-        uploader: image.uploaderName,
-        date: image.createdAt,
       })),
     },
   };
@@ -98,13 +92,7 @@ export default function QcReviewPage() {
   const { list, allowed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
-  const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
-  const [allChecked, setAllChecked] = useState(false);
-  const toggleAll = (checked: boolean) => {
-    setAllChecked(checked);
-    form.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
-  };
+  const { form, selectAll } = useSelectAll<HTMLFormElement>();
   const searchParams = new URLSearchParams(location.search);
   const formAction = `/admin/qc-review${list.currentPage > 1 ? `?page=${list.currentPage}` : ""}`;
 
@@ -129,12 +117,7 @@ export default function QcReviewPage() {
       ) : (
         <Form method="post" action={formAction} ref={form} preventScrollReset>
           <div className="admin-bulk-bar admin-qc-batch">
-            {hydrated ? (
-              <label className="admin-check">
-                <input type="checkbox" checked={allChecked} onChange={(event) => toggleAll(event.currentTarget.checked)} />
-                Select all on this page
-              </label>
-            ) : null}
+            {selectAll}
             <label className="admin-qc-batch__reason">
               <span className="visually-hidden">Reason for the selected photos (optional)</span>
               <input type="text" name="batchReason" maxLength={500} placeholder="Reason (optional)" />

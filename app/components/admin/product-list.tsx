@@ -9,6 +9,7 @@ import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/re
 import { useEffect, useRef, useState } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
+import { useSelectAll } from "~/components/admin/select-all";
 import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
@@ -62,12 +63,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       submit(searchForm.current, { replace: true });
     }, SEARCH_DEBOUNCE_MS);
   };
-  const bulkForm = useRef<HTMLFormElement>(null);
-  const [allChecked, setAllChecked] = useState(false);
-  const toggleAll = (checked: boolean) => {
-    setAllChecked(checked);
-    bulkForm.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
-  };
+  const { form: bulkForm, selectAll } = useSelectAll<HTMLFormElement>();
 
   const error = actionData && "error" in actionData ? actionData.error : null;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : null;
@@ -148,12 +144,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
           <input type="hidden" name="returnTo" value={listHref} />
           {allowed.delete ? (
             <div className="admin-bulk-bar">
-              {hydrated ? (
-                <label className="admin-check">
-                  <input type="checkbox" checked={allChecked} onChange={(event) => toggleAll(event.currentTarget.checked)} />
-                  Select all on this page
-                </label>
-              ) : null}
+              {selectAll}
               <SubmitButton name="intent" value="bulk-confirm" className="button button--danger button--small" pendingText="…">
                 Delete selected
               </SubmitButton>

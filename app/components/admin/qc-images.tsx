@@ -4,9 +4,9 @@
  * Without JavaScript: plain forms and links; with it, a select-all box appears.
  */
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
+import { useSelectAll } from "~/components/admin/select-all";
 import { formatDate } from "~/components/admin/format";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-rules";
@@ -26,12 +26,6 @@ export type QcImagesActionData =
   | { intent: "upload"; errors: string[] }
   | { intent: "delete-confirm"; confirm: { ids: number[] } }
   | { intent: "delete-confirm" | "delete"; error: string };
-
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 export function AdminQcUpload({ action, errors }: { action: string; errors: string[] }) {
   return (
@@ -72,25 +66,14 @@ export function AdminQcImages({
   deleteHref: (imageId: number) => string;
   error?: string | null;
 }) {
-  const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
-  const [allChecked, setAllChecked] = useState(false);
-  const toggleAll = (checked: boolean) => {
-    setAllChecked(checked);
-    form.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
-  };
+  const { form, selectAll } = useSelectAll<HTMLFormElement>();
   if (images.length === 0) return <p className="muted">No QC photos yet.</p>;
   return (
     <Form method="post" action={action} ref={form} preventScrollReset>
       <input type="hidden" name="returnTo" value={returnTo} />
       {canDelete ? (
         <div className="admin-bulk-bar">
-          {hydrated ? (
-            <label className="admin-check">
-              <input type="checkbox" checked={allChecked} onChange={(event) => toggleAll(event.currentTarget.checked)} />
-              Select all
-            </label>
-          ) : null}
+          {selectAll}
           <SubmitButton name="intent" value="delete-confirm" className="button button--danger button--small" pendingText="…">
             Delete selected
           </SubmitButton>
