@@ -47,10 +47,12 @@ const PRESETS: Record<UploadKind, Preset> = {
   avatars: { size: 256, maxEdge: 256, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
   products: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
   qc: { maxEdge: 2000, quality: 82, formats: ["jpeg", "png", "webp"] },
+  // featured images and pictures inside posts
+  blog: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
 };
 
 /** The names this server makes: <kind>/<yyyy-mm>/<uuid>.webp. */
-const ISSUED_PATH = /^(avatars|products|qc)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+const ISSUED_PATH = /^(avatars|products|qc|blog)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 
 // ---------------------------------------------------------------- serving
 
