@@ -80,7 +80,7 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
       if (rel.size) kept.rel = [...rel].join(" ");
       return { tagName, attribs: kept };
     },
-    ol: (tagName, attribs) => ({ tagName, attribs: /^\d{1,6}$/.test(attribs.start ?? "") ? { start: attribs.start } : {} }),
+    ol: (tagName, attribs): sanitizeHtml.Tag => ({ tagName, attribs: /^\d{1,6}$/.test(attribs.start ?? "") ? { start: attribs.start } : {} }),
   },
 };
 
@@ -105,7 +105,7 @@ const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
   enforceHtmlBoundary: false,
   nestingLimit: 10,
   transformTags: {
-    a: (tagName, attribs) => {
+    a: (tagName, attribs): sanitizeHtml.Tag => {
       const href = (attribs.href ?? "").trim();
       // a link must lead somewhere outside: relative addresses are plain text
       if (!/^(https?:\/\/|mailto:)/i.test(href)) return { tagName: DROP, attribs: {} };
