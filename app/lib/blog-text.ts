@@ -169,3 +169,18 @@ export function summarize(text: string, max = 200): string {
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?，。；：！？]+$/u, "")}…`;
 }
+
+const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
+
+/** An image address a post may show: a file of this site's uploads folder, or https. */
+export function isAllowedImageSrc(src: string | undefined): boolean {
+  const value = (src ?? "").trim();
+  if (UPLOAD_PATH.test(value)) return !value.includes("..") && !value.includes("//");
+  if (!/^https:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.hostname.length > 0 && !/[\s"'<>\\]/.test(value);
+  } catch {
+    return false;
+  }
+}

@@ -13,27 +13,15 @@
  *   turned into paragraphs first, and bare web addresses into links.
  */
 import sanitizeHtml from "sanitize-html";
+import { isAllowedImageSrc } from "./blog-text";
+
+export { isAllowedImageSrc };
 
 /** Tags that are dropped with everything inside them (never shown as text). */
 const NON_TEXT_TAGS = ["script", "style", "textarea", "option", "noscript", "template", "iframe", "object", "embed", "svg", "math", "title", "head", "xmp", "noembed", "noframes", "plaintext"];
 
 /** A tag name nobody allows: a transform renames what must go to it, and it is discarded. */
 const DROP = "x-dropped";
-
-const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
-
-/** An image address a post may show: a file of this site's uploads folder, or https. */
-export function isAllowedImageSrc(src: string | undefined): boolean {
-  const value = (src ?? "").trim();
-  if (UPLOAD_PATH.test(value)) return !value.includes("..") && !value.includes("//");
-  if (!/^https:\/\//i.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" && url.hostname.length > 0 && !/[\s"'<>\\]/.test(value);
-  } catch {
-    return false;
-  }
-}
 
 const LINK_SCHEMES = ["http", "https", "mailto", "tel"];
 const REL_VALUES = new Set(["nofollow", "noopener", "noreferrer", "sponsored", "ugc"]);

@@ -23,7 +23,7 @@ import {
 export * from "./catalogue-rules";
 
 const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
-const booleanish = z
+export const booleanish = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0", "on", "off"]), z.number()])
   .transform((v) => v === true || v === "true" || v === "1" || v === "on" || v === 1);
 
