@@ -6,6 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/lib/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
+import { blogCounts } from "~/services/blog.server";
 import { catalogueCounts } from "~/services/catalogue.server";
 import { countUsersForDashboard } from "~/services/users.server";
 
@@ -28,10 +29,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   cards.push({ id: "categories", label: "Total categories", value: catalogue.categories, to: "/admin/categories" });
   if (canSeeProducts) cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
 
+  if (sidebarRules.blog(access)) {
+    const blog = await blogCounts();
+    cards.push({ id: "blog-posts", label: "Published posts", value: blog.posts.published, to: "/admin/blog/posts?status=published" });
+    if (can(access, "blog.edit")) cards.push({ id: "blog-comments", label: "Comments to moderate", value: blog.comments.pending, to: "/admin/blog/comments" });
+  }
+
   const actions: QuickAction[] = [];
   if (can(access, "product.create")) actions.push({ id: "add-product", label: "Add product", to: "/admin/products/new" });
   if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
   if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
+  if (can(access, "blog.create")) actions.push({ id: "new-post", label: "Write a blog post", to: "/admin/blog/posts/new" });
   if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
   if (access.allPermissions.includes("user.create")) {
     actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });

@@ -94,6 +94,8 @@ export type MultipartLimits = {
   maxFields?: number;
   /** all parts together */
   maxTotalBytes?: number;
+  /** bytes per text field (default 64 KB) */
+  maxFieldBytes?: number;
   messages: { fileTooLarge: string; tooManyFiles?: string };
 };
 
@@ -147,14 +149,15 @@ export async function withMultipart<T>(request: Request, limits: MultipartLimits
 
 async function parseToDisk(request: Request, dir: string, limits: MultipartLimits): Promise<FormData> {
   const maxFields = limits.maxFields ?? 20;
-  const maxTotal = limits.maxTotalBytes ?? limits.maxFileBytes * limits.maxFiles + maxFields * FIELD_MAX_BYTES;
+  const maxFieldBytes = limits.maxFieldBytes ?? FIELD_MAX_BYTES;
+  const maxTotal = limits.maxTotalBytes ?? limits.maxFileBytes * limits.maxFiles + maxFields * maxFieldBytes;
   const onDisk = unstable_createFileUploadHandler({
     directory: dir,
     maxPartSize: limits.maxFileBytes,
     file: () => crypto.randomUUID(),
     avoidFileConflicts: false,
   });
-  const inMemory = unstable_createMemoryUploadHandler({ maxPartSize: FIELD_MAX_BYTES });
+  const inMemory = unstable_createMemoryUploadHandler({ maxPartSize: maxFieldBytes });
   let files = 0;
   let fields = 0;
   let total = 0;

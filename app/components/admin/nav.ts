@@ -3,7 +3,7 @@
  * here in one line; who sees it is decided on the server with `sidebarRules`, and only
  * the visible entries reach the browser.
  */
-import { sidebarRules, type Access } from "~/lib/permissions";
+import { can, sidebarRules, type Access } from "~/lib/permissions";
 
 export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
 export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
@@ -26,7 +26,18 @@ export const ADMIN_NAV: NavDefinition[] = [
       { id: "external-products", label: "External products", to: "/admin/external-products" },
     ],
   },
-  // Later: blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
+  {
+    id: "blog",
+    label: "Blog management",
+    visible: sidebarRules.blog,
+    children: [
+      { id: "blog-categories", label: "Blog categories", to: "/admin/blog", end: true },
+      { id: "blog-posts", label: "Blog posts", to: "/admin/blog/posts" },
+      { id: "blog-comments", label: "Comments", to: "/admin/blog/comments", visible: (a) => can(a, "blog.edit") },
+      { id: "blog-settings", label: "Blog settings", to: "/admin/blog/settings", visible: (a) => can(a, "blog.edit") },
+    ],
+  },
+  // Later: QC (sidebarRules.qc), email (sidebarRules.email).
   {
     id: "system",
     label: "System settings",
