@@ -67,7 +67,11 @@ export const dateTimeInput = z.preprocess(
 export const tagList = z
   .union([z.array(z.string()), z.string()])
   .transform((value) => {
-    const names = (Array.isArray(value) ? value : value.split(/[,，]/)).map((name) => name.trim().replace(/\s+/g, " ")).filter(Boolean);
+    // a comma always separates tags (a form's field may come as a one-item list)
+    const names = (Array.isArray(value) ? value : [value])
+      .flatMap((item) => item.split(/[,，]/))
+      .map((name) => name.trim().replace(/\s+/g, " "))
+      .filter(Boolean);
     const seen = new Set<string>();
     return names.filter((name) => {
       const key = name.toLowerCase();

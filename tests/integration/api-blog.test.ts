@@ -247,7 +247,7 @@ describe("statuses and visibility", () => {
 describe("lists, search, categories and navigation", () => {
   let tree: { top: { id: number; slug: string }; child: { id: number; slug: string }; grandchild: { id: number; slug: string } };
   let tagged: string;
-  const listed: Array<{ id: number; slug: string }> = [];
+  const listed: Array<{ id: number; slug: string; title: string }> = [];
 
   beforeAll(async () => {
     const top = await createCategory({ name: unique("Top ") });

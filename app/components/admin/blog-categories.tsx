@@ -199,15 +199,9 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
             <p>
               Delete the category <strong>{dialog.category.name}</strong>? This cannot be undone.
             </p>
-            {dialog.childCount ? (
-              <p className="muted">
-                Its {dialog.childCount} subcategor{dialog.childCount === 1 ? "y moves" : "ies move"} up one level.
-              </p>
-            ) : null}
+            {dialog.childCount ? <p className="muted">{`Its ${dialog.childCount} subcategor${dialog.childCount === 1 ? "y moves" : "ies move"} up one level.`}</p> : null}
             {dialog.category.allPostCount ? (
-              <p className="muted">
-                Its {dialog.category.allPostCount} post{dialog.category.allPostCount === 1 ? "" : "s"} will be left without a category.
-              </p>
+              <p className="muted">{`Its ${dialog.category.allPostCount} post${dialog.category.allPostCount === 1 ? "" : "s"} will be left without a category.`}</p>
             ) : null}
           </ConfirmForm>
         </AdminDialog>

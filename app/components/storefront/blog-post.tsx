@@ -35,9 +35,9 @@ export type BlogPostPageData = {
     path: string;
     status: PostStatus;
     isPublic: boolean;
-    summary: string;
+    /** the page's description: the meta description, else the excerpt, else the beginning of the text */
+    description: string;
     metaTitle: string | null;
-    metaDescription: string | null;
     category: { name: string; href: string } | null;
     tags: Array<{ name: string; href: string }>;
     author: string | null;
@@ -67,7 +67,7 @@ export function blogPostMeta(matches: Array<{ id: string; data?: unknown }>, dat
   const { post } = data;
   const base = rootSiteInfo(matches)?.site_url ?? "";
   const canonical = absoluteUrl(base, post.path);
-  const tags = pageMeta(matches, { title: post.metaTitle || post.title, description: post.metaDescription || post.summary || undefined, noindex: !post.isPublic });
+  const tags = pageMeta(matches, { title: post.metaTitle || post.title, description: post.description || undefined, noindex: !post.isPublic });
   tags.push({ tagName: "link", rel: "canonical", href: canonical });
   tags.push({ property: "og:type", content: "article" });
   tags.push({ property: "og:url", content: canonical });
@@ -89,7 +89,7 @@ function ArticleJsonLd({ post }: { post: BlogPostPageData["post"] }) {
     "@context": "https://schema.org",
     "@type": "Article",
     headline: post.title,
-    description: post.metaDescription || post.summary || undefined,
+    description: post.description || undefined,
     image: post.featuredImage ? [absoluteUrl(base, post.featuredImage)] : undefined,
     datePublished: post.publishedAt ?? undefined,
     dateModified: post.updatedAt,
@@ -262,7 +262,7 @@ export function BlogPostView({ data, bodyHtml, actionData }: { data: BlogPostPag
         </nav>
         {!post.isPublic ? (
           <p className="notice notice--warning" role="status">
-            {POST_STATUS_LABELS[post.status]}: only blog staff can see this post{post.status === "scheduled" && post.publishedAt ? ` until ${blogDate(post.publishedAt)}` : ""}.
+            {`${POST_STATUS_LABELS[post.status]}: only blog staff can see this post${post.status === "scheduled" && post.publishedAt ? ` until ${blogDate(post.publishedAt)}` : ""}.`}
           </p>
         ) : null}
         <header className="blog-post__header">
