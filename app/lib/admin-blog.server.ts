@@ -16,6 +16,7 @@ import {
   adminPostListQuerySchema,
   blogCategoryInputSchema,
   blogSettingsSchema,
+  BLOG_ADMIN_PATHS,
   BLOG_MESSAGES as M,
   COMMENT_STATUS_LABELS,
   commentQueueQuerySchema,
@@ -146,7 +147,7 @@ export async function blogCategoriesAction(request: Request, path: string) {
 
 // ---------------------------------------------------------------- posts
 
-export const POST_LIST_PATH = "/admin/blog/posts";
+const POST_LIST_PATH = BLOG_ADMIN_PATHS.posts;
 const POST_DIALOG_PARAMS = ["modal", "postId"];
 
 export async function blogPostListLoader(request: Request) {
@@ -233,7 +234,7 @@ export async function blogPostListAction(request: Request) {
 
 // ---------------------------------------------------------------- comments
 
-export const COMMENTS_PATH = "/admin/blog/comments";
+const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
 
 export async function commentQueueLoader(request: Request) {
   await requireAdmin(request, { permission: "blog.edit" });
@@ -289,7 +290,7 @@ export async function commentQueueAction(request: Request) {
 
 // ---------------------------------------------------------------- settings
 
-export const SETTINGS_PATH = "/admin/blog/settings";
+const SETTINGS_PATH = BLOG_ADMIN_PATHS.settings;
 
 export async function blogSettingsLoader(request: Request) {
   await requireAdmin(request, { permission: "blog.edit" });

@@ -7,10 +7,12 @@ import { formatDateTime } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { COMMENTS_PATH, commentQueueAction, commentQueueLoader } from "~/lib/admin-blog.server";
+import { commentQueueAction, commentQueueLoader } from "~/lib/admin-blog.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
-import { BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+
+const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
 
 /** /admin/blog/comments (blog.edit): the moderation queue; approve, reject, mark as spam, delete. */
 export const loader = ({ request }: LoaderFunctionArgs) => commentQueueLoader(request);

@@ -2,9 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { SETTINGS_PATH, blogSettingsAction, blogSettingsLoader } from "~/lib/admin-blog.server";
+import { blogSettingsAction, blogSettingsLoader } from "~/lib/admin-blog.server";
 import { pageMeta } from "~/lib/meta";
-import { BLOG_MESSAGES, POSTS_PER_PAGE_MAX } from "~/schemas/blog-rules";
+import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, POSTS_PER_PAGE_MAX } from "~/schemas/blog-rules";
+
+const SETTINGS_PATH = BLOG_ADMIN_PATHS.settings;
 
 /** /admin/blog/settings (blog.edit): comments on or off, moderation, posts per page. */
 export const loader = ({ request }: LoaderFunctionArgs) => blogSettingsLoader(request);

@@ -3,6 +3,14 @@
  * zod-free, so pages can import them without shipping zod. Schemas live in blog.ts.
  */
 
+/** The back office's blog screens (client-safe: pages link to them). */
+export const BLOG_ADMIN_PATHS = {
+  categories: "/admin/blog",
+  posts: "/admin/blog/posts",
+  comments: "/admin/blog/comments",
+  settings: "/admin/blog/settings",
+} as const;
+
 export const POST_STATUSES = ["draft", "published", "scheduled", "archived", "private"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 

@@ -34,7 +34,8 @@ function CategoryForm({
   cancelTo: string;
 }) {
   const [form, fields] = useForm<{ name: string; slug: string; description: string; parent_id: string; display_order: string; is_visible: string }>({
-    id: category ? `edit-blog-category-${category.id}` : "create-blog-category",
+    // not the dialog's id: the fields name their form by this id
+    id: category ? `blog-category-form-${category.id}` : "blog-category-form",
     lastResult,
     defaultValue: {
       name: category?.name ?? "",
@@ -78,7 +79,7 @@ function CategoryForm({
         </Field>
       </div>
       <label className="admin-check">
-        <input type="checkbox" name="is_visible" defaultChecked={fields.is_visible.initialValue === "on"} /> Visible on the blog
+        <input type="checkbox" name="is_visible" defaultChecked={fields.is_visible.initialValue === "on" || fields.is_visible.initialValue === "true"} /> Visible on the blog
       </label>
       <div className="form-actions">
         <SubmitButton className="button" pendingText="Saving…">

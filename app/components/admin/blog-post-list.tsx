@@ -12,11 +12,11 @@ import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listAddress, listParams } from "~/lib/list-address";
 import type { blogPostListLoader } from "~/lib/admin-blog.server";
-import { ADMIN_POST_PAGE_SIZES, POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
+import { ADMIN_POST_PAGE_SIZES, BLOG_ADMIN_PATHS, POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
 
 type Data = Awaited<ReturnType<typeof blogPostListLoader>>;
 
-const PATH = "/admin/blog/posts";
+const PATH = BLOG_ADMIN_PATHS.posts;
 const DIALOG_PARAMS = ["modal", "postId"];
 
 const STATUS_BADGE: Record<PostStatus, string> = {
