@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { COMMENT_STATUSES, POST_STATUSES } from "~/schemas/blog-rules";
 import type { BlogCommentStatus, BlogPostStatus } from "../../db/schema";
 
 export type { BlogCommentStatus, BlogPostStatus };
@@ -529,12 +530,17 @@ export async function publicPostStamps(db: DB, limit: number, now = nowIso()): P
   return rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at, publishedAt: row.published_at! }));
 }
 
-/** Posts counted by status (the back office's filter tabs). */
-export async function countPostsByStatus(db: DB): Promise<Record<BlogPostStatus, number>> {
-  const rows = await db.selectFrom("blog_posts").select(["status", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
-  const counts: Record<BlogPostStatus, number> = { draft: 0, published: 0, scheduled: 0, archived: 0, private: 0 };
+/** Rows of a table counted by status, every status present (0 when none). */
+async function countByStatus<S extends string>(db: DB, table: "blog_posts" | "blog_comments", statuses: readonly S[]): Promise<Record<S, number>> {
+  const { rows } = await sql<{ status: S; n: number }>`SELECT status, count(*) AS n FROM ${sql.table(table)} GROUP BY status`.execute(db);
+  const counts = Object.fromEntries(statuses.map((status) => [status, 0])) as Record<S, number>;
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
+}
+
+/** Posts counted by status (the back office's filter tabs). */
+export function countPostsByStatus(db: DB): Promise<Record<BlogPostStatus, number>> {
+  return countByStatus(db, "blog_posts", POST_STATUSES);
 }
 
 // ---------------------------------------------------------------- comments
@@ -632,11 +638,8 @@ export async function listCommentQueue(db: DB, options: { status: BlogCommentSta
   return { items: rows.map((row) => ({ ...toComment(row), postTitle: row.post_title, postSlug: row.post_slug })), total: Number(count.rows[0]?.n ?? 0) };
 }
 
-export async function countCommentsByStatus(db: DB): Promise<Record<BlogCommentStatus, number>> {
-  const rows = await db.selectFrom("blog_comments").select(["status", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
-  const counts: Record<BlogCommentStatus, number> = { pending: 0, approved: 0, rejected: 0, spam: 0 };
-  for (const row of rows) counts[row.status] = Number(row.n);
-  return counts;
+export function countCommentsByStatus(db: DB): Promise<Record<BlogCommentStatus, number>> {
+  return countByStatus(db, "blog_comments", COMMENT_STATUSES);
 }
 
 // ---------------------------------------------------------------- likes

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
-import { PostList } from "~/components/storefront/blog-cards";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { categoryPath, pageParam, toPostListData } from "~/lib/blog-pages.server";
 import { pageMeta } from "~/lib/meta";
@@ -22,19 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 
 export default function BlogCategory() {
   const { category, list } = useLoaderData<typeof loader>();
-  const [searchParams] = useSearchParams();
-  return (
-    <section aria-labelledby="category-title" className="listing">
-      <header className="listing__header">
-        <p className="blog-breadcrumb">
-          <a href="/blog">Blog</a> › Category
-        </p>
-        <h1 id="category-title">{category.name}</h1>
-        {category.description ? <p className="muted">{category.description}</p> : null}
-      </header>
-      <PostList list={list} basePath={category.path} searchParams={searchParams} label={`Posts in ${category.name}`} empty="No posts in this category yet." />
-    </section>
-  );
+  return <BlogListingPage kind="Category" title={category.name} line={category.description} basePath={category.path} list={list} empty="No posts in this category yet." />;
 }
 
 export function ErrorBoundary() {

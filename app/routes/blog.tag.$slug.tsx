@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
-import { PostList } from "~/components/storefront/blog-cards";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, tagPath, toPostListData } from "~/lib/blog-pages.server";
 import { pageMeta } from "~/lib/meta";
@@ -18,19 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 
 export default function BlogTag() {
   const { tag, list } = useLoaderData<typeof loader>();
-  const [searchParams] = useSearchParams();
-  return (
-    <section aria-labelledby="tag-title" className="listing">
-      <header className="listing__header">
-        <p className="blog-breadcrumb">
-          <a href="/blog">Blog</a> › Tag
-        </p>
-        <h1 id="tag-title">#{tag.name}</h1>
-        <p className="muted">{list.totalPosts === 1 ? "1 post" : `${list.totalPosts} posts`}</p>
-      </header>
-      <PostList list={list} basePath={tag.path} searchParams={searchParams} label={`Posts tagged ${tag.name}`} empty="No posts with this tag yet." />
-    </section>
-  );
+  return <BlogListingPage kind="Tag" title={`#${tag.name}`} line={list.totalPosts === 1 ? "1 post" : `${list.totalPosts} posts`} basePath={tag.path} list={list} empty="No posts with this tag yet." />;
 }
 
 export function ErrorBoundary() {

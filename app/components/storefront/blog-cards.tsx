@@ -2,7 +2,7 @@
  * The blog's lists: post cards, the list with its pager, and the blog's one date format.
  * Client-safe; the data is made on the server (app/lib/blog-pages.server.ts).
  */
-import { Link } from "@remix-run/react";
+import { Link, useSearchParams } from "@remix-run/react";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 
@@ -78,5 +78,22 @@ export function PostList({ list, basePath, searchParams, label, empty }: { list:
       </ul>
       <Pagination currentPage={list.page} totalPages={list.totalPages} searchParams={searchParams} basePath={basePath} variant="ends" label={`${label}: pages`} />
     </>
+  );
+}
+
+/** A category's or a tag's page: the crumb, its name and line, and its posts. */
+export function BlogListingPage({ kind, title, line, basePath, list, empty }: { kind: "Category" | "Tag"; title: string; line: string | null; basePath: string; list: PostListData; empty: string }) {
+  const [searchParams] = useSearchParams();
+  return (
+    <section aria-labelledby="listing-title" className="listing">
+      <header className="listing__header">
+        <p className="blog-breadcrumb">
+          <Link to="/blog">Blog</Link> › {kind}
+        </p>
+        <h1 id="listing-title">{title}</h1>
+        {line ? <p className="muted">{line}</p> : null}
+      </header>
+      <PostList list={list} basePath={basePath} searchParams={searchParams} label={`Posts in ${title}`} empty={empty} />
+    </section>
   );
 }
