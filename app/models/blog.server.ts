@@ -638,6 +638,14 @@ export async function listCommentQueue(db: DB, options: { status: BlogCommentSta
   return { items: rows.map((row) => ({ ...toComment(row), postTitle: row.post_title, postSlug: row.post_slug })), total: Number(count.rows[0]?.n ?? 0) };
 }
 
+/** Public posts and comments waiting for moderation, in one query (the dashboard). */
+export async function dashboardCounts(db: DB, now = nowIso()): Promise<{ published: number; pendingComments: number }> {
+  const { rows } = await sql<{ published: number; pending: number }>`SELECT
+    (SELECT count(*) FROM blog_posts WHERE status = 'published' AND published_at <= ${now}) AS published,
+    (SELECT count(*) FROM blog_comments WHERE status = 'pending') AS pending`.execute(db);
+  return { published: Number(rows[0]?.published ?? 0), pendingComments: Number(rows[0]?.pending ?? 0) };
+}
+
 export function countCommentsByStatus(db: DB): Promise<Record<BlogCommentStatus, number>> {
   return countByStatus(db, "blog_comments", COMMENT_STATUSES);
 }

@@ -18,6 +18,7 @@ import {
   COMMENT_LIKES,
   countCommentsByStatus,
   countPostsByStatus,
+  dashboardCounts,
   deleteBlogCategory,
   deleteComment,
   deletePost,
@@ -799,9 +800,9 @@ export async function viewerLikesPost(postId: number, userId: number): Promise<b
 
 // ---------------------------------------------------------------- dashboard
 
-export async function blogCounts(): Promise<{ posts: Record<PostStatus, number>; comments: Record<CommentStatus, number> }> {
-  const [posts, comments] = await Promise.all([countPostsByStatus(db()), countCommentsByStatus(db())]);
-  return { posts, comments };
+/** The dashboard's blog box: public posts and comments waiting (one query). */
+export function blogDashboardCounts(): Promise<{ published: number; pendingComments: number }> {
+  return dashboardCounts(db(), now());
 }
 
 // ---------------------------------------------------------------- sitemap

@@ -259,6 +259,10 @@ describe("the back office", () => {
     const nav = await html("/admin", cookies.author);
     expect(nav).toContain('href="/admin/blog/posts"');
     expect(nav).not.toContain('href="/admin/blog/comments"');
+    // the dashboard's blog box: published posts for every blog holder, comments waiting for moderators
+    expect(nav).toMatch(/\d+ published posts?<\/a>/);
+    expect(nav).not.toContain("to moderate");
+    expect(await html("/admin", cookies.admin)).toMatch(/\d+ comments? to moderate<\/a>/);
     const editor = await html("/admin/blog/posts/new", cookies.author);
     expect(editor).not.toContain("Publish now");
     expect(editor).not.toContain('<option value="published">');
