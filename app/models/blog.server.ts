@@ -43,6 +43,8 @@ export type BlogPost = {
   categoryId: number | null;
   categoryName: string | null;
   categorySlug: string | null;
+  /** false when the post's category is hidden (its page answers 404 to visitors) */
+  categoryVisible: boolean;
   authorId: number | null;
   authorUsername: string | null;
   authorFirstName: string | null;
@@ -255,6 +257,7 @@ type PostRow = {
   category_id: number | null;
   category_name: string | null;
   category_slug: string | null;
+  category_visible: number | null;
   author_id: number | null;
   author_username: string | null;
   author_first_name: string | null;
@@ -284,6 +287,7 @@ const toPost = (row: PostRow, tags: BlogTag[]): BlogPost => ({
   categoryId: row.category_id,
   categoryName: row.category_name,
   categorySlug: row.category_slug,
+  categoryVisible: row.category_visible === 1,
   authorId: row.author_id,
   authorUsername: row.author_username,
   authorFirstName: row.author_first_name,
@@ -307,7 +311,7 @@ const toPost = (row: PostRow, tags: BlogTag[]): BlogPost => ({
 /** The columns of a post as domain objects need them (content only when asked: it is large). */
 function postColumns(withContent: boolean) {
   return sql`p.id, p.title, p.slug, p.excerpt, ${withContent ? sql`p.content` : sql`NULL`} AS content,
-    substr(p.content_text, 1, 400) AS text_head, p.category_id, c.name AS category_name, c.slug AS category_slug,
+    substr(p.content_text, 1, 400) AS text_head, p.category_id, c.name AS category_name, c.slug AS category_slug, c.is_visible AS category_visible,
     p.author_id, u.username AS author_username, u.first_name AS author_first_name, u.last_name AS author_last_name,
     p.status, p.is_featured, p.is_pinned, p.reading_time, p.featured_image, p.meta_title, p.meta_description,
     p.view_count, p.published_at, p.created_at, p.updated_at,
