@@ -60,8 +60,7 @@ export default function AdminBlogComments() {
                   {comment.post.title}
                 </a>{" "}
                 <span className="muted">
-                  · {formatDateTime(comment.createdAt)}
-                  {comment.isReply ? " · reply" : ""} · {comment.likes} likes
+                  {`· ${formatDateTime(comment.createdAt)}${comment.isReply ? " · reply" : ""} · ${comment.likes} like${comment.likes === 1 ? "" : "s"}`}
                 </span>{" "}
                 <span className="admin-badge">{COMMENT_STATUS_LABELS[comment.status]}</span>
               </p>

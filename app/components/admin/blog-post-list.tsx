@@ -19,6 +19,8 @@ type Data = Awaited<ReturnType<typeof blogPostListLoader>>;
 const PATH = BLOG_ADMIN_PATHS.posts;
 const DIALOG_PARAMS = ["modal", "postId"];
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 const STATUS_BADGE: Record<PostStatus, string> = {
   published: "admin-badge admin-badge--success",
   scheduled: "admin-badge admin-badge--admin",
@@ -144,7 +146,7 @@ export function BlogPostListPage({ data }: { data: Data }) {
                 <td data-label="Category">{post.category ?? "—"}</td>
                 <td data-label="Published">{formatDateTime(post.publishedAt)}</td>
                 <td data-label="Stats">
-                  {post.views} views · {post.comments} comments · {post.likes} likes
+                  {`${count(post.views, "view")} · ${count(post.comments, "comment")} · ${count(post.likes, "like")}`}
                 </td>
                 <td data-label="Actions">
                   <div className="admin-row-actions">
