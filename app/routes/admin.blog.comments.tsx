@@ -64,7 +64,7 @@ export default function AdminBlogComments() {
                 </span>{" "}
                 <span className="admin-badge">{COMMENT_STATUS_LABELS[comment.status]}</span>
               </p>
-              <div className="admin-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
+              <div className="admin-comment__body blog-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
               <div className="admin-row-actions">
                 <Form method="post" action={COMMENTS_PATH} className="admin-inline-form" preventScrollReset>
                   <input type="hidden" name="commentId" value={comment.id} />
