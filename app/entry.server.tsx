@@ -5,6 +5,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
+import { ServerHtmlProvider } from "./lib/html-slot";
+import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
 import { jobDefinitions } from "./services/job-handlers.server";
 import { closeMail } from "./services/mailer.server";
@@ -28,7 +30,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <ServerHtmlProvider value={providedHtml()}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </ServerHtmlProvider>
       </NonceProvider>,
       {
         nonce,

@@ -109,7 +109,7 @@ export interface RateLimitsTable {
   window_ends_at: number;
 }
 
-export type UploadKind = "avatars" | "products" | "qc";
+export type UploadKind = "avatars" | "products" | "qc" | "blog";
 
 export interface UploadsTable {
   id: Generated<number>;
@@ -290,6 +290,99 @@ export interface JobsTable {
   created_at: Generated<string>;
 }
 
+export type BlogPostStatus = "draft" | "published" | "scheduled" | "archived" | "private";
+export type BlogCommentStatus = "pending" | "approved" | "rejected" | "spam";
+
+export interface BlogCategoriesTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  description: string | null;
+  parent_id: number | null;
+  display_order: Generated<number>;
+  is_visible: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface BlogPostsTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  /** sanitised HTML */
+  content: string;
+  /** the content without tags (search, reading time) */
+  content_text: Generated<string>;
+  category_id: number | null;
+  author_id: number | null;
+  status: Generated<BlogPostStatus>;
+  is_featured: Generated<number>;
+  is_pinned: Generated<number>;
+  reading_time: Generated<number>;
+  featured_image: string | null;
+  meta_title: string | null;
+  meta_description: string | null;
+  view_count: Generated<number>;
+  published_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface BlogTagsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  created_at: Generated<string>;
+}
+
+export interface BlogPostTagsTable {
+  post_id: number;
+  tag_id: number;
+}
+
+export interface BlogCommentsTable {
+  id: Generated<number>;
+  post_id: number;
+  parent_id: number | null;
+  user_id: number;
+  /** sanitised HTML: p, br, a, blockquote */
+  content: string;
+  status: Generated<BlogCommentStatus>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface BlogPostLikesTable {
+  post_id: number;
+  user_id: number;
+  type: Generated<string>;
+  created_at: Generated<string>;
+}
+
+export interface BlogCommentLikesTable {
+  comment_id: number;
+  user_id: number;
+  type: Generated<string>;
+  created_at: Generated<string>;
+}
+
+export interface BlogSettingsTable {
+  id: number;
+  comments_enabled: Generated<number>;
+  comment_moderation: Generated<number>;
+  posts_per_page: Generated<number>;
+  updated_at: Generated<string>;
+}
+
+export interface BlogPostsFtsTable {
+  rowid: number;
+  title: string;
+  excerpt: string;
+  content_text: string;
+  blog_posts_fts: string;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
   users: UsersTable;
@@ -317,6 +410,15 @@ export interface Database {
   listing_watch: ListingWatchTable;
   price_history: PriceHistoryTable;
   listing_reports: ListingReportsTable;
+  blog_categories: BlogCategoriesTable;
+  blog_posts: BlogPostsTable;
+  blog_tags: BlogTagsTable;
+  blog_post_tags: BlogPostTagsTable;
+  blog_comments: BlogCommentsTable;
+  blog_post_likes: BlogPostLikesTable;
+  blog_comment_likes: BlogCommentLikesTable;
+  blog_settings: BlogSettingsTable;
+  blog_posts_fts: BlogPostsFtsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

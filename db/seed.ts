@@ -4,6 +4,7 @@
  * lives in migrations, never here.
  */
 import type { Kysely } from "kysely";
+import { blogSeeder } from "./seed-blog";
 import { catalogueSeeder } from "./seed-catalogue";
 import type { Database } from "./schema";
 
@@ -24,7 +25,7 @@ export type Seeder<Prepared = void> = {
 };
 
 // each seeder has its own Prepared type
-const seeders: Seeder<any>[] = [catalogueSeeder];
+const seeders: Seeder<any>[] = [catalogueSeeder, blogSeeder];
 
 /** Runs every seeder whose domain is empty. Returns true when anything was written. */
 export async function seedDatabase(db: Kysely<Database>): Promise<boolean> {

@@ -15,6 +15,10 @@ export const MULTIPART_BODY_LIMIT = 12 * MB;
 /** The product form's uploads: files per post, and how much of each file is read (10 MB are kept). */
 export const PRODUCT_FORM_MAX_FILES = 6;
 export const PRODUCT_FORM_FILE_STREAM_BYTES = 24 * MB;
+/** The post editor's featured image: how much of the file is read (10 MB are kept). */
+export const BLOG_FORM_FILE_STREAM_BYTES = 24 * MB;
+/** The post editor's text fields (the body: up to 500,000 characters of up to 4 bytes). */
+export const BLOG_FORM_FIELD_BYTES = 2 * MB;
 
 /**
  * Routes that take more than the multipart default. Each entry says why; a route that
@@ -40,6 +44,13 @@ const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }>
     path: /^\/admin\/products\/(new|\d+\/edit)$/,
     bytes: PRODUCT_FORM_MAX_FILES * PRODUCT_FORM_FILE_STREAM_BYTES + MB,
     why: "product form: up to 6 image files, each read up to 24 MB so an oversize one gets its own message",
+  },
+  {
+    // the post editor's featured image, read up to 24 MB so an oversize one gets its own
+    // message with the post kept
+    path: /^\/admin\/blog\/posts\/(new|\d+\/edit)$/,
+    bytes: BLOG_FORM_FILE_STREAM_BYTES + BLOG_FORM_FIELD_BYTES + MB,
+    why: "post editor: one featured image, read up to 24 MB, plus a post of up to 500,000 characters",
   },
 ];
 

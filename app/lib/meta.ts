@@ -4,6 +4,13 @@ import type { SiteInfo } from "~/schemas/site-settings";
 
 type MatchLike = { id: string; data?: unknown };
 
+/** An address made absolute on the site's base address (outside addresses stay as they are). */
+export function absoluteUrl(base: string, path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${base.replace(/\/+$/, "")}${path.startsWith("/") ? "" : "/"}${path}`;
+}
+
+
 export function rootSiteInfo(matches: MatchLike[]): SiteInfo | undefined {
   const root = matches.find((match) => match.id === "root")?.data as { siteInfo?: SiteInfo } | undefined;
   return root?.siteInfo;

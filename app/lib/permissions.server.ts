@@ -79,6 +79,12 @@ export async function requireApiUser(request: Request): Promise<{ user: User; ac
   return { user, access: await getAccess(user) };
 }
 
+/** /api endpoints open to everyone that answer more to some callers: the caller, or null for visitors. */
+export async function optionalApiUser(request: Request): Promise<{ user: User; access: Access } | null> {
+  const user = await getApiUser(request);
+  return user ? { user, access: await getAccess(user) } : null;
+}
+
 /** /api admin endpoints: 403 '权限不足，需要管理员权限' when the requirement is not met. */
 export async function requireApiAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
   const result = await requireApiUser(request);

@@ -14,6 +14,8 @@ export type RequestScope = {
   /** GET and HEAD change nothing, so what they read stays true for the whole request */
   readOnly: boolean;
   memo: Map<string, Promise<unknown>>;
+  /** large HTML a loader hands to the render outside its data (app/lib/html-slot.server.ts) */
+  html?: Map<string, string>;
 };
 
 declare global {

@@ -152,11 +152,17 @@ export async function recoverInterruptedJobs(db: DB, message: string): Promise<J
 }
 
 /** The job of a periodic task (its key is `every:<name>`), made pending at `runAt` when missing or finished. */
-export async function ensurePeriodicJob(db: DB, name: string, runAt: number): Promise<void> {
+export async function ensurePeriodicJob(db: DB, name: string, runAt: number, options: { dueNow?: boolean } = {}): Promise<void> {
   const key = `every:${name}`;
-  const unfinished = await db.selectFrom("jobs").select("id").where("key", "=", key).where("status", "in", ["pending", "running"]).executeTakeFirst();
-  if (unfinished) return;
-  await insertJob(db, { name, key, runAt });
+  const unfinished = await db.selectFrom("jobs").select(["id", "status", "run_at"]).where("key", "=", key).where("status", "in", ["pending", "running"]).executeTakeFirst();
+  if (!unfinished) {
+    await insertJob(db, { name, key, runAt });
+    return;
+  }
+  // due now: a pending run waiting for a later time is brought forward
+  if (options.dueNow && unfinished.status === "pending" && unfinished.run_at > runAt) {
+    await db.updateTable("jobs").set({ run_at: runAt }).where("id", "=", unfinished.id).where("status", "=", "pending").execute();
+  }
 }
 
 export async function findJob(db: DB, id: number): Promise<Job | undefined> {

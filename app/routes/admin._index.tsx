@@ -6,6 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/lib/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
+import { blogDashboardCounts } from "~/services/blog.server";
 import { catalogueCounts } from "~/services/catalogue.server";
 import { countUsersForDashboard } from "~/services/users.server";
 
@@ -32,11 +33,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // the spec's four count cards stay four; QC has its own panel
   const qc = canSeeQc ? { approved: catalogue.qcApproved, pending: catalogue.qcPending, canReview: canReviewQc } : null;
 
+  // the blog has its own box (the spec's four count cards stay as they are)
+  const blog = sidebarRules.blog(access) ? { ...(await blogDashboardCounts()), moderates: can(access, "blog.edit") } : null;
+
   const actions: QuickAction[] = [];
   if (can(access, "product.create")) actions.push({ id: "add-product", label: "Add product", to: "/admin/products/new" });
   if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
   if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
   if (canReviewQc) actions.push({ id: "qc-review", label: "Review QC photos", to: "/admin/qc-review" });
+  if (can(access, "blog.create")) actions.push({ id: "new-post", label: "Write a blog post", to: "/admin/blog/posts/new" });
   if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
   if (access.allPermissions.includes("user.create")) {
     actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });
@@ -49,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     actions,
     seoTools: isSuperAdmin(access),
     qc,
+    blog,
     version: `v${getAppVersion()}`,
   };
 }
@@ -106,6 +112,22 @@ export default function AdminDashboard() {
               <dt>Waiting for review</dt>
               <dd>{data.qc.canReview ? <Link to="/admin/qc-review">{data.qc.pending}</Link> : data.qc.pending}</dd>
             </dl>
+          </section>
+        ) : null}
+
+        {data.blog ? (
+          <section className="card" aria-labelledby="blog-box">
+            <h2 id="blog-box">Blog</h2>
+            <ul className="admin-links">
+              <li>
+                <Link to="/admin/blog/posts?status=published">{`${data.blog.published} published post${data.blog.published === 1 ? "" : "s"}`}</Link>
+              </li>
+              {data.blog.moderates ? (
+                <li>
+                  <Link to="/admin/blog/comments">{`${data.blog.pendingComments} comment${data.blog.pendingComments === 1 ? "" : "s"} to moderate`}</Link>
+                </li>
+              ) : null}
+            </ul>
           </section>
         ) : null}
 

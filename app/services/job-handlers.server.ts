@@ -2,11 +2,12 @@
  * Every background job the server runs (app/services/jobs.server.ts). A feature adds its
  * definitions here, one entry each; the definition lives with the service that owns the work.
  */
+import { blogPublishJob } from "~/services/blog.server";
 import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
 import { listingWatchJob } from "~/services/listing-watch.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
-  return [jobsCleanup, ratesRefreshJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
+  return [jobsCleanup, ratesRefreshJob, blogPublishJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
 }

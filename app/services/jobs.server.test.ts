@@ -108,6 +108,30 @@ describe("the job runner", () => {
     expect(rows[0].key).toBe(`every:${name}`);
   });
 
+  it("runs a periodic job marked runAtStart at every start, even before its next run is due", async () => {
+    const name = uniqueName("test.at-start");
+    let runs = 0;
+    // a long period: without runAtStart the second start would wait an hour
+    const definition: JobDefinition = { name, every: 60 * 60_000, runAtStart: true, run: async () => void (runs += 1) };
+    const first = await start([definition]);
+    await until(() => runs === 1);
+    await first.stop();
+    const [row] = await listJobs(getDb(), { name });
+    expect(row.runAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    await start([definition]);
+    await until(() => runs === 2);
+    // without the flag, a not yet due periodic job waits for its time
+    const other = uniqueName("test.not-at-start");
+    let otherRuns = 0;
+    const plain: JobDefinition = { name: other, every: 60 * 60_000, run: async () => void (otherRuns += 1) };
+    const third = await start([plain]);
+    await until(() => otherRuns === 1);
+    await third.stop();
+    await start([plain]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(otherRuns).toBe(1);
+  });
+
   it("on stop, a running job sees its signal, and the job is handed back to run at the next start", async () => {
     const name = uniqueName("test.stop");
     let started = 0;

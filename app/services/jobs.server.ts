@@ -50,6 +50,8 @@ export type JobDefinition = {
   run: (payload: unknown, context: JobContext) => Promise<JobOutcome>;
   /** periodic: run again this many ms after each run (and at start when overdue) */
   every?: number;
+  /** periodic: also run at every start, even when its next run is not due yet (catching up on what fell due while the server was down) */
+  runAtStart?: boolean;
   /** failures before the job is marked failed (periodic jobs never are); default 5 */
   maxAttempts?: number;
   /** wait before retry n (1-based); default 10 s × 2^(n-1), at most an hour */
@@ -133,7 +135,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const interrupted = await recoverInterruptedJobs(db, INTERRUPTED);
   for (const job of interrupted) log.warn(`jobs: ${job.name} #${job.id} was interrupted by a stop or crash; it runs again`);
   for (const definition of definitions.values()) {
-    if (definition.every) await ensurePeriodicJob(db, definition.name, Date.now());
+    if (definition.every) await ensurePeriodicJob(db, definition.name, Date.now(), { dueNow: definition.runAtStart === true });
   }
 
   async function finish(definition: JobDefinition, job: Job, outcome: JobOutcome | undefined, error: unknown) {

@@ -17,6 +17,8 @@ describe("sitemap service", () => {
     expect(xml).toContain("<loc>http://localhost:3000/blog/a&amp;b</loc>");
     expect(xml).toContain("<lastmod>2026-11-01</lastmod>");
     expect(xml.match(/<loc>http:\/\/localhost:3000\/<\/loc>/g)).toHaveLength(1);
-    expect(urlCount).toBe(3);
+    // the blog's own address is always listed (its posts, categories and tags when there are some)
+    expect(xml).toContain("<loc>http://localhost:3000/blog</loc>");
+    expect(urlCount).toBe(4);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The one sitemap service. Each domain registers a source that lists its public URLs
- * (products and blog posts add theirs when they land); /sitemap.xml and the admin
+ * (catalogue and blog); /sitemap.xml and the admin
  * "generate sitemap" tool both call buildSitemap().
  */
+import { blogSitemapSources } from "./blog.server";
 import { catalogueSitemapSources } from "./catalogue.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
 
@@ -24,7 +25,7 @@ const staticPages: SitemapSource = {
   ],
 };
 
-const sources: SitemapSource[] = [staticPages, ...catalogueSitemapSources];
+const sources: SitemapSource[] = [staticPages, ...catalogueSitemapSources, ...blogSitemapSources];
 
 /** Adds a source of URLs (called once per domain at module load). */
 export function registerSitemapSource(source: SitemapSource): void {

@@ -49,10 +49,12 @@ const PRESETS: Record<UploadKind, Preset> = {
   products: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
   // the display size of a QC photo; its gallery thumbnail is made alongside (qc.server.ts)
   qc: { maxEdge: 1600, quality: 80, formats: ["jpeg", "png", "webp"] },
+  // featured images and pictures inside posts
+  blog: { maxEdge: 1600, quality: 82, formats: ["jpeg", "png", "webp", "gif"] },
 };
 
 /** The names this server makes: <kind>/<yyyy-mm>/<uuid>.webp. */
-const ISSUED_PATH = /^(avatars|products|qc)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+const ISSUED_PATH = /^(avatars|products|qc|blog)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 
 // ---------------------------------------------------------------- serving
 
@@ -94,6 +96,8 @@ export type MultipartLimits = {
   maxFields?: number;
   /** all parts together */
   maxTotalBytes?: number;
+  /** bytes per text field (default 64 KB) */
+  maxFieldBytes?: number;
   messages: { fileTooLarge: string; tooManyFiles?: string };
   /** the status of too many files (default 413; a selection rule of the spec is a 400) */
   tooManyFilesStatus?: number;
@@ -149,14 +153,15 @@ export async function withMultipart<T>(request: Request, limits: MultipartLimits
 
 async function parseToDisk(request: Request, dir: string, limits: MultipartLimits): Promise<FormData> {
   const maxFields = limits.maxFields ?? 20;
-  const maxTotal = limits.maxTotalBytes ?? limits.maxFileBytes * limits.maxFiles + maxFields * FIELD_MAX_BYTES;
+  const maxFieldBytes = limits.maxFieldBytes ?? FIELD_MAX_BYTES;
+  const maxTotal = limits.maxTotalBytes ?? limits.maxFileBytes * limits.maxFiles + maxFields * maxFieldBytes;
   const onDisk = unstable_createFileUploadHandler({
     directory: dir,
     maxPartSize: limits.maxFileBytes,
     file: () => crypto.randomUUID(),
     avoidFileConflicts: false,
   });
-  const inMemory = unstable_createMemoryUploadHandler({ maxPartSize: FIELD_MAX_BYTES });
+  const inMemory = unstable_createMemoryUploadHandler({ maxPartSize: maxFieldBytes });
   let files = 0;
   let fields = 0;
   let total = 0;

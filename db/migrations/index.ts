@@ -10,6 +10,7 @@ import * as m20261123100000 from "./20261123100000_uploads";
 import * as m20261123110000 from "./20261123110000_catalogue";
 import * as m20261124090000 from "./20261124090000_jobs";
 import * as m20261124100000 from "./20261124100000_qc";
+import * as m20261124120000 from "./20261124120000_blog";
 import * as m20261124140000 from "./20261124140000_marketplace";
 
 export const migrations: Record<string, Migration> = {
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   "20261123110000_catalogue": m20261123110000,
   "20261124090000_jobs": m20261124090000,
   "20261124100000_qc": m20261124100000,
+  "20261124120000_blog": m20261124120000,
   "20261124140000_marketplace": m20261124140000,
 };

@@ -35,6 +35,10 @@ test.describe("admin access and shell", () => {
       "Category management",
       "Local products",
       "External products",
+      "Blog categories",
+      "Blog posts",
+      "Comments",
+      "Blog settings",
       "QC file management",
       "QC image review",
       "Exchange rates",
@@ -46,6 +50,7 @@ test.describe("admin access and shell", () => {
     await expect(nav.getByText("Product management")).toBeVisible();
     await expect(nav.getByText("QC management")).toBeVisible();
     await expect(nav.getByText("System settings")).toBeVisible();
+    await expect(nav.getByText("Blog management")).toBeVisible();
     await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
     const sidebar = page.getByRole("complementary", { name: "Admin sidebar" });
     await expect(sidebar.getByText(E2E_ADMIN.username, { exact: true })).toBeVisible();

@@ -1,6 +1,8 @@
 /**
  * Pages are for slow phones: the browser bundle must stay small. Forms are validated on
- * the server (with JavaScript or without), so zod and the schema modules never ship.
+ * the server (with JavaScript or without), so zod and the schema modules never ship; the
+ * blog's rich-text editor is loaded on demand by the admin post editor only, and never
+ * reaches a public page (docs/decisions/008 and 017).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -8,64 +10,83 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../setup/paths";
 
-type Metafile = { outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }> };
+type Output = { bytes: number; entryPoint?: string; inputs: Record<string, { bytesInOutput: number }>; imports: Array<{ path: string; kind: string }> };
+type Metafile = { outputs: Record<string, Output> };
 
 const metafile = JSON.parse(fs.readFileSync(path.join(ROOT, "build", "metafile.js.json"), "utf8")) as Metafile;
 const scripts = Object.entries(metafile.outputs).filter(([file]) => file.endsWith(".js"));
+
+/** Chunks only ever reached through import(): loaded when a page asks for them, not with it. */
+const onDemand = new Set(scripts.flatMap(([, output]) => output.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path)));
+const EDITOR_CODE = /node_modules\/(@tiptap|prosemirror-|linkifyjs)/;
+
+type Build = {
+  routes: Record<string, { parentId?: string; module: { default?: unknown; ErrorBoundary?: unknown } }>;
+  assets: { entry: { module: string; imports: string[] }; routes: Record<string, { module: string; imports?: string[] }> };
+};
+const build = (await import(path.join(ROOT, "build", "index.js"))) as Build;
+
+/** The scripts a page loads when it opens: the entry, and each route of its chain with the chunks they import. */
+function pageScripts(routeId: string): string[] {
+  const urls = new Set([build.assets.entry.module, ...build.assets.entry.imports]);
+  for (let id: string | undefined = routeId; id; id = build.routes[id]?.parentId) {
+    const asset = build.assets.routes[id];
+    urls.add(asset.module);
+    for (const url of asset.imports ?? []) urls.add(url);
+  }
+  return [...urls];
+}
+
+const fileOf = (url: string) => path.join(ROOT, "public", url);
+const gzipped = (url: string) => zlib.gzipSync(fs.readFileSync(fileOf(url)), { level: 9 }).length;
+const outputOf = (url: string) => metafile.outputs[path.relative(ROOT, fileOf(url))];
+
+const pages = Object.entries(build.routes).filter(([, route]) => route.module.default).map(([id]) => id);
+const publicPages = pages.filter((id) => !/^routes\/admin/.test(id));
+/** What visitors come to read (from search engines, on phones): the catalogue and the blog. */
+const readingPages = publicPages.filter((id) => /^(root|routes\/(_index|blog.*|search|category\.\$id|product\.\$id|\$platform\.\$itemId))$/.test(id));
 
 describe("browser bundle", () => {
   it("ships no zod and no form schema module", () => {
     const offenders = scripts.flatMap(([file, output]) =>
       Object.entries(output.inputs)
-        .filter(([input, info]) => info.bytesInOutput > 0 && (/node_modules\/zod\//.test(input) || /app\/schemas\/(auth|admin-users|account-forms)\.ts$/.test(input)))
+        .filter(([input, info]) => info.bytesInOutput > 0 && (/node_modules\/zod\//.test(input) || /app\/schemas\/(auth|admin-users|account-forms|catalogue|blog)\.ts$/.test(input)))
         .map(([input]) => `${input} in ${file}`),
     );
     expect(offenders).toEqual([]);
   });
 
-});
-
-type Assets = { entry: { module: string; imports?: string[] }; routes: Record<string, { module: string; imports?: string[]; parentId?: string }> };
-
-/** The scripts a page loads: the client entry, then root's and the route's modules with their imports. */
-function scriptsOfPage(assets: Assets, routeId: string): string[] {
-  const files = new Set<string>([assets.entry.module, ...(assets.entry.imports ?? [])]);
-  for (let id: string | undefined = routeId; id; id = assets.routes[id]?.parentId) {
-    const route = assets.routes[id];
-    files.add(route.module);
-    for (const file of route.imports ?? []) files.add(file);
-  }
-  return [...files];
-}
-
-const gzipped = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(ROOT, "public", file)), { level: 9 }).length;
-
-describe("storefront pages' JavaScript", async () => {
-  const build = (await import(path.join(ROOT, "build", "index.js"))) as { assets: Assets };
-  const storefront = ["routes/_index", "routes/search", "routes/category.$id", "routes/product.$id", "routes/$platform.$itemId", "routes/collections"];
-
-  it.each(storefront)("%s loads at most 100 KB of gzipped JavaScript", (routeId) => {
-    expect(build.assets.routes[routeId], routeId).toBeDefined();
-    const total = scriptsOfPage(build.assets, routeId).reduce((sum, file) => sum + gzipped(file), 0);
-    expect(total).toBeLessThan(100 * 1024);
+  it("keeps the rich-text editor in one chunk loaded on demand", () => {
+    const holders = scripts.filter(([, output]) => Object.keys(output.inputs).some((input) => EDITOR_CODE.test(input))).map(([file]) => file);
+    expect(holders.length).toBe(1);
+    expect(onDemand.has(holders[0])).toBe(true);
   });
 
-  it("never loads the back office's heavy modules (the rich-text editor) on a storefront page", () => {
-    const heavy = scripts
-      .filter(([, output]) => Object.keys(output.inputs).some((input) => /node_modules\/(@tiptap|prosemirror-)/.test(input)))
-      .map(([file]) => `/${file.replace(/^public\//, "")}`);
-    for (const routeId of storefront) {
-      const loaded = scriptsOfPage(build.assets, routeId);
-      expect(loaded.filter((file) => heavy.includes(file)), routeId).toEqual([]);
+  it("never sends editor code to a page outside the back office", () => {
+    expect(publicPages).toContain("routes/blog.$slug");
+    for (const id of publicPages) {
+      const editor = pageScripts(id).filter((url) => Object.keys(outputOf(url)?.inputs ?? {}).some((input) => EDITOR_CODE.test(input)));
+      expect(editor, id).toEqual([]);
     }
+  });
+
+  it("loads at most 100 KB of gzipped JavaScript on the pages visitors read (catalogue and blog)", () => {
+    expect(readingPages).toEqual(expect.arrayContaining(["routes/blog.$slug", "routes/blog._index", "routes/product.$id", "routes/search"]));
+    for (const id of readingPages) {
+      const total = pageScripts(id).reduce((sum, url) => sum + gzipped(url), 0);
+      expect(total, `${id}: ${(total / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(100 * 1024);
+    }
+  });
+
+  it("stays under 600 KB of minified JavaScript in all, apart from what loads on demand (the editor, under 500 KB)", () => {
+    const eager = scripts.filter(([file]) => !onDemand.has(file)).reduce((sum, [, output]) => sum + output.bytes, 0);
+    expect(eager).toBeLessThan(600 * 1024);
+    for (const file of onDemand) expect(metafile.outputs[file].bytes, file).toBeLessThan(500 * 1024);
   });
 });
 
 describe("server build", () => {
-  it("gives every page route its own ErrorBoundary (a failure keeps the site chrome and says what failed)", async () => {
-    const build = (await import(path.join(ROOT, "build", "index.js"))) as {
-      routes: Record<string, { module: { default?: unknown; ErrorBoundary?: unknown } }>;
-    };
+  it("gives every page route its own ErrorBoundary (a failure keeps the site chrome and says what failed)", () => {
     const pages = Object.entries(build.routes).filter(([, route]) => route.module.default);
     expect(pages.length).toBeGreaterThan(10);
     const missing = pages.filter(([, route]) => !route.module.ErrorBoundary).map(([id]) => id);

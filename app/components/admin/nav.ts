@@ -3,7 +3,7 @@
  * here in one line; who sees it is decided on the server with `sidebarRules`, and only
  * the visible entries reach the browser.
  */
-import { canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
+import { can, canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
 
 export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
 export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
@@ -27,6 +27,17 @@ export const ADMIN_NAV: NavDefinition[] = [
     ],
   },
   {
+    id: "blog",
+    label: "Blog management",
+    visible: sidebarRules.blog,
+    children: [
+      { id: "blog-categories", label: "Blog categories", to: "/admin/blog", end: true },
+      { id: "blog-posts", label: "Blog posts", to: "/admin/blog/posts" },
+      { id: "blog-comments", label: "Comments", to: "/admin/blog/comments", visible: (a) => can(a, "blog.edit") },
+      { id: "blog-settings", label: "Blog settings", to: "/admin/blog/settings", visible: (a) => can(a, "blog.edit") },
+    ],
+  },
+  {
     id: "qc",
     label: "QC management",
     visible: sidebarRules.qc,
@@ -35,7 +46,7 @@ export const ADMIN_NAV: NavDefinition[] = [
       { id: "qc-review", label: "QC image review", to: "/admin/qc-review", visible: (access) => canAny(access, QC_PERMISSIONS.review) },
     ],
   },
-  // Later: blog (sidebarRules.blog), email (sidebarRules.email).
+  // Later: email (sidebarRules.email).
   {
     id: "system",
     label: "System settings",

@@ -1,7 +1,7 @@
 import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import type { MetaDescriptor } from "@remix-run/node";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { pageMeta, rootSiteInfo } from "~/lib/meta";
+import { absoluteUrl, pageMeta, rootSiteInfo } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { RootLoaderData } from "~/root";
 import type { Platform } from "~/schemas/catalogue-rules";
@@ -38,11 +38,6 @@ export type ProductViewData = {
   viewer: { collected: boolean; qc: QcUploaderView } | null;
 };
 
-/** An address made absolute on the site's base address (outside addresses stay as they are). */
-export function absoluteUrl(base: string, path: string): string {
-  if (/^https?:\/\//i.test(path)) return path;
-  return `${base.replace(/\/+$/, "")}${path.startsWith("/") ? "" : "/"}${path}`;
-}
 
 function summary(data: ProductViewData): string {
   const text = data.product.paragraphs.join(" ").replace(/\s+/g, " ").trim();

@@ -1,9 +1,9 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { CURRENCIES, CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
 
 /**
- * The site header: name, a search form that works without JavaScript (GET /search),
+ * The site header: name, the blog link, a search form that works without JavaScript (GET /search),
  * the currency picker and the account slot (filled by the accounts feature).
  */
 export function SiteHeader({
@@ -25,6 +25,9 @@ export function SiteHeader({
         <Link to="/" className="site-header__brand" prefetch="intent">
           {siteName}
         </Link>
+        <nav className="site-header__links" aria-label="Site">
+          <NavLink to="/blog">Blog</NavLink>
+        </nav>
         <Form method="get" action="/search" role="search" className="site-search">
           <label htmlFor="site-search-q" className="visually-hidden">
             Search products

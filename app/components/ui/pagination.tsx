@@ -8,26 +8,54 @@ export function pageWindow(current: number, total: number, size = 5): number[] {
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** Links that keep the other query parameters; works without JavaScript. */
+/**
+ * The first page, the last, and those within `around` of the current one, with a gap
+ * ("…") where numbers are skipped (spec/admin.md 9, the blog's lists).
+ */
+export function pageLinks(current: number, total: number, around = 2): Array<number | "gap"> {
+  const pages = new Set<number>([1, total]);
+  for (let page = current - around; page <= current + around; page++) if (page >= 1 && page <= total) pages.add(page);
+  const sorted = [...pages].sort((a, b) => a - b);
+  const links: Array<number | "gap"> = [];
+  sorted.forEach((page, index) => {
+    if (index > 0 && page - sorted[index - 1] > 1) links.push("gap");
+    links.push(page);
+  });
+  return links;
+}
+
+/**
+ * Links that keep the other query parameters; works without JavaScript. `variant`
+ * "window" shows five numbers around the current page, "ends" the first, the last and
+ * two either side of the current one with ellipses.
+ */
 export function Pagination({
   currentPage,
   totalPages,
   searchParams,
   pageParam = "page",
   label = "Pagination",
+  variant = "window",
+  basePath = "",
 }: {
   currentPage: number;
   totalPages: number;
   searchParams: URLSearchParams;
   pageParam?: string;
   label?: string;
+  variant?: "window" | "ends";
+  /** the list's path, when its links must not be relative (a layout route's child) */
+  basePath?: string;
 }) {
   if (totalPages <= 1) return null;
   const href = (page: number) => {
     const params = new URLSearchParams(searchParams);
-    params.set(pageParam, String(page));
-    return `?${params.toString()}`;
+    if (page === 1 && variant === "ends") params.delete(pageParam);
+    else params.set(pageParam, String(page));
+    const query = params.toString();
+    return query ? `${basePath}?${query}` : basePath || "?";
   };
+  const numbers = variant === "ends" ? pageLinks(currentPage, totalPages) : pageWindow(currentPage, totalPages);
   return (
     <nav className="pagination" aria-label={label}>
       {currentPage > 1 ? (
@@ -37,8 +65,12 @@ export function Pagination({
       ) : (
         <span aria-disabled="true">‹ Previous</span>
       )}
-      {pageWindow(currentPage, totalPages).map((page) =>
-        page === currentPage ? (
+      {numbers.map((page, index) =>
+        page === "gap" ? (
+          <span key={`gap-${index}`} className="pagination__gap" aria-hidden="true">
+            …
+          </span>
+        ) : page === currentPage ? (
           <span key={page} aria-current="page" className="pagination__current">
             {page}
           </span>

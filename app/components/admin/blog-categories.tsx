@@ -1,0 +1,217 @@
+/**
+ * The blog category screen (/admin/blog and /admin/blog/categories): the nested tree
+ * with create, edit and delete dialogs chosen by the URL (decision 007). The slug is made
+ * from the name when left empty; with JavaScript the field shows what it will be.
+ */
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+import { ConfirmForm } from "~/components/admin/confirm-form";
+import { AdminDialog } from "~/components/admin/dialog";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Field, FormErrors } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { slugFromName } from "~/lib/blog-text";
+import { listAddress } from "~/lib/list-address";
+import type { blogCategoriesLoader, CategoryRow } from "~/lib/admin-blog.server";
+
+type LoaderData = Awaited<ReturnType<typeof blogCategoriesLoader>>;
+type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string } | undefined;
+
+const DIALOG_PARAMS = ["modal", "categoryId"];
+
+function CategoryForm({
+  rows,
+  category,
+  excluded,
+  lastResult,
+  cancelTo,
+}: {
+  rows: CategoryRow[];
+  category?: CategoryRow;
+  excluded: number[];
+  lastResult?: SubmissionResult<string[]>;
+  cancelTo: string;
+}) {
+  const [form, fields] = useForm<{ name: string; slug: string; description: string; parent_id: string; display_order: string; is_visible: string }>({
+    // not the dialog's id: the fields name their form by this id
+    id: category ? `blog-category-form-${category.id}` : "blog-category-form",
+    lastResult,
+    defaultValue: {
+      name: category?.name ?? "",
+      slug: category?.slug ?? "",
+      description: category?.description ?? "",
+      parent_id: category?.parentId ? String(category.parentId) : "",
+      display_order: String(category?.displayOrder ?? 0),
+      is_visible: category ? (category.isVisible ? "on" : "") : "on",
+    },
+  });
+  const [name, setName] = useState(category?.name ?? "");
+  return (
+    <Form method="post" {...getFormProps(form)} preventScrollReset>
+      <input type="hidden" name="intent" value={category ? "update" : "create"} />
+      {category ? <input type="hidden" name="categoryId" value={category.id} /> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+        <input {...getInputProps(fields.name, { type: "text" })} maxLength={100} autoComplete="off" onInput={(event) => setName(event.currentTarget.value)} />
+      </Field>
+      <Field id={fields.slug.id} label="Slug" errors={fields.slug.errors} hint="The category's address: /blog/category/<slug>. Leave empty to make it from the name.">
+        <input {...getInputProps(fields.slug, { type: "text" })} maxLength={120} autoComplete="off" placeholder={slugFromName(name) || "made from the name"} />
+      </Field>
+      <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+        <textarea {...getTextareaProps(fields.description)} rows={3} maxLength={1000} />
+      </Field>
+      <div className="admin-form-grid">
+        <Field id={fields.parent_id.id} label="Parent category" errors={fields.parent_id.errors} hint={category ? "Not itself, nor one of its subcategories." : undefined}>
+          <select {...getSelectProps(fields.parent_id)}>
+            <option value="">None (top level)</option>
+            {rows
+              .filter((row) => !excluded.includes(row.id))
+              .map((row) => (
+                <option key={row.id} value={row.id}>
+                  {`${"— ".repeat(row.depth)}${row.name}`}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field id={fields.display_order.id} label="Display order" errors={fields.display_order.errors} hint="Smaller comes first.">
+          <input {...getInputProps(fields.display_order, { type: "number" })} step={1} inputMode="numeric" />
+        </Field>
+      </div>
+      <label className="admin-check">
+        <input type="checkbox" name="is_visible" defaultChecked={fields.is_visible.initialValue === "on" || fields.is_visible.initialValue === "true"} /> Visible on the blog
+      </label>
+      <div className="form-actions">
+        <SubmitButton className="button" pendingText="Saving…">
+          {category ? "Save category" : "Create category"}
+        </SubmitButton>
+        <Link to={cancelTo} className="button button--secondary" preventScrollReset>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; actionData: ActionData }) {
+  const [searchParams] = useSearchParams();
+  const close = listAddress(data.path, searchParams, DIALOG_PARAMS);
+  const open = (extra: Record<string, string>) => listAddress(data.path, searchParams, DIALOG_PARAMS, extra);
+  const { dialog, rows } = data;
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <h1>
+            Blog categories <span className="admin-badge admin-badge--count">{rows.length}</span>
+          </h1>
+          <p className="muted">A tree: a category may hold subcategories at any depth. Their posts show on the parent's page too.</p>
+        </div>
+        {data.manage ? (
+          <div className="admin-toolbar">
+            <Link to={open({ modal: "create" })} className="button" preventScrollReset>
+              Add category
+            </Link>
+          </div>
+        ) : null}
+      </header>
+
+      {rows.length === 0 ? (
+        <EmptyState title="No blog categories yet." />
+      ) : (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Posts</th>
+              <th scope="col">Order</th>
+              <th scope="col">Visible</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td data-label="Name">
+                  <span className="blog-tree-name" style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}>
+                    {row.depth ? <span aria-hidden="true">└ </span> : null}
+                    <strong>{row.name}</strong>
+                  </span>
+                  {row.description ? <span className="admin-user-cell__meta">{row.description}</span> : null}
+                </td>
+                <td data-label="Slug">
+                  <a href={`/blog/category/${encodeURIComponent(row.slug)}`} target="_blank" rel="noreferrer">
+                    {row.slug}
+                  </a>
+                </td>
+                <td data-label="Posts">
+                  {row.postCount} <span className="muted">/ {row.allPostCount}</span>
+                </td>
+                <td data-label="Order">{row.displayOrder}</td>
+                <td data-label="Visible">{row.isVisible ? "Yes" : <span className="admin-badge admin-badge--warning">Hidden</span>}</td>
+                <td data-label="Actions">
+                  {data.manage ? (
+                    <div className="admin-row-actions">
+                      <Link to={open({ modal: "edit", categoryId: String(row.id) })} aria-label={`Edit ${row.name}`} preventScrollReset>
+                        Edit
+                      </Link>
+                      <Link to={open({ modal: "delete", categoryId: String(row.id) })} className="admin-link--danger" aria-label={`Delete ${row.name}`} preventScrollReset>
+                        Delete
+                      </Link>
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted">Posts: public posts / all posts filed directly under the category.</p>
+
+      {dialog?.kind === "create" ? (
+        <AdminDialog id="create-blog-category" title="Add blog category" closeTo={close}>
+          <CategoryForm rows={rows} excluded={[]} lastResult={actionData && actionData.intent === "create" ? actionData.result : undefined} cancelTo={close} />
+        </AdminDialog>
+      ) : null}
+      {dialog?.kind === "edit" ? (
+        <AdminDialog id="edit-blog-category" title={`Edit ${dialog.category.name}`} closeTo={close}>
+          <CategoryForm
+            rows={rows}
+            category={dialog.category}
+            excluded={dialog.excluded}
+            lastResult={actionData && actionData.intent === "update" ? actionData.result : undefined}
+            cancelTo={close}
+          />
+        </AdminDialog>
+      ) : null}
+      {dialog?.kind === "delete" ? (
+        <AdminDialog id="delete-blog-category" title="Delete blog category" closeTo={close}>
+          <ConfirmForm
+            intent="delete"
+            fields={{ categoryId: dialog.category.id }}
+            submitLabel="Delete category"
+            cancelTo={close}
+            error={actionData?.intent === "delete" ? actionData.error : undefined}
+            errorId="delete-blog-category-errors"
+          >
+            <p>
+              Delete the category <strong>{dialog.category.name}</strong>? This cannot be undone.
+            </p>
+            {dialog.childCount ? <p className="muted">{`Its ${dialog.childCount} subcategor${dialog.childCount === 1 ? "y moves" : "ies move"} up one level.`}</p> : null}
+            {dialog.category.allPostCount ? (
+              <p className="muted">{`Its ${dialog.category.allPostCount} post${dialog.category.allPostCount === 1 ? "" : "s"} will be left without a category.`}</p>
+            ) : null}
+          </ConfirmForm>
+        </AdminDialog>
+      ) : null}
+      {dialog?.kind === "missing" ? (
+        <AdminDialog id="missing-blog-category" title="Category not found" closeTo={close}>
+          <p role="alert">This category does not exist any more.</p>
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}

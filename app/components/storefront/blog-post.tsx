@@ -1,0 +1,320 @@
+/**
+ * The post page: the article (its body through <HtmlSlot>, sent once), likes, previous
+ * and next posts, and the comments with their likes, replies and the comment form. Every
+ * action is a plain form (app/lib/blog-pages.server.ts).
+ */
+import type { MetaDescriptor } from "@remix-run/node";
+import { Form, Link, useRouteLoaderData } from "@remix-run/react";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { HtmlSlot } from "~/lib/html-slot";
+import { absoluteUrl, pageMeta, rootSiteInfo } from "~/lib/meta";
+import { useNonce } from "~/lib/nonce";
+import type { RootLoaderData } from "~/root";
+import { COMMENT_LINKS_MAX, COMMENT_MAX, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
+import { blogDate, PostMetaLine } from "./blog-cards";
+
+export type CommentView = {
+  id: number;
+  author: string;
+  avatarUrl: string | null;
+  /** sanitised on the server when it was saved */
+  html: string;
+  createdAt: string;
+  pending: boolean;
+  likeCount: number;
+  liked: boolean;
+  own: boolean;
+  replies: CommentView[];
+};
+
+export type BlogPostPageData = {
+  post: {
+    id: number;
+    title: string;
+    slug: string;
+    path: string;
+    status: PostStatus;
+    isPublic: boolean;
+    /** the page's description: the meta description, else the excerpt, else the beginning of the text */
+    description: string;
+    metaTitle: string | null;
+    category: { name: string; href: string } | null;
+    tags: Array<{ name: string; href: string }>;
+    author: string | null;
+    publishedAt: string | null;
+    updatedAt: string;
+    readingTime: number;
+    viewCount: number;
+    featuredImage: string | null;
+    likeCount: number;
+    liked: boolean;
+    commentCount: number;
+  };
+  neighbours: { previous: { title: string; href: string } | null; next: { title: string; href: string } | null };
+  comments: CommentView[];
+  commentsEnabled: boolean;
+  moderation: boolean;
+  viewer: { username: string } | null;
+  replyTo: { id: number; author: string } | null;
+  deleteComment: { id: number } | null;
+};
+
+export type CommentActionData = { commentError: string; content: string };
+
+/** Title, description, canonical, Open Graph and article tags of a post page. */
+export function blogPostMeta(matches: Array<{ id: string; data?: unknown }>, data: BlogPostPageData | undefined): MetaDescriptor[] {
+  if (!data) return pageMeta(matches, { title: "Page not found", noindex: true });
+  const { post } = data;
+  const base = rootSiteInfo(matches)?.site_url ?? "";
+  const canonical = absoluteUrl(base, post.path);
+  const tags = pageMeta(matches, { title: post.metaTitle || post.title, description: post.description || undefined, noindex: !post.isPublic });
+  tags.push({ tagName: "link", rel: "canonical", href: canonical });
+  tags.push({ property: "og:type", content: "article" });
+  tags.push({ property: "og:url", content: canonical });
+  if (post.featuredImage) tags.push({ property: "og:image", content: absoluteUrl(base, post.featuredImage) });
+  if (post.publishedAt) tags.push({ property: "article:published_time", content: post.publishedAt });
+  tags.push({ property: "article:modified_time", content: post.updatedAt });
+  if (post.category) tags.push({ property: "article:section", content: post.category.name });
+  for (const tag of post.tags) tags.push({ property: "article:tag", content: tag.name });
+  tags.push({ name: "twitter:card", content: post.featuredImage ? "summary_large_image" : "summary" });
+  return tags;
+}
+
+function ArticleJsonLd({ post }: { post: BlogPostPageData["post"] }) {
+  const nonce = useNonce();
+  const root = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const base = root?.siteInfo.site_url ?? "";
+  const url = absoluteUrl(base, post.path);
+  const json = {
+    "@context": "https://schema.org",
+    "@type": "Article",
+    headline: post.title,
+    description: post.description || undefined,
+    image: post.featuredImage ? [absoluteUrl(base, post.featuredImage)] : undefined,
+    datePublished: post.publishedAt ?? undefined,
+    dateModified: post.updatedAt,
+    author: post.author ? { "@type": "Person", name: post.author } : undefined,
+    publisher: { "@type": "Organization", name: root?.siteInfo.site_name ?? "" },
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    url,
+    articleSection: post.category?.name,
+    keywords: post.tags.length ? post.tags.map((tag) => tag.name).join(", ") : undefined,
+  };
+  const html = JSON.stringify(json).replace(/</g, "\\u003c");
+  return <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function loginHref(path: string, anchor: string) {
+  return `/login?redirectTo=${encodeURIComponent(`${path}${anchor}`)}`;
+}
+
+function LikeBox({ data }: { data: BlogPostPageData }) {
+  const { post, viewer } = data;
+  const label = `${post.likeCount} ${post.likeCount === 1 ? "like" : "likes"}`;
+  return (
+    <div className="blog-like" id="likes">
+      {viewer ? (
+        <Form method="post" action={post.path} preventScrollReset>
+          <SubmitButton name="intent" value="like" className={post.liked ? "button blog-like__button blog-like__button--on" : "button button--secondary blog-like__button"} aria-pressed={post.liked} pendingText="…">
+            {post.liked ? "♥ Liked" : "♡ Like"}
+          </SubmitButton>{" "}
+          <span className="blog-like__count">{label}</span>
+        </Form>
+      ) : (
+        <p>
+          <span className="blog-like__count">♡ {label}</span> · <Link to={loginHref(post.path, "#likes")}>Log in to like this post</Link>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function CommentItem({ comment, data, reply }: { comment: CommentView; data: BlogPostPageData; reply?: boolean }) {
+  const { post, viewer } = data;
+  const here = `${post.path}`;
+  return (
+    <li id={`comment-${comment.id}`} className={comment.pending ? "blog-comment blog-comment--pending" : "blog-comment"}>
+      <div className="blog-comment__head">
+        {comment.avatarUrl ? <img src={comment.avatarUrl} alt="" width={28} height={28} className="avatar avatar--small" /> : null}
+        <strong>{comment.author}</strong>
+        <time dateTime={comment.createdAt} className="muted">
+          {blogDate(comment.createdAt)}
+        </time>
+        {comment.pending ? <span className="badge badge--pending">Awaiting moderation</span> : null}
+      </div>
+      <div className="blog-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
+      <div className="blog-comment__actions">
+        {viewer && !comment.pending ? (
+          <Form method="post" action={post.path} preventScrollReset className="blog-comment__like">
+            <input type="hidden" name="commentId" value={comment.id} />
+            <button type="submit" name="intent" value="like-comment" className="button--link" aria-pressed={comment.liked} aria-label={`${comment.liked ? "Unlike" : "Like"} the comment by ${comment.author}`}>
+              {comment.liked ? "♥" : "♡"} {comment.likeCount}
+            </button>
+          </Form>
+        ) : (
+          <span className="muted" aria-label={`${comment.likeCount} likes`}>
+            ♡ {comment.likeCount}
+          </span>
+        )}
+        {!reply && !comment.pending && data.commentsEnabled ? (
+          <Link to={`${here}?replyTo=${comment.id}#comment-form`} preventScrollReset>
+            Reply
+          </Link>
+        ) : null}
+        {comment.own ? (
+          <Link to={`${here}?deleteComment=${comment.id}#comment-${comment.id}`} className="admin-link--danger" preventScrollReset>
+            Delete
+          </Link>
+        ) : null}
+      </div>
+      {data.deleteComment?.id === comment.id ? (
+        <Form method="post" action={post.path} className="notice notice--warning blog-comment__confirm" preventScrollReset>
+          <input type="hidden" name="commentId" value={comment.id} />
+          <p>Delete your comment? This cannot be undone.</p>
+          <div className="form-actions">
+            <SubmitButton name="intent" value="delete-comment" className="button button--danger" pendingText="Deleting…">
+              Delete comment
+            </SubmitButton>
+            <Link to={`${here}#comment-${comment.id}`} className="button button--secondary" preventScrollReset>
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      ) : null}
+      {comment.replies.length ? (
+        <ol className="blog-comments blog-comments--replies" aria-label={`Replies to ${comment.author}`}>
+          {comment.replies.map((child) => (
+            <CommentItem key={child.id} comment={child} data={data} reply />
+          ))}
+        </ol>
+      ) : null}
+    </li>
+  );
+}
+
+function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?: CommentActionData }) {
+  const { post, viewer, replyTo } = data;
+  if (!data.commentsEnabled) return <p className="muted">Comments are closed.</p>;
+  if (!viewer) {
+    return (
+      <p className="blog-comment-login" id="comment-form">
+        <Link to={loginHref(post.path, "#comment-form")}>Log in</Link> or{" "}
+        <Link to={`/register?redirectTo=${encodeURIComponent(`${post.path}#comment-form`)}`}>register</Link> to comment.
+      </p>
+    );
+  }
+  return (
+    <Form method="post" action={post.path} className="card blog-comment-form" id="comment-form" preventScrollReset>
+      <h3>{replyTo ? `Reply to ${replyTo.author}` : "Leave a comment"}</h3>
+      {replyTo ? (
+        <p className="muted">
+          <input type="hidden" name="parent_id" value={replyTo.id} />
+          Replying to {replyTo.author} ·{" "}
+          <Link to={`${post.path}#comment-form`} preventScrollReset>
+            Cancel reply
+          </Link>
+        </p>
+      ) : null}
+      {actionData?.commentError ? (
+        <div className="form-errors" role="alert" id="comment-error">
+          <p>{actionData.commentError}</p>
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor="comment-content">Your comment as {viewer.username}</label>
+        <textarea
+          id="comment-content"
+          name="content"
+          rows={5}
+          maxLength={COMMENT_MAX}
+          required
+          defaultValue={actionData?.content ?? ""}
+          aria-describedby="comment-hint"
+          aria-invalid={actionData?.commentError ? true : undefined}
+        />
+        <span className="field__hint" id="comment-hint">
+          Plain text; web addresses become links.{" "}
+          {data.moderation ? "Comments are reviewed before they appear." : `A comment with more than ${COMMENT_LINKS_MAX} links is reviewed before it appears.`}
+        </span>
+      </div>
+      <div className="form-actions">
+        <SubmitButton name="intent" value="comment" className="button" pendingText="Sending…">
+          {replyTo ? "Post reply" : "Post comment"}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+export function BlogPostView({ data, bodyHtml, actionData }: { data: BlogPostPageData; bodyHtml?: string; actionData?: CommentActionData }) {
+  const { post, neighbours, comments } = data;
+  return (
+    <>
+      <article className="blog-post" aria-labelledby="post-title">
+        <nav aria-label="Breadcrumb" className="blog-breadcrumb">
+          <Link to="/blog">Blog</Link>
+          {post.category ? (
+            <>
+              {" › "}
+              <Link to={post.category.href}>{post.category.name}</Link>
+            </>
+          ) : null}
+        </nav>
+        {!post.isPublic ? (
+          <p className="notice notice--warning" role="status">
+            {`${POST_STATUS_LABELS[post.status]}: only blog staff can see this post${post.status === "scheduled" && post.publishedAt ? ` until ${blogDate(post.publishedAt)}` : ""}.`}
+          </p>
+        ) : null}
+        <header className="blog-post__header">
+          <h1 id="post-title">{post.title}</h1>
+          <PostMetaLine author={post.author} publishedAt={post.publishedAt} readingTime={post.readingTime} />
+        </header>
+        {post.featuredImage ? <img className="blog-post__image" src={post.featuredImage} alt="" width={1200} height={630} decoding="async" /> : null}
+        <HtmlSlot key={post.id} id="post-body" cacheKey={`${post.slug}@${post.updatedAt}`} html={bodyHtml} className="prose" />
+        {post.tags.length ? (
+          <ul className="blog-tags blog-post__tags" aria-label="Tags">
+            {post.tags.map((tag) => (
+              <li key={tag.href}>
+                <Link to={tag.href}>#{tag.name}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <LikeBox data={data} />
+        {neighbours.previous || neighbours.next ? (
+          <nav className="blog-neighbours" aria-label="More posts">
+            {neighbours.previous ? (
+              <Link to={neighbours.previous.href} rel="prev" className="blog-neighbours__prev">
+                <span className="muted">‹ Previous post</span>
+                <span>{neighbours.previous.title}</span>
+              </Link>
+            ) : (
+              <span />
+            )}
+            {neighbours.next ? (
+              <Link to={neighbours.next.href} rel="next" className="blog-neighbours__next">
+                <span className="muted">Next post ›</span>
+                <span>{neighbours.next.title}</span>
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+        <ArticleJsonLd post={post} />
+      </article>
+
+      <section className="blog-comments-section" id="comments" aria-labelledby="comments-title">
+        <h2 id="comments-title">Comments ({post.commentCount})</h2>
+        {comments.length ? (
+          <ol className="blog-comments">
+            {comments.map((comment) => (
+              <CommentItem key={comment.id} comment={comment} data={data} />
+            ))}
+          </ol>
+        ) : (
+          <p className="muted">No comments yet.</p>
+        )}
+        <CommentForm data={data} actionData={actionData} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { Form, Link, NavLink } from "@remix-run/react";
+
+export type BlogSidebarData = {
+  categories: Array<{ name: string; href: string; depth: number; postCount: number }>;
+  tags: Array<{ name: string; href: string; postCount: number }>;
+  popular: Array<{ title: string; href: string; views: number }>;
+};
+
+/** The blog's side column: search, categories (a tree), popular posts, tags and the feeds. */
+export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: string }) {
+  return (
+    <aside className="blog-sidebar" aria-label="Blog">
+      <Form method="get" action="/blog" role="search" className="site-search blog-search">
+        <label htmlFor="blog-search-q" className="visually-hidden">
+          Search the blog
+        </label>
+        <input id="blog-search-q" type="search" name="q" defaultValue={query} placeholder="Search the blog" required maxLength={200} />
+        <button type="submit">Search</button>
+      </Form>
+
+      {data.categories.length ? (
+        <section className="blog-sidebar__section" aria-labelledby="blog-categories">
+          <h2 id="blog-categories">Categories</h2>
+          <ul className="blog-tree">
+            {data.categories.map((category) => (
+              <li key={category.href} style={{ paddingInlineStart: `${category.depth}rem` }}>
+                <NavLink to={category.href}>{category.name}</NavLink> <span className="muted">({category.postCount})</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {data.popular.length ? (
+        <section className="blog-sidebar__section" aria-labelledby="blog-popular">
+          <h2 id="blog-popular">Popular posts</h2>
+          <ol className="blog-popular">
+            {data.popular.map((post) => (
+              <li key={post.href}>
+                <Link to={post.href}>{post.title}</Link>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+
+      {data.tags.length ? (
+        <section className="blog-sidebar__section" aria-labelledby="blog-tags">
+          <h2 id="blog-tags">Tags</h2>
+          <ul className="blog-tags">
+            {data.tags.map((tag) => (
+              <li key={tag.href}>
+                <Link to={tag.href}>
+                  #{tag.name} <span className="muted">{tag.postCount}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <p className="blog-feeds">
+        Follow: <a href="/blog/feed.xml">RSS</a> · <a href="/blog/atom.xml">Atom</a>
+      </p>
+    </aside>
+  );
+}

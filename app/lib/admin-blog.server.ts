@@ -1,0 +1,314 @@
+/**
+ * The loaders and actions of the blog's back office (spec/admin.md 2, 4, 5, 8, 9):
+ * the category tree (/admin/blog, also /admin/blog/categories), the post list, the
+ * comment queue and the blog settings. The post editor is admin-blog-post-form.server.ts.
+ * Every loader and action checks the caller; dialogs are chosen by the URL (decision 007).
+ */
+import { parseWithZod } from "@conform-to/zod/v4";
+import { ApiError } from "~/lib/api.server";
+import { BLOG_PERMISSIONS } from "~/lib/blog-api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { listAddress } from "~/lib/list-address";
+import { can } from "~/lib/permissions";
+import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import {
+  adminPostListQuerySchema,
+  blogCategoryInputSchema,
+  blogSettingsSchema,
+  BLOG_ADMIN_PATHS,
+  BLOG_MESSAGES as M,
+  COMMENT_STATUS_LABELS,
+  commentQueueQuerySchema,
+  moderateSchema,
+} from "~/schemas/blog";
+import {
+  adminPostList,
+  categoryTree,
+  commentQueue,
+  createBlogCategory,
+  deleteBlogCategoryByAdmin,
+  deletePostByAdmin,
+  descendantIds,
+  flattenTree,
+  getPost,
+  isPublic,
+  listCategoriesFor,
+  loadBlogSettings,
+  moderateComment,
+  postPath,
+  removeComment,
+  saveBlogSettings,
+  togglePublished,
+  updateBlogCategoryByAdmin,
+  type BlogCategory,
+} from "~/services/blog.server";
+
+export const requireBlogStaff = (request: Request) => requireAdmin(request, { anyOf: BLOG_PERMISSIONS });
+
+// ---------------------------------------------------------------- categories
+
+const CATEGORY_DIALOG_PARAMS = ["modal", "categoryId"];
+
+export type CategoryRow = {
+  id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  parentId: number | null;
+  depth: number;
+  displayOrder: number;
+  isVisible: boolean;
+  postCount: number;
+  allPostCount: number;
+};
+
+const toRow = (node: BlogCategory & { depth: number }): CategoryRow => ({
+  id: node.id,
+  name: node.name,
+  slug: node.slug,
+  description: node.description,
+  parentId: node.parentId,
+  depth: node.depth,
+  displayOrder: node.displayOrder,
+  isVisible: node.isVisible,
+  postCount: node.postCount,
+  allPostCount: node.allPostCount,
+});
+
+export async function blogCategoriesLoader(request: Request, path: string) {
+  const { access } = await requireBlogStaff(request);
+  const url = new URL(request.url);
+  const all = await listCategoriesFor(access);
+  const rows = flattenTree(categoryTree(all)).map(toRow);
+  const manage = can(access, "blog.manage_categories");
+  const modal = url.searchParams.get("modal");
+  const target = rows.find((row) => row.id === Number(url.searchParams.get("categoryId"))) ?? null;
+  let dialog: { kind: "create" } | { kind: "edit"; category: CategoryRow; excluded: number[] } | { kind: "delete"; category: CategoryRow; childCount: number } | { kind: "missing" } | null = null;
+  if (manage && modal === "create") dialog = { kind: "create" };
+  else if (manage && (modal === "edit" || modal === "delete")) {
+    if (!target) dialog = { kind: "missing" };
+    else if (modal === "edit") dialog = { kind: "edit", category: target, excluded: descendantIds(all, target.id, true) };
+    else dialog = { kind: "delete", category: target, childCount: rows.filter((row) => row.parentId === target.id).length };
+  }
+  return { path, rows, manage, dialog };
+}
+
+export async function blogCategoriesAction(request: Request, path: string) {
+  const actor = await requireBlogStaff(request);
+  requireMore(actor, { permission: "blog.manage_categories" });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = listAddress(path, new URL(request.url).searchParams, CATEGORY_DIALOG_PARAMS);
+
+  if (intent === "create" || intent === "update") {
+    // an unticked box sends nothing: visible only when ticked
+    formData.set("is_visible", formData.get("is_visible") === "on" ? "true" : "false");
+    const submission = parseWithZod(formData, { schema: blogCategoryInputSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() };
+    try {
+      if (intent === "create") {
+        const category = await createBlogCategory(submission.value);
+        return redirectWithToast(back, { message: M.categoryCreated(category.name) });
+      }
+      const id = Number(formData.get("categoryId"));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+      const category = await updateBlogCategoryByAdmin(id, {
+        ...submission.value,
+        slug: submission.value.slug ?? null,
+        description: submission.value.description ?? null,
+        parent_id: submission.value.parent_id ?? null,
+        display_order: submission.value.display_order ?? 0,
+      });
+      return redirectWithToast(back, { message: M.categoryUpdated(category.name) });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const prefix = intent === "create" ? M.categoryCreateFailed : M.categoryUpdateFailed;
+        return { intent, result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)) };
+      }
+      throw error;
+    }
+  }
+
+  if (intent === "delete") {
+    const id = Number(formData.get("categoryId"));
+    try {
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+      const category = await deleteBlogCategoryByAdmin(id);
+      return redirectWithToast(back, { message: M.categoryDeleted(category.name) });
+    } catch (error) {
+      if (error instanceof ApiError) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` };
+      throw error;
+    }
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+// ---------------------------------------------------------------- posts
+
+const POST_LIST_PATH = BLOG_ADMIN_PATHS.posts;
+const POST_DIALOG_PARAMS = ["modal", "postId"];
+
+export async function blogPostListLoader(request: Request) {
+  const { access } = await requireBlogStaff(request);
+  const url = new URL(request.url);
+  const query = adminPostListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const [list, categories] = await Promise.all([adminPostList(query), listCategoriesFor(access)]);
+  const allowed = {
+    create: can(access, "blog.create"),
+    edit: can(access, "blog.edit"),
+    delete: can(access, "blog.delete"),
+    publish: can(access, "blog.publish"),
+  };
+  const posts = list.posts.map((post) => ({
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    path: postPath(post),
+    status: post.status,
+    live: isPublic(post),
+    isFeatured: post.isFeatured,
+    isPinned: post.isPinned,
+    category: post.categoryName,
+    author: post.authorUsername,
+    publishedAt: post.publishedAt,
+    updatedAt: post.updatedAt,
+    views: post.viewCount,
+    comments: post.commentCount,
+    likes: post.likeCount,
+  }));
+  let confirmDelete: { id: number; title: string } | null = null;
+  if (allowed.delete && url.searchParams.get("modal") === "delete") {
+    const id = Number(url.searchParams.get("postId"));
+    const post = Number.isSafeInteger(id) && id > 0 ? await getPost({ id }, access).catch(() => null) : null;
+    confirmDelete = post ? { id: post.id, title: post.title } : null;
+  }
+  return {
+    query,
+    allowed,
+    posts,
+    page: list.page,
+    totalPages: list.totalPages,
+    totalPosts: list.totalPosts,
+    statusCounts: list.statusCounts,
+    categories: flattenTree(categoryTree(categories)).map((node) => ({ slug: node.slug, name: node.name, depth: node.depth })),
+    confirmDelete,
+  };
+}
+
+export async function blogPostListAction(request: Request) {
+  const actor = await requireBlogStaff(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const returnTo = String(formData.get("returnTo") ?? "");
+  const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo) ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS) : POST_LIST_PATH;
+  const id = Number(formData.get("postId"));
+
+  if (intent === "toggle") {
+    requireMore(actor, { permission: "blog.publish" });
+    try {
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.postNotFound, "NOT_FOUND");
+      const post = await togglePublished(id, actor);
+      return redirectWithToast(back, { message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title) });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.publishFailed} (${error.message})` });
+      throw error;
+    }
+  }
+
+  if (intent === "delete") {
+    requireMore(actor, { permission: "blog.delete" });
+    try {
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.postNotFound, "NOT_FOUND");
+      const post = await deletePostByAdmin(id);
+      return redirectWithToast(back, { message: M.postDeleted(post.title) });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.postDeleteFailed}: ${error.message}` });
+      throw error;
+    }
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+// ---------------------------------------------------------------- comments
+
+const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
+
+export async function commentQueueLoader(request: Request) {
+  await requireAdmin(request, { permission: "blog.edit" });
+  const url = new URL(request.url);
+  const query = commentQueueQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const queue = await commentQueue(query);
+  const deleteId = url.searchParams.get("modal") === "delete" ? Number(url.searchParams.get("commentId")) : null;
+  return {
+    status: query.status,
+    counts: queue.counts,
+    page: queue.page,
+    totalPages: queue.totalPages,
+    total: queue.total,
+    comments: queue.comments.map((comment) => ({
+      id: comment.id,
+      author: comment.authorUsername,
+      html: comment.content,
+      status: comment.status,
+      createdAt: comment.createdAt,
+      likes: comment.likeCount,
+      isReply: comment.parentId !== null,
+      post: { title: comment.postTitle, path: `/blog/${encodeURIComponent(comment.postSlug)}` },
+    })),
+    confirmDelete: deleteId && queue.comments.some((comment) => comment.id === deleteId) ? deleteId : null,
+  };
+}
+
+export async function commentQueueAction(request: Request) {
+  const actor = await requireAdmin(request, { permission: "blog.edit" });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const returnTo = String(formData.get("returnTo") ?? "");
+  const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo) ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"]) : COMMENTS_PATH;
+  const id = Number(formData.get("commentId"));
+  try {
+    if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
+    if (intent === "moderate") {
+      const parsed = moderateSchema.safeParse({ status: formData.get("status") });
+      if (!parsed.success) throw new ApiError(400, M.statusInvalid, "VALIDATION_ERROR");
+      await moderateComment(id, parsed.data.status);
+      return redirectWithToast(back, { message: M.commentModerated(COMMENT_STATUS_LABELS[parsed.data.status]) });
+    }
+    if (intent === "delete") {
+      await removeComment(id, actor);
+      return redirectWithToast(back, { message: M.commentDeleted });
+    }
+  } catch (error) {
+    if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: error.message });
+    throw error;
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
+
+// ---------------------------------------------------------------- settings
+
+const SETTINGS_PATH = BLOG_ADMIN_PATHS.settings;
+
+export async function blogSettingsLoader(request: Request) {
+  await requireAdmin(request, { permission: "blog.edit" });
+  return { settings: await loadBlogSettings() };
+}
+
+export async function blogSettingsAction(request: Request) {
+  await requireAdmin(request, { permission: "blog.edit" });
+  const formData = await request.formData();
+  const parsed = blogSettingsSchema.safeParse({
+    // a ticked box sends "on"; an unticked one nothing
+    comments_enabled: formData.get("comments_enabled") === "on",
+    comment_moderation: formData.get("comment_moderation") === "on",
+    posts_per_page: formData.get("posts_per_page"),
+  });
+  if (!parsed.success) {
+    return { errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) as Record<string, string> };
+  }
+  await saveBlogSettings(parsed.data);
+  return redirectWithToast(SETTINGS_PATH, { message: M.settingsSaved });
+}

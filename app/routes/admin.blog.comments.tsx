@@ -1,0 +1,108 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { ConfirmForm } from "~/components/admin/confirm-form";
+import { AdminDialog } from "~/components/admin/dialog";
+import { formatDateTime } from "~/components/admin/format";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { commentQueueAction, commentQueueLoader } from "~/lib/admin-blog.server";
+import { listAddress, listParams } from "~/lib/list-address";
+import { pageMeta } from "~/lib/meta";
+import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+
+const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
+
+/** /admin/blog/comments (blog.edit): the moderation queue; approve, reject, mark as spam, delete. */
+export const loader = ({ request }: LoaderFunctionArgs) => commentQueueLoader(request);
+export const action = ({ request }: ActionFunctionArgs) => commentQueueAction(request);
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Comments · Admin", noindex: true });
+
+const DIALOG_PARAMS = ["modal", "commentId"];
+const ACTIONS: Array<{ status: CommentStatus; label: string }> = [
+  { status: "approved", label: "Approve" },
+  { status: "rejected", label: "Reject" },
+  { status: "spam", label: "Spam" },
+  { status: "pending", label: "Back to pending" },
+];
+
+export default function AdminBlogComments() {
+  const data = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const here = listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS);
+  const tab = (status: string) => listAddress(COMMENTS_PATH, new URLSearchParams(), [], status === "pending" ? {} : { status });
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <h1>
+          Comments <span className="admin-badge admin-badge--count">{data.total}</span>
+        </h1>
+        <p className="muted">Comments wait here when moderation is on, when they hold more than two links, or when you send them back.</p>
+      </header>
+      <nav className="admin-segments" aria-label="Comment status">
+        {[...COMMENT_STATUSES, "all" as const].map((status) => (
+          <Link key={status} to={tab(status)} aria-current={data.status === status ? "page" : undefined}>
+            {status === "all" ? "All" : `${COMMENT_STATUS_LABELS[status]} (${data.counts[status]})`}
+          </Link>
+        ))}
+      </nav>
+      {data.comments.length === 0 ? (
+        <EmptyState title={data.status === "pending" ? "No comments wait for moderation." : "No comments here."} />
+      ) : (
+        <ul className="admin-comments">
+          {data.comments.map((comment) => (
+            <li key={comment.id} className="card admin-comment" id={`comment-${comment.id}`}>
+              <p className="admin-comment__head">
+                <strong>{comment.author}</strong> on{" "}
+                <a href={comment.post.path} target="_blank" rel="noreferrer">
+                  {comment.post.title}
+                </a>{" "}
+                <span className="muted">
+                  {`· ${formatDateTime(comment.createdAt)}${comment.isReply ? " · reply" : ""} · ${comment.likes} like${comment.likes === 1 ? "" : "s"}`}
+                </span>{" "}
+                <span className="admin-badge">{COMMENT_STATUS_LABELS[comment.status]}</span>
+              </p>
+              <div className="admin-comment__body blog-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
+              <div className="admin-row-actions">
+                <Form method="post" action={COMMENTS_PATH} className="admin-inline-form" preventScrollReset>
+                  <input type="hidden" name="commentId" value={comment.id} />
+                  <input type="hidden" name="returnTo" value={here} />
+                  <input type="hidden" name="intent" value="moderate" />
+                  {ACTIONS.filter((action) => action.status !== comment.status).map((action) => (
+                    <SubmitButton
+                      key={action.status}
+                      name="status"
+                      value={action.status}
+                      className={action.status === "approved" ? "button button--small" : "button button--secondary button--small"}
+                      aria-label={`${action.label}: comment by ${comment.author}`}
+                      pendingText="…"
+                    >
+                      {action.label}
+                    </SubmitButton>
+                  ))}
+                </Form>
+                <Link to={listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS, { modal: "delete", commentId: String(comment.id) })} className="admin-link--danger" preventScrollReset aria-label={`Delete the comment by ${comment.author}`}>
+                  Delete
+                </Link>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={listParams(searchParams, DIALOG_PARAMS)} basePath={COMMENTS_PATH} variant="ends" label="Comment pages" />
+      {data.confirmDelete ? (
+        <AdminDialog id="delete-comment" title="Delete comment" closeTo={here}>
+          <ConfirmForm action={COMMENTS_PATH} intent="delete" fields={{ commentId: data.confirmDelete, returnTo: here }} submitLabel="Delete comment" cancelTo={here}>
+            <p>Delete this comment and its replies? This cannot be undone.</p>
+          </ConfirmForm>
+        </AdminDialog>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={BLOG_MESSAGES.loadFailed} />;
+}

@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { BlogPostForm } from "~/components/admin/blog-post-form";
+import { formatDateTime } from "~/components/admin/format";
+import { postFormAction, postFormLoader, postIdParam } from "~/lib/admin-blog-post-form.server";
+import { pageMeta } from "~/lib/meta";
+import { BLOG_MESSAGES, POST_STATUS_LABELS } from "~/schemas/blog-rules";
+
+/** /admin/blog/posts/:id/edit (blog.edit; going live or leaving live also blog.publish). */
+export const loader = ({ request, params }: LoaderFunctionArgs) => postFormLoader(request, { kind: "edit", id: postIdParam(params.id) });
+export const action = ({ request, params }: ActionFunctionArgs) => postFormAction(request, { kind: "edit", id: postIdParam(params.id) });
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.post?.title ?? "Post"} · Edit post · Admin`, noindex: true });
+
+export default function EditBlogPost() {
+  const data = useLoaderData<typeof loader>();
+  const outcome = useActionData<typeof action>();
+  const post = data.post!;
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header admin-page__header--row">
+        <div>
+          <p>
+            <Link to="/admin/blog/posts">← Blog posts</Link>
+          </p>
+          <h1>Edit post</h1>
+          <p className="muted">
+            {POST_STATUS_LABELS[post.status]} · by {post.author ?? "—"} · created {formatDateTime(post.createdAt)} · updated {formatDateTime(post.updatedAt)} · {post.views} views
+          </p>
+        </div>
+        <div className="admin-toolbar">
+          <a href={post.path} target="_blank" rel="noreferrer" className="button button--secondary">
+            {post.live ? "View post" : "Preview"}
+          </a>
+        </div>
+      </header>
+      <BlogPostForm key={`${post.id}@${post.updatedAt}`} data={data} lastResult={outcome?.result} fatal={outcome?.fatal} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={BLOG_MESSAGES.postLoadFailed} />;
+}

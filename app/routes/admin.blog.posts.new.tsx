@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AdminErrorPage } from "~/components/admin/admin-error";
+import { BlogPostForm } from "~/components/admin/blog-post-form";
+import { postFormAction, postFormLoader } from "~/lib/admin-blog-post-form.server";
+import { pageMeta } from "~/lib/meta";
+import { BLOG_MESSAGES } from "~/schemas/blog-rules";
+
+/** /admin/blog/posts/new (blog.create; publishing also blog.publish). */
+export const loader = ({ request }: LoaderFunctionArgs) => postFormLoader(request, { kind: "create" });
+export const action = ({ request }: ActionFunctionArgs) => postFormAction(request, { kind: "create" });
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "New post · Admin", noindex: true });
+
+export default function NewBlogPost() {
+  const data = useLoaderData<typeof loader>();
+  const outcome = useActionData<typeof action>();
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <p>
+          <Link to="/admin/blog/posts">← Blog posts</Link>
+        </p>
+        <h1>New post</h1>
+      </header>
+      <BlogPostForm data={data} lastResult={outcome?.result} fatal={outcome?.fatal} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage error={useRouteError()} loadFailed={BLOG_MESSAGES.postLoadFailed} />;
+}

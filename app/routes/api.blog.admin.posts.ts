@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { BLOG_PERMISSIONS } from "~/lib/blog-api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { parseQuery } from "~/lib/query.server";
+import { apiAdminPostListQuerySchema } from "~/schemas/blog";
+import { adminPostList, postListJson } from "~/services/blog.server";
+
+/** GET /api/blog/admin/posts?search&category&status&page&limit: every status (any blog permission). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    await requireApiAdmin(request, { anyOf: BLOG_PERMISSIONS });
+    const query = parseQuery(request, apiAdminPostListQuerySchema);
+    const list = await adminPostList(query);
+    return ok({ data: { ...postListJson(list), statusCounts: list.statusCounts } });
+  });
+
+export const action = () => methodNotAllowed(["GET"]);

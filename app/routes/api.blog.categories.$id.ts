@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
+import { optionalApiUser, requireApiAdmin } from "~/lib/permissions.server";
+import { BLOG_MESSAGES, blogCategoryUpdateSchema } from "~/schemas/blog";
+import { categoryJson, deleteBlogCategoryByAdmin, listCategoriesFor, updateBlogCategoryByAdmin } from "~/services/blog.server";
+
+/** GET /api/blog/categories/:id → {data: category} (hidden ones only for blog staff). */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const id = parseId(params.id);
+    const caller = await optionalApiUser(request);
+    const category = (await listCategoriesFor(caller?.access)).find((c) => c.id === id);
+    if (!category) throw new ApiError(404, BLOG_MESSAGES.categoryNotFound, "NOT_FOUND");
+    return ok({ data: categoryJson(category) });
+  });
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    /** the fields given change; never under itself or one of its subcategories (blog.manage_categories) */
+    PUT: async () => {
+      await requireApiAdmin(request, { permission: "blog.manage_categories" });
+      const id = parseId(params.id);
+      const body = await readBody(request, blogCategoryUpdateSchema);
+      return ok({ message: "Category updated", data: categoryJson(await updateBlogCategoryByAdmin(id, body)) });
+    },
+    /** its subcategories move up to its parent, its posts become uncategorised */
+    DELETE: async () => {
+      await requireApiAdmin(request, { permission: "blog.manage_categories" });
+      await deleteBlogCategoryByAdmin(parseId(params.id));
+      return ok({ message: "Category deleted" });
+    },
+  });

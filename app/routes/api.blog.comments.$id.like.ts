@@ -1,0 +1,19 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/permissions.server";
+import { likeSchema } from "~/schemas/blog";
+import { likeComment } from "~/services/blog.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+/** POST /api/blog/comments/:id/like {type?: "like"} → {data: {liked, like_count}}: a second call takes the like back. */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    POST: async () => {
+      const actor = await requireApiUser(request);
+      const id = parseId(params.id);
+      const { type } = await readBody(request, likeSchema);
+      const { liked, like_count } = await likeComment(id, actor, type);
+      return ok({ data: { liked, like_count } });
+    },
+  });

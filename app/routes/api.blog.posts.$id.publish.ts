@@ -1,0 +1,19 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { publishSchema } from "~/schemas/blog";
+import { postJson, setPostStatus } from "~/services/blog.server";
+
+export const loader = () => methodNotAllowed(["PUT"]);
+
+/** PUT /api/blog/posts/:id/publish {status?, published_at?} (blog.publish): published (now, unless it has a time) or the given status. */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    PUT: async () => {
+      const actor = await requireApiAdmin(request, { permission: "blog.publish" });
+      const id = parseId(params.id);
+      const body = await readBody(request, publishSchema);
+      const post = await setPostStatus(id, body.status, actor, body.published_at);
+      return ok({ message: `Post ${post.status}`, data: postJson(post) });
+    },
+  });

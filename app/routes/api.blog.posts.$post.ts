@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
+import { optionalApiUser, requireApiAdmin } from "~/lib/permissions.server";
+import { postUpdateSchema } from "~/schemas/blog";
+import { deletePostByAdmin, getPost, postJson, updatePostByAdmin } from "~/services/blog.server";
+
+/** GET /api/blog/posts/:slug → {data: post} (any status for holders of blog.edit, else public posts only). */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  apiRoute(async () => {
+    const caller = await optionalApiUser(request);
+    return ok({ data: postJson(await getPost({ slug: params.post ?? "" }, caller?.access)) });
+  });
+
+/** PUT and DELETE /api/blog/posts/:id (the id, not the slug). */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  byMethod(request, {
+    /** the fields given change (blog.edit; going live or leaving live also blog.publish) */
+    PUT: async () => {
+      const actor = await requireApiAdmin(request, { permission: "blog.edit" });
+      const id = parseId(params.post);
+      const body = await readBody(request, postUpdateSchema);
+      return ok({ message: "Post updated", data: postJson(await updatePostByAdmin(id, body, actor)) });
+    },
+    DELETE: async () => {
+      await requireApiAdmin(request, { permission: "blog.delete" });
+      await deletePostByAdmin(parseId(params.post));
+      return ok({ message: "Post deleted" });
+    },
+  });

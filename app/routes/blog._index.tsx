@@ -1,0 +1,65 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { PostCard, PostList } from "~/components/storefront/blog-cards";
+import { ErrorPage } from "~/components/ui/error-page";
+import { pageParam, toPostCard, toPostListData } from "~/lib/blog-pages.server";
+import { pageMeta } from "~/lib/meta";
+import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
+
+/** /blog: featured posts and the newest (pinned first), or search results with ?q=. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const page = pageParam(request);
+  if (q) return { q, featured: [], list: toPostListData(await searchPosts(q, { page, limit: null })) };
+  const [list, featured] = await Promise.all([listPublicPosts({ page, limit: null }), page === 1 ? featuredPosts(3) : Promise.resolve([])]);
+  return { q, featured: featured.map(toPostCard), list: toPostListData(list) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, {
+    title: data?.q ? `Blog search: ${data.q}` : data && data.list.page > 1 ? `Blog · page ${data.list.page}` : "Blog",
+    description: "Buying guides, QC photo tips and news about shopping on Weidian, Taobao, Tmall and 1688.",
+    noindex: Boolean(data?.q),
+  });
+
+export default function BlogIndex() {
+  const { q, featured, list } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  return (
+    <section aria-labelledby="blog-title" className="listing">
+      <header className="listing__header">
+        <h1 id="blog-title">{q ? `Blog posts about “${q}”` : "Blog"}</h1>
+        <p className="muted">
+          {q ? (
+            <>
+              {list.totalPosts === 1 ? "1 post found" : `${list.totalPosts} posts found`} · <Link to="/blog">All posts</Link>
+            </>
+          ) : (
+            "Buying guides, QC photo tips and marketplace news."
+          )}
+        </p>
+      </header>
+      {featured.length ? (
+        <section aria-labelledby="featured-title" className="blog-featured">
+          <h2 id="featured-title" className="visually-hidden">
+            Featured posts
+          </h2>
+          <ul className="blog-list blog-list--featured">
+            {featured.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} featured />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {!q && featured.length ? <h2 className="blog-section-title">Latest posts</h2> : null}
+      <PostList list={list} basePath="/blog" searchParams={searchParams} label={q ? "Search results" : "Posts"} empty={q ? "No posts match your search." : "No posts yet."} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { BlogListingPage } from "~/components/storefront/blog-cards";
+import { ErrorPage } from "~/components/ui/error-page";
+import { categoryPath, pageParam, toPostListData } from "~/lib/blog-pages.server";
+import { pageMeta } from "~/lib/meta";
+import { orNotFound, storefrontAccess } from "~/lib/product-page.server";
+import { listCategoryPosts } from "~/services/blog.server";
+
+/** /blog/category/:slug: the posts of a category and its subcategories (hidden categories are 404 for visitors). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await storefrontAccess(request);
+  const list = await orNotFound(listCategoryPosts(params.slug ?? "", { page: pageParam(request), limit: null }, access));
+  return {
+    category: { name: list.category.name, description: list.category.description, path: categoryPath(list.category.slug) },
+    list: toPostListData(list),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: data ? `${data.category.name} · Blog` : "Page not found", description: data?.category.description ?? undefined, noindex: !data });
+
+export default function BlogCategory() {
+  const { category, list } = useLoaderData<typeof loader>();
+  return <BlogListingPage kind="Category" title={category.name} line={category.description} basePath={category.path} list={list} empty="No posts in this category yet." />;
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}

@@ -1,0 +1,36 @@
+import type { LinksFunction } from "@remix-run/node";
+import { Outlet, useLoaderData, useRouteError, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { BlogSidebar } from "~/components/storefront/blog-sidebar";
+import { ErrorPage } from "~/components/ui/error-page";
+import { blogSidebar } from "~/lib/blog-pages.server";
+
+/** The blog's frame: the page (list or post) and the side column. */
+export async function loader() {
+  return blogSidebar();
+}
+
+/** The side column changes with posts and views, not with the page of a list or a like. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formMethod === undefined && currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
+
+export const links: LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", href: "/blog/feed.xml", title: "Blog (RSS)" },
+  { rel: "alternate", type: "application/atom+xml", href: "/blog/atom.xml", title: "Blog (Atom)" },
+];
+
+export default function BlogLayout() {
+  const sidebar = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  return (
+    <div className="blog-layout">
+      <div className="blog-layout__main">
+        <Outlet />
+      </div>
+      <BlogSidebar data={sidebar} query={searchParams.get("q") ?? ""} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage error={useRouteError()} />;
+}
