@@ -5,11 +5,17 @@
  * Account mail (codes, notices) goes through queueMail(): the request answers at once,
  * in the same time whatever is mailed (or not), and the send happens after the answer,
  * its failure logged. A stop (SIGTERM) waits for the queue: flushMail().
+ *
+ * Campaign mail goes through sendBulkMail(): its own pool of EMAIL_CONNECTIONS
+ * connections (a campaign never holds up a sign-up code), per-message headers and
+ * Message-ID, and failures sorted into permanent (the address is refused: 5xx) and
+ * temporary (4xx, the relay unreachable or refusing us) for the campaign sender.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter, type TransportOptions } from "nodemailer";
+import { escapeHtml } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 
@@ -37,17 +43,101 @@ function getTransporter(): Transporter {
   return transporter;
 }
 
+/** Without SMTP_URL: the message as an .eml file in the outbox; answers its name. */
+function writeToOutbox(info: unknown): string {
+  const env = getEnv();
+  fs.mkdirSync(env.OUTBOX_DIR, { recursive: true });
+  const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`;
+  fs.writeFileSync(path.join(env.OUTBOX_DIR, name), (info as { message: Buffer }).message);
+  return name;
+}
+
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
   const info = await getTransporter().sendMail({ from: env.MAIL_FROM, ...mail });
   if (!env.SMTP_URL) {
-    fs.mkdirSync(env.OUTBOX_DIR, { recursive: true });
-    const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`;
-    fs.writeFileSync(path.join(env.OUTBOX_DIR, name), (info as unknown as { message: Buffer }).message);
-    log.info(`mail to outbox/${name}: "${mail.subject}"`);
+    log.info(`mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
   } else {
     log.info(`mail sent: "${mail.subject}"`);
   }
+}
+
+// ---------------------------------------------------------------- campaign mail
+
+export type BulkMail = {
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  /** e.g. List-Unsubscribe and List-Unsubscribe-Post */
+  headers: Record<string, string>;
+  /** `<id@host>`: the same for a message sent again, so mailboxes can tell */
+  messageId: string;
+};
+
+/** A campaign message the relay did not take: `permanent` for this address, else worth retrying. */
+export class BulkMailError extends Error {
+  constructor(
+    public kind: "permanent" | "temporary",
+    message: string,
+    public responseCode?: number,
+  ) {
+    super(message);
+    this.name = "BulkMailError";
+  }
+}
+
+// 5xx answers about us rather than the recipient (authentication required, failed or
+// too weak): the relay's problem, retried like an outage, never the address's fault
+const RELAY_5XX = new Set([530, 534, 535, 538]);
+
+/** Sorts a nodemailer failure: 5xx for the address is permanent; 4xx, connection and auth failures are temporary. */
+export function classifyMailError(error: unknown): BulkMailError {
+  const failure = error as { message?: string; responseCode?: number; code?: string; response?: string };
+  const code = typeof failure.responseCode === "number" ? failure.responseCode : undefined;
+  const text = (failure.response || failure.message || String(error)).replace(/\s+/g, " ").trim().slice(0, 500);
+  const permanent = code !== undefined && code >= 500 && code < 600 && failure.code !== "EAUTH" && !RELAY_5XX.has(code);
+  return new BulkMailError(permanent ? "permanent" : "temporary", failure.code && !text.includes(failure.code) ? `${failure.code}: ${text}` : text, code);
+}
+
+let bulkTransporter: Transporter | undefined;
+
+function getBulkTransporter(): Transporter {
+  if (bulkTransporter) return bulkTransporter;
+  const env = getEnv();
+  bulkTransporter = env.SMTP_URL
+    ? nodemailer.createTransport({
+        url: env.SMTP_URL,
+        pool: true,
+        maxConnections: env.EMAIL_CONNECTIONS,
+        // a connection carries many messages before it is renewed
+        maxMessages: 1000,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      } as TransportOptions)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return bulkTransporter;
+}
+
+/** Sends one campaign message; throws BulkMailError. */
+export async function sendBulkMail(mail: BulkMail): Promise<void> {
+  const env = getEnv();
+  let info: unknown;
+  try {
+    info = await getBulkTransporter().sendMail({
+      from: env.MAIL_FROM,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: mail.headers,
+      messageId: mail.messageId,
+    });
+  } catch (error) {
+    throw classifyMailError(error);
+  }
+  if (!env.SMTP_URL) log.debug(`campaign mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
 }
 
 const queue: Mail[] = [];
@@ -95,10 +185,9 @@ export async function closeMail(): Promise<void> {
   await flushMail();
   transporter?.close();
   transporter = undefined;
+  bulkTransporter?.close();
+  bulkTransporter = undefined;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A plain, readable mail layout: heading, paragraphs, an optional big code and link. */
 export function renderMail(input: {

@@ -9,6 +9,7 @@ import * as m20261123060000 from "./20261123060000_accounts";
 import * as m20261123100000 from "./20261123100000_uploads";
 import * as m20261123110000 from "./20261123110000_catalogue";
 import * as m20261124090000 from "./20261124090000_jobs";
+import * as m20261124130000 from "./20261124130000_email";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "20261123100000_uploads": m20261123100000,
   "20261123110000_catalogue": m20261123110000,
   "20261124090000_jobs": m20261124090000,
+  "20261124130000_email": m20261124130000,
 };

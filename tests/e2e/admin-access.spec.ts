@@ -35,6 +35,7 @@ test.describe("admin access and shell", () => {
       "Category management",
       "Local products",
       "External products",
+      "Email marketing",
       "Exchange rates",
       "Product display",
       "Site settings",

@@ -26,7 +26,8 @@ export const ADMIN_NAV: NavDefinition[] = [
       { id: "external-products", label: "External products", to: "/admin/external-products" },
     ],
   },
-  // Later: blog (sidebarRules.blog), QC (sidebarRules.qc), email (sidebarRules.email).
+  // Later: blog (sidebarRules.blog), QC (sidebarRules.qc).
+  { id: "email", label: "Email marketing", to: "/admin/email-management", visible: sidebarRules.email },
   {
     id: "system",
     label: "System settings",
