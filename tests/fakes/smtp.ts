@@ -66,6 +66,8 @@ export function extractCode(mail: Pick<ReceivedMail, "subject" | "text">): strin
 
 export type SmtpBehaviour = {
   delayMs?: number;
+  /** keep the message, then wait this long before answering 250 (a crash in between leaves the sender unsure) */
+  answerDelayMs?: number;
   reject?: { code: number; message: string };
   /** RCPT TO answers for some addresses (lower case), e.g. 550 for a mailbox that does not exist */
   refuseRecipients?: Record<string, { code: number; message: string }>;
@@ -93,7 +95,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       banner: "fake smtp for tests",
       size: 10 * 1024 * 1024,
       onData(stream, session, callback) {
-        const { delayMs = 0, reject } = behaviour;
+        const { delayMs = 0, answerDelayMs = 0, reject } = behaviour;
         simpleParser(stream)
           .then(async (parsed) => {
             if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -114,6 +116,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
               messageId: parsed.messageId ?? "",
               receivedAt: Date.now(),
             });
+            if (answerDelayMs) await new Promise((resolve) => setTimeout(resolve, answerDelayMs));
             callback();
           })
           .catch((error: Error) => callback(error));
