@@ -3,7 +3,7 @@
  * text part made from the HTML when the template has none, and an unsubscribe link in
  * both parts. Pure functions, no I/O (the sender and the previews share them).
  */
-import { VARIABLE_PATTERN } from "~/schemas/email";
+import { VARIABLE_PATTERN } from "~/schemas/email-rules";
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

@@ -122,6 +122,9 @@ export async function updateEmailTemplate(id: number, input: TemplateInput): Pro
   return getEmailTemplate(id);
 }
 
+/** The names of the campaigns that use a template (it cannot be deleted while there are any). */
+export const templateUsers = (id: number) => campaignNamesUsingTemplate(getDb(), id);
+
 /** 409 with the campaigns that use it: delete them or change their template first (spec/admin.md 8). */
 export async function deleteEmailTemplate(id: number): Promise<void> {
   const db = getDb();
@@ -449,6 +452,19 @@ export async function previewDefaults(actor: Actor): Promise<Required<{ [K in ke
     userName: actor.user.username,
     unsubscribeUrl: `${getEnv().PUBLIC_URL}/unsubscribe?token=example`,
   };
+}
+
+/** A campaign's message as a recipient would see it, with sample values (the admin's name, the site's); null without content. */
+export async function campaignPreview(campaign: Campaign, actor: Actor): Promise<{ subject: string; html: string } | null> {
+  const template = campaign.templateId ? await findTemplate(getDb(), campaign.templateId) : undefined;
+  const html = template?.htmlContent ?? campaign.htmlContent;
+  if (!html) return null;
+  const values = await previewDefaults(actor);
+  const rendered = renderMessage(
+    { subject: campaign.subject, html, text: template?.textContent ?? campaign.textContent, variables: template?.variables },
+    { ...values, email: "preview@example.com" },
+  );
+  return { subject: rendered.subject, html: rendered.html };
 }
 
 /** POST /html-templates/:name/preview: {subject, html} (and text) with the given values, defaults for the rest. */
