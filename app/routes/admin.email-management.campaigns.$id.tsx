@@ -304,7 +304,6 @@ export default function EmailCampaign() {
           <CampaignForm
             id={`edit-campaign-form-${campaign.id}`}
             intent="update"
-            action={here}
             templates={dialog.templates}
             audience={dialog.audience}
             defaults={{

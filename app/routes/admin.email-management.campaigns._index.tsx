@@ -198,7 +198,6 @@ export default function EmailCampaigns() {
           <CampaignForm
             id="create-campaign-form"
             intent="create"
-            action={`${PATH}?index`}
             templates={dialog.templates}
             audience={dialog.audience}
             defaults={{ templateId: dialog.templateId }}

@@ -172,7 +172,6 @@ export function CampaignForm({
   lastResult,
   submitLabel,
   cancelTo,
-  action,
 }: {
   id: string;
   intent: "create" | "update";
@@ -182,7 +181,6 @@ export function CampaignForm({
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
   cancelTo: string;
-  action?: string;
 }) {
   const [form, fields] = useForm<{
     name: string;
@@ -220,7 +218,8 @@ export function CampaignForm({
   const recipient = (fields.recipient_type.initialValue as string | undefined) ?? "all";
 
   return (
-    <Form method="post" action={action} {...getFormProps(form)} preventScrollReset>
+    // posts to the page's own address: the dialog (?modal=...) stays open with the errors
+    <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="admin-form-grid">
