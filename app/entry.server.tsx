@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { NonceProvider } from "./lib/nonce";
+import { closeCampaignWorker } from "./services/campaign-sender.server";
 import { JOB_DEFINITIONS } from "./services/job-handlers.server";
 import { closeMail } from "./services/mailer.server";
 import { startJobRunner, type JobRunner } from "./services/jobs.server";
@@ -73,11 +74,13 @@ export async function startBackgroundWork(): Promise<void> {
 
 /**
  * A graceful stop of what runs in the background of this build: running jobs finish the
- * step in hand (the rest stays queued for the next start), then the mail the routes
- * queued goes out.
+ * step in hand (the rest stays queued for the next start), the campaign worker thread
+ * closes, then the mail the routes queued goes out.
  */
 export async function stopBackgroundWork(): Promise<void> {
   await jobRunner?.stop();
   jobRunner = undefined;
+  // campaign sends have finished their wave and are recorded: the worker thread closes
+  await closeCampaignWorker();
   await closeMail();
 }

@@ -279,7 +279,6 @@ export interface EmailCampaignRunsTable {
   failed_count: Generated<number>;
   skipped_count: Generated<number>;
   uncertain_count: Generated<number>;
-  consecutive_failures: Generated<number>;
   outage_count: Generated<number>;
   pause_reason: string | null;
   /** epoch milliseconds */

@@ -1,6 +1,8 @@
 /**
  * The campaign sender (docs/decisions/018-email-campaigns.md): runs of campaigns sent
- * from their send log by the job runner (app/services/jobs.server.ts).
+ * from their send log by the job runner (app/services/jobs.server.ts). The job handler
+ * here makes every decision about a run; the sending itself happens in waves in the
+ * campaign worker thread (campaign-waves.server.ts), off the thread that serves the site.
  *
  * The log is the only truth of who got what: a row is `sending` exactly while its
  * message is with the relay (at most EMAIL_CONNECTIONS rows in the whole process), and
@@ -16,35 +18,37 @@
  * and never fail it; OUTAGE_FAILURES of them in a row pause the run as a relay outage,
  * resumed by itself after a growing wait. A 5xx answer fails that recipient only.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { renderMessage } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import {
-  claimNextSend,
+  claimSends,
   createRun,
   findCampaign,
   findRun,
   findTemplate,
-  finishSend,
   openRunOfCampaign,
   openSends,
+  recordSends,
   recoverInFlight,
-  retrySend,
+  resetOutages,
   runsWithStatus,
   scheduledCampaigns,
   setCampaignStatus,
   transition,
   type Campaign,
   type CampaignRun,
-  type ClaimedSend,
 } from "~/models/email.server";
 import { ACTIVE_DAYS, EMAIL_MESSAGES, type CampaignStatus, type RecurringPattern } from "~/schemas/email";
+import { OUTAGE_FAILURES, runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/campaign-waves.server";
+import type { FromWorker, LogRequest, ToWorker } from "~/services/campaign-worker.server";
 import { enqueueJob, type JobDefinition, type JobOutcome } from "~/services/jobs.server";
-import { BulkMailError, sendBulkMail } from "~/services/mailer.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.server";
-import { unsubscribeUrl } from "~/services/unsubscribe.server";
 
 const RUN_JOB = "email.campaign-run";
 const START_JOB = "email.campaign-start";
@@ -52,9 +56,7 @@ const SCHEDULER_JOB = "email.scheduler";
 export const runJobKey = (runId: number) => `campaign-run:${runId}`;
 export const startJobKey = (campaignId: number) => `campaign-start:${campaignId}`;
 
-/** Temporary failures in a row (no answer from the relay in between) that pause a run as a relay outage. */
-export const OUTAGE_FAILURES = 10;
-const MAX_RETRY_WAIT_MS = 60 * 60_000;
+export { OUTAGE_FAILURES };
 const MAX_OUTAGE_WAIT_MS = 30 * 60_000;
 /** A run hands its job slot back this often (and goes on at once). */
 const STEP_MS = 30_000;
@@ -84,62 +86,151 @@ export function nextOccurrence(anchor: number, pattern: RecurringPattern, after:
   return occurrence(anchor, pattern, k);
 }
 
-// ---------------------------------------------------------------- process-wide pace and connections
+// ---------------------------------------------------------------- the worker thread
 
-/** Messages per second for all runs together (EMAIL_SEND_RATE), with bursts of at most 50 ms. */
-class Pace {
-  private next = 0;
-  constructor(private perSecond: number) {}
-  async take(): Promise<void> {
-    const interval = 1000 / this.perSecond;
-    const now = performance.now();
-    this.next = Math.max(this.next, now - 50);
-    const wait = this.next - now;
-    this.next += interval;
-    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
-/** Messages in flight for all runs together: one per SMTP connection (EMAIL_CONNECTIONS). */
-class Slots {
-  private free: number;
-  private waiting: Array<() => void> = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-  async acquire(): Promise<() => void> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
-}
-
-type Live = { halt: () => void };
-type SenderState = { pace: Pace; slots: Slots; live: Map<number, Live> };
+type Pending = { resolve: (end: StepEnd) => void; reject: (error: Error) => void };
+type WorkerHandle = { worker: Worker; pending: Map<number, Pending>; exited: Promise<void> };
 
 declare global {
   // eslint-disable-next-line no-var
-  var __campaignSender: SenderState | undefined;
+  var __campaignWorker: WorkerHandle | undefined;
+  // eslint-disable-next-line no-var
+  var __campaignInThread: Map<number, () => void> | undefined;
 }
 
-function state(): SenderState {
-  if (!globalThis.__campaignSender) {
-    const env = getEnv();
-    globalThis.__campaignSender = { pace: new Pace(env.EMAIL_SEND_RATE), slots: new Slots(env.EMAIL_CONNECTIONS), live: new Map() };
+let stepIds = 0;
+
+/** The send log, in this thread (the only one with the database). */
+const sendLog: SendLog = {
+  claim: (runId, now, limit) => claimSends(getDb(), runId, now, limit),
+  record: (results, now) => recordSends(getDb(), results, now),
+  relayAnswered: (runId) => resetOutages(getDb(), runId),
+};
+
+/** Answers the worker's questions about the send log. */
+async function answer(worker: Worker, request: LogRequest) {
+  try {
+    const value =
+      request.type === "claim"
+        ? await sendLog.claim(request.runId, request.now, request.limit)
+        : request.type === "record"
+          ? await sendLog.record(request.results, request.now)
+          : await sendLog.relayAnswered(request.runId);
+    worker.postMessage({ type: "reply", ask: request.ask, value } satisfies ToWorker);
+  } catch (error) {
+    worker.postMessage({ type: "reply", ask: request.ask, error: (error as Error).message } satisfies ToWorker);
   }
-  return globalThis.__campaignSender;
 }
 
-/** Stops a run's senders from picking more rows (a pause): messages in flight finish. */
+/** The compiled worker (build/server/campaign-worker.js), found from this module up to the project folder. */
+function workerFile(): string | null {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+  const file = path.join(dir, "build", "server", "campaign-worker.js");
+  return fs.existsSync(file) ? file : null;
+}
+
+function campaignWorker(): WorkerHandle | null {
+  if (globalThis.__campaignWorker) return globalThis.__campaignWorker;
+  const file = workerFile();
+  if (!file) return null;
+  // no inherited flags (V8 heap flags are refused in a worker); a small young generation, as the server's
+  const worker = new Worker(file, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const pending = new Map<number, Pending>();
+  const failAll = (error: Error) => {
+    for (const entry of pending.values()) entry.reject(error);
+    pending.clear();
+  };
+  const exited = new Promise<void>((resolve) =>
+    worker.once("exit", (code) => {
+      if (globalThis.__campaignWorker?.worker === worker) globalThis.__campaignWorker = undefined;
+      failAll(new Error(`the campaign worker exited (code ${code})`));
+      resolve();
+    }),
+  );
+  worker.on("message", (message: FromWorker) => {
+    if (message.type === "claim" || message.type === "record" || message.type === "relay-answered") {
+      void answer(worker, message);
+      return;
+    }
+    const entry = pending.get(message.id);
+    if (!entry) return;
+    pending.delete(message.id);
+    if (message.type === "done") entry.resolve(message.end);
+    else entry.reject(new Error(`campaign worker: ${message.error}`));
+  });
+  worker.on("error", (error) => {
+    log.warn(`email: the campaign worker failed: ${error.message}`);
+    failAll(error);
+  });
+  // the worker alone never keeps the process running
+  worker.unref();
+  log.info("email: campaign worker thread started");
+  globalThis.__campaignWorker = { worker, pending, exited };
+  return globalThis.__campaignWorker;
+}
+
+const post = (handle: WorkerHandle, message: ToWorker) => handle.worker.postMessage(message);
+
+/**
+ * One step of a run: waves until nothing is due, a pause or stop, an outage or the
+ * step's time. In the worker thread; in this thread only when no compiled worker exists
+ * (`npm run dev` before any `npm run build`).
+ */
+async function sendStep(run: CampaignRun, signal: AbortSignal): Promise<StepEnd> {
+  const job: WaveJob = {
+    run: { id: run.id, campaignId: run.campaignId, subject: run.subject, htmlContent: run.htmlContent, textContent: run.textContent, variables: run.variables, outageCount: run.outageCount },
+    site: await siteContext(),
+    deadline: Date.now() + STEP_MS,
+  };
+  const handle = campaignWorker();
+  if (!handle) {
+    const inThread = (globalThis.__campaignInThread ??= new Map());
+    let halted = false;
+    inThread.set(run.id, () => (halted = true));
+    try {
+      return await runWaves(job, sendLog, () => halted || signal.aborted);
+    } finally {
+      inThread.delete(run.id);
+    }
+  }
+  const id = ++stepIds;
+  const onAbort = () => post(handle, { type: "stop" });
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await new Promise<StepEnd>((resolve, reject) => {
+      handle.pending.set(id, { resolve, reject });
+      post(handle, { type: "step", id, job });
+      if (signal.aborted) onAbort();
+    });
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Stops a run's sending after the wave in flight (a pause): those messages finish and are recorded. */
 export function haltRun(runId: number): void {
-  state().live.get(runId)?.halt();
+  globalThis.__campaignInThread?.get(runId)?.();
+  const handle = globalThis.__campaignWorker;
+  if (handle) post(handle, { type: "halt", runId });
+}
+
+/** At a stop, after the job runner: the worker closes its SMTP pool and exits. */
+export async function closeCampaignWorker(timeoutMs = 5000): Promise<void> {
+  const handle = globalThis.__campaignWorker;
+  if (!handle) return;
+  post(handle, { type: "close" });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([handle.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+  if (globalThis.__campaignWorker === handle) {
+    await handle.worker.terminate();
+    globalThis.__campaignWorker = undefined;
+  }
 }
 
 // ---------------------------------------------------------------- starting and resuming
@@ -222,96 +313,7 @@ async function siteContext(): Promise<SiteContext> {
   return { siteName: toSiteInfo(settings).site_name, siteUrl: siteBaseUrl(settings), messageHost: fromDomain ?? new URL(env.PUBLIC_URL).hostname };
 }
 
-const retryWait = (attempts: number) => Math.min(getEnv().EMAIL_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_WAIT_MS);
 const outageWait = (outages: number) => Math.min(getEnv().EMAIL_RETRY_DELAY_MS * 2 ** Math.max(0, outages - 1), MAX_OUTAGE_WAIT_MS);
-
-const skipReason = (item: ClaimedSend) =>
-  item.userId === null || item.email === null ? "account deleted" : item.unsubscribed ? "unsubscribed" : !item.verified ? "e-mail address not verified" : null;
-
-/**
- * One picked row: skipped, sent, failed for good, or put back for a retry. Answers a
- * temporary failure with the run's temporary failures in a row.
- */
-async function deliver(run: CampaignRun, item: ClaimedSend, site: SiteContext): Promise<{ error: string; inARow: number } | null> {
-  const db = getDb();
-  const skip = skipReason(item);
-  if (skip) {
-    await finishSend(db, { id: item.id, runId: run.id, status: "skipped", email: item.email, error: skip, attemptsAdded: 0, now: Date.now() });
-    return null;
-  }
-  const userId = item.userId!;
-  const email = item.email!;
-  const link = unsubscribeUrl(userId);
-  const message = renderMessage(
-    { subject: run.subject, html: run.htmlContent, text: run.textContent, variables: run.variables },
-    { userName: item.username ?? "", email, siteName: site.siteName, siteUrl: site.siteUrl, unsubscribeUrl: link },
-  );
-  try {
-    await sendBulkMail({
-      to: { name: item.username ?? "", address: email },
-      ...message,
-      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-      messageId: `<campaign-${run.campaignId}.run-${run.id}.user-${userId}@${site.messageHost}>`,
-    });
-  } catch (error) {
-    const failure = error instanceof BulkMailError ? error : new BulkMailError("temporary", String(error));
-    if (failure.kind === "permanent") {
-      await finishSend(db, { id: item.id, runId: run.id, status: "failed", email, error: failure.message, now: Date.now() });
-      return null;
-    }
-    const inARow = await retrySend(db, { id: item.id, runId: run.id, error: failure.message, nextAttemptAt: Date.now() + retryWait(item.attempts + 1) });
-    return { error: failure.message, inARow };
-  }
-  await finishSend(db, { id: item.id, runId: run.id, status: "sent", email, now: Date.now() });
-  return null;
-}
-
-type StepEnd = { outage: string | null };
-
-/**
- * Sends from the run's log until it has nothing due, is halted (pause), the server stops
- * (`signal`), the relay looks down, or the step's time is up. Every message picked is
- * finished and recorded before this returns.
- */
-async function sendStep(run: CampaignRun, signal: AbortSignal): Promise<StepEnd> {
-  const { pace, slots, live } = state();
-  const db = getDb();
-  const site = await siteContext();
-  let halted = false;
-  let outage: string | null = null;
-  const halt = () => {
-    halted = true;
-  };
-  live.set(run.id, { halt });
-  const deadline = Date.now() + STEP_MS;
-  const going = () => !halted && !signal.aborted && Date.now() < deadline;
-
-  const worker = async () => {
-    while (going()) {
-      const release = await slots.acquire();
-      try {
-        if (!going()) break;
-        await pace.take();
-        if (!going()) break;
-        const item = await claimNextSend(db, run.id, Date.now());
-        if (!item) break;
-        const failure = await deliver(run, item, site);
-        if (failure && failure.inARow >= OUTAGE_FAILURES && !outage) {
-          outage = failure.error;
-          halted = true;
-        }
-      } finally {
-        release();
-      }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: getEnv().EMAIL_CONNECTIONS }, worker));
-  } finally {
-    if (live.get(run.id)?.halt === halt) live.delete(run.id);
-  }
-  return { outage };
-}
 
 /** A run's end: completed (or failed when nothing went out); the campaign follows, a recurring one waits for its next run. */
 async function finishRun(runId: number): Promise<void> {
@@ -372,7 +374,7 @@ async function runJob(payload: unknown, { signal }: { signal: AbortSignal }): Pr
     const resumed = await transition(db, {
       runId,
       runFrom: ["waiting"],
-      run: { status: "sending", pauseReason: null, resumeAt: null, pausedAt: null, consecutiveFailures: 0 },
+      run: { status: "sending", pauseReason: null, resumeAt: null, pausedAt: null },
       campaignId: run.campaignId,
       campaignFrom: ["paused"],
       campaignTo: "sending",

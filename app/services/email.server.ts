@@ -300,7 +300,7 @@ async function resumeEmailCampaign(campaign: Campaign, actor: Actor): Promise<Ex
   const resumed = await transition(db, {
     runId: run.id,
     runFrom: ["paused", "waiting"],
-    run: { status: "sending", pauseReason: null, resumeAt: null, pausedAt: null, consecutiveFailures: 0 },
+    run: { status: "sending", pauseReason: null, resumeAt: null, pausedAt: null },
     campaignId: campaign.id,
     campaignFrom: ["paused"],
     campaignTo: "sending",

@@ -27,6 +27,19 @@ import {
 
 const VARIABLE_HINT = `Variables: ${BUILTIN_VARIABLES.map((name) => `{{${name}}}`).join(" ")} (escaped in HTML), plus your own below.`;
 
+function SaveOrCancel({ label, cancelTo }: { label: string; cancelTo: string }) {
+  return (
+    <div className="form-actions">
+      <SubmitButton className="button" pendingText="Saving…">
+        {label}
+      </SubmitButton>
+      <Link to={cancelTo} className="button button--secondary" preventScrollReset>
+        Cancel
+      </Link>
+    </div>
+  );
+}
+
 export type TemplateFormValues = {
   name: string;
   subject: string;
@@ -97,14 +110,7 @@ export function TemplateForm({
       >
         <textarea {...getTextareaProps(fields.template_variables)} rows={3} className="admin-textarea--mono" spellCheck={false} />
       </Field>
-      <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
-          {submitLabel}
-        </SubmitButton>
-        <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
-        </Link>
-      </div>
+      <SaveOrCancel label={submitLabel} cancelTo={cancelTo} />
     </Form>
   );
 }
@@ -296,14 +302,7 @@ export function CampaignForm({
           ) : null}
         </div>
       </fieldset>
-      <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
-          {submitLabel}
-        </SubmitButton>
-        <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
-        </Link>
-      </div>
+      <SaveOrCancel label={submitLabel} cancelTo={cancelTo} />
     </Form>
   );
 }

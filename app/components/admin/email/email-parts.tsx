@@ -5,7 +5,7 @@
  */
 import { isRouteErrorResponse, Link, NavLink, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { ErrorPage } from "~/components/ui/error-page";
+import { AdminErrorPage } from "~/components/admin/admin-error";
 import {
   EMAIL_MESSAGES,
   CAMPAIGN_STATUS_LABELS,
@@ -140,11 +140,9 @@ export function RecentChart({ days }: { days: DayStat[] }) {
   );
 }
 
-
 /**
  * The error screens of e-mail marketing: 403 in the spec's words ('权限不足，需要管理员权限'),
- * 4xx as usual, and for anything unexpected a fallback with a reload button (spec/admin.md
- * 2), a plain link so it works without JavaScript.
+ * 4xx as usual, and for anything unexpected the fallback with a reload button (spec/admin.md 2).
  */
 export function EmailErrorView({ error }: { error: unknown }) {
   const location = useLocation();
@@ -162,20 +160,5 @@ export function EmailErrorView({ error }: { error: unknown }) {
       </section>
     );
   }
-  if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage error={error} />;
-  return (
-    <section className="error-page" aria-labelledby="error-title">
-      <p className="error-code">500</p>
-      <h1 id="error-title">{EMAIL_MESSAGES.loadFailed}</h1>
-      <p>Something went wrong while loading this screen. Nothing was changed.</p>
-      <p className="form-actions">
-        <a className="button" href={location.pathname + location.search}>
-          Reload
-        </a>
-        <a className="button button--secondary" href="/admin">
-          Back to the dashboard
-        </a>
-      </p>
-    </section>
-  );
+  return <AdminErrorPage error={error} loadFailed={EMAIL_MESSAGES.loadFailed} reloadTo={location.pathname + location.search} />;
 }
