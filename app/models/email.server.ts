@@ -635,8 +635,8 @@ export type ClaimedSend = {
 type ClaimRow = { id: number; user_id: number | null; attempts: number; email: string | null; username: string | null; email_verified: number | null; unsubscribed: number };
 
 /*
- * The sender's hot path: one statement claims a wave of rows, one transaction records
- * the wave's results, each hundreds of times a second. They run as better-sqlite3
+ * The sender's hot path: one transaction records a wave's results and claims the next
+ * wave, a hundred times a second. They run as better-sqlite3
  * statements prepared once, synchronously, while kysely's connection is held (so no
  * kysely transaction can be open in between): through the query builder each cost about
  * 0.4 ms of the thread that answers the site, mostly its own bookkeeping.
@@ -680,14 +680,31 @@ function withConnection<T>(db: DB, work: (sqlite: SQLite.Database) => T): Promis
   return db.connection().execute(async () => work(getSqlite()));
 }
 
+/** How a claimed row ended: sent, failed for good, skipped, or back to pending for a retry. */
+export type SendResult =
+  | { id: number; status: "sent" | "failed" | "skipped"; email: string | null; error?: string | null; attemptsAdded: number }
+  | { id: number; status: "retry"; error: string; nextAttemptAt: number };
+
 /**
- * Takes up to `limit` due pending rows of a run that is still sending, in order, and
- * marks them in flight, in one statement. Each recipient is read in the same statement:
- * an unsubscribe recorded before the claim is always seen.
+ * One transaction, the sender's only write: records a wave's results (only rows still in
+ * flight change; each run's counters follow through the email_sends_count trigger), then
+ * takes up to `limit` due pending rows of a run that is still sending, in order, and marks
+ * them in flight. Each new recipient is read in the same statement, so an unsubscribe
+ * recorded before it is always seen. Recording one wave and claiming the next together
+ * writes their shared pages once, and the rows in flight never outnumber the wave.
  */
-export function claimSends(db: DB, runId: number, now: number, limit: number): Promise<ClaimedSend[]> {
-  return withConnection(db, (sqlite) =>
-    (hot(sqlite).claim.all({ runId, now, limit }) as ClaimRow[])
+export function exchangeSends(db: DB, input: { results: SendResult[]; runId: number; now: number; limit: number }): Promise<ClaimedSend[]> {
+  const finishedAt = new Date(input.now).toISOString();
+  return withConnection(db, (sqlite) => {
+    const statements = hot(sqlite);
+    const claimed = sqlite.transaction(() => {
+      for (const result of input.results) {
+        if (result.status === "retry") statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
+        else statements.sent.run({ id: result.id, status: result.status, email: result.email, error: result.error ?? null, attemptsAdded: result.attemptsAdded, finishedAt });
+      }
+      return input.limit > 0 ? (statements.claim.all({ runId: input.runId, now: input.now, limit: input.limit }) as ClaimRow[]) : [];
+    })();
+    return claimed
       .map((row) => ({
         id: row.id,
         userId: row.user_id,
@@ -697,30 +714,7 @@ export function claimSends(db: DB, runId: number, now: number, limit: number): P
         verified: row.email_verified === 1,
         unsubscribed: row.unsubscribed === 1,
       }))
-      .sort((a, b) => a.id - b.id),
-  );
-}
-
-/** How a claimed row ended: sent, failed for good, skipped, or back to pending for a retry. */
-export type SendResult =
-  | { id: number; status: "sent" | "failed" | "skipped"; email: string | null; error?: string | null; attemptsAdded: number }
-  | { id: number; status: "retry"; error: string; nextAttemptAt: number };
-
-/**
- * Records a wave's results in one transaction; each run's counters follow its rows (the
- * email_sends_count trigger). Only rows still in flight change.
- */
-export function recordSends(db: DB, results: SendResult[], now: number): Promise<void> {
-  if (!results.length) return Promise.resolve();
-  const finishedAt = new Date(now).toISOString();
-  return withConnection(db, (sqlite) => {
-    const statements = hot(sqlite);
-    sqlite.transaction(() => {
-      for (const result of results) {
-        if (result.status === "retry") statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
-        else statements.sent.run({ id: result.id, status: result.status, email: result.email, error: result.error ?? null, attemptsAdded: result.attemptsAdded, finishedAt });
-      }
-    })();
+      .sort((a, b) => a.id - b.id);
   });
 }
 

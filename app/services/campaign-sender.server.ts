@@ -27,14 +27,13 @@ import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import {
-  claimSends,
   createRun,
+  exchangeSends,
   findCampaign,
   findRun,
   findTemplate,
   openRunOfCampaign,
   openSends,
-  recordSends,
   recoverInFlight,
   resetOutages,
   runsWithStatus,
@@ -102,20 +101,14 @@ let stepIds = 0;
 
 /** The send log, in this thread (the only one with the database). */
 const sendLog: SendLog = {
-  claim: (runId, now, limit) => claimSends(getDb(), runId, now, limit),
-  record: (results, now) => recordSends(getDb(), results, now),
+  exchange: (input) => exchangeSends(getDb(), input),
   relayAnswered: (runId) => resetOutages(getDb(), runId),
 };
 
 /** Answers the worker's questions about the send log. */
 async function answer(worker: Worker, request: LogRequest) {
   try {
-    const value =
-      request.type === "claim"
-        ? await sendLog.claim(request.runId, request.now, request.limit)
-        : request.type === "record"
-          ? await sendLog.record(request.results, request.now)
-          : await sendLog.relayAnswered(request.runId);
+    const value = request.type === "exchange" ? await sendLog.exchange(request.input) : await sendLog.relayAnswered(request.runId);
     worker.postMessage({ type: "reply", ask: request.ask, value } satisfies ToWorker);
   } catch (error) {
     worker.postMessage({ type: "reply", ask: request.ask, error: (error as Error).message } satisfies ToWorker);
@@ -153,7 +146,7 @@ function campaignWorker(): WorkerHandle | null {
     }),
   );
   worker.on("message", (message: FromWorker) => {
-    if (message.type === "claim" || message.type === "record" || message.type === "relay-answered") {
+    if (message.type === "exchange" || message.type === "relay-answered") {
       void answer(worker, message);
       return;
     }

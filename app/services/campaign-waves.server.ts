@@ -5,14 +5,14 @@
  * answers the site; every decision about the run (its status, a pause, an outage, its
  * end) stays with the job handler in campaign-sender.server.ts.
  *
- * A wave claims up to EMAIL_CONNECTIONS rows in one statement (each becomes `sending`),
- * sends them side by side, and records every result in one transaction before the next
- * wave is claimed. So the rows in flight never outnumber the connections (all that a
- * crash can leave in doubt), and every message picked is recorded before a step ends.
+ * A wave is up to EMAIL_CONNECTIONS rows (each `sending`), sent side by side; its results
+ * are recorded in the same transaction that claims the next wave. So the rows in flight
+ * never outnumber the connections (all that a crash can leave in doubt), and every
+ * message picked is recorded before a step ends.
  *
  * The database stays with the main thread (`SendLog`): a second connection's commits
  * would read, to the main thread's caches, as outside edits (SQLite's data_version) and
- * empty them on every request. The worker asks the main thread to claim and to record.
+ * empty them on every request. The worker asks the main thread, once a wave.
  */
 import { renderMessage } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
@@ -42,10 +42,9 @@ export type WaveJob = {
 
 export type StepEnd = { outage: string | null };
 
-/** The send log as the waves use it: claim a wave, record its results, note that the relay answers again. */
+/** The send log as the waves use it: record a wave and claim the next (exchangeSends), note that the relay answers again. */
 export type SendLog = {
-  claim: (runId: number, now: number, limit: number) => Promise<ClaimedSend[]>;
-  record: (results: SendResult[], now: number) => Promise<void>;
+  exchange: (input: { results: SendResult[]; runId: number; now: number; limit: number }) => Promise<ClaimedSend[]>;
   relayAnswered: (runId: number) => Promise<void>;
 };
 
@@ -147,23 +146,21 @@ async function deliver(run: WaveJob["run"], item: ClaimedSend, site: WaveJob["si
  */
 export async function runWaves(job: WaveJob, log: SendLog, stopped: () => boolean): Promise<StepEnd> {
   const { pace, slots } = sharedLimits();
-  const width = getEnv().EMAIL_CONNECTIONS;
   let outage: string | null = null;
   // temporary failures in a row, reset by any answer of the relay (250 or 5xx)
   let inARow = 0;
   let answered = false;
   const going = () => outage === null && !stopped() && Date.now() < job.deadline;
 
-  while (going()) {
-    const { count, release } = await slots.acquireUpTo(width);
-    try {
-      if (!going()) break;
-      await pace.take(count);
-      if (!going()) break;
-      const wave = await log.claim(job.run.id, Date.now(), count);
+  // the slots are held for the whole step: another run's step waits for this one
+  const { count, release } = await slots.acquireUpTo(getEnv().EMAIL_CONNECTIONS);
+  try {
+    let results: SendResult[] = [];
+    for (;;) {
+      if (going()) await pace.take(count);
+      const wave = await log.exchange({ results, runId: job.run.id, now: Date.now(), limit: going() ? count : 0 });
       if (!wave.length) break;
-      const results = await Promise.all(wave.map((item) => deliver(job.run, item, job.site)));
-      await log.record(results, Date.now());
+      results = await Promise.all(wave.map((item) => deliver(job.run, item, job.site)));
       for (const result of results) {
         if (result.status === "retry") {
           inARow += 1;
@@ -173,9 +170,9 @@ export async function runWaves(job: WaveJob, log: SendLog, stopped: () => boolea
           answered = true;
         }
       }
-    } finally {
-      release();
     }
+  } finally {
+    release();
   }
   if (answered && job.run.outageCount > 0) await log.relayAnswered(job.run.id);
   return { outage };

