@@ -72,6 +72,33 @@ export type MessageVariables = {
 
 export type RenderedMessage = { subject: string; html: string; text: string };
 
+const FOOTER =
+  `<p style="margin:24px 0 0;color:#5f6368;font-size:12px;font-family:system-ui,sans-serif">` +
+  `You receive this e-mail because you have an account at {{siteName}}. ` +
+  `<a href="{{unsubscribeUrl}}" style="color:#5f6368">Unsubscribe</a></p>`;
+
+/**
+ * A run sends one HTML to thousands: the HTML with its footer and the text made from it
+ * are worked out once per HTML, with the `{{variables}}` still in them (the text of a
+ * filled HTML is the filled text of the HTML: values are escaped in one, decoded back in
+ * the other).
+ */
+const prepared = new Map<string, { html: string; text: string }>();
+function prepare(html: string): { html: string; text: string } {
+  let entry = prepared.get(html);
+  if (!entry) {
+    const withFooter = /\{\{\s*unsubscribeUrl\s*\}\}/.test(html)
+      ? html
+      : /<\/body\s*>/i.test(html)
+        ? html.replace(/<\/body\s*>/i, `${FOOTER}</body>`)
+        : `${html}\n${FOOTER}`;
+    entry = { html: withFooter, text: htmlToText(withFooter) };
+    if (prepared.size >= 20) prepared.delete(prepared.keys().next().value!);
+    prepared.set(html, entry);
+  }
+  return entry;
+}
+
 /**
  * One recipient's message. Custom variables (the template's own) never override the
  * built-in ones. When a part does not place `{{unsubscribeUrl}}` itself, an unsubscribe
@@ -83,15 +110,9 @@ export function renderMessage(
 ): RenderedMessage {
   const values: Record<string, string> = { ...content.variables, ...builtins };
   const subject = fillVariables(content.subject, values, "subject").trim();
-  let html = fillVariables(content.html, values, "html");
-  if (!/\{\{\s*unsubscribeUrl\s*\}\}/.test(content.html)) {
-    const footer =
-      `<p style="margin:24px 0 0;color:#5f6368;font-size:12px;font-family:system-ui,sans-serif">` +
-      `You receive this e-mail because you have an account at ${escapeHtml(builtins.siteName)}. ` +
-      `<a href="${escapeHtml(builtins.unsubscribeUrl)}" style="color:#5f6368">Unsubscribe</a></p>`;
-    html = /<\/body\s*>/i.test(html) ? html.replace(/<\/body\s*>/i, `${footer}</body>`) : `${html}\n${footer}`;
-  }
-  let text = content.text?.trim() ? fillVariables(content.text, values, "text") : htmlToText(html);
+  const template = prepare(content.html);
+  const html = fillVariables(template.html, values, "html");
+  let text = fillVariables(content.text?.trim() ? content.text : template.text, values, "text");
   if (!text.includes(builtins.unsubscribeUrl)) {
     text = `${text.trimEnd()}\n\n--\nUnsubscribe: ${builtins.unsubscribeUrl}`;
   }

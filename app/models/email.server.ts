@@ -1,7 +1,8 @@
 /**
  * E-mail marketing queries: templates, campaigns, runs, the per-recipient send log and
- * unsubscribes (docs/decisions/018-email-campaigns.md). A log row changes together with
- * its run's counters, in one transaction, so the counters are always the log's counts.
+ * unsubscribes (docs/decisions/018-email-campaigns.md). A log row ends (sent, failed,
+ * skipped) only in exchangeSends, together with its run's counters in one transaction, so
+ * the counters are always the log's counts.
  */
 import type SQLite from "better-sqlite3";
 import { sql, type Selectable } from "kysely";
@@ -641,7 +642,7 @@ type ClaimRow = { id: number; user_id: number | null; attempts: number; email: s
  * kysely transaction can be open in between): through the query builder each cost about
  * 0.4 ms of the thread that answers the site, mostly its own bookkeeping.
  */
-type HotStatements = { claim: SQLite.Statement; sent: SQLite.Statement; retry: SQLite.Statement };
+type HotStatements = { claim: SQLite.Statement; sent: SQLite.Statement; retry: SQLite.Statement; count: SQLite.Statement };
 const hotStatements = new WeakMap<SQLite.Database, HotStatements>();
 
 function hot(sqlite: SQLite.Database): HotStatements {
@@ -669,6 +670,10 @@ function hot(sqlite: SQLite.Database): HotStatements {
       retry: sqlite.prepare(`
         UPDATE email_sends SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @nextAttemptAt
         WHERE id = @id AND status = 'sending'`),
+      count: sqlite.prepare(`
+        UPDATE email_campaign_runs
+        SET sent_count = sent_count + @sent, failed_count = failed_count + @failed, skipped_count = skipped_count + @skipped
+        WHERE id = @runId`),
     };
     hotStatements.set(sqlite, statements);
   }
@@ -687,7 +692,7 @@ export type SendResult =
 
 /**
  * One transaction, the sender's only write: records a wave's results (only rows still in
- * flight change; each run's counters follow through the email_sends_count trigger), then
+ * flight change, and the run's counters by as many), then
  * takes up to `limit` due pending rows of a run that is still sending, in order, and marks
  * them in flight. Each new recipient is read in the same statement, so an unsubscribe
  * recorded before it is always seen. Recording one wave and claiming the next together
@@ -698,10 +703,15 @@ export function exchangeSends(db: DB, input: { results: SendResult[]; runId: num
   return withConnection(db, (sqlite) => {
     const statements = hot(sqlite);
     const claimed = sqlite.transaction(() => {
+      const ended = { sent: 0, failed: 0, skipped: 0 };
       for (const result of input.results) {
-        if (result.status === "retry") statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
-        else statements.sent.run({ id: result.id, status: result.status, email: result.email, error: result.error ?? null, attemptsAdded: result.attemptsAdded, finishedAt });
+        if (result.status === "retry") {
+          statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
+        } else if (statements.sent.run({ id: result.id, status: result.status, email: result.email, error: result.error ?? null, attemptsAdded: result.attemptsAdded, finishedAt }).changes) {
+          ended[result.status] += 1;
+        }
       }
+      if (ended.sent || ended.failed || ended.skipped) statements.count.run({ runId: input.runId, ...ended });
       return input.limit > 0 ? (statements.claim.all({ runId: input.runId, now: input.now, limit: input.limit }) as ClaimRow[]) : [];
     })();
     return claimed

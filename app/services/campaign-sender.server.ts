@@ -147,7 +147,8 @@ function campaignWorker(): WorkerHandle | null {
   );
   worker.on("message", (message: FromWorker) => {
     if (message.type === "exchange" || message.type === "relay-answered") {
-      void answer(worker, message);
+      // after the requests already waiting: a page never waits behind the send log
+      setImmediate(() => void answer(worker, message));
       return;
     }
     const entry = pending.get(message.id);

@@ -55,8 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("seq", "integer", (c) => c.notNull())
     // epoch ms: the occurrence this run stands for (one run per occurrence)
     .addColumn("scheduled_for", "integer", (c) => c.notNull())
-    // sending | paused | waiting (relay outage, resumes by itself) | completed | failed;
-    // sent, failed and skipped counts are kept by the email_sends_count trigger
+    // sending | paused | waiting (relay outage, resumes by itself) | completed | failed
     .addColumn("status", "text", (c) => c.notNull().defaultTo("sending"))
     .addColumn("recipient_type", "text", (c) => c.notNull())
     .addColumn("subject", "text", (c) => c.notNull())
@@ -111,18 +110,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   // change writes few pages. Queries repeat its condition to use it.
   await sql`CREATE INDEX email_sends_open ON email_sends (run_id, status, next_attempt_at, id) WHERE status IN ('pending', 'sending')`.execute(db);
   await sql`CREATE INDEX email_sends_failed ON email_sends (campaign_id, id) WHERE status = 'failed'`.execute(db);
-  // A run's counters follow its log rows in the same statement's transaction, whatever
-  // changes them: they are always the log's own counts.
-  await sql`
-    CREATE TRIGGER email_sends_count AFTER UPDATE OF status ON email_sends
-    WHEN NEW.status <> OLD.status AND NEW.status IN ('sent', 'failed', 'skipped')
-    BEGIN
-      UPDATE email_campaign_runs SET
-        sent_count = sent_count + (NEW.status = 'sent'),
-        failed_count = failed_count + (NEW.status = 'failed'),
-        skipped_count = skipped_count + (NEW.status = 'skipped')
-      WHERE id = NEW.run_id;
-    END`.execute(db);
   await sql`CREATE INDEX email_sends_finished ON email_sends (finished_at) WHERE finished_at IS NOT NULL`.execute(db);
   await sql`CREATE INDEX email_sends_user ON email_sends (user_id)`.execute(db);
 
