@@ -9,6 +9,7 @@ import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
 import { jobDefinitions } from "./services/job-handlers.server";
+import { closeCampaignWorker } from "./services/campaign-sender.server";
 import { closeMail } from "./services/mailer.server";
 import { startJobRunner, type JobRunner } from "./services/jobs.server";
 
@@ -77,11 +78,13 @@ export async function startBackgroundWork(): Promise<void> {
 
 /**
  * A graceful stop of what runs in the background of this build: running jobs finish the
- * step in hand (the rest stays queued for the next start), then the mail the routes
- * queued goes out.
+ * step in hand (the rest stays queued for the next start), the campaign worker thread
+ * closes, then the mail the routes queued goes out.
  */
 export async function stopBackgroundWork(): Promise<void> {
   await jobRunner?.stop();
   jobRunner = undefined;
+  // campaign sends have finished their wave and are recorded: the worker thread closes
+  await closeCampaignWorker();
   await closeMail();
 }

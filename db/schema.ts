@@ -383,6 +383,95 @@ export interface BlogPostsFtsTable {
   blog_posts_fts: string;
 }
 
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "completed" | "failed" | "paused";
+export type RecipientType = "all" | "active" | "inactive";
+export type ScheduleType = "immediate" | "scheduled" | "recurring";
+export type RecurringPattern = "daily" | "weekly" | "monthly";
+export type CampaignRunStatus = "sending" | "paused" | "waiting" | "completed" | "failed";
+export type SendStatus = "pending" | "sending" | "sent" | "failed" | "skipped";
+
+export interface EmailTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  subject: string;
+  html_content: string;
+  text_content: string | null;
+  /** JSON object of custom variables and their values */
+  template_variables: Generated<string>;
+  created_by: number | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface EmailCampaignsTable {
+  id: Generated<number>;
+  name: string;
+  template_id: number | null;
+  subject: string;
+  html_content: string | null;
+  text_content: string | null;
+  recipient_type: Generated<RecipientType>;
+  schedule_type: Generated<ScheduleType>;
+  scheduled_at: string | null;
+  recurring_pattern: RecurringPattern | null;
+  status: Generated<CampaignStatus>;
+  /** epoch milliseconds */
+  next_run_at: number | null;
+  created_by: number | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface EmailCampaignRunsTable {
+  id: Generated<number>;
+  campaign_id: number;
+  seq: number;
+  /** epoch milliseconds */
+  scheduled_for: number;
+  status: Generated<CampaignRunStatus>;
+  recipient_type: RecipientType;
+  subject: string;
+  html_content: string;
+  text_content: string | null;
+  template_variables: Generated<string>;
+  total_recipients: Generated<number>;
+  sent_count: Generated<number>;
+  failed_count: Generated<number>;
+  skipped_count: Generated<number>;
+  uncertain_count: Generated<number>;
+  outage_count: Generated<number>;
+  pause_reason: string | null;
+  /** epoch milliseconds */
+  resume_at: number | null;
+  started_at: Generated<string>;
+  paused_at: string | null;
+  finished_at: string | null;
+}
+
+export interface EmailSendsTable {
+  id: Generated<number>;
+  run_id: number;
+  campaign_id: number;
+  user_id: number | null;
+  status: Generated<SendStatus>;
+  attempts: Generated<number>;
+  /** epoch milliseconds */
+  next_attempt_at: Generated<number>;
+  uncertain: Generated<number>;
+  email: string | null;
+  last_error: string | null;
+  /** epoch milliseconds */
+  claimed_at: number | null;
+  finished_at: string | null;
+}
+
+export interface EmailUnsubscribesTable {
+  user_id: number;
+  email: string;
+  source: string;
+  created_at: Generated<string>;
+}
+
 export interface Database {
   site_settings: SiteSettingsTable;
   users: UsersTable;
@@ -410,6 +499,11 @@ export interface Database {
   listing_watch: ListingWatchTable;
   price_history: PriceHistoryTable;
   listing_reports: ListingReportsTable;
+  email_templates: EmailTemplatesTable;
+  email_campaigns: EmailCampaignsTable;
+  email_campaign_runs: EmailCampaignRunsTable;
+  email_sends: EmailSendsTable;
+  email_unsubscribes: EmailUnsubscribesTable;
   blog_categories: BlogCategoriesTable;
   blog_posts: BlogPostsTable;
   blog_tags: BlogTagsTable;

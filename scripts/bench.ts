@@ -47,6 +47,9 @@ const { values: args } = parseArgs({
     port: { type: "string" },
     "db-only": { type: "boolean", default: false },
     only: { type: "string" },
+    recipients: { type: "string", default: "10000" },
+    "page-rate": { type: "string", default: "200" },
+    "campaign-rate": { type: "string", default: "700" },
     help: { type: "boolean", default: false },
   },
 });
@@ -57,7 +60,11 @@ if (args.help) {
   [--build]         run \`npm run build\` first even when a build exists
   [--profile DIR]   start the server with node --cpu-prof, profiles written to DIR
   [--db-only]       build the benchmark database (with --data-dir) and stop
-  [--only TEXT]     measure only the endpoints whose label contains TEXT (and raw node:http)`);
+  [--only TEXT]     measure only the endpoints whose label contains TEXT (and raw node:http);
+                    --only campaign runs only the campaign part
+  [--recipients N]  the campaign's recipients (10000)
+  [--page-rate R]   product-page requests per second while measuring the campaign's effect (200)
+  [--campaign-rate R] the server's EMAIL_SEND_RATE for the campaign (700; 20000 to find the ceiling)`);
   process.exit(0);
 }
 
@@ -65,8 +72,17 @@ const PRODUCTS = args.products ? Number(args.products) : args.large ? 1_000_000 
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
+const RECIPIENTS = Number(args.recipients);
+const PAGE_RATE = Number(args["page-rate"]);
+const RUN_CAMPAIGN = !args.only || /campaign/i.test(args.only);
+/** the campaign's SMTP connections, and its EMAIL_SEND_RATE: the knob an admin sets (600/s is the target) */
+const CAMPAIGN_CONNECTIONS = 8;
+const CAMPAIGN_RATE_LIMIT = Number(args["campaign-rate"]);
 if (!Number.isInteger(PRODUCTS) || PRODUCTS < 100) fail("--products must be a whole number of at least 100");
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) fail("--duration, --warmup and --connections must be positive numbers");
+if (!Number.isInteger(RECIPIENTS) || RECIPIENTS < 1) fail("--recipients must be a whole number of at least 1");
+if (!(PAGE_RATE > 0)) fail("--page-rate must be a positive number");
+if (!Number.isInteger(CAMPAIGN_RATE_LIMIT) || CAMPAIGN_RATE_LIMIT < 1) fail("--campaign-rate must be a whole number of at least 1");
 
 function fail(message: string): never {
   console.error(`bench: ${message}`);
@@ -497,6 +513,191 @@ function summariseProfiles(dir: string, since: number): void {
   }
 }
 
+// ---------------------------------------------------------------- the campaign
+
+/**
+ * The SMTP sink: smtp-server on 127.0.0.1 in a process of its own (its CPU is not the
+ * bench's), accepting every message and reading it to the end without parsing, as a
+ * fast relay would. It reports counts over IPC: messages, distinct recipients, how many
+ * came more than once, and the times of the first and last.
+ */
+type SinkStats = { count: number; distinct: number; duplicates: number; first: number; last: number };
+function startSink(port: number): ChildProcess {
+  const code = `
+    const { SMTPServer } = require("smtp-server");
+    const seen = new Map();
+    let count = 0, first = 0, last = 0;
+    const server = new SMTPServer({
+      disabledCommands: ["STARTTLS", "AUTH"], logger: false, size: 10 * 1024 * 1024, maxClients: 100,
+      onData(stream, session, callback) {
+        stream.on("data", () => {});
+        stream.on("end", () => {
+          const now = Date.now();
+          if (!first) first = now;
+          last = now;
+          count++;
+          for (const r of session.envelope.rcptTo) seen.set(r.address, (seen.get(r.address) || 0) + 1);
+          callback();
+        });
+      },
+    });
+    server.on("error", () => {});
+    server.listen(${port}, "127.0.0.1", () => process.send({ ready: true }));
+    process.on("message", () => {
+      let duplicates = 0;
+      for (const n of seen.values()) if (n > 1) duplicates += n - 1;
+      process.send({ count, distinct: seen.size, duplicates, first, last });
+    });
+    process.on("disconnect", () => process.exit(0));
+  `;
+  return spawn(process.execPath, ["-e", code], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+}
+
+function sinkStats(sink: ChildProcess): Promise<SinkStats> {
+  return new Promise((resolve) => {
+    sink.once("message", (message) => resolve(message as SinkStats));
+    sink.send("stats");
+  });
+}
+
+/** Verified users who never logged in, for the campaign (added once to a kept database). */
+function addRecipients(file: string, count: number): number {
+  const sqlite = openSqlite(file);
+  try {
+    const have = (sqlite.prepare("SELECT count(*) AS n FROM users WHERE username LIKE 'bench_mail_%'").get() as { n: number }).n;
+    if (have < count) {
+      const insert = sqlite.prepare("INSERT INTO users (username, email, email_verified) VALUES (?, ?, 1)");
+      sqlite.transaction(() => {
+        for (let n = have; n < count; n++) insert.run(`bench_mail_${n}`, `bench-mail-${n}@example.test`);
+      })();
+    }
+    return (sqlite.prepare("SELECT count(*) AS n FROM users WHERE email_verified = 1").get() as { n: number }).n;
+  } finally {
+    sqlite.close();
+  }
+}
+
+type PaceResult = { requests: number; errors: number; p50: number; p95: number; p99: number; achieved: number };
+
+/**
+ * Product pages at a steady `rate` per second (not as fast as possible): what a busy shop
+ * sends, so the latency measured is the page's own plus whatever else the server does
+ * (the campaign), not the queue a saturating client builds. Keep-alive connections.
+ */
+async function pagesAtRate(url: string, rate: number, until: () => boolean): Promise<PaceResult> {
+  const http = await import("node:http");
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const target = new URL(url);
+  const latencies: number[] = [];
+  let errors = 0;
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const t0 = performance.now();
+      const request = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: BROWSER_HEADERS }, (response) => {
+        response.resume();
+        response.on("end", () => {
+          if (response.statusCode === 200) latencies.push(performance.now() - t0);
+          else errors++;
+          resolve();
+        });
+      });
+      request.on("error", () => {
+        errors++;
+        resolve();
+      });
+    });
+  for (let n = 0; !until(); n++) {
+    const due = started + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const promise = one().finally(() => inFlight.delete(promise));
+    inFlight.add(promise);
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
+  const seconds = (performance.now() - started) / 1000;
+  return { requests: sorted.length, errors, p50: at(0.5), p95: at(0.95), p99: at(0.99), achieved: sorted.length / seconds };
+}
+
+type CampaignRow = {
+  recipients: number;
+  seconds: number;
+  perSecond: number;
+  received: number;
+  distinct: number;
+  duplicates: number;
+  idle: PaceResult;
+  during: PaceResult;
+  loadBefore: string;
+  loadAfter: string;
+  error?: string;
+};
+
+/** A campaign to every recipient through the API, timed by the sink; product pages measured at a steady rate idle and during it. */
+async function measureCampaign(base: string, sink: ChildProcess, productUrl: string): Promise<CampaignRow> {
+  const loadBefore = loadText();
+  const empty: PaceResult = { requests: 0, errors: 0, p50: 0, p95: 0, p99: 0, achieved: 0 };
+  const row: CampaignRow = { recipients: 0, seconds: 0, perSecond: 0, received: 0, distinct: 0, duplicates: 0, idle: empty, during: empty, loadBefore, loadAfter: loadBefore };
+  const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "bench-admin@example.com", password: "bench-admin-password" }) });
+  const token = ((await login.json()) as { accessToken?: string }).accessToken;
+  if (!token) return { ...row, error: `admin login answered ${login.status}` };
+  const call = async (pathname: string, body?: unknown) => {
+    const response = await fetch(`${base}/api/email${pathname}`, {
+      method: body === undefined && !pathname.endsWith("/execute") ? "GET" : "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await response.json()) as { success: boolean; message: string; data: Record<string, unknown> };
+  };
+  const template = await call("/templates", {
+    name: "Bench newsletter",
+    subject: "News for {{userName}} from {{siteName}}",
+    html_content: `<!doctype html><html><body><h1>Hello {{userName}}</h1>${"<p>This week on {{siteName}}: new QC photos, price drops and guides. Visit {{siteUrl}} to see them.</p>".repeat(12)}<p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p></body></html>`,
+  });
+  const campaign = await call("/campaigns", { name: "Bench campaign", subject: "News for {{userName}}", template_id: template.data.id });
+
+  // idle: the page alone at the steady rate
+  const idleUntil = Date.now() + DURATION * 1000;
+  row.idle = await pagesAtRate(productUrl, PAGE_RATE, () => Date.now() >= idleUntil);
+
+  // during: the same, from the execute call until the last recipient has it
+  const before = await sinkStats(sink);
+  let done = false;
+  const during = pagesAtRate(productUrl, PAGE_RATE, () => done);
+  const started = Date.now();
+  const executed = await call(`/campaigns/${campaign.data.id}/execute`);
+  if (!executed.success) {
+    done = true;
+    await during;
+    return { ...row, error: `execute: ${executed.message}` };
+  }
+  const audience = Number(executed.data.total_recipients);
+  row.recipients = audience;
+  const deadline = Date.now() + 15 * 60_000;
+  let stats = before;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stats = await sinkStats(sink);
+    const status = (await call(`/campaigns/${campaign.data.id}/stats`)).data as { pending?: number };
+    if ((stats.count - before.count >= audience && status.pending === 0) || Date.now() > deadline) break;
+  }
+  done = true;
+  row.during = await during;
+  row.received = stats.count - before.count;
+  row.distinct = stats.distinct;
+  row.duplicates = stats.duplicates - before.duplicates;
+  // from the execute call to the last message the sink took
+  row.seconds = (stats.last - started) / 1000;
+  row.perSecond = row.received / row.seconds;
+  row.loadAfter = loadText();
+  if (row.received < audience) row.error = `only ${row.received} of ${audience} messages arrived within 15 minutes`;
+  return row;
+}
+
 // ---------------------------------------------------------------- main
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -526,6 +727,10 @@ if (existing === PRODUCTS) {
 }
 
 ensureBenchPost(dbFile);
+if (RUN_CAMPAIGN) {
+  const verified = addRecipients(dbFile, RECIPIENTS);
+  say(`database: ${verified.toLocaleString("en")} users with a verified e-mail for the campaign`);
+}
 
 if (args["db-only"]) {
   if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -561,7 +766,18 @@ const serverEnv: NodeJS.ProcessEnv = {
   ADMIN_EMAIL: "bench-admin@example.com",
   ADMIN_PASSWORD: "bench-admin-password",
 };
-for (const name of ["NODE_ENV", "DATABASE_PATH", "UPLOADS_DIR", "PUBLIC_URL", "TRUST_PROXY"]) delete serverEnv[name];
+for (const name of ["NODE_ENV", "DATABASE_PATH", "UPLOADS_DIR", "PUBLIC_URL", "TRUST_PROXY", "SMTP_URL", "EMAIL_SEND_RATE", "EMAIL_CONNECTIONS"]) delete serverEnv[name];
+let sink: ChildProcess | undefined;
+if (RUN_CAMPAIGN) {
+  const sinkPort = await freePort();
+  sink = startSink(sinkPort);
+  await new Promise<void>((resolve, reject) => {
+    sink!.once("message", () => resolve());
+    sink!.once("exit", (code) => reject(new Error(`the SMTP sink exited (${code})`)));
+  }).catch((error) => fail((error as Error).message));
+  Object.assign(serverEnv, { SMTP_URL: `smtp://127.0.0.1:${sinkPort}`, EMAIL_CONNECTIONS: String(CAMPAIGN_CONNECTIONS), EMAIL_SEND_RATE: String(CAMPAIGN_RATE_LIMIT) });
+  say(`smtp sink: smtp-server on 127.0.0.1:${sinkPort} (own process); the server sends with ${CAMPAIGN_CONNECTIONS} connections, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}`);
+}
 const nodeArgs = startArgs().slice(0, -1);
 if (args.profile) {
   fs.mkdirSync(path.resolve(args.profile), { recursive: true });
@@ -571,13 +787,13 @@ say(`server: node ${[...nodeArgs, "scripts/start.mjs"].join(" ")} on port ${appP
 const app = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "inherit", "inherit"] });
 const raw = startRawServer(rawPort);
 const cleanup = async () => {
-  await Promise.all([stop(app), stop(raw)]);
+  await Promise.all([stop(app), stop(raw), ...(sink ? [stop(sink)] : [])]);
   if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
 };
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
 // whatever happens to this process, the servers it started go with it
 process.once("exit", () => {
-  for (const child of [app, raw]) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of [app, raw, sink]) if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
 const base = `http://127.0.0.1:${appPort}`;
@@ -628,6 +844,18 @@ weights.push(await pageWeight("search page", `${base}/search?q=hoodie`));
 weights.push(await pageWeight("blog post", blogPostUrl));
 const idleRss = rssMb(app.pid);
 
+let campaign: CampaignRow | null = null;
+if (RUN_CAMPAIGN && sink) {
+  say(`campaign: product page at ${PAGE_RATE}/s for ${DURATION} s idle, then during a campaign to every verified user …`);
+  campaign = await measureCampaign(base, sink, product.status === 200 ? product.url : `${base}/`);
+  say(
+    campaign.error
+      ? `  campaign: ${campaign.error}`
+      : `  campaign: ${campaign.received.toLocaleString("en")} messages in ${campaign.seconds.toFixed(1)} s = ${campaign.perSecond.toFixed(0)}/s; product page p95 ${campaign.idle.p95.toFixed(2)} ms idle, ${campaign.during.p95.toFixed(2)} ms during`,
+  );
+}
+const campaignRss = rssMb(app.pid);
+
 const loadAfter = loadText();
 await cleanup();
 
@@ -655,12 +883,24 @@ for (const weight of weights) {
   say(`  ${pad(weight.label, 14)} HTML ${kb(weight.htmlGz)} gz (${kb(weight.html)}), JS ${kb(weight.jsGz)} gz (${kb(weight.js)}, ${weight.scripts} files)  ${new URL(weight.url).pathname}`);
 }
 
+if (campaign) {
+  const c = campaign;
+  say("");
+  say(`campaign (${c.recipients.toLocaleString("en")} recipients, ${CAMPAIGN_CONNECTIONS} SMTP connections to a local smtp-server sink, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}; load average ${c.loadBefore} before, ${c.loadAfter} after)`);
+  say(`  delivered ${c.received.toLocaleString("en")} messages to ${c.distinct.toLocaleString("en")} addresses (${c.duplicates} twice) in ${c.seconds.toFixed(1)} s from the execute call: ${c.perSecond.toFixed(0)} messages/s`);
+  const pace = (label: string, r: PaceResult) =>
+    say(`  product page at ${PAGE_RATE}/s ${pad(label, 16)} ${r.requests} answers (${r.achieved.toFixed(0)}/s${r.errors ? `, ${r.errors} errors` : ""}): p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+  pace("idle", c.idle);
+  pace("during campaign", c.during);
+  say(`  server RSS after the campaign: ${campaignRss?.toFixed(0) ?? "-"} MB`);
+}
+
 const missing = rows.filter((row) => row.status !== 200 && !args.only).map((row) => `${row.label} (${row.status ?? "no answer"})`);
 const large = PRODUCTS >= 1_000_000;
 const searchRows = rows.filter((row) => row.label.startsWith("search API"));
 const productPageRow = rows.find((row) => row.label.startsWith("product page"))!;
 const productApiRow = rows.find((row) => row.label.startsWith("product API"))!;
-const maxRss = Math.max(...rows.slice(1).map((row) => row.rss ?? 0), idleRss ?? 0);
+const maxRss = Math.max(...rows.slice(1).map((row) => row.rss ?? 0), idleRss ?? 0, campaignRss ?? 0);
 const productWeight = weights[0];
 const blogWeight = weights[2];
 const p99Limit = large ? 50 : 20;
@@ -702,6 +942,21 @@ const targets: Target[] = [
     detail: blogWeight ? kb(blogWeight.jsGz) : "not measured",
   },
   { name: "server RSS ≤ 250 MB", met: maxRss ? maxRss <= 250 : null, detail: maxRss ? `${maxRss.toFixed(0)} MB at most` : "not measured" },
+  {
+    name: `campaign ≥ 600 messages/s (${RECIPIENTS.toLocaleString("en")} recipients)`,
+    met: campaign && !campaign.error ? campaign.perSecond >= 600 : null,
+    detail: campaign ? (campaign.error ?? `${campaign.perSecond.toFixed(0)} messages/s`) : "not measured",
+  },
+  {
+    name: "campaign: every recipient exactly once",
+    met: campaign && !campaign.error ? campaign.received === campaign.recipients && campaign.duplicates === 0 : null,
+    detail: campaign ? `${campaign.received} messages, ${campaign.duplicates} twice, ${campaign.recipients} recipients` : "not measured",
+  },
+  {
+    name: "product page p95 during the campaign ≤ 2× idle",
+    met: campaign && !campaign.error && campaign.idle.p95 ? campaign.during.p95 <= 2 * campaign.idle.p95 : null,
+    detail: campaign ? `${campaign.during.p95.toFixed(2)} ms vs ${campaign.idle.p95.toFixed(2)} ms idle (${campaign.idle.p95 ? (campaign.during.p95 / campaign.idle.p95).toFixed(2) : "-"}×)` : "not measured",
+  },
 ];
 say("");
 say("targets");

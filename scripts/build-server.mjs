@@ -1,6 +1,7 @@
 /**
  * Compiles the server (scripts/start.ts and everything it imports from app/, db/ and
  * scripts/) into one ES module, build/server/start.js, so `npm start` runs plain node:
+ * (and the campaign worker thread into build/server/campaign-worker.js, decision 018):
  * no TypeScript loader thread and no compiling at run time (about 50 MB less memory;
  * decision 014). Packages stay in node_modules. Part of `npm run build`.
  */
@@ -11,8 +12,12 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 
 await build({
   absWorkingDir: ROOT,
-  entryPoints: ["scripts/start.ts"],
-  outfile: "build/server/start.js",
+  // the server, and the campaign worker thread it starts (app/services/campaign-worker.server.ts)
+  entryPoints: [
+    { in: "scripts/start.ts", out: "start" },
+    { in: "app/services/campaign-worker.server.ts", out: "campaign-worker" },
+  ],
+  outdir: "build/server",
   bundle: true,
   platform: "node",
   format: "esm",

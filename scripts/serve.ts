@@ -165,6 +165,16 @@ function sameOriginGuard(env: Env) {
   const allowed = new Set([new URL(env.PUBLIC_URL).origin]);
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    // RFC 8058 one-click unsubscribe: the mail provider (or a webmail page, from its own
+    // origin) POSTs the link in the message. The signed token in the address is the only
+    // authority there: no cookie or session is read, so a cross-site request can do
+    // nothing the link's holder could not (docs/decisions/018-email-campaigns.md). Remix
+    // refuses an action whose Origin is another host: the Origin is dropped here, where
+    // the decision is made.
+    if (req.path === "/unsubscribe") {
+      delete req.headers.origin;
+      return next();
+    }
     const site = req.headers["sec-fetch-site"];
     const origin = req.headers.origin;
     // the host is compared, not the scheme: behind a TLS proxy without TRUST_PROXY the

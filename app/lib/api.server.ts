@@ -103,6 +103,45 @@ export async function apiRoute(handler: Handler): Promise<Response> {
   }
 }
 
+/**
+ * The envelope of /api/email (CONTRACT.md "E-mail marketing"): every answer is
+ * `{success, message, data, error}`. Success: `data` holds the answer, `error` is null.
+ * Failure: `data` is null and `error` the machine code, next to the usual `message`,
+ * `code` and `errors` of the error envelope.
+ */
+export function dataOk(message: string, data: unknown, init?: ResponseInit): Response {
+  return Response.json({ success: true, message, data, error: null }, init);
+}
+
+async function asDataEnvelope(response: Response): Promise<Response> {
+  if (response.ok) return response;
+  const body = (await response.json().catch(() => ({ message: response.statusText || defaultMessage(response.status) }))) as Record<string, unknown>;
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return Response.json(
+    { ...body, success: false, message: body.message ?? defaultMessage(response.status), data: null, error: body.code ?? body.message ?? null },
+    { status: response.status, headers },
+  );
+}
+
+/** apiRoute() with the {success, message, data, error} envelope. */
+export async function dataApiRoute(handler: Handler): Promise<Response> {
+  return asDataEnvelope(await apiRoute(handler));
+}
+
+/** methodNotAllowed() with the {success, message, data, error} envelope. */
+export function dataMethodNotAllowed(allowed: string[]): Promise<Response> {
+  return asDataEnvelope(methodNotAllowed(allowed));
+}
+
+/** byMethod() with the {success, message, data, error} envelope. */
+export async function dataByMethod(
+  request: Request,
+  handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", () => Promise<Response>>>,
+): Promise<Response> {
+  return asDataEnvelope(await byMethod(request, handlers));
+}
+
 /** 405 for methods a resource route does not serve. */
 export function methodNotAllowed(allowed: string[]): Response {
   return apiError(405, defaultMessage(405), { code: "METHOD_NOT_ALLOWED", headers: { Allow: allowed.join(", ") } });

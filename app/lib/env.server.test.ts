@@ -24,6 +24,9 @@ describe("parseEnv", () => {
     expect(env.LOG_LEVEL).toBe("info");
     expect(env.RATES_URL).toMatch(/^https:\/\//);
     expect(env.RATES_BACKUP_URL).toMatch(/^https:\/\//);
+    expect(env.EMAIL_SEND_RATE).toBe(50);
+    expect(env.EMAIL_CONNECTIONS).toBe(5);
+    expect(env.EMAIL_RETRY_DELAY_MS).toBe(30_000);
   });
 
   it("follows PORT in the default PUBLIC_URL and trims a trailing slash from a given one", () => {
@@ -65,6 +68,9 @@ describe("parseEnv", () => {
     ["ADMIN_EMAIL", "nobody"],
     ["GOOGLE_OAUTH_BASE_URL", "::"],
     ["MARKETPLACE_BASE_URL", "localhost:9"],
+    ["EMAIL_SEND_RATE", "0"],
+    ["EMAIL_CONNECTIONS", "51"],
+    ["EMAIL_RETRY_DELAY_MS", "fast"],
   ])("rejects %s=%s with an error naming the variable", (variable, value) => {
     const dir = tempDir();
     let error: unknown;

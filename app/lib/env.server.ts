@@ -89,6 +89,9 @@ const rawSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Site <no-reply@localhost>")),
+  EMAIL_SEND_RATE: z.preprocess(blankToUndefined, integer(1, 100_000).default(50)),
+  EMAIL_CONNECTIONS: z.preprocess(blankToUndefined, integer(1, 50).default(5)),
+  EMAIL_RETRY_DELAY_MS: z.preprocess(blankToUndefined, integer(10, 24 * 3600_000).default(30_000)),
   PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -139,6 +142,12 @@ export type Env = {
   SEED_DEMO: boolean;
   SMTP_URL?: string;
   MAIL_FROM: string;
+  /** campaign mail: messages per second at most (all campaigns together) */
+  EMAIL_SEND_RATE: number;
+  /** campaign mail: SMTP connections, and so messages in flight at once */
+  EMAIL_CONNECTIONS: number;
+  /** campaign mail: first wait after a temporary failure (doubling), and after a relay outage */
+  EMAIL_RETRY_DELAY_MS: number;
   PUBLIC_URL: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
@@ -242,6 +251,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SEED_DEMO: raw.SEED_DEMO,
     SMTP_URL: raw.SMTP_URL,
     MAIL_FROM: raw.MAIL_FROM,
+    EMAIL_SEND_RATE: raw.EMAIL_SEND_RATE,
+    EMAIL_CONNECTIONS: raw.EMAIL_CONNECTIONS,
+    EMAIL_RETRY_DELAY_MS: raw.EMAIL_RETRY_DELAY_MS,
     PUBLIC_URL: raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`,
     GOOGLE_CLIENT_ID: raw.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: raw.GOOGLE_CLIENT_SECRET,

@@ -59,7 +59,7 @@ export async function requireUser(request: Request): Promise<{ user: User; acces
 /** Pages under /admin: back-office access plus, optionally, a requirement (else 403). */
 export async function requireAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
   const result = await requireUser(request);
-  if (!result.access.hasAdminAccess) throw forbidden("You do not have access to the admin area.");
+  if (!result.access.hasAdminAccess) throw forbidden("You do not have access to the admin area. 权限不足，需要管理员权限");
   if (requirement && !meets(result.access, requirement)) throw forbidden();
   return result;
 }
@@ -72,10 +72,13 @@ export function requireMore(actor: { access: Access }, requirement: Requirement)
   if (!meets(actor.access, requirement)) throw forbidden();
 }
 
-/** /api: the authenticated user (bearer token or session cookie) or the JSON 401. */
-export async function requireApiUser(request: Request): Promise<{ user: User; access: Access }> {
+/**
+ * /api: the authenticated user (bearer token or session cookie) or the JSON 401 (with
+ * `missingMessage` when a section words it its own way).
+ */
+export async function requireApiUser(request: Request, missingMessage: string = MESSAGES.authRequired): Promise<{ user: User; access: Access }> {
   const user = await getApiUser(request);
-  if (!user) throw new ApiError(401, MESSAGES.authRequired, "AUTH_REQUIRED");
+  if (!user) throw new ApiError(401, missingMessage, "AUTH_REQUIRED");
   return { user, access: await getAccess(user) };
 }
 
@@ -86,8 +89,8 @@ export async function optionalApiUser(request: Request): Promise<{ user: User; a
 }
 
 /** /api admin endpoints: 403 '权限不足，需要管理员权限' when the requirement is not met. */
-export async function requireApiAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
-  const result = await requireApiUser(request);
+export async function requireApiAdmin(request: Request, requirement?: Requirement, missingMessage?: string): Promise<{ user: User; access: Access }> {
+  const result = await requireApiUser(request, missingMessage);
   if (!result.access.hasAdminAccess || (requirement && !meets(result.access, requirement))) {
     throw new ApiError(403, "权限不足，需要管理员权限", "FORBIDDEN");
   }

@@ -96,6 +96,8 @@ export const sidebarRules = {
     canAny(a, ["product.create", "product.edit", "product.delete"]) || a.userType !== "user",
   blog: (a: Access) => a.allPermissions.some((p) => p.startsWith("blog.")),
   qc: (a: Access) => a.allPermissions.some((p) => p.startsWith("qc.")) || hasRole(a, "admin") || isSuperAdmin(a),
-  email: (a: Access) => isSuperAdmin(a) || hasRole(a, "admin"),
+  // super_admin and admin: the admin role or the is_admin flag (spec/admin.md 6: "is_admin
+  // grants access to the admin area and management actions")
+  email: (a: Access) => a.userType === "super_admin" || a.userType === "admin",
   system: (a: Access) => isSuperAdmin(a),
 };

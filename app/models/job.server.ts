@@ -63,20 +63,25 @@ export async function insertJob(
   db: DB,
   input: { name: string; payload?: unknown; runAt: number; key?: string | null },
 ): Promise<{ id: number; created: boolean }> {
-  const inserted = await db
-    .insertInto("jobs")
-    .values({ name: input.name, key: input.key ?? null, payload: JSON.stringify(input.payload ?? {}), run_at: Math.floor(input.runAt) })
-    .onConflict((oc) => oc.doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  if (inserted) return { id: inserted.id, created: true };
-  const existing = await db
-    .selectFrom("jobs")
-    .select("id")
-    .where("key", "=", input.key ?? null)
-    .where("status", "in", ["pending", "running"])
-    .executeTakeFirstOrThrow();
-  return { id: existing.id, created: false };
+  // the unfinished job of the key may finish between the refused insert and the read:
+  // then the insert is tried again
+  for (let attempt = 0; ; attempt++) {
+    const inserted = await db
+      .insertInto("jobs")
+      .values({ name: input.name, key: input.key ?? null, payload: JSON.stringify(input.payload ?? {}), run_at: Math.floor(input.runAt) })
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (inserted) return { id: inserted.id, created: true };
+    const existing = await db
+      .selectFrom("jobs")
+      .select("id")
+      .where("key", "=", input.key ?? null)
+      .where("status", "in", ["pending", "running"])
+      .executeTakeFirst();
+    if (existing) return { id: existing.id, created: false };
+    if (attempt >= 2) throw new Error(`jobs: could not add or find the job of key ${input.key}`);
+  }
 }
 
 /** Takes the next due pending job among `names` (oldest due first) and marks it running. */

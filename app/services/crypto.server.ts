@@ -28,22 +28,25 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 
 export const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("hex");
 
-let hashKey: { secret: string; key: Buffer } | undefined;
+const derivedKeys = new Map<string, { secret: string; key: Buffer }>();
 
 /**
- * The key of keyedHash: derived from JWT_SECRET (HKDF-SHA256, its own label), so the
- * token-signing key itself never hashes anything else.
+ * A key for one purpose, derived from JWT_SECRET (HKDF-SHA256 with the purpose as its
+ * label), so the token-signing key itself never signs or hashes anything else and no two
+ * purposes share a key.
  */
-function keyedHashKey(): Buffer {
+export function derivedKey(label: string): Buffer {
   const secret = getEnv().JWT_SECRET;
-  if (hashKey?.secret !== secret) {
-    hashKey = { secret, key: Buffer.from(crypto.hkdfSync("sha256", secret, "", "keyed-hash: codes and captchas", 32)) };
+  let entry = derivedKeys.get(label);
+  if (entry?.secret !== secret) {
+    entry = { secret, key: Buffer.from(crypto.hkdfSync("sha256", secret, "", label, 32)) };
+    derivedKeys.set(label, entry);
   }
-  return hashKey.key;
+  return entry.key;
 }
 
 /** Keyed hash for short secrets (codes, captcha answers): useless without the derived key. */
-export const keyedHash = (value: string) => crypto.createHmac("sha256", keyedHashKey()).update(value).digest("hex");
+export const keyedHash = (value: string) => crypto.createHmac("sha256", derivedKey("keyed-hash: codes and captchas")).update(value).digest("hex");
 
 export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString("base64url");
 

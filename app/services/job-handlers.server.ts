@@ -3,11 +3,12 @@
  * definitions here, one entry each; the definition lives with the service that owns the work.
  */
 import { blogPublishJob } from "~/services/blog.server";
+import { campaignRunJob, campaignStartJob, emailSchedulerJob } from "~/services/campaign-sender.server";
 import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
 import { listingWatchJob } from "~/services/listing-watch.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
-  return [jobsCleanup, ratesRefreshJob, blogPublishJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
+  return [jobsCleanup, ratesRefreshJob, blogPublishJob, campaignRunJob, campaignStartJob, emailSchedulerJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
 }

@@ -52,6 +52,19 @@ describe("the job runner", () => {
     expect(third.created).toBe(true);
   });
 
+  it("a key is free again once its job finished: enqueueing then adds a new job, never an error", async () => {
+    const name = uniqueName("test.rekey");
+    const key = uniqueName("key");
+    let runs = 0;
+    await start([{ name, run: async () => void (runs += 1) }]);
+    const first = await enqueueJob({ name, key });
+    await until(async () => (await findJob(getDb(), first.id))?.status === "done");
+    const second = await enqueueJob({ name, key });
+    expect(second.created).toBe(true);
+    expect(second.id).not.toBe(first.id);
+    await until(() => runs === 2);
+  });
+
   it("retries a failing job with back-off and marks it failed after its attempts", async () => {
     const name = uniqueName("test.failing");
     const silenced = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -5,11 +5,20 @@
  * Account mail (codes, notices) goes through queueMail(): the request answers at once,
  * in the same time whatever is mailed (or not), and the send happens after the answer,
  * its failure logged. A stop (SIGTERM) waits for the queue: flushMail().
+ *
+ * Campaign mail goes through sendBulkMail(): its own pool of EMAIL_CONNECTIONS
+ * connections (a campaign never holds up a sign-up code), per-message headers and
+ * Message-ID, and failures sorted into permanent (the address is refused: 5xx) and
+ * temporary (4xx, the relay unreachable or refusing us) for the campaign sender.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter, type TransportOptions } from "nodemailer";
+import { domainToASCII } from "node:url";
+import addressparser from "nodemailer/lib/addressparser";
+import * as mimeFuncs from "nodemailer/lib/mime-funcs";
+import { escapeHtml } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 
@@ -37,17 +46,159 @@ function getTransporter(): Transporter {
   return transporter;
 }
 
+/** Without SMTP_URL: the message as an .eml file in the outbox; answers its name. */
+function writeToOutbox(info: unknown): string {
+  const env = getEnv();
+  fs.mkdirSync(env.OUTBOX_DIR, { recursive: true });
+  const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`;
+  fs.writeFileSync(path.join(env.OUTBOX_DIR, name), (info as { message: Buffer }).message);
+  return name;
+}
+
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
   const info = await getTransporter().sendMail({ from: env.MAIL_FROM, ...mail });
   if (!env.SMTP_URL) {
-    fs.mkdirSync(env.OUTBOX_DIR, { recursive: true });
-    const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`;
-    fs.writeFileSync(path.join(env.OUTBOX_DIR, name), (info as unknown as { message: Buffer }).message);
-    log.info(`mail to outbox/${name}: "${mail.subject}"`);
+    log.info(`mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
   } else {
     log.info(`mail sent: "${mail.subject}"`);
   }
+}
+
+// ---------------------------------------------------------------- campaign mail
+
+export type BulkMail = {
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  /** e.g. List-Unsubscribe and List-Unsubscribe-Post */
+  headers: Record<string, string>;
+  /** `<id@host>`: the same for a message sent again, so mailboxes can tell */
+  messageId: string;
+};
+
+/** A campaign message the relay did not take: `permanent` for this address, else worth retrying. */
+export class BulkMailError extends Error {
+  constructor(
+    public kind: "permanent" | "temporary",
+    message: string,
+    public responseCode?: number,
+  ) {
+    super(message);
+    this.name = "BulkMailError";
+  }
+}
+
+// 5xx answers about us rather than the recipient (authentication required, failed or
+// too weak): the relay's problem, retried like an outage, never the address's fault
+const RELAY_5XX = new Set([530, 534, 535, 538]);
+
+/** Sorts a nodemailer failure: 5xx for the address is permanent; 4xx, connection and auth failures are temporary. */
+export function classifyMailError(error: unknown): BulkMailError {
+  const failure = error as { message?: string; responseCode?: number; code?: string; response?: string };
+  const code = typeof failure.responseCode === "number" ? failure.responseCode : undefined;
+  const text = (failure.response || failure.message || String(error)).replace(/\s+/g, " ").trim().slice(0, 500);
+  const permanent = code !== undefined && code >= 500 && code < 600 && failure.code !== "EAUTH" && !RELAY_5XX.has(code);
+  return new BulkMailError(permanent ? "permanent" : "temporary", failure.code && !text.includes(failure.code) ? `${failure.code}: ${text}` : text, code);
+}
+
+let bulkTransporter: Transporter | undefined;
+
+function getBulkTransporter(): Transporter {
+  if (bulkTransporter) return bulkTransporter;
+  const env = getEnv();
+  bulkTransporter = env.SMTP_URL
+    ? nodemailer.createTransport({
+        url: env.SMTP_URL,
+        pool: true,
+        maxConnections: env.EMAIL_CONNECTIONS,
+        // a connection carries many messages before it is renewed
+        maxMessages: 1000,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      } as TransportOptions)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return bulkTransporter;
+}
+
+/** The envelope sender: the address of MAIL_FROM. */
+let sender: { from: string; address: string; header: string } | undefined;
+function senderOf(from: string) {
+  if (sender?.from !== from) {
+    const parsed = addressparser(from, { flatten: true })[0];
+    const address = parsed?.address || from;
+    sender = { from, address, header: formatAddress(parsed?.name ?? "", address) };
+  }
+  return sender;
+}
+
+/** `Name <address>` for a header: a plain name as is, one with specials quoted, one with non-ASCII as an encoded word. */
+function formatAddress(name: string, address: string): string {
+  const at = address.lastIndexOf("@");
+  const ascii = at > 0 ? `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}` : address;
+  if (!name.trim()) return `<${ascii}>`;
+  const shown = /[^\x20-\x7e]/.test(name) ? mimeFuncs.encodeWord(name, "Q", 52) : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
+  return `${shown} <${ascii}>`;
+}
+
+const CRLF = "\r\n";
+const base64Lines = (text: string) => Buffer.from(text, "utf8").toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
+const boundaryPrefix = crypto.randomBytes(6).toString("hex");
+let boundaryCount = 0;
+
+/**
+ * A campaign message as MIME: headers (values that are not plain ASCII as encoded words,
+ * long lines folded, as nodemailer folds them), then multipart/alternative with the text
+ * and HTML parts in base64. Written out directly: a tenth of the CPU of building it with
+ * nodemailer's composer (0.03 against 0.3 ms), which on two cores is CPU the site keeps.
+ */
+export function composeBulkMail(mail: BulkMail, from: string, date = new Date()): Buffer {
+  const boundary = `--_qc_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
+  const header = (name: string, value: string) => mimeFuncs.foldLines(`${name}: ${value}`, 76);
+  const lines = [
+    header("From", senderOf(from).header),
+    header("To", formatAddress(mail.to.name, mail.to.address)),
+    header("Subject", mimeFuncs.encodeWords(mail.subject.replace(/[\r\n]+/g, " "), "Q", 52)),
+    `Message-ID: ${mail.messageId}`,
+    `Date: ${date.toUTCString().replace(/GMT$/, "+0000")}`,
+    "MIME-Version: 1.0",
+    // header values the sender writes itself (ASCII: links and fixed words)
+    ...Object.entries(mail.headers).map(([name, value]) => (name.length + value.length + 2 > 76 ? `${name}:${CRLF} ${value}` : `${name}: ${value}`)),
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    base64Lines(mail.text),
+    `--${boundary}`,
+    "Content-Type: text/html; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    base64Lines(mail.html),
+    `--${boundary}--`,
+    "",
+  ];
+  return Buffer.from(lines.join(CRLF), "utf8");
+}
+
+/**
+ * Sends one campaign message; throws BulkMailError. It is handed over as one buffer:
+ * streamed, nodemailer writes a message to the socket a line at a time, and those writes
+ * cost a quarter of the sender's CPU.
+ */
+export async function sendBulkMail(mail: BulkMail): Promise<void> {
+  const env = getEnv();
+  let info: unknown;
+  try {
+    const raw = composeBulkMail(mail, env.MAIL_FROM);
+    info = await getBulkTransporter().sendMail({ envelope: { from: senderOf(env.MAIL_FROM).address, to: [mail.to.address] }, raw, messageId: mail.messageId });
+  } catch (error) {
+    throw classifyMailError(error);
+  }
+  if (!env.SMTP_URL) log.debug(`campaign mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
 }
 
 const queue: Mail[] = [];
@@ -95,10 +246,9 @@ export async function closeMail(): Promise<void> {
   await flushMail();
   transporter?.close();
   transporter = undefined;
+  bulkTransporter?.close();
+  bulkTransporter = undefined;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A plain, readable mail layout: heading, paragraphs, an optional big code and link. */
 export function renderMail(input: {

@@ -11,6 +11,7 @@ import * as m20261123110000 from "./20261123110000_catalogue";
 import * as m20261124090000 from "./20261124090000_jobs";
 import * as m20261124100000 from "./20261124100000_qc";
 import * as m20261124120000 from "./20261124120000_blog";
+import * as m20261124130000 from "./20261124130000_email";
 import * as m20261124140000 from "./20261124140000_marketplace";
 
 export const migrations: Record<string, Migration> = {
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   "20261124090000_jobs": m20261124090000,
   "20261124100000_qc": m20261124100000,
   "20261124120000_blog": m20261124120000,
+  "20261124130000_email": m20261124130000,
   "20261124140000_marketplace": m20261124140000,
 };

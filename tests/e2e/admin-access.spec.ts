@@ -41,6 +41,7 @@ test.describe("admin access and shell", () => {
       "Blog settings",
       "QC file management",
       "QC image review",
+      "Email marketing",
       "Exchange rates",
       "Product display",
       "Shopping agents",

@@ -82,6 +82,7 @@ describe("npm start", () => {
     sqlite.close();
     expect(jobs).toEqual([
       { key: "every:blog.publish-scheduled", status: "pending" },
+      { key: "every:email.scheduler", status: "pending" },
       { key: "every:jobs.cleanup", status: "pending" },
       { key: "every:rates.refresh", status: "pending" },
     ]);

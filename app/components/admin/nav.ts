@@ -46,7 +46,7 @@ export const ADMIN_NAV: NavDefinition[] = [
       { id: "qc-review", label: "QC image review", to: "/admin/qc-review", visible: (access) => canAny(access, QC_PERMISSIONS.review) },
     ],
   },
-  // Later: email (sidebarRules.email).
+  { id: "email", label: "Email marketing", to: "/admin/email-management", visible: sidebarRules.email },
   {
     id: "system",
     label: "System settings",

@@ -1,0 +1,260 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminDialog } from "~/components/admin/dialog";
+import { EmailErrorView } from "~/components/admin/email/email-parts";
+import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/components/admin/email/email-forms";
+import { formatDate } from "~/components/admin/format";
+import { EmptyState } from "~/components/ui/empty-state";
+import { ApiError } from "~/lib/api.server";
+import { replyWithApiError } from "~/lib/forms.server";
+import { listAddress } from "~/lib/list-address";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { templateInputSchema } from "~/schemas/email";
+import { EMAIL_MESSAGES as M, variablesIn } from "~/schemas/email-rules";
+import {
+  createEmailTemplate,
+  deleteEmailTemplate,
+  EMAIL_ACCESS,
+  getEmailTemplate,
+  listEmailTemplates,
+  listHtmlTemplates,
+  templateUsers,
+  updateEmailTemplate,
+} from "~/services/email.server";
+
+/** The templates tab: list, create and edit in a dialog, delete with a confirmation (decision 007). */
+const PATH = "/admin/email-management";
+const DIALOG_PARAMS = ["modal", "templateId", "from"];
+const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress(PATH, params, DIALOG_PARAMS, extra);
+
+type Dialog =
+  | { kind: "create"; defaults?: TemplateFormValues; from?: string }
+  | { kind: "edit"; template: { id: number; values: TemplateFormValues } | null }
+  | { kind: "delete"; template: { id: number; name: string; usedBy: string[] } | null }
+  | null;
+
+const notFoundAsNull = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 404) return null;
+  throw error;
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, EMAIL_ACCESS);
+  const url = new URL(request.url);
+  const templates = await listEmailTemplates();
+  const modal = url.searchParams.get("modal");
+  const templateId = Number(url.searchParams.get("templateId"));
+  const target = Number.isInteger(templateId) && templateId > 0 ? templates.find((t) => t.id === templateId) ?? null : null;
+  let dialog: Dialog = null;
+  if (modal === "create") {
+    // "Use as a new template" on the HTML templates tab starts from a built-in one
+    const from = url.searchParams.get("from");
+    const builtIn = from ? listHtmlTemplates().find((t) => t.name === from) : undefined;
+    dialog = builtIn
+      ? { kind: "create", from: builtIn.displayName, defaults: { name: builtIn.displayName, subject: builtIn.subject, htmlContent: builtIn.html, textContent: builtIn.text, variables: {} } }
+      : { kind: "create" };
+  } else if (modal === "edit") {
+    const template = target ? await getEmailTemplate(target.id).catch(notFoundAsNull) : null;
+    dialog = {
+      kind: "edit",
+      template: template && {
+        id: template.id,
+        values: { name: template.name, subject: template.subject, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variables },
+      },
+    };
+  } else if (modal === "delete") {
+    const usedBy = target && target.campaignCount > 0 ? await templateUsers(target.id) : [];
+    dialog = { kind: "delete", template: target && { id: target.id, name: target.name, usedBy } };
+  }
+  return {
+    templates: templates.map((t) => ({
+      id: t.id,
+      name: t.name,
+      subject: t.subject,
+      variables: [...new Set([...variablesIn(t.subject), ...variablesIn(t.htmlContent), ...variablesIn(t.textContent ?? "")])],
+      campaignCount: t.campaignCount,
+      createdAt: t.createdAt,
+      createdByName: t.createdByName,
+    })),
+    dialog,
+  };
+}
+
+type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  // who is asking, before the form is read
+  const actor = await requireAdmin(request, EMAIL_ACCESS);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = listHref(new URL(request.url).searchParams);
+
+  if (intent === "create" || intent === "update") {
+    const submission = parseWithZod(formData, { schema: templateInputSchema });
+    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+    try {
+      const template =
+        intent === "create" ? await createEmailTemplate(submission.value, actor) : await updateEmailTemplate(Number(formData.get("templateId")), submission.value);
+      return redirectWithToast(back, { message: `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}` });
+    } catch (error) {
+      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+  }
+
+  if (intent === "delete") {
+    const id = Number(formData.get("templateId"));
+    try {
+      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
+      await deleteEmailTemplate(id);
+    } catch (error) {
+      if (error instanceof ApiError) return { intent, error: `${M.deleteFailed}: ${error.message}` } satisfies ActionData;
+      throw error;
+    }
+    return redirectWithToast(back, { message: M.templateDeleted });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email templates · Admin", noindex: true });
+
+export default function EmailTemplates() {
+  const { templates, dialog } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const closeHref = listHref(searchParams);
+
+  return (
+    <section aria-labelledby="templates-title">
+      <div className="admin-page__header admin-page__header--row">
+        <h2 id="templates-title">
+          Templates <span className="admin-badge admin-badge--count">{templates.length}</span>
+        </h2>
+        <div className="admin-toolbar">
+          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+            New template
+          </Link>
+          <Link to="/admin/email-management/html-templates" className="button button--secondary">
+            Start from a built-in design
+          </Link>
+        </div>
+      </div>
+
+      {templates.length === 0 ? (
+        <EmptyState title="No templates yet.">
+          <p>A template holds a subject and an HTML body with variables such as {"{{userName}}"}; campaigns send it.</p>
+        </EmptyState>
+      ) : (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Subject</th>
+              <th scope="col">Variables</th>
+              <th scope="col">Used by</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {templates.map((template) => (
+              <tr key={template.id}>
+                <td data-label="Name">
+                  <strong>{template.name}</strong>
+                  <span className="admin-user-cell__meta">ID {template.id}</span>
+                </td>
+                <td data-label="Subject" className="admin-table__wrap">
+                  {template.subject}
+                </td>
+                <td data-label="Variables" className="admin-table__wrap">
+                  {template.variables.length ? template.variables.map((name) => <code key={name}>{`{{${name}}}`} </code>) : "—"}
+                </td>
+                <td data-label="Used by">
+                  {template.campaignCount ? `${template.campaignCount} campaign${template.campaignCount === 1 ? "" : "s"}` : "—"}
+                </td>
+                <td data-label="Created">
+                  {formatDate(template.createdAt)}
+                  {template.createdByName ? <span className="admin-user-cell__meta">by {template.createdByName}</span> : null}
+                </td>
+                <td data-label="Actions">
+                  <div className="admin-row-actions">
+                    <Link to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`} aria-label={`New campaign with ${template.name}`}>
+                      Use
+                    </Link>
+                    <Link to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })} aria-label={`Edit ${template.name}`} preventScrollReset>
+                      Edit
+                    </Link>
+                    <Link
+                      to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })}
+                      className="admin-link--danger"
+                      aria-label={`Delete ${template.name}`}
+                      preventScrollReset
+                    >
+                      Delete
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {dialog?.kind === "create" ? (
+        <AdminDialog id="create-template" title={dialog.from ? `New template from “${dialog.from}”` : "New template"} closeTo={closeHref} wide>
+          <TemplateForm
+            id="create-template-form"
+            intent="create"
+            defaults={dialog.defaults}
+            lastResult={actionData?.intent === "create" ? actionData.result : undefined}
+            submitLabel="Create template"
+            cancelTo={closeHref}
+          />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "edit" ? (
+        <AdminDialog id="edit-template" title="Edit template" closeTo={closeHref} wide>
+          {dialog.template ? (
+            <TemplateForm
+              id={`edit-template-form-${dialog.template.id}`}
+              intent="update"
+              defaults={dialog.template.values}
+              hidden={{ templateId: dialog.template.id }}
+              lastResult={actionData?.intent === "update" ? actionData.result : undefined}
+              submitLabel="Save template"
+              cancelTo={closeHref}
+            />
+          ) : (
+            <p role="alert">{M.templateNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "delete" ? (
+        <AdminDialog id="delete-template" title="Delete template" closeTo={closeHref}>
+          {dialog.template ? (
+            <DeleteTemplateForm
+              template={dialog.template}
+              usedBy={dialog.template.usedBy}
+              error={actionData?.intent === "delete" ? actionData.error : undefined}
+              cancelTo={closeHref}
+            />
+          ) : (
+            <p role="alert">{M.templateNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <EmailErrorView error={useRouteError()} />;
+}

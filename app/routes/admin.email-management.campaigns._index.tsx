@@ -1,0 +1,236 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { AdminDialog } from "~/components/admin/dialog";
+import { CampaignActions, CampaignForm, DeleteCampaignForm, ExecuteCampaignForm } from "~/components/admin/email/email-forms";
+import { CampaignProgress, CampaignStatusBadge, EmailErrorView, LiveNote, useLiveRefresh } from "~/components/admin/email/email-parts";
+import { formatDate, formatDateTime } from "~/components/admin/format";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
+import { replyWithApiError } from "~/lib/forms.server";
+import { listAddress, listParams } from "~/lib/list-address";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { campaignInputSchema, campaignListQuerySchema } from "~/schemas/email";
+import {
+  CAMPAIGN_STATUS_LABELS,
+  CAMPAIGN_STATUSES,
+  CAMPAIGNS_PAGE_SIZE,
+  EMAIL_MESSAGES as M,
+  RECIPIENT_LABELS,
+  RECURRING_LABELS,
+  type CampaignStatus,
+} from "~/schemas/email-rules";
+import { audienceCounts, campaignJson, createEmailCampaign, EMAIL_ACCESS, getEmailCampaign, listEmailCampaigns, listEmailTemplates } from "~/services/email.server";
+
+/** The campaigns tab: list with live progress, create in a dialog, execute and delete confirmations. */
+const PATH = "/admin/email-management/campaigns";
+const DIALOG_PARAMS = ["modal", "campaignId", "templateId"];
+const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress(PATH, params, DIALOG_PARAMS, extra);
+const detailPath = (id: number) => `${PATH}/${id}`;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, EMAIL_ACCESS);
+  const url = new URL(request.url);
+  const query = campaignListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const { items, totalItems } = await listEmailCampaigns({ page: query.page, limit: CAMPAIGNS_PAGE_SIZE, status: query.status });
+
+  const modal = url.searchParams.get("modal");
+  const campaignId = Number(url.searchParams.get("campaignId"));
+  let dialog:
+    | { kind: "create"; templates: Array<{ id: number; name: string }>; audience: Awaited<ReturnType<typeof audienceCounts>>; templateId: number | null }
+    | { kind: "execute" | "delete"; campaign: ReturnType<typeof campaignJson> | null; audience: number }
+    | null = null;
+  if (modal === "create") {
+    const [templates, audience] = await Promise.all([listEmailTemplates(), audienceCounts()]);
+    const templateId = Number(url.searchParams.get("templateId"));
+    dialog = {
+      kind: "create",
+      templates: templates.map(({ id, name }) => ({ id, name })),
+      audience,
+      templateId: templates.some((t) => t.id === templateId) ? templateId : null,
+    };
+  } else if (modal === "execute" || modal === "delete") {
+    const campaign = Number.isInteger(campaignId) && campaignId > 0 ? await getEmailCampaign(campaignId).catch(() => null) : null;
+    const audience = campaign && modal === "execute" ? (await audienceCounts())[campaign.recipientType] : 0;
+    dialog = { kind: modal, campaign: campaign && campaignJson(campaign), audience };
+  }
+
+  return {
+    query,
+    list: { items: items.map(campaignJson), totalItems, totalPages: Math.max(1, Math.ceil(totalItems / CAMPAIGNS_PAGE_SIZE)), currentPage: query.page },
+    dialog,
+  };
+}
+
+type ActionData = { intent: "create"; result: SubmissionResult<string[]> };
+
+/** Creating here; every other campaign action posts to the campaign's own page. */
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireAdmin(request, EMAIL_ACCESS);
+  const formData = await request.formData();
+  if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
+  const submission = parseWithZod(formData, { schema: campaignInputSchema });
+  if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
+  try {
+    const campaign = await createEmailCampaign(submission.value, actor);
+    return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+  } catch (error) {
+    return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
+  }
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email campaigns · Admin", noindex: true });
+
+function scheduleText(campaign: { schedule_type: string; scheduled_at: string | null; recurring_pattern: keyof typeof RECURRING_LABELS | null; next_run_at: string | null }) {
+  if (campaign.schedule_type === "immediate") return "Send now";
+  if (campaign.schedule_type === "scheduled") return `At ${formatDateTime(campaign.scheduled_at)}`;
+  const pattern = campaign.recurring_pattern ? RECURRING_LABELS[campaign.recurring_pattern] : "Repeating";
+  if (campaign.next_run_at) return `${pattern}, next ${formatDateTime(campaign.next_run_at)}`;
+  return `${pattern} from ${campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : "when executed"}`;
+}
+
+const FILTERS: Array<{ value: CampaignStatus | undefined; label: string }> = [
+  { value: undefined, label: "All" },
+  ...CAMPAIGN_STATUSES.map((status) => ({ value: status, label: CAMPAIGN_STATUS_LABELS[status] })),
+];
+
+export default function EmailCampaigns() {
+  const { query, list, dialog } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const closeHref = listHref(searchParams);
+  const sending = list.items.some((c) => c.status === "sending");
+  useLiveRefresh(sending && !dialog);
+
+  return (
+    <section aria-labelledby="campaigns-title">
+      <div className="admin-page__header admin-page__header--row">
+        <h2 id="campaigns-title">
+          Campaigns <span className="admin-badge admin-badge--count">{list.totalItems}</span>
+        </h2>
+        <div className="admin-toolbar">
+          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+            New campaign
+          </Link>
+        </div>
+      </div>
+
+      <nav className="admin-segments" aria-label="Filter by status">
+        {FILTERS.map((filter) => (
+          <Link key={filter.label} to={filter.value ? `${PATH}?status=${filter.value}` : PATH} aria-current={query.status === filter.value ? "page" : undefined}>
+            {filter.label}
+          </Link>
+        ))}
+      </nav>
+      <LiveNote active={sending} />
+
+      {list.items.length === 0 ? (
+        <EmptyState title={query.status ? `No ${CAMPAIGN_STATUS_LABELS[query.status].toLowerCase()} campaigns.` : "No campaigns yet."}>
+          <p>A campaign sends a template (or its own body) to all, active or inactive subscribers, now, at a set time or repeatedly.</p>
+        </EmptyState>
+      ) : (
+        <table className="admin-table email-campaigns">
+          <thead>
+            <tr>
+              <th scope="col">Campaign</th>
+              <th scope="col">Status</th>
+              <th scope="col">Recipients</th>
+              <th scope="col">Schedule</th>
+              <th scope="col">Progress</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((campaign) => (
+              <tr key={campaign.id} data-campaign-id={campaign.id}>
+                <td data-label="Campaign" className="admin-table__wrap">
+                  <Link to={detailPath(campaign.id)}>
+                    <strong>{campaign.name}</strong>
+                  </Link>
+                  <span className="admin-user-cell__meta">{campaign.subject}</span>
+                  {campaign.template_name ? <span className="admin-user-cell__meta">Template: {campaign.template_name}</span> : null}
+                </td>
+                <td data-label="Status">
+                  <CampaignStatusBadge status={campaign.status} />
+                </td>
+                <td data-label="Recipients">{RECIPIENT_LABELS[campaign.recipient_type]}</td>
+                <td data-label="Schedule">{scheduleText(campaign)}</td>
+                <td data-label="Progress">
+                  {campaign.run_count > 0 ? (
+                    <CampaignProgress
+                      compact
+                      numbers={{ total: campaign.total_recipients, sent: campaign.sent_count, failed: campaign.failed_count, pending: campaign.pending_count, skipped: campaign.skipped_count }}
+                    />
+                  ) : (
+                    <span className="muted">Not sent yet</span>
+                  )}
+                </td>
+                <td data-label="Created">{formatDate(campaign.created_at)}</td>
+                <td data-label="Actions">
+                  <CampaignActions
+                    campaign={campaign}
+                    action={detailPath(campaign.id)}
+                    returnTo={closeHref}
+                    showView
+                    hrefs={{
+                      execute: listHref(searchParams, { modal: "execute", campaignId: String(campaign.id) }),
+                      edit: `${detailPath(campaign.id)}?modal=edit`,
+                      delete: listHref(searchParams, { modal: "delete", campaignId: String(campaign.id) }),
+                    }}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listParams(searchParams, DIALOG_PARAMS)} label="Campaign pages" />
+
+      {dialog?.kind === "create" ? (
+        <AdminDialog id="create-campaign" title="New campaign" closeTo={closeHref} wide>
+          <CampaignForm
+            id="create-campaign-form"
+            intent="create"
+            templates={dialog.templates}
+            audience={dialog.audience}
+            defaults={{ templateId: dialog.templateId }}
+            lastResult={actionData?.intent === "create" ? actionData.result : undefined}
+            submitLabel="Create campaign"
+            cancelTo={closeHref}
+          />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "execute" ? (
+        <AdminDialog id="execute-campaign" title="Execute campaign" closeTo={closeHref}>
+          {dialog.campaign ? (
+            <ExecuteCampaignForm campaign={dialog.campaign} audience={dialog.audience} action={detailPath(dialog.campaign.id)} returnTo={closeHref} cancelTo={closeHref} />
+          ) : (
+            <p role="alert">{M.campaignNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "delete" ? (
+        <AdminDialog id="delete-campaign" title="Delete campaign" closeTo={closeHref}>
+          {dialog.campaign ? (
+            <DeleteCampaignForm campaign={dialog.campaign} action={detailPath(dialog.campaign.id)} returnTo={closeHref} cancelTo={closeHref} />
+          ) : (
+            <p role="alert">{M.campaignNotFound}</p>
+          )}
+        </AdminDialog>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <EmailErrorView error={useRouteError()} />;
+}

@@ -1,0 +1,102 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { EmailErrorView } from "~/components/admin/email/email-parts";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/lib/permissions.server";
+import { previewInputSchema } from "~/schemas/email";
+import { EMAIL_ACCESS, htmlTemplateJson, listHtmlTemplates, previewDefaults, previewHtmlTemplate } from "~/services/email.server";
+
+/**
+ * The built-in HTML templates: each previewed with siteName, userName, siteUrl and
+ * unsubscribeUrl (a GET form, so it works without JavaScript) in a sandboxed frame that
+ * runs nothing, and copied into a new editable template with one click.
+ */
+const PATH = "/admin/email-management/html-templates";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireAdmin(request, EMAIL_ACCESS);
+  const url = new URL(request.url);
+  const name = url.searchParams.get("preview");
+  const templates = listHtmlTemplates().map(htmlTemplateJson);
+  const chosen = name ? templates.find((t) => t.name === name) : undefined;
+  if (name && !chosen) throw new Response("Built-in template not found", { status: 404, statusText: "Not Found" });
+  const parsed = previewInputSchema.safeParse(Object.fromEntries(url.searchParams));
+  const input = parsed.success ? parsed.data : {};
+  const [defaults, preview] = await Promise.all([previewDefaults(actor), chosen ? previewHtmlTemplate(chosen.name, input, actor) : null]);
+  return { templates, preview, defaults };
+}
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "HTML templates · Email · Admin", noindex: true });
+
+export default function HtmlTemplates() {
+  const { templates, preview, defaults } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="html-templates-title">
+      <div className="admin-page__header">
+        <h2 id="html-templates-title">HTML templates</h2>
+        <p className="muted">Designs that come with the product. Preview one, then make it your own template to edit and send.</p>
+      </div>
+      <ul className="email-designs">
+        {templates.map((template) => (
+          <li key={template.name} className="admin-card email-designs__item" aria-current={preview?.name === template.name ? "true" : undefined}>
+            <h3>{template.displayName}</h3>
+            <p className="muted">{template.description}</p>
+            <p>
+              <span className="admin-badge">{template.type}</span> <code>{template.name}</code>
+            </p>
+            <div className="admin-row-actions">
+              <Link to={`${PATH}?preview=${template.name}#preview`} preventScrollReset aria-label={`Preview ${template.displayName}`}>
+                Preview
+              </Link>
+              <Link to={`/admin/email-management?modal=create&from=${template.name}`} aria-label={`Use ${template.displayName} as a new template`}>
+                Use as a new template
+              </Link>
+            </div>
+          </li>
+        ))}
+      </ul>
+
+      {preview ? (
+        <div id="preview" className="email-preview-panel">
+          <h3>Preview: {templates.find((t) => t.name === preview.name)?.displayName}</h3>
+          <Form method="get" action={PATH} className="admin-form-grid email-preview-panel__form" preventScrollReset>
+            <input type="hidden" name="preview" value={preview.name} />
+            <div className="field">
+              <label htmlFor="preview-site-name">siteName</label>
+              <input id="preview-site-name" name="siteName" defaultValue={preview.values.siteName} placeholder={defaults.siteName} />
+            </div>
+            <div className="field">
+              <label htmlFor="preview-user-name">userName</label>
+              <input id="preview-user-name" name="userName" defaultValue={preview.values.userName} placeholder={defaults.userName} />
+            </div>
+            <div className="field">
+              <label htmlFor="preview-site-url">siteUrl</label>
+              <input id="preview-site-url" name="siteUrl" defaultValue={preview.values.siteUrl} placeholder={defaults.siteUrl} />
+            </div>
+            <div className="field">
+              <label htmlFor="preview-unsubscribe-url">unsubscribeUrl</label>
+              <input id="preview-unsubscribe-url" name="unsubscribeUrl" defaultValue={preview.values.unsubscribeUrl} placeholder={defaults.unsubscribeUrl} />
+            </div>
+            <div className="form-actions">
+              <button type="submit" className="button button--secondary">
+                Update preview
+              </button>
+            </div>
+          </Form>
+          <p>
+            Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
+          </p>
+          <iframe title="Template preview" className="email-preview" sandbox="" srcDoc={preview.html} />
+          <details>
+            <summary>Text part</summary>
+            <pre className="email-preview__text">{preview.text}</pre>
+          </details>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <EmailErrorView error={useRouteError()} />;
+}

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { campaignInputSchema, EMAIL_MESSAGES as M } from "~/schemas/email";
+import { campaignJson, deleteEmailCampaign, EMAIL_ACCESS, emailCampaignDetail, runJson, updateEmailCampaign } from "~/services/email.server";
+
+/** GET /api/email/campaigns/:id → data: campaign with its runs. */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  dataApiRoute(async () => {
+    await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+    const detail = await emailCampaignDetail(parseId(params.id));
+    return dataOk("OK", { ...campaignJson(detail.campaign), runs: detail.runs.map(runJson) });
+  });
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  dataByMethod(request, {
+    /** Only a draft: otherwise 400 '只有草稿状态的活动可以编辑'. */
+    PUT: async () => {
+      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const id = parseId(params.id);
+      const body = await readBody(request, campaignInputSchema);
+      return dataOk(M.campaignUpdated, campaignJson(await updateEmailCampaign(id, body)));
+    },
+    /** Anything but a sending campaign (400). */
+    DELETE: async () => {
+      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      await deleteEmailCampaign(parseId(params.id));
+      return dataOk(M.campaignDeleted, null);
+    },
+  });

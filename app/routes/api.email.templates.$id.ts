@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { EMAIL_MESSAGES as M, templateInputSchema } from "~/schemas/email";
+import { deleteEmailTemplate, EMAIL_ACCESS, getEmailTemplate, templateJson, updateEmailTemplate } from "~/services/email.server";
+
+/** GET /api/email/templates/:id → data: template. */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  dataApiRoute(async () => {
+    await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+    return dataOk("OK", templateJson(await getEmailTemplate(parseId(params.id))));
+  });
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  dataByMethod(request, {
+    /** The whole template: name, subject, html_content, text_content, template_variables. */
+    PUT: async () => {
+      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const id = parseId(params.id);
+      const body = await readBody(request, templateInputSchema);
+      return dataOk(M.templateUpdated, templateJson(await updateEmailTemplate(id, body)));
+    },
+    /** 409 TEMPLATE_IN_USE while a campaign uses it. */
+    DELETE: async () => {
+      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      await deleteEmailTemplate(parseId(params.id));
+      return dataOk(M.templateDeleted, null);
+    },
+  });
