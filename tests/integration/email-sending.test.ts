@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../fakes/accounts";
 import { createCampaign, createTemplate, deliveries, emailApi, execute, insertRecipients, until, waitForCampaign, type EmailApi } from "../fakes/email";
-import { startFakeSmtp, type FakeSmtp, type ReceivedMail } from "../fakes/smtp";
+import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
 const CONNECTIONS = 3;
@@ -412,5 +412,3 @@ describe("schedules", () => {
     expect(stopped.body).toMatchObject({ success: true, data: { status: "draft", next_run_at: null } });
   });
 });
-
-export type { ReceivedMail };

@@ -81,6 +81,7 @@ describe("npm start", () => {
     const state = sqlite.prepare("SELECT auto_updated_at FROM exchange_rate_state").get() as { auto_updated_at: string | null };
     sqlite.close();
     expect(jobs).toEqual([
+      { key: "every:email.scheduler", status: "pending" },
       { key: "every:jobs.cleanup", status: "pending" },
       { key: "every:rates.refresh", status: "pending" },
     ]);
