@@ -107,6 +107,9 @@ describe("a campaign run", () => {
     expect(log).toHaveLength(50);
     expect(log.every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
 
+    // sent from the campaign worker thread, off the thread that answers pages
+    expect(server.output()).toContain("email: campaign worker thread started");
+
     const stats = await call(`/campaigns/${created.id}/stats`);
     expect(stats.body).toEqual({ success: true, message: "OK", error: null, data: { sent: 50, failed: 0, pending: 0, skipped: 0, uncertain: 0, total: 50 } });
   });
