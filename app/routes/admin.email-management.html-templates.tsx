@@ -12,6 +12,8 @@ import { EMAIL_ACCESS, htmlTemplateJson, listHtmlTemplates, previewDefaults, pre
  * runs nothing, and copied into a new editable template with one click.
  */
 const PATH = "/admin/email-management/html-templates";
+/** The values a preview fills in (spec/admin.md 7). */
+const PREVIEW_FIELDS = ["siteName", "userName", "siteUrl", "unsubscribeUrl"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireAdmin(request, EMAIL_ACCESS);
@@ -61,22 +63,12 @@ export default function HtmlTemplates() {
           <h3>Preview: {templates.find((t) => t.name === preview.name)?.displayName}</h3>
           <Form method="get" action={PATH} className="admin-form-grid email-preview-panel__form" preventScrollReset>
             <input type="hidden" name="preview" value={preview.name} />
-            <div className="field">
-              <label htmlFor="preview-site-name">siteName</label>
-              <input id="preview-site-name" name="siteName" defaultValue={preview.values.siteName} placeholder={defaults.siteName} />
-            </div>
-            <div className="field">
-              <label htmlFor="preview-user-name">userName</label>
-              <input id="preview-user-name" name="userName" defaultValue={preview.values.userName} placeholder={defaults.userName} />
-            </div>
-            <div className="field">
-              <label htmlFor="preview-site-url">siteUrl</label>
-              <input id="preview-site-url" name="siteUrl" defaultValue={preview.values.siteUrl} placeholder={defaults.siteUrl} />
-            </div>
-            <div className="field">
-              <label htmlFor="preview-unsubscribe-url">unsubscribeUrl</label>
-              <input id="preview-unsubscribe-url" name="unsubscribeUrl" defaultValue={preview.values.unsubscribeUrl} placeholder={defaults.unsubscribeUrl} />
-            </div>
+            {PREVIEW_FIELDS.map((name) => (
+              <div className="field" key={name}>
+                <label htmlFor={`preview-${name}`}>{name}</label>
+                <input id={`preview-${name}`} name={name} defaultValue={preview.values[name]} placeholder={defaults[name]} />
+              </div>
+            ))}
             <div className="form-actions">
               <button type="submit" className="button button--secondary">
                 Update preview

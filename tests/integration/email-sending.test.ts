@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../fakes/accounts";
 import { createCampaign, createTemplate, deliveries, emailApi, execute, insertRecipients, until, waitForCampaign, type EmailApi } from "../fakes/email";
-import { startFakeSmtp, type FakeSmtp, type ReceivedMail } from "../fakes/smtp";
+import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
 const CONNECTIONS = 3;
@@ -106,6 +106,9 @@ describe("a campaign run", () => {
     const log = sendLogOf(created.id);
     expect(log).toHaveLength(50);
     expect(log.every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
+
+    // sent from the campaign worker thread, off the thread that answers pages
+    expect(server.output()).toContain("email: campaign worker thread started");
 
     const stats = await call(`/campaigns/${created.id}/stats`);
     expect(stats.body).toEqual({ success: true, message: "OK", error: null, data: { sent: 50, failed: 0, pending: 0, skipped: 0, uncertain: 0, total: 50 } });
@@ -412,5 +415,3 @@ describe("schedules", () => {
     expect(stopped.body).toMatchObject({ success: true, data: { status: "draft", next_run_at: null } });
   });
 });
-
-export type { ReceivedMail };
