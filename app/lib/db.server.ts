@@ -43,6 +43,15 @@ export function dataVersion(): number {
   return globalThis.__appDb.dataVersion.get() as number;
 }
 
+/**
+ * Turns this connection's automatic WAL checkpoints off (another thread checkpoints, see
+ * campaign-worker.server.ts) or back on (SQLite's default, 1,000 pages). Only on an open
+ * handle: a closed database is not reopened for it.
+ */
+export function setAutomaticCheckpoints(on: boolean): void {
+  globalThis.__appDb?.sqlite.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+}
+
 export async function closeDb(): Promise<void> {
   const handle = globalThis.__appDb;
   globalThis.__appDb = undefined;

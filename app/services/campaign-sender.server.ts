@@ -23,7 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ApiError } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { getDb, setAutomaticCheckpoints } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import {
@@ -141,6 +141,7 @@ function campaignWorker(): WorkerHandle | null {
   const exited = new Promise<void>((resolve) =>
     worker.once("exit", (code) => {
       if (globalThis.__campaignWorker?.worker === worker) globalThis.__campaignWorker = undefined;
+      setAutomaticCheckpoints(true);
       failAll(new Error(`the campaign worker exited (code ${code})`));
       resolve();
     }),
@@ -149,6 +150,12 @@ function campaignWorker(): WorkerHandle | null {
     if (message.type === "exchange" || message.type === "relay-answered") {
       // after the requests already waiting: a page never waits behind the send log
       setImmediate(() => void answer(worker, message));
+      return;
+    }
+    if (message.type === "checkpointing") {
+      // the worker checkpoints the WAL while it lives, off this thread
+      setAutomaticCheckpoints(false);
+      log.info("email: the campaign worker checkpoints the database from now on");
       return;
     }
     const entry = pending.get(message.id);

@@ -12,9 +12,12 @@
  *   worker → main  { type: "done", id, end } | { type: "failed", id, error }
  *                  { type: "exchange", ask, input }   record a wave, claim the next
  *                  { type: "relay-answered", ask, runId }
+ *                  { type: "checkpointing" }          this thread checkpoints the WAL from now on
  */
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
+import SQLite from "better-sqlite3";
+import { getEnv } from "~/lib/env.server";
 import type { ClaimedSend } from "~/models/email.server";
 import { runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/campaign-waves.server";
 import { closeMail } from "~/services/mailer.server";
@@ -28,10 +31,54 @@ export type ToWorker =
   | { type: "stop" }
   | { type: "close" }
   | { type: "reply"; ask: number; value?: unknown; error?: string };
-export type FromWorker = { type: "done"; id: number; end: StepEnd } | { type: "failed"; id: number; error: string } | LogRequest;
+export type FromWorker =
+  | { type: "done"; id: number; end: StepEnd }
+  | { type: "failed"; id: number; error: string }
+  | { type: "checkpointing" }
+  | LogRequest;
 
 /** The worker's scheduling priority (nice): it gets the CPU the site leaves free. */
 const WORKER_NICE = 10;
+/** How often the worker copies the WAL back into the database file (see `checkpointer`). */
+export const CHECKPOINT_EVERY_MS = 1000;
+
+/**
+ * While the worker lives, it checkpoints the WAL, not the thread that answers the site:
+ * sending writes the send log a hundred times a second, and SQLite's automatic
+ * checkpoint, run by whichever commit crosses 1,000 pages, held a page request up by
+ * 5–9 ms about once a second (docs/performance.md). The main thread turns its automatic
+ * checkpoints off while this thread exists (campaign-sender.server.ts). A checkpoint
+ * commits nothing, so the main thread's caches (SQLite's data_version) are not dropped by
+ * it; PASSIVE never waits for readers or writers.
+ */
+function checkpointer(port: NonNullable<typeof parentPort>): () => void {
+  let sqlite: SQLite.Database | null = null;
+  try {
+    sqlite = new SQLite(getEnv().DATABASE_PATH, { fileMustExist: true });
+  } catch {
+    // the main thread keeps its automatic checkpoints
+    return () => {};
+  }
+  const connection = sqlite;
+  const checkpoint = connection.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  const timer = setInterval(() => {
+    try {
+      checkpoint.get();
+    } catch {
+      // busy or locked: the next tick tries again
+    }
+  }, CHECKPOINT_EVERY_MS);
+  port.postMessage({ type: "checkpointing" } satisfies FromWorker);
+  return () => {
+    clearInterval(timer);
+    try {
+      checkpoint.get();
+      connection.close();
+    } catch {
+      // closing anyway; the main thread's automatic checkpoints take over again
+    }
+  };
+}
 
 if (parentPort) {
   const port = parentPort;
@@ -44,6 +91,7 @@ if (parentPort) {
       // not allowed here: sending at normal priority is still correct
     }
   }
+  const stopCheckpoints = checkpointer(port);
   const halted = new Set<number>();
   let stopping = false;
   const steps = new Set<Promise<void>>();
@@ -73,7 +121,10 @@ if (parentPort) {
       stopping = true;
       void Promise.allSettled(steps)
         .then(() => closeMail())
-        .finally(() => port.close());
+        .finally(() => {
+          stopCheckpoints();
+          port.close();
+        });
     } else if (message.type === "step") {
       const runId = message.job.run.id;
       halted.delete(runId);

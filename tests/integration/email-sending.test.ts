@@ -109,6 +109,8 @@ describe("a campaign run", () => {
 
     // sent from the campaign worker thread, off the thread that answers pages
     expect(server.output()).toContain("email: campaign worker thread started");
+    // and it copies the WAL back into the database, not the thread that answers pages
+    expect(server.output()).toContain("email: the campaign worker checkpoints the database from now on");
 
     const stats = await call(`/campaigns/${created.id}/stats`);
     expect(stats.body).toEqual({ success: true, message: "OK", error: null, data: { sent: 50, failed: 0, pending: 0, skipped: 0, uncertain: 0, total: 50 } });
