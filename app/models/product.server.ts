@@ -360,8 +360,13 @@ export function splitTerms(q: string): SearchTerms {
   return { long: long.slice(0, 8), short: short.slice(0, 8) };
 }
 
-/** How far search results are counted: beyond it the count says "1,000+" (totalCapped). */
-export const SEARCH_COUNT_CAP = 1000;
+/**
+ * How far search results are counted: beyond it the count says "more than 500"
+ * (totalCapped) and pages go up to it (63 pages of 8). Counting is most of a search's
+ * SQL: each match is joined to its product for the visibility filter (0.34 ms for 1,001
+ * matches at 100k products, 0.17 ms for 501; docs/performance.md).
+ */
+export const SEARCH_COUNT_CAP = 500;
 
 /**
  * The matching rowids as an FTS source `f` with its MATCH condition, and `post`, a
@@ -384,7 +389,7 @@ function matchSource(terms: SearchTerms) {
 /**
  * Full-text search. The MATCH runs first, filters and sorting after, in the shape that
  * stays fast for the case at hand (measured in docs/performance.md):
- * - matches are counted up to SEARCH_COUNT_CAP (beyond it the count is "1,000+");
+ * - matches are counted up to SEARCH_COUNT_CAP (beyond it the count is "500+");
  * - relevance (FTS5 bm25) ranks when the matches are countable; for a term so common that
  *   they are not, every match contains it and the newest come first instead;
  * - newest walks the index in rowid order and stops at the page;

@@ -17,7 +17,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const user = await getApiUser(request);
     const page = await searchCatalogue(query, user ? await getAccess(user) : null);
     const items = page.items.map(productJson);
-    // totalCapped: more matches than are counted (totalItems is then the cap, "1,000+")
+    // totalCapped: more matches than are counted (totalItems is then the cap, "500+")
     // the same for every visitor until the catalogue changes (lists by views change with every view)
     const shared = !user && query.sortBy !== "popular" ? { [SHARED_ANSWER_HEADER]: "visitors" } : undefined;
     return ok({ ...pageEnvelope({ ...page, items }), totalCapped: page.totalCapped, data: items, query: query.q }, { headers: shared });

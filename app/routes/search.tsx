@@ -82,6 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     categories: categoryOptions(categories),
     products: result.items.map(toProductCard),
     totalItems: result.totalItems,
+    totalCapped: result.totalCapped,
     page: result.page,
     totalPages: result.totalPages,
   };
@@ -118,7 +119,11 @@ export default function Search() {
       <header className="listing__header">
         <h1 id="search-title">{`Results for “${data.q}”`}</h1>
         <p className="muted">
-          {data.totalItems === 1 ? "1 product found" : `${data.totalItems} products found`}
+          {data.totalCapped
+            ? `More than ${data.totalItems.toLocaleString("en-US")} products found`
+            : data.totalItems === 1
+              ? "1 product found"
+              : `${data.totalItems} products found`}
         </p>
       </header>
       <ProductFilters
