@@ -517,14 +517,19 @@ export async function setPostStatus(id: number, status: PostStatus, actor: Actor
   const current = await currentPost(id);
   assertMayPublish(actor, current.status, status);
   let time = publishedAt !== undefined ? publishedAt : current.publishedAt;
-  // publishing a post scheduled for later means now
-  if (status === "published" && publishedAt === undefined && current.status === "scheduled") time = now();
+  // publishing without a time means live now: a post scheduled for later, or a draft that
+  // keeps a future time from an earlier schedule, is published now (never left scheduled)
+  const at = now();
+  if (status === "published" && publishedAt === undefined && (!time || time > at)) time = at;
   const settled = settleStatus(status, time, now());
   await updatePost(db(), id, { status: settled.status, publishedAt: settled.publishedAt });
   return currentPost(id);
 }
 
-/** The list's one-click toggle (spec/admin.md 4): published becomes draft, anything else published. */
+/**
+ * The list's one-click toggle (spec/admin.md 4): published becomes draft, anything else
+ * published (now, when its kept time lies ahead: a toggled post is live at once).
+ */
 export async function togglePublished(id: number, actor: Actor): Promise<BlogPost> {
   const current = await currentPost(id);
   return setPostStatus(id, current.status === "published" ? "draft" : "published", actor);

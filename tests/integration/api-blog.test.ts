@@ -229,6 +229,23 @@ describe("statuses and visibility", () => {
     expect(fields(bad.body)).toContain("status");
   });
 
+  it("publishes now with PUT /publish a draft that keeps a future time from an earlier schedule (never left scheduled)", async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const once = await createPost({ title: unique("Once scheduled "), status: "scheduled", published_at: future });
+    const back = await call(`/api/blog/posts/${once.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    expect(back.body.data).toMatchObject({ status: "draft", published_at: future });
+    const before = Date.now();
+    const published = await call(`/api/blog/posts/${once.id}/publish`, { method: "PUT", token: admin });
+    expect(published.status).toBe(200);
+    expect(published.body.data.status).toBe("published");
+    expect(Date.parse(published.body.data.published_at)).toBeGreaterThanOrEqual(before - 5);
+    expect(Date.parse(published.body.data.published_at)).toBeLessThanOrEqual(Date.now());
+    expect((await call(`/api/blog/posts/${once.slug}`)).status).toBe(200);
+    // a time given with the call still schedules
+    const timed = await call(`/api/blog/posts/${once.id}/publish`, { method: "PUT", token: admin, body: { published_at: future } });
+    expect(timed.body.data).toMatchObject({ status: "scheduled", published_at: future });
+  });
+
   it("lets a blog.create holder write drafts but not publish; edit needs blog.edit, publishing blog.publish", async () => {
     const draft = await createPost({ title: unique("Author draft ") }, author.token);
     expect(draft.status).toBe("draft");

@@ -315,6 +315,12 @@ describe("the back office", () => {
     expect(await status(draft.id)).toBe("published");
     await toggle(archived.id);
     expect(await status(archived.id)).toBe("published");
+    // a draft that keeps a future time from an earlier schedule is published now, not scheduled again
+    const once = await createPost({ title: `${tag} once scheduled`, status: "scheduled", published_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await api(server.url, `/api/blog/posts/${once.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    await toggle(once.id);
+    expect(await status(once.id)).toBe("published");
+    expect((await page(`/blog/${once.slug}`)).status).toBe(200);
     expect((await post("/admin/blog/posts", cookies.author, { intent: "toggle", postId: String(live.id) })).status).toBe(403);
     const missing = await toggle(999999);
     expect(await toastAfter(server.url, missing, cookies.admin)).toContain("更新发布状态失败，请检查网络连接后重试");
