@@ -355,8 +355,16 @@ export type Actor = { user: User; access: Access };
 
 const has = (actor: Actor, permission: string) => actor.access.allPermissions.includes(permission);
 
+/**
+ * Slugs a post cannot have: /api/blog/posts/featured, /popular and /search are lists, so a
+ * post with one of these slugs could never be read by its slug (it gets `-2`).
+ */
+export const RESERVED_POST_SLUGS: ReadonlySet<string> = new Set(["featured", "popular", "search"]);
+
 async function freePostSlug(base: string, exceptId?: number): Promise<string> {
-  return uniqueSlug(base, await slugsLike(db(), "blog_posts", base, exceptId));
+  const taken = await slugsLike(db(), "blog_posts", base, exceptId);
+  if (RESERVED_POST_SLUGS.has(base)) taken.add(base);
+  return uniqueSlug(base, taken);
 }
 
 async function assertBlogCategory(categoryId: number | null | undefined): Promise<void> {

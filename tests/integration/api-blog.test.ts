@@ -169,6 +169,18 @@ describe("posts", () => {
     expect(moved.body.data.slug).toBe("taobao-gouwu-zhinan-4");
   });
 
+  it("never gives a post the slug of a list address (featured, popular, search): it would be unreachable by slug", async () => {
+    const featured = await createPost({ title: "Featured", status: "published" });
+    expect(featured.slug).toBe("featured-2");
+    const popular = await createPost({ title: "Popular!", slug: "popular", status: "published" });
+    expect(popular.slug).toBe("popular-2");
+    const search = await createPost({ title: "Anything", status: "published" });
+    const moved = await call(`/api/blog/posts/${search.id}`, { method: "PUT", token: admin, body: { slug: "Search" } });
+    expect(moved.body.data.slug).toBe("search-2");
+    for (const post of [featured, popular, moved.body.data]) expect((await call(`/api/blog/posts/${post.slug}`)).body.data.id).toBe(post.id);
+    expect(Array.isArray((await call("/api/blog/posts/featured")).body.data)).toBe(true);
+  });
+
   it("updates only the fields given, recomputes the reading time, replaces tags, and deletes", async () => {
     const post = await createPost({ title: "Editable", tags: ["One", "Two"], status: "published" });
     const longer = `<p>${"word ".repeat(650)}</p>`;
