@@ -115,7 +115,7 @@ export function postJson(post: BlogPost) {
     id: post.id,
     title: post.title,
     slug: post.slug,
-    excerpt: post.excerpt ?? (summarize(post.textHead, 200) || null),
+    excerpt: post.excerpt,
     content: post.content,
     category_id: post.categoryId,
     category_name: post.categoryName,

@@ -258,6 +258,22 @@ describe("statuses and visibility", () => {
     expect(timed.body.data).toMatchObject({ status: "scheduled", published_at: future });
   });
 
+  it("keeps the stored excerpt in the post's JSON (null when none), so a full update sends back what it read", async () => {
+    const post = await createPost({ title: unique("No excerpt "), content: "<p>First words of the body.</p>", status: "published" });
+    expect(post.excerpt).toBeNull();
+    const read = (await call(`/api/blog/posts/id/${post.id}`, { token: admin })).body.data;
+    expect(read.excerpt).toBeNull();
+    // the spec's list toggle reloads the whole post and sends it back as a full update
+    const body = Object.fromEntries(
+      ["title", "slug", "excerpt", "content", "category_id", "status", "is_featured", "is_pinned", "reading_time", "featured_image", "meta_title", "meta_description"].map((key) => [key, read[key]]),
+    );
+    const full = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...body, status: "draft" } });
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    expect(full.body.data).toMatchObject({ excerpt: null, status: "draft", slug: post.slug });
+    const listed = (await call(`/api/blog/admin/posts?search=${encodeURIComponent(post.title)}`, { token: admin })).body.data.posts;
+    expect(listed.map((p: { excerpt: string | null }) => p.excerpt)).toEqual([null]);
+  });
+
   it("lets a blog.create holder write drafts but not publish; edit needs blog.edit, publishing blog.publish", async () => {
     const draft = await createPost({ title: unique("Author draft ") }, author.token);
     expect(draft.status).toBe("draft");
