@@ -284,7 +284,8 @@ export async function searchPosts(q: string, options: ListOptions): Promise<Post
   const long = terms.filter((term) => [...term].length >= 3);
   const short = terms.filter((term) => [...term].length < 3);
   const rankedIds = long.length ? await searchPostIds(db(), long) : null;
-  return pageOf({ ...publicFilter(), search: { rankedIds, shortTerms: short } }, { ...options, order: rankedIds ? "relevance" : "latest" });
+  const phrase = q.trim().toLowerCase().replace(/\s+/g, " ").slice(0, 200);
+  return pageOf({ ...publicFilter(), search: { rankedIds, shortTerms: short, phrase } }, { ...options, order: "relevance" });
 }
 
 export async function featuredPosts(limit = BLOG_SIDE_LIST_SIZE, withContent = false): Promise<BlogPost[]> {
