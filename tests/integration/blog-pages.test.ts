@@ -368,6 +368,21 @@ describe("the back office", () => {
     expect((await page("/admin/blog/posts/abc/edit", cookies.admin)).status).toBe(404);
   });
 
+  it("offers only draft, published and private in the editor; published with a later time is scheduled", async () => {
+    const options = (text: string) => [...text.matchAll(/<option value="(draft|published|scheduled|archived|private)"/g)].map((m) => m[1]);
+    expect(options(await html("/admin/blog/posts/new", cookies.admin))).toEqual(["draft", "published", "private"]);
+    const title = unique("Later post ");
+    const later = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ intent: "save", title, content: "<p>Goes live tomorrow.</p>", status: "published", published_at: later })) form.append(key, value);
+    const saved = await fetch(`${server.url}/admin/blog/posts/new`, { method: "POST", headers: { Cookie: cookies.admin, Origin: server.url }, body: form, redirect: "manual" });
+    expect(saved.status, await saved.clone().text()).toBe(302);
+    const id = Number(/\/admin\/blog\/posts\/(\d+)\/edit/.exec(saved.headers.get("location")!)![1]);
+    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({ status: "scheduled", published_at: `${later}:00.000Z` });
+    // a scheduled post keeps its status in the editor: the select offers it beside the three
+    expect(options(await html(`/admin/blog/posts/${id}/edit`, cookies.admin))).toEqual(["draft", "published", "private", "scheduled"]);
+  });
+
   it("moderates comments from the queue, and saves the blog settings", async () => {
     const target = await createPost({ title: unique("Queued ") });
     const held = await api(server.url, `/api/blog/posts/${target.id}/comments`, {
