@@ -115,6 +115,8 @@ describe("public pages", () => {
     expect(text).toMatch(/<title>A meta title \| [^<]+<\/title>/);
     expect(text).toContain('<meta name="description" content="A meta description"/>');
     expect(text).toContain('<meta property="og:type" content="article"/>');
+    // og:title is the article's own title (og:site_name names the site)
+    expect(text).toContain('<meta property="og:title" content="A meta title"/>');
     expect(text).toContain('<meta property="og:image" content="https://img.example/cover.jpg"/>');
     expect(text).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/${created.slug}"/>`);
     expect(text).toContain('<meta property="article:tag" content="Seo"/>');
