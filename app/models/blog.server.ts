@@ -540,6 +540,12 @@ export async function publicPostStamps(db: DB, limit: number, now = nowIso()): P
   return rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at, publishedAt: row.published_at! }));
 }
 
+/** The newest change of any post, whatever its status (the feeds' Last-Modified: a post leaving them changes them too). */
+export async function lastPostChange(db: DB): Promise<string | null> {
+  const row = await db.selectFrom("blog_posts").select((eb) => eb.fn.max("updated_at").as("at")).executeTakeFirst();
+  return row?.at ?? null;
+}
+
 /** Rows of a table counted by status, every status present (0 when none). */
 async function countByStatus<S extends string>(db: DB, table: "blog_posts" | "blog_comments", statuses: readonly S[]): Promise<Record<S, number>> {
   const { rows } = await sql<{ status: S; n: number }>`SELECT status, count(*) AS n FROM ${sql.table(table)} GROUP BY status`.execute(db);

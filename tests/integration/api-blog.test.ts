@@ -705,6 +705,39 @@ describe("feeds and the sitemap", () => {
     expect(fresh.headers.get("etag")).not.toBe(etag);
   });
 
+  it("moves Last-Modified forward when a post leaves the feed (unpublished or deleted): If-Modified-Since alone gets the new feed", async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const feeds = ["/blog/feed.xml", "/blog/atom.xml"];
+    const leaving = await createPost({ title: unique("Leaving the feed "), status: "published" });
+    const deleted = await createPost({ title: unique("Deleted from the feed "), status: "published" });
+    const stamps = new Map<string, string>();
+    for (const path of feeds) {
+      const first = await fetch(`${server.url}${path}`);
+      expect(await first.text(), path).toContain(leaving.title);
+      stamps.set(path, first.headers.get("last-modified")!);
+      expect((await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": stamps.get(path)! } })).status, path).toBe(304);
+    }
+    const changedSince = async (title: string) => {
+      for (const path of feeds) {
+        const response = await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": stamps.get(path)! } });
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).not.toContain(title);
+        const lastModified = response.headers.get("last-modified")!;
+        expect(Date.parse(lastModified), path).toBeGreaterThan(Date.parse(stamps.get(path)!));
+        stamps.set(path, lastModified);
+        // and the new copy is current again
+        expect((await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": lastModified } })).status, path).toBe(304);
+      }
+    };
+    // HTTP dates count whole seconds
+    await sleep(1100);
+    await call(`/api/blog/posts/${leaving.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    await changedSince(leaving.title);
+    await sleep(1100);
+    expect((await call(`/api/blog/posts/${deleted.id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    await changedSince(deleted.title);
+  });
+
   it("lists public posts, visible categories and used tags in the sitemap, never drafts", async () => {
     const live = await createPost({ title: unique("Mapped "), status: "published", tags: ["Mapped tag"] });
     const draft = await createPost({ title: unique("Unmapped ") });
