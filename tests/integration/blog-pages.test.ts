@@ -76,6 +76,9 @@ describe("public pages", () => {
       expect(pager).toContain('aria-current="page" class="pagination__current">6<');
       expect(pager).toContain(`href="/blog/tag/${tag.toLowerCase()}"`);
       expect(text).toContain(`Paged 6 ${tag}`);
+      // each page of a list is canonical at its own address; the first without ?page=
+      expect(text).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}?page=6"/>`);
+      expect(await html(`/blog/tag/${tag.toLowerCase()}?page=1&utm_source=x`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}"/>`);
     } finally {
       await setSettings({ posts_per_page: 10 });
     }
@@ -87,6 +90,10 @@ describe("public pages", () => {
     const found = await createPost({ title: `About ${word}`, category_id: category.id, tags: ["Listed"] });
     const search = await html(`/blog?q=${word}`);
     expect(search).toContain(`About ${word}`);
+    // search results are not indexed and name no canonical; the lists do
+    expect(search).not.toContain('rel="canonical"');
+    expect(await html("/blog?page=1")).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog"/>`);
+    expect(await html(`/blog/category/${category.slug}`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/category/${category.slug}"/>`);
     expect(search).toContain("1 post found");
     expect(await html(`/blog?q=${unique("nothing")}`)).toContain("No posts match your search.");
     expect(await html(`/blog/category/${category.slug}`)).toContain(`href="/blog/${found.slug}"`);
