@@ -274,6 +274,19 @@ describe("statuses and visibility", () => {
     expect(listed.map((p: { excerpt: string | null }) => p.excerpt)).toEqual([null]);
   });
 
+  it("takes back a whole post as its JSON answered it (a full update, tags as objects included), changing only what differs", async () => {
+    const post = await createPost({ title: unique("Round trip "), excerpt: "Kept.", status: "published", tags: ["Alpha", "Beta"] });
+    const read = (await call(`/api/blog/posts/id/${post.id}`, { token: admin })).body.data;
+    const back = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...read, status: "draft" } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.data).toMatchObject({ status: "draft", title: read.title, slug: read.slug, excerpt: "Kept.", content: read.content, reading_time: read.reading_time });
+    expect(back.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Beta"]);
+    // and plain names still work beside objects
+    const mixed = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1, name: "Alpha", slug: "alpha" }, "Gamma"] } });
+    expect(mixed.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Gamma"]);
+    expect((await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1 }] } })).status).toBe(400);
+  });
+
   it("lets a blog.create holder write drafts but not publish; edit needs blog.edit, publishing blog.publish", async () => {
     const draft = await createPost({ title: unique("Author draft ") }, author.token);
     expect(draft.status).toBe("draft");
