@@ -312,7 +312,7 @@ export async function postNavigation(id: number, access?: Access | null): Promis
 export type AdminPostQuery = { search: string; category: string; status: PostStatus | "all"; page: number; limit: number };
 
 /** The back office's list: search (title, excerpt, slug), category slug (with subcategories), status. */
-export async function adminPostList(query: AdminPostQuery): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
+export async function adminPostList(query: AdminPostQuery, withContent = false): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
   const filter: PostFilter = {};
   if (query.search) filter.titleContains = query.search;
   if (query.status !== "all") filter.status = query.status;
@@ -321,7 +321,7 @@ export async function adminPostList(query: AdminPostQuery): Promise<PostList & {
     const category = all.find((c) => c.slug === query.category);
     filter.categoryIds = category ? descendantIds(all, category.id, true) : [];
   }
-  const [list, statusCounts] = await Promise.all([pageOf(filter, { page: query.page, limit: query.limit, order: "updated" }), countPostsByStatus(db())]);
+  const [list, statusCounts] = await Promise.all([pageOf(filter, { page: query.page, limit: query.limit, order: "updated", withContent }), countPostsByStatus(db())]);
   return { ...list, statusCounts };
 }
 

@@ -285,6 +285,12 @@ describe("statuses and visibility", () => {
     const mixed = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1, name: "Alpha", slug: "alpha" }, "Gamma"] } });
     expect(mixed.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Gamma"]);
     expect((await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1 }] } })).status).toBe(400);
+    // the spec's fallback: the list row's data, a whole post too (content included)
+    const row = (await call(`/api/blog/admin/posts?search=${encodeURIComponent(post.title)}`, { token: admin })).body.data.posts[0];
+    expect(row.content).toBe(read.content);
+    const fromRow = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...row, status: "published" } });
+    expect(fromRow.status, JSON.stringify(fromRow.body)).toBe(200);
+    expect(fromRow.body.data).toMatchObject({ status: "published", content: read.content, excerpt: "Kept." });
   });
 
   it("lets a blog.create holder write drafts but not publish; edit needs blog.edit, publishing blog.publish", async () => {
