@@ -11,6 +11,15 @@ export function absoluteUrl(base: string, path: string): string {
 }
 
 
+/**
+ * A list page's canonical link: its address on the site's base address, with ?page= past
+ * the first page (each page lists other posts), without any other parameter.
+ */
+export function listCanonical(matches: MatchLike[], path: string, page: number): MetaDescriptor {
+  const base = rootSiteInfo(matches)?.site_url ?? "";
+  return { tagName: "link", rel: "canonical", href: absoluteUrl(base, page > 1 ? `${path}?page=${page}` : path) };
+}
+
 export function rootSiteInfo(matches: MatchLike[]): SiteInfo | undefined {
   const root = matches.find((match) => match.id === "root")?.data as { siteInfo?: SiteInfo } | undefined;
   return root?.siteInfo;

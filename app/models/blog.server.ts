@@ -344,8 +344,11 @@ export type PostFilter = {
   featured?: boolean;
   /** a case-insensitive text search over title and excerpt (the back office's search box) */
   titleContains?: string;
-  /** full-text search: ranked ids from searchPostIds() (null: no full-text part) and short terms matched as text */
-  search?: { rankedIds: number[] | null; shortTerms: string[] };
+  /**
+   * full-text search: ranked ids from searchPostIds() (null: no full-text part), short terms
+   * matched as text, and the whole query (lowercased, single spaces): titles holding it rank first
+   */
+  search?: { rankedIds: number[] | null; shortTerms: string[]; phrase?: string };
 };
 
 export type PostOrder = "latest" | "pinned" | "popular" | "updated" | "relevance";
@@ -386,8 +389,11 @@ function orderSql(order: PostOrder, filter: PostFilter) {
       return sql`p.updated_at DESC, p.id DESC`;
     case "relevance": {
       const ranked = filter.search?.rankedIds;
-      // the position in the ranked list (a comma-joined text: no query per id)
-      return ranked?.length ? sql`instr(${`,${ranked.join(",")},`}, ',' || p.id || ',') ASC, ${byDate}` : byDate;
+      const phrase = filter.search?.phrase;
+      // a title holding the whole query first (the index does not weigh short terms such as "3" or 两字 words)
+      const titleFirst = phrase ? sql`(instr(lower(p.title), ${phrase}) > 0) DESC, ` : sql``;
+      // then the position in the ranked list (a comma-joined text: no query per id)
+      return ranked?.length ? sql`${titleFirst}instr(${`,${ranked.join(",")},`}, ',' || p.id || ',') ASC, ${byDate}` : sql`${titleFirst}${byDate}`;
     }
     default:
       return byDate;
@@ -532,6 +538,12 @@ export async function publicPostStamps(db: DB, limit: number, now = nowIso()): P
     .limit(limit)
     .execute();
   return rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at, publishedAt: row.published_at! }));
+}
+
+/** The newest change of any post, whatever its status (the feeds' Last-Modified: a post leaving them changes them too). */
+export async function lastPostChange(db: DB): Promise<string | null> {
+  const row = await db.selectFrom("blog_posts").select((eb) => eb.fn.max("updated_at").as("at")).executeTakeFirst();
+  return row?.at ?? null;
 }
 
 /** Rows of a table counted by status, every status present (0 when none). */

@@ -11,7 +11,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     await requireApiAdmin(request, { anyOf: BLOG_PERMISSIONS });
     const query = parseQuery(request, apiAdminPostListQuerySchema);
-    const list = await adminPostList(query);
+    // whole posts, content included: a list row is a post like any other (the spec's toggle may send one back)
+    const list = await adminPostList(query, true);
     return ok({ data: { ...postListJson(list), statusCounts: list.statusCounts } });
   });
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/
 import { PostCard, PostList } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, toPostCard, toPostListData } from "~/lib/blog-pages.server";
-import { pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta } from "~/lib/meta";
 import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
 
 /** /blog: featured posts and the newest (pinned first), or search results with ?q=. */
@@ -16,12 +16,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { q, featured: featured.map(toPostCard), list: toPostListData(list) };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, {
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const tags = pageMeta(matches, {
     title: data?.q ? `Blog search: ${data.q}` : data && data.list.page > 1 ? `Blog · page ${data.list.page}` : "Blog",
     description: "Buying guides, QC photo tips and news about shopping on Weidian, Taobao, Tmall and 1688.",
     noindex: Boolean(data?.q),
   });
+  // search results are not indexed; the list's pages are, each at its own address
+  return data && !data.q ? [...tags, listCanonical(matches, "/blog", data.list.page)] : tags;
+};
 
 export default function BlogIndex() {
   const { q, featured, list } = useLoaderData<typeof loader>();

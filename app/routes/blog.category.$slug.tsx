@@ -3,7 +3,7 @@ import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { categoryPath, pageParam, toPostListData } from "~/lib/blog-pages.server";
-import { pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta } from "~/lib/meta";
 import { orNotFound, storefrontAccess } from "~/lib/product-page.server";
 import { listCategoryPosts } from "~/services/blog.server";
 
@@ -18,7 +18,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: data ? `${data.category.name} · Blog` : "Page not found", description: data?.category.description ?? undefined, noindex: !data });
+  data
+    ? [...pageMeta(matches, { title: `${data.category.name} · Blog`, description: data.category.description ?? undefined }), listCanonical(matches, data.category.path, data.list.page)]
+    : pageMeta(matches, { title: "Page not found", noindex: true });
 
 export default function BlogCategory() {
   const { category, list } = useLoaderData<typeof loader>();

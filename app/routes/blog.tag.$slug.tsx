@@ -3,7 +3,7 @@ import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, tagPath, toPostListData } from "~/lib/blog-pages.server";
-import { pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta } from "~/lib/meta";
 import { orNotFound } from "~/lib/product-page.server";
 import { listTagPosts } from "~/services/blog.server";
 
@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: data ? `#${data.tag.name} · Blog` : "Page not found", noindex: !data });
+  data ? [...pageMeta(matches, { title: `#${data.tag.name} · Blog` }), listCanonical(matches, data.tag.path, data.list.page)] : pageMeta(matches, { title: "Page not found", noindex: true });
 
 export default function BlogTag() {
   const { tag, list } = useLoaderData<typeof loader>();

@@ -23,11 +23,11 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
 };
 
 /**
- * What the editor offers: the spec's draft, published and private, plus scheduled (the
- * issue's self-publishing posts need a way in). An archived post keeps its status when
- * edited (the select then offers it too).
+ * What the editor offers (spec/admin.md 4): only draft, published and private. A post is
+ * scheduled by saving it published with a later "Publish at" time (stored as scheduled);
+ * a scheduled or archived post keeps its status when edited (the select then offers it too).
  */
-export const EDITOR_STATUSES = ["draft", "published", "scheduled", "private"] as const satisfies readonly PostStatus[];
+export const EDITOR_STATUSES = ["draft", "published", "private"] as const satisfies readonly PostStatus[];
 
 /** Statuses that put a post before the public (the toggle and the editor need blog.publish for them). */
 export const LIVE_STATUSES: readonly PostStatus[] = ["published", "scheduled"];

@@ -63,9 +63,13 @@ export const dateTimeInput = z.preprocess(
     .nullable(),
 );
 
-/** Tags: a list of names, or one comma-separated text (the form's field); trimmed, duplicates dropped. */
+/**
+ * Tags: a list of names, or one comma-separated text (the form's field); trimmed,
+ * duplicates dropped. A list may also hold tags as a post's JSON answers them
+ * (`{id, name, slug}`: the name counts), so a full update can send back the post it read.
+ */
 export const tagList = z
-  .union([z.array(z.string()), z.string()])
+  .union([z.array(z.union([z.string(), z.object({ name: z.string() }).transform((tag) => tag.name)])), z.string()])
   .transform((value) => {
     // a comma always separates tags (a form's field may come as a one-item list)
     const names = (Array.isArray(value) ? value : [value])

@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import { getDb } from "~/lib/db.server";
-import { listPosts, type BlogPost } from "~/models/blog.server";
+import { lastPostChange, listPosts, type BlogPost } from "~/models/blog.server";
 import { FEED_SIZE } from "~/schemas/blog-rules";
 import { authorName, postPath, postSummary } from "./blog.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
@@ -116,13 +116,28 @@ function atom({ site, base, posts }: Awaited<ReturnType<typeof feedData>>, updat
   ].join("\n");
 }
 
+/** Each feed's current ETag and when this process first answered it (whole seconds). */
+const seen = new Map<FeedKind, { etag: string; since: number }>();
+
 export async function buildFeed(kind: FeedKind): Promise<Feed> {
-  const data = await feedData();
-  const lastModified = lastChange(data.posts);
+  const [data, anyChange] = await Promise.all([feedData(), lastPostChange(getDb())]);
+  const newest = lastChange(data.posts);
   // an empty blog's feed is as old as the start of the epoch: nothing to report
-  const updated = lastModified ?? new Date(0);
+  const updated = newest ?? new Date(0);
   const body = kind === "rss" ? rss(data, updated) : atom(data, updated);
   const etag = `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  /*
+   * Last-Modified must move forward whenever the feed changes, also when a post leaves it
+   * (unpublished: its updated_at is the newest change of any post; deleted: the feed's
+   * body changed while this process ran), else a client asking with If-Modified-Since
+   * alone would keep a stale copy.
+   */
+  const stamps = [newest?.getTime(), anyChange ? Date.parse(anyChange) : undefined].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  const previous = seen.get(kind);
+  if (!previous || previous.etag !== etag) seen.set(kind, { etag, since: previous ? Math.floor(Date.now() / 1000) * 1000 : 0 });
+  const since = seen.get(kind)!.since;
+  if (since) stamps.push(since);
+  const lastModified = stamps.length ? new Date(Math.max(...stamps)) : null;
   return { body, etag, lastModified };
 }
 

@@ -115,7 +115,7 @@ export function postJson(post: BlogPost) {
     id: post.id,
     title: post.title,
     slug: post.slug,
-    excerpt: post.excerpt ?? (summarize(post.textHead, 200) || null),
+    excerpt: post.excerpt,
     content: post.content,
     category_id: post.categoryId,
     category_name: post.categoryName,
@@ -284,7 +284,8 @@ export async function searchPosts(q: string, options: ListOptions): Promise<Post
   const long = terms.filter((term) => [...term].length >= 3);
   const short = terms.filter((term) => [...term].length < 3);
   const rankedIds = long.length ? await searchPostIds(db(), long) : null;
-  return pageOf({ ...publicFilter(), search: { rankedIds, shortTerms: short } }, { ...options, order: rankedIds ? "relevance" : "latest" });
+  const phrase = q.trim().toLowerCase().replace(/\s+/g, " ").slice(0, 200);
+  return pageOf({ ...publicFilter(), search: { rankedIds, shortTerms: short, phrase } }, { ...options, order: "relevance" });
 }
 
 export async function featuredPosts(limit = BLOG_SIDE_LIST_SIZE, withContent = false): Promise<BlogPost[]> {
@@ -311,7 +312,7 @@ export async function postNavigation(id: number, access?: Access | null): Promis
 export type AdminPostQuery = { search: string; category: string; status: PostStatus | "all"; page: number; limit: number };
 
 /** The back office's list: search (title, excerpt, slug), category slug (with subcategories), status. */
-export async function adminPostList(query: AdminPostQuery): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
+export async function adminPostList(query: AdminPostQuery, withContent = false): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
   const filter: PostFilter = {};
   if (query.search) filter.titleContains = query.search;
   if (query.status !== "all") filter.status = query.status;
@@ -320,7 +321,7 @@ export async function adminPostList(query: AdminPostQuery): Promise<PostList & {
     const category = all.find((c) => c.slug === query.category);
     filter.categoryIds = category ? descendantIds(all, category.id, true) : [];
   }
-  const [list, statusCounts] = await Promise.all([pageOf(filter, { page: query.page, limit: query.limit, order: "updated" }), countPostsByStatus(db())]);
+  const [list, statusCounts] = await Promise.all([pageOf(filter, { page: query.page, limit: query.limit, order: "updated", withContent }), countPostsByStatus(db())]);
   return { ...list, statusCounts };
 }
 
@@ -355,8 +356,16 @@ export type Actor = { user: User; access: Access };
 
 const has = (actor: Actor, permission: string) => actor.access.allPermissions.includes(permission);
 
+/**
+ * Slugs a post cannot have: /api/blog/posts/featured, /popular and /search are lists, so a
+ * post with one of these slugs could never be read by its slug (it gets `-2`).
+ */
+export const RESERVED_POST_SLUGS: ReadonlySet<string> = new Set(["featured", "popular", "search"]);
+
 async function freePostSlug(base: string, exceptId?: number): Promise<string> {
-  return uniqueSlug(base, await slugsLike(db(), "blog_posts", base, exceptId));
+  const taken = await slugsLike(db(), "blog_posts", base, exceptId);
+  if (RESERVED_POST_SLUGS.has(base)) taken.add(base);
+  return uniqueSlug(base, taken);
 }
 
 async function assertBlogCategory(categoryId: number | null | undefined): Promise<void> {
@@ -517,14 +526,19 @@ export async function setPostStatus(id: number, status: PostStatus, actor: Actor
   const current = await currentPost(id);
   assertMayPublish(actor, current.status, status);
   let time = publishedAt !== undefined ? publishedAt : current.publishedAt;
-  // publishing a post scheduled for later means now
-  if (status === "published" && publishedAt === undefined && current.status === "scheduled") time = now();
+  // publishing without a time means live now: a post scheduled for later, or a draft that
+  // keeps a future time from an earlier schedule, is published now (never left scheduled)
+  const at = now();
+  if (status === "published" && publishedAt === undefined && (!time || time > at)) time = at;
   const settled = settleStatus(status, time, now());
   await updatePost(db(), id, { status: settled.status, publishedAt: settled.publishedAt });
   return currentPost(id);
 }
 
-/** The list's one-click toggle (spec/admin.md 4): published becomes draft, anything else published. */
+/**
+ * The list's one-click toggle (spec/admin.md 4): published becomes draft, anything else
+ * published (now, when its kept time lies ahead: a toggled post is live at once).
+ */
 export async function togglePublished(id: number, actor: Actor): Promise<BlogPost> {
   const current = await currentPost(id);
   return setPostStatus(id, current.status === "published" ? "draft" : "published", actor);

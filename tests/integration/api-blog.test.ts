@@ -169,6 +169,18 @@ describe("posts", () => {
     expect(moved.body.data.slug).toBe("taobao-gouwu-zhinan-4");
   });
 
+  it("never gives a post the slug of a list address (featured, popular, search): it would be unreachable by slug", async () => {
+    const featured = await createPost({ title: "Featured", status: "published" });
+    expect(featured.slug).toBe("featured-2");
+    const popular = await createPost({ title: "Popular!", slug: "popular", status: "published" });
+    expect(popular.slug).toBe("popular-2");
+    const search = await createPost({ title: "Anything", status: "published" });
+    const moved = await call(`/api/blog/posts/${search.id}`, { method: "PUT", token: admin, body: { slug: "Search" } });
+    expect(moved.body.data.slug).toBe("search-2");
+    for (const post of [featured, popular, moved.body.data]) expect((await call(`/api/blog/posts/${post.slug}`)).body.data.id).toBe(post.id);
+    expect(Array.isArray((await call("/api/blog/posts/featured")).body.data)).toBe(true);
+  });
+
   it("updates only the fields given, recomputes the reading time, replaces tags, and deletes", async () => {
     const post = await createPost({ title: "Editable", tags: ["One", "Two"], status: "published" });
     const longer = `<p>${"word ".repeat(650)}</p>`;
@@ -227,6 +239,58 @@ describe("statuses and visibility", () => {
     const bad = await call(`/api/blog/posts/${post.id}/publish`, { method: "PUT", token: admin, body: { status: "gone" } });
     expect(bad.status).toBe(400);
     expect(fields(bad.body)).toContain("status");
+  });
+
+  it("publishes now with PUT /publish a draft that keeps a future time from an earlier schedule (never left scheduled)", async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const once = await createPost({ title: unique("Once scheduled "), status: "scheduled", published_at: future });
+    const back = await call(`/api/blog/posts/${once.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    expect(back.body.data).toMatchObject({ status: "draft", published_at: future });
+    const before = Date.now();
+    const published = await call(`/api/blog/posts/${once.id}/publish`, { method: "PUT", token: admin });
+    expect(published.status).toBe(200);
+    expect(published.body.data.status).toBe("published");
+    expect(Date.parse(published.body.data.published_at)).toBeGreaterThanOrEqual(before - 5);
+    expect(Date.parse(published.body.data.published_at)).toBeLessThanOrEqual(Date.now());
+    expect((await call(`/api/blog/posts/${once.slug}`)).status).toBe(200);
+    // a time given with the call still schedules
+    const timed = await call(`/api/blog/posts/${once.id}/publish`, { method: "PUT", token: admin, body: { published_at: future } });
+    expect(timed.body.data).toMatchObject({ status: "scheduled", published_at: future });
+  });
+
+  it("keeps the stored excerpt in the post's JSON (null when none), so a full update sends back what it read", async () => {
+    const post = await createPost({ title: unique("No excerpt "), content: "<p>First words of the body.</p>", status: "published" });
+    expect(post.excerpt).toBeNull();
+    const read = (await call(`/api/blog/posts/id/${post.id}`, { token: admin })).body.data;
+    expect(read.excerpt).toBeNull();
+    // the spec's list toggle reloads the whole post and sends it back as a full update
+    const body = Object.fromEntries(
+      ["title", "slug", "excerpt", "content", "category_id", "status", "is_featured", "is_pinned", "reading_time", "featured_image", "meta_title", "meta_description"].map((key) => [key, read[key]]),
+    );
+    const full = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...body, status: "draft" } });
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    expect(full.body.data).toMatchObject({ excerpt: null, status: "draft", slug: post.slug });
+    const listed = (await call(`/api/blog/admin/posts?search=${encodeURIComponent(post.title)}`, { token: admin })).body.data.posts;
+    expect(listed.map((p: { excerpt: string | null }) => p.excerpt)).toEqual([null]);
+  });
+
+  it("takes back a whole post as its JSON answered it (a full update, tags as objects included), changing only what differs", async () => {
+    const post = await createPost({ title: unique("Round trip "), excerpt: "Kept.", status: "published", tags: ["Alpha", "Beta"] });
+    const read = (await call(`/api/blog/posts/id/${post.id}`, { token: admin })).body.data;
+    const back = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...read, status: "draft" } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.data).toMatchObject({ status: "draft", title: read.title, slug: read.slug, excerpt: "Kept.", content: read.content, reading_time: read.reading_time });
+    expect(back.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Beta"]);
+    // and plain names still work beside objects
+    const mixed = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1, name: "Alpha", slug: "alpha" }, "Gamma"] } });
+    expect(mixed.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Gamma"]);
+    expect((await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1 }] } })).status).toBe(400);
+    // the spec's fallback: the list row's data, a whole post too (content included)
+    const row = (await call(`/api/blog/admin/posts?search=${encodeURIComponent(post.title)}`, { token: admin })).body.data.posts[0];
+    expect(row.content).toBe(read.content);
+    const fromRow = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...row, status: "published" } });
+    expect(fromRow.status, JSON.stringify(fromRow.body)).toBe(200);
+    expect(fromRow.body.data).toMatchObject({ status: "published", content: read.content, excerpt: "Kept." });
   });
 
   it("lets a blog.create holder write drafts but not publish; edit needs blog.edit, publishing blog.publish", async () => {
@@ -658,6 +722,39 @@ describe("feeds and the sitemap", () => {
     const fresh = await fetch(`${server.url}/blog/feed.xml`, { headers: { "If-None-Match": etag } });
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("moves Last-Modified forward when a post leaves the feed (unpublished or deleted): If-Modified-Since alone gets the new feed", async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const feeds = ["/blog/feed.xml", "/blog/atom.xml"];
+    const leaving = await createPost({ title: unique("Leaving the feed "), status: "published" });
+    const deleted = await createPost({ title: unique("Deleted from the feed "), status: "published" });
+    const stamps = new Map<string, string>();
+    for (const path of feeds) {
+      const first = await fetch(`${server.url}${path}`);
+      expect(await first.text(), path).toContain(leaving.title);
+      stamps.set(path, first.headers.get("last-modified")!);
+      expect((await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": stamps.get(path)! } })).status, path).toBe(304);
+    }
+    const changedSince = async (title: string) => {
+      for (const path of feeds) {
+        const response = await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": stamps.get(path)! } });
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).not.toContain(title);
+        const lastModified = response.headers.get("last-modified")!;
+        expect(Date.parse(lastModified), path).toBeGreaterThan(Date.parse(stamps.get(path)!));
+        stamps.set(path, lastModified);
+        // and the new copy is current again
+        expect((await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": lastModified } })).status, path).toBe(304);
+      }
+    };
+    // HTTP dates count whole seconds
+    await sleep(1100);
+    await call(`/api/blog/posts/${leaving.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    await changedSince(leaving.title);
+    await sleep(1100);
+    expect((await call(`/api/blog/posts/${deleted.id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    await changedSince(deleted.title);
   });
 
   it("lists public posts, visible categories and used tags in the sitemap, never drafts", async () => {

@@ -76,6 +76,9 @@ describe("public pages", () => {
       expect(pager).toContain('aria-current="page" class="pagination__current">6<');
       expect(pager).toContain(`href="/blog/tag/${tag.toLowerCase()}"`);
       expect(text).toContain(`Paged 6 ${tag}`);
+      // each page of a list is canonical at its own address; the first without ?page=
+      expect(text).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}?page=6"/>`);
+      expect(await html(`/blog/tag/${tag.toLowerCase()}?page=1&utm_source=x`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}"/>`);
     } finally {
       await setSettings({ posts_per_page: 10 });
     }
@@ -87,6 +90,10 @@ describe("public pages", () => {
     const found = await createPost({ title: `About ${word}`, category_id: category.id, tags: ["Listed"] });
     const search = await html(`/blog?q=${word}`);
     expect(search).toContain(`About ${word}`);
+    // search results are not indexed and name no canonical; the lists do
+    expect(search).not.toContain('rel="canonical"');
+    expect(await html("/blog?page=1")).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog"/>`);
+    expect(await html(`/blog/category/${category.slug}`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/category/${category.slug}"/>`);
     expect(search).toContain("1 post found");
     expect(await html(`/blog?q=${unique("nothing")}`)).toContain("No posts match your search.");
     expect(await html(`/blog/category/${category.slug}`)).toContain(`href="/blog/${found.slug}"`);
@@ -115,6 +122,8 @@ describe("public pages", () => {
     expect(text).toMatch(/<title>A meta title \| [^<]+<\/title>/);
     expect(text).toContain('<meta name="description" content="A meta description"/>');
     expect(text).toContain('<meta property="og:type" content="article"/>');
+    // og:title is the article's own title (og:site_name names the site)
+    expect(text).toContain('<meta property="og:title" content="A meta title"/>');
     expect(text).toContain('<meta property="og:image" content="https://img.example/cover.jpg"/>');
     expect(text).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/${created.slug}"/>`);
     expect(text).toContain('<meta property="article:tag" content="Seo"/>');
@@ -315,6 +324,12 @@ describe("the back office", () => {
     expect(await status(draft.id)).toBe("published");
     await toggle(archived.id);
     expect(await status(archived.id)).toBe("published");
+    // a draft that keeps a future time from an earlier schedule is published now, not scheduled again
+    const once = await createPost({ title: `${tag} once scheduled`, status: "scheduled", published_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await api(server.url, `/api/blog/posts/${once.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    await toggle(once.id);
+    expect(await status(once.id)).toBe("published");
+    expect((await page(`/blog/${once.slug}`)).status).toBe(200);
     expect((await post("/admin/blog/posts", cookies.author, { intent: "toggle", postId: String(live.id) })).status).toBe(403);
     const missing = await toggle(999999);
     expect(await toastAfter(server.url, missing, cookies.admin)).toContain("更新发布状态失败，请检查网络连接后重试");
@@ -360,6 +375,21 @@ describe("the back office", () => {
     expect(await notImage.text()).toContain("cover.png: The file is not a JPG, PNG, WEBP or GIF image");
     expect((await page("/admin/blog/posts/999999/edit", cookies.admin)).status).toBe(404);
     expect((await page("/admin/blog/posts/abc/edit", cookies.admin)).status).toBe(404);
+  });
+
+  it("offers only draft, published and private in the editor; published with a later time is scheduled", async () => {
+    const options = (text: string) => [...text.matchAll(/<option value="(draft|published|scheduled|archived|private)"/g)].map((m) => m[1]);
+    expect(options(await html("/admin/blog/posts/new", cookies.admin))).toEqual(["draft", "published", "private"]);
+    const title = unique("Later post ");
+    const later = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ intent: "save", title, content: "<p>Goes live tomorrow.</p>", status: "published", published_at: later })) form.append(key, value);
+    const saved = await fetch(`${server.url}/admin/blog/posts/new`, { method: "POST", headers: { Cookie: cookies.admin, Origin: server.url }, body: form, redirect: "manual" });
+    expect(saved.status, await saved.clone().text()).toBe(302);
+    const id = Number(/\/admin\/blog\/posts\/(\d+)\/edit/.exec(saved.headers.get("location")!)![1]);
+    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({ status: "scheduled", published_at: `${later}:00.000Z` });
+    // a scheduled post keeps its status in the editor: the select offers it beside the three
+    expect(options(await html(`/admin/blog/posts/${id}/edit`, cookies.admin))).toEqual(["draft", "published", "private", "scheduled"]);
   });
 
   it("moderates comments from the queue, and saves the blog settings", async () => {

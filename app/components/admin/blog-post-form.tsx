@@ -119,7 +119,7 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
                 ))}
               </select>
             </Field>
-            <Field id={fields.published_at.id} label="Publish at (UTC)" errors={fields.published_at.errors} hint="Needed for Scheduled: the post goes live by itself then. Empty: when published.">
+            <Field id={fields.published_at.id} label="Publish at (UTC)" errors={fields.published_at.errors} hint="Published with a later time: scheduled, it goes live by itself then. Empty: when published.">
               <input {...getInputProps(fields.published_at, { type: "datetime-local" })} />
             </Field>
             <label className="admin-check">

@@ -67,7 +67,11 @@ export function blogPostMeta(matches: Array<{ id: string; data?: unknown }>, dat
   const { post } = data;
   const base = rootSiteInfo(matches)?.site_url ?? "";
   const canonical = absoluteUrl(base, post.path);
-  const tags = pageMeta(matches, { title: post.metaTitle || post.title, description: post.description || undefined, noindex: !post.isPublic });
+  const headline = post.metaTitle || post.title;
+  // <title> carries the site's name; og:title is the article's own (og:site_name names the site)
+  const tags = pageMeta(matches, { title: headline, description: post.description || undefined, noindex: !post.isPublic }).map((tag) =>
+    "property" in tag && tag.property === "og:title" ? { property: "og:title", content: headline } : tag,
+  );
   tags.push({ tagName: "link", rel: "canonical", href: canonical });
   tags.push({ property: "og:type", content: "article" });
   tags.push({ property: "og:url", content: canonical });
