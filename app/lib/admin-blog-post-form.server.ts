@@ -14,7 +14,7 @@ import { storeBlogImageFile } from "~/lib/blog-api.server";
 import { can } from "~/lib/permissions";
 import { requireAdmin } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { BLOG_MESSAGES as M, EDITOR_STATUSES, LIVE_STATUSES, postInputSchema, type PostStatus } from "~/schemas/blog";
+import { BLOG_MESSAGES as M, EDITOR_STATUSES, postInputSchema, type PostStatus } from "~/schemas/blog";
 import {
   categoryTree,
   createPost,
@@ -72,10 +72,9 @@ export type PostFormValues = {
 export async function postFormLoader(request: Request, mode: PostFormMode) {
   const { access } = await requireAdmin(request, permissionFor(mode));
   const categories = flattenTree(categoryTree(await listCategoriesFor(access))).map((node) => ({ id: node.id, name: node.name, depth: node.depth }));
-  const canPublish = can(access, "blog.publish");
   const post = mode.kind === "edit" ? await postOrNotFound(mode.id, access) : null;
-  // without blog.publish only the statuses that do not go live (and the post's own) are offered
-  const statuses = EDITOR_STATUSES.filter((status) => canPublish || !LIVE_STATUSES.includes(status) || status === post?.status) as PostStatus[];
+  // whoever may write the post may publish it (CONTRACT.md: POST blog.create, PUT blog.edit)
+  const statuses = [...EDITOR_STATUSES] as PostStatus[];
   if (post && !statuses.includes(post.status)) statuses.push(post.status);
   const values: PostFormValues = post
     ? {
@@ -100,7 +99,6 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
     mode,
     categories,
     statuses,
-    canPublish,
     values,
     post: post
       ? { id: post.id, title: post.title, path: postPath(post), status: post.status, live: isPublic(post), createdAt: post.createdAt, updatedAt: post.updatedAt, author: post.authorUsername, views: post.viewCount }

@@ -10,10 +10,10 @@ export const loader = () => methodNotAllowed(["PUT"]);
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      const actor = await requireApiAdmin(request, { permission: "blog.publish" });
+      await requireApiAdmin(request, { permission: "blog.publish" });
       const id = parseId(params.id);
       const body = await readBody(request, publishSchema);
-      const post = await setPostStatus(id, body.status, actor, body.published_at);
+      const post = await setPostStatus(id, body.status, body.published_at);
       return ok({ message: `Post ${post.status}`, data: postJson(post) });
     },
   });

@@ -29,7 +29,7 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
  */
 export const EDITOR_STATUSES = ["draft", "published", "private"] as const satisfies readonly PostStatus[];
 
-/** Statuses that put a post before the public (the toggle and the editor need blog.publish for them). */
+/** Statuses that put a post before the public. */
 export const LIVE_STATUSES: readonly PostStatus[] = ["published", "scheduled"];
 
 export const COMMENT_STATUSES = ["pending", "approved", "rejected", "spam"] as const;
@@ -99,7 +99,6 @@ export const BLOG_MESSAGES = {
   imageInvalid: "The image must be a file uploaded here or an https address",
   imageNotImage: "The file is not a JPG, PNG, WEBP or GIF image",
   imageTooLarge: "The image is larger than 10 MB",
-  publishNotAllowed: "Publishing needs the blog.publish permission",
   commentRequired: "Please write a comment",
   commentTooLong: `A comment holds at most ${COMMENT_MAX} characters`,
   commentEmpty: "The comment has no text left after removing what is not allowed",

@@ -58,7 +58,6 @@ export type PostFormData = {
   mode: { kind: "create" } | { kind: "edit"; id: number };
   categories: Array<{ id: number; name: string; depth: number }>;
   statuses: PostStatus[];
-  canPublish: boolean;
   values: PostFormValues;
 };
 
@@ -132,11 +131,9 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
               <SubmitButton name="intent" value="draft" className="button button--secondary" pendingText="Saving…">
                 Save draft
               </SubmitButton>
-              {data.canPublish ? (
-                <SubmitButton name="intent" value="publish" className="button button--accent" pendingText="Publishing…">
-                  Publish now
-                </SubmitButton>
-              ) : null}
+              <SubmitButton name="intent" value="publish" className="button button--accent" pendingText="Publishing…">
+                Publish now
+              </SubmitButton>
               <SubmitButton name="intent" value="save" className="button" pendingText="Saving…">
                 {saveLabel}
               </SubmitButton>
