@@ -33,6 +33,8 @@ export const ACTIVE_DAYS = 30;
 /** The statistics' recent window (spec/admin.md 9). */
 export const RECENT_STATS_DAYS = 7;
 export const CAMPAIGNS_PAGE_SIZE = 20;
+/** The most campaigns GET /api/email/campaigns?limit= answers at once. */
+export const CAMPAIGNS_LIMIT_MAX = 100;
 export const TEMPLATES_PAGE_SIZE = 20;
 /** Failed recipients listed on a campaign's page. */
 export const FAILED_LIST_LIMIT = 50;
@@ -117,11 +119,15 @@ export function variablesIn(text: string): string[] {
   return [...names];
 }
 
-/** Spec/admin.md 4: pending>0 means sending; no failures means complete; otherwise partly failed. */
+/**
+ * Spec/admin.md 4: pending>0 means sending; no failures means complete; otherwise partly
+ * failed. Of a campaign that has run (a run that reached nobody, or only skipped users, is
+ * complete too); one that never ran is "not-started" (`runs` 0).
+ */
 export type CompletionIndicator = "sending" | "complete" | "partly-failed" | "not-started";
-export function completionIndicator(stats: { sent: number; failed: number; pending: number }): CompletionIndicator {
+export function completionIndicator(stats: { sent: number; failed: number; pending: number }, runs = 1): CompletionIndicator {
+  if (runs === 0) return "not-started";
   if (stats.pending > 0) return "sending";
-  if (stats.sent + stats.failed === 0) return "not-started";
   return stats.failed === 0 ? "complete" : "partly-failed";
 }
 export const COMPLETION_LABELS: Record<CompletionIndicator, string> = {

@@ -110,7 +110,7 @@ describe("templates", () => {
     const list = await call("/templates");
     expect(list.body.data.templates.map((t: { id: number }) => t.id)).toContain(id);
 
-    const updated = await call(`/templates/${id}`, { method: "PUT", body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello" } });
+    const updated = await call(`/templates/${id}`, { method: "PUT", body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello", template_variables: {} } });
     expect(updated.body).toMatchObject({ success: true, message: "Template updated", data: { id, name: "Welcome 2", text_content: "Hello", template_variables: {} } });
 
     const deleted = await call(`/templates/${id}`, { method: "DELETE" });

@@ -69,6 +69,129 @@ async function completedCampaign(): Promise<{ id: number }> {
   });
 }
 
+describe("editing a campaign that is not a draft", () => {
+  it("answers 400 '只有草稿状态的活动可以编辑' whatever the body holds, and changes nothing", async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await createCampaign(call, { html_content: "<p>later</p>", schedule_type: "scheduled", scheduled_at: at });
+    expect((await execute(call, scheduled.id)).body.data.status).toBe("scheduled");
+    const done = await completedCampaign();
+
+    for (const id of [scheduled.id, done.id]) {
+      const before = row(id);
+      const bodies: unknown[] = [{ name: "Renamed" }, {}, { name: "", subject: "" }, { name: "Whole", subject: "Whole", html_content: "<p>w</p>" }, undefined];
+      for (const body of bodies) {
+        const response = await call(`/campaigns/${id}`, { method: "PUT", body });
+        expect(response.status, JSON.stringify(body)).toBe(400);
+        expect(response.body, JSON.stringify(body)).toMatchObject({ success: false, message: EDIT_DRAFT_ONLY, data: null });
+      }
+      expect(row(id)).toEqual(before);
+    }
+    expect((await call("/campaigns/999999", { method: "PUT", body: { name: "x" } })).status).toBe(404);
+  });
+
+  it("the page says so too: the edit dialog of a non-draft shows the message, and a posted edit changes nothing", async () => {
+    const done = await completedCampaign();
+    const cookie = await pageLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const path = `/admin/email-management/campaigns/${done.id}`;
+
+    const dialog = await fetch(`${server.url}${path}?modal=edit`, { headers: { Cookie: cookie } });
+    expect(dialog.status).toBe(200);
+    const html = await dialog.text();
+    expect(html).toContain(EDIT_DRAFT_ONLY);
+    expect(html).not.toContain('name="intent" value="update"');
+
+    const before = row(done.id);
+    const posted = await fetch(`${server.url}${path}?modal=edit`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: new URLSearchParams({ intent: "update", name: "Changed by a form", subject: "" }),
+    });
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("location")).toBe(path);
+    expect(row(done.id)).toEqual(before);
+    const cookies = setCookies(posted.headers);
+    cookies.set("sid", cookie.slice("sid=".length));
+    const after = await fetch(`${server.url}${path}`, { headers: { Cookie: cookieHeader(cookies) } });
+    expect(await after.text()).toContain(EDIT_DRAFT_ONLY);
+  });
+});
+
+describe("PUT keeps what it does not name", () => {
+  it("a draft campaign: only the named fields change", async () => {
+    const template = await createTemplate(call);
+    const created = await createCampaign(call, { name: "Partial", subject: "Keep me", template_id: template.id, recipient_type: "active" });
+    const renamed = await call(`/campaigns/${created.id}`, { method: "PUT", body: { name: "Partial 2" } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({
+      success: true,
+      data: { name: "Partial 2", subject: "Keep me", template_id: template.id, recipient_type: "active", schedule_type: "immediate", status: "draft" },
+    });
+    // a field can still be cleared by naming it
+    const cleared = await call(`/campaigns/${created.id}`, { method: "PUT", body: { template_id: "" } });
+    expect(cleared.body.data).toMatchObject({ name: "Partial 2", template_id: null });
+    // and the rules hold over the result
+    const bad = await call(`/campaigns/${created.id}`, { method: "PUT", body: { schedule_type: "scheduled" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toContain("scheduled_at");
+    expect((await call(`/campaigns/${created.id}`, { method: "PUT", body: ["name"] })).status).toBe(400);
+  });
+
+  it("a template: only the named fields change", async () => {
+    const template = await createTemplate(call, { template_variables: { promo: "SAVE10" }, html_content: "<p>{{promo}}</p>" });
+    const updated = await call(`/templates/${template.id}`, { method: "PUT", body: { subject: "New subject {{promo}}" } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.data).toMatchObject({ subject: "New subject {{promo}}", html_content: "<p>{{promo}}</p>", template_variables: { promo: "SAVE10" } });
+    expect((await call("/templates/999999", { method: "PUT", body: { subject: "x" } })).status).toBe(404);
+  });
+});
+
+describe("campaign subjects with the template's own variables", () => {
+  it("are accepted with that template, refused without it, and filled in the mail", async () => {
+    const template = await createTemplate(call, { template_variables: { promo: "SPRING5" }, html_content: "<p>Code {{promo}}</p>" });
+    const without = await call("/campaigns", { body: { name: "No template", subject: "Use {{promo}}", html_content: "<p>x</p>" } });
+    expect(without.status).toBe(400);
+    expect(without.body.errors[0]).toMatchObject({ field: "subject", message: expect.stringContaining("{{promo}}") });
+    const unknown = await call("/campaigns", { body: { name: "Typo", subject: "Use {{promoo}}", template_id: template.id } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].field).toBe("subject");
+
+    const marker = crypto.randomBytes(3).toString("hex");
+    const [user] = insertRecipients(db, 1, { prefix: "subj" });
+    const created = await createCampaign(call, { subject: `Use {{promo}} [${marker}]`, template_id: template.id });
+    await audienceOf([user.id], async () => {
+      await execute(call, created.id);
+      await waitForCampaign(call, created.id, (c) => c.status === "completed");
+    });
+    const mails = smtp.messages.filter((m) => m.subject.includes(marker));
+    expect(mails.map((m) => [m.to[0], m.subject])).toEqual([[user.email, `Use SPRING5 [${marker}]`]]);
+  });
+});
+
+describe("the completion indicator", () => {
+  it("is not-started before the first run, and complete after a run that reached nobody", async () => {
+    const draft = await createCampaign(call, { html_content: "<p>d</p>" });
+    expect((await call(`/campaigns/${draft.id}`)).body.data).toMatchObject({ run_count: 0, completion: "not-started" });
+    const done = await completedCampaign();
+    expect((await call(`/campaigns/${done.id}`)).body.data).toMatchObject({ status: "completed", run_count: 1, total_recipients: 0, pending_count: 0, completion: "complete" });
+    expect((await call(`/campaigns/${done.id}/stats`)).body.data).toMatchObject({ sent: 0, failed: 0, pending: 0 });
+  });
+});
+
+describe("the campaign list", () => {
+  it("answers the spec's pagination fields and takes a limit", async () => {
+    for (let n = 0; n < 3; n++) await createCampaign(call, { html_content: "<p>l</p>" });
+    const first = await call("/campaigns?limit=2");
+    expect(first.body.data).toMatchObject({ page: 1, currentPage: 1, limit: 2, hasPrevPage: false, hasNextPage: true });
+    expect(first.body.data.campaigns).toHaveLength(2);
+    expect(first.body.data.totalPages).toBe(Math.ceil(first.body.data.totalItems / 2));
+    const second = await call("/campaigns?limit=2&page=2");
+    expect(second.body.data).toMatchObject({ currentPage: 2, hasPrevPage: true });
+    expect(second.body.data.campaigns[0].id).toBeLessThan(first.body.data.campaigns[1].id);
+    expect((await call("/campaigns")).body.data.limit).toBe(20);
+  });
+});
+
 describe("the one-click unsubscribe", () => {
   it("POST /unsubscribe?token= unsubscribes with no body, a text body or a JSON body too: 200, never a redirect; GET changes nothing", async () => {
     const users = insertRecipients(db, 4, { prefix: "oneclick" });
