@@ -46,11 +46,27 @@ function forbidden(message = "You do not have permission to do this."): Response
   return new Response(message, { status: 403, statusText: "Forbidden" });
 }
 
-/** Pages: the logged-in user or a redirect to /login?redirectTo=<this page>. */
+/**
+ * Sections whose visitors get a login-required screen (401, with a button to
+ * /login?redirectTo=<the page>) instead of the redirect: spec/admin.md 2, "Email
+ * marketing: Unauthenticated: a login-required screen with a button to /login".
+ */
+const LOGIN_SCREEN_SECTIONS = ["/admin/email-management"];
+export const LOGIN_REQUIRED_TEXT = "请先登录。Please log in with an administrator account to use this page.";
+
+function showsLoginScreen(pathname: string): boolean {
+  return LOGIN_SCREEN_SECTIONS.some((section) => pathname === section || pathname.startsWith(`${section}/`));
+}
+
+/**
+ * Pages: the logged-in user, else a redirect to /login?redirectTo=<this page> (or, in the
+ * sections above, the 401 login-required screen: ErrorPage draws its button).
+ */
 export async function requireUser(request: Request): Promise<{ user: User; access: Access }> {
   const user = await getPageUser(request);
   if (!user) {
     const url = new URL(request.url);
+    if (showsLoginScreen(url.pathname)) throw new Response(LOGIN_REQUIRED_TEXT, { status: 401, statusText: "Unauthorized" });
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   return { user, access: await getAccess(user) };

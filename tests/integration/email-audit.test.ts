@@ -221,3 +221,19 @@ describe("the one-click unsubscribe", () => {
     expect(forged.status).toBe(400);
   });
 });
+
+describe("who may see the e-mail marketing pages", () => {
+  it("an admin (role admin) gets every tab; a visitor the login-required screen", async () => {
+    const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const email = `role-admin-${crypto.randomBytes(3).toString("hex")}@example.test`;
+    const created = await api(server.url, "/api/admin/users", { token: accessToken, body: { username: `ra_${crypto.randomBytes(3).toString("hex")}`, email, password: "role-admin-pw" } });
+    db.prepare("INSERT INTO user_roles (user_id, role_id) SELECT ?, id FROM roles WHERE name = 'admin'").run(created.body.data.id);
+    const cookie = await pageLogin(server.url, email, "role-admin-pw");
+    for (const path of ["/admin/email-management", "/admin/email-management/campaigns", "/admin/email-management/html-templates", "/admin/email-management/stats"]) {
+      expect((await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } })).status, path).toBe(200);
+      const visitor = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(visitor.status, path).toBe(401);
+      expect(await visitor.text()).toContain(`href="/login?redirectTo=${encodeURIComponent(path)}"`);
+    }
+  });
+});
