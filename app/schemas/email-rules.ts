@@ -72,7 +72,7 @@ export const EMAIL_MESSAGES = {
   variablesInvalid: 'Variables must be a JSON object of names and values, e.g. {"promoCode": "SAVE10"}',
   variablesTooMany: `At most ${VARIABLES_MAX} variables`,
   variableNameInvalid: "Variable names are letters, digits and _ (not starting with a digit)",
-  variableValueInvalid: `Variable values are text of at most ${VARIABLE_VALUE_MAX} characters`,
+  variableValueInvalid: `Variable values are text, numbers, true/false or null, of at most ${VARIABLE_VALUE_MAX} characters`,
   unknownVariable: (name: string) =>
     `Unknown variable {{${name}}}: use ${BUILTIN_VARIABLES.map((v) => `{{${v}}}`).join(", ")} or define it under Variables`,
   templateIdInvalid: "Choose a template from the list",

@@ -46,12 +46,13 @@ export const templateVariablesSchema = z.preprocess(
       if (entries.length > VARIABLES_MAX) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variablesTooMany });
       for (const [name, value] of entries) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variableNameInvalid });
-        else if (!["string", "number", "boolean"].includes(typeof value) || String(value).length > VARIABLE_VALUE_MAX) {
+        else if ((value !== null && !["string", "number", "boolean"].includes(typeof value)) || String(value).length > VARIABLE_VALUE_MAX) {
           ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variableValueInvalid });
         }
       }
     })
-    .transform((record) => Object.fromEntries(Object.entries(record).map(([name, value]) => [name, String(value)])) as Record<string, string>),
+    // kept as given (text, numbers, booleans, null): the API answers what it was sent; the sender fills in their text
+    .transform((record) => record as Record<string, string | number | boolean | null>),
 );
 
 const subjectSchema = trimmed(EMAIL_MESSAGES.subjectRequired)
@@ -59,7 +60,7 @@ const subjectSchema = trimmed(EMAIL_MESSAGES.subjectRequired)
   .refine((value) => !/[\r\n]/.test(value), EMAIL_MESSAGES.subjectOneLine);
 
 /** Adds an issue on each field that uses a variable that is neither built in nor defined. */
-function checkVariables(fields: Record<string, string | null | undefined>, defined: Record<string, string>, ctx: z.RefinementCtx) {
+function checkVariables(fields: Record<string, string | null | undefined>, defined: Record<string, unknown>, ctx: z.RefinementCtx) {
   const known = new Set<string>([...BUILTIN_VARIABLES, ...Object.keys(defined)]);
   for (const [field, text] of Object.entries(fields)) {
     const unknown = text ? variablesIn(text).find((name) => !known.has(name)) : undefined;

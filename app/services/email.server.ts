@@ -89,7 +89,7 @@ export function templateJson(template: EmailTemplate) {
     subject: template.subject,
     html_content: template.htmlContent,
     text_content: template.textContent,
-    template_variables: template.variables,
+    template_variables: template.variableValues,
     created_at: template.createdAt,
     updated_at: template.updatedAt,
     created_by: template.createdBy,
@@ -125,7 +125,7 @@ export const templateInputOf = (template: EmailTemplate): Record<string, unknown
   subject: template.subject,
   html_content: template.htmlContent,
   text_content: template.textContent,
-  template_variables: template.variables,
+  template_variables: template.variableValues,
 });
 
 export async function updateEmailTemplate(id: number, input: TemplateInput): Promise<EmailTemplate> {

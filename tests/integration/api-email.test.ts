@@ -101,7 +101,7 @@ describe("templates", () => {
       success: true,
       message: "Template created",
       error: null,
-      data: { name: "Welcome mail", subject: "Hi {{userName}}", text_content: null, template_variables: { promo: "SAVE10", n: "3" }, created_by_name: "admin", campaign_count: 0 },
+      data: { name: "Welcome mail", subject: "Hi {{userName}}", text_content: null, template_variables: { promo: "SAVE10", n: 3 }, created_by_name: "admin", campaign_count: 0 },
     });
     const id = created.body.data.id;
 

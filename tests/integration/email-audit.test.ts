@@ -146,6 +146,32 @@ describe("PUT keeps what it does not name", () => {
   });
 });
 
+describe("template variables", () => {
+  it("are kept as given (numbers, booleans, null), filled in as their text, and refused when not a flat object", async () => {
+    const variables = { promo: "SAVE10", discount: 10, vip: true, note: null };
+    const template = await createTemplate(call, { subject: "{{discount}}% off", html_content: "<p>{{promo}} {{discount}} {{vip}} [{{note}}]</p>", template_variables: variables });
+    expect((await call(`/templates/${template.id}`)).body.data.template_variables).toEqual(variables);
+    expect((await call("/templates")).body.data.templates.find((t: { id: number }) => t.id === template.id).template_variables).toEqual(variables);
+
+    const marker = crypto.randomBytes(3).toString("hex");
+    const [user] = insertRecipients(db, 1, { prefix: "vars" });
+    const created = await createCampaign(call, { subject: `{{discount}}% off [${marker}]`, template_id: template.id });
+    await audienceOf([user.id], async () => {
+      await execute(call, created.id);
+      await waitForCampaign(call, created.id, (c) => c.status === "completed");
+    });
+    const [mail] = smtp.messages.filter((m) => m.subject.includes(marker));
+    expect(mail.subject).toBe(`10% off [${marker}]`);
+    expect(mail.html).toContain("<p>SAVE10 10 true []</p>");
+
+    for (const bad of [{ nested: { a: 1 } }, { list: [1] }, ["promo"], "promo"]) {
+      const response = await call("/templates", { body: { name: "Bad vars", subject: "s", html_content: "<p>x</p>", template_variables: bad } });
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(response.body.errors[0].field).toBe("template_variables");
+    }
+  });
+});
+
 describe("campaign subjects with the template's own variables", () => {
   it("are accepted with that template, refused without it, and filled in the mail", async () => {
     const template = await createTemplate(call, { template_variables: { promo: "SPRING5" }, html_content: "<p>Code {{promo}}</p>" });
