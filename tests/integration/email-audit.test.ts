@@ -249,6 +249,18 @@ describe("the one-click unsubscribe", () => {
 });
 
 describe("who may see the e-mail marketing pages", () => {
+  it("a regular user gets the 403 in the spec's words alone", async () => {
+    const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const email = `regular-${crypto.randomBytes(3).toString("hex")}@example.test`;
+    await api(server.url, "/api/admin/users", { token: accessToken, body: { username: `rg_${crypto.randomBytes(3).toString("hex")}`, email, password: "regular-pw" } });
+    const cookie = await pageLogin(server.url, email, "regular-pw");
+    for (const path of ["/admin/email-management", "/admin/email-management/stats", "/admin/email-management/campaigns/1"]) {
+      const response = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
+      expect(response.status, path).toBe(403);
+      expect(await response.text(), path).toContain("<p>权限不足，需要管理员权限</p>");
+    }
+  });
+
   it("an admin (role admin) gets every tab; a visitor the login-required screen", async () => {
     const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const email = `role-admin-${crypto.randomBytes(3).toString("hex")}@example.test`;
