@@ -46,11 +46,29 @@ function forbidden(message = "You do not have permission to do this."): Response
   return new Response(message, { status: 403, statusText: "Forbidden" });
 }
 
-/** Pages: the logged-in user or a redirect to /login?redirectTo=<this page>. */
+/**
+ * Sections whose visitors get a login-required screen (401, with a button to
+ * /login?redirectTo=<the page>) instead of the redirect: spec/admin.md 2, "Email
+ * marketing: Unauthenticated: a login-required screen with a button to /login"; their
+ * 403 says '权限不足，需要管理员权限' alone (spec/admin.md 6).
+ */
+const LOGIN_SCREEN_SECTIONS = ["/admin/email-management"];
+const ADMIN_REQUIRED_TEXT = "权限不足，需要管理员权限";
+export const LOGIN_REQUIRED_TEXT = "请先登录。Please log in with an administrator account to use this page.";
+
+function showsLoginScreen(pathname: string): boolean {
+  return LOGIN_SCREEN_SECTIONS.some((section) => pathname === section || pathname.startsWith(`${section}/`));
+}
+
+/**
+ * Pages: the logged-in user, else a redirect to /login?redirectTo=<this page> (or, in the
+ * sections above, the 401 login-required screen: ErrorPage draws its button).
+ */
 export async function requireUser(request: Request): Promise<{ user: User; access: Access }> {
   const user = await getPageUser(request);
   if (!user) {
     const url = new URL(request.url);
+    if (showsLoginScreen(url.pathname)) throw new Response(LOGIN_REQUIRED_TEXT, { status: 401, statusText: "Unauthorized" });
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   return { user, access: await getAccess(user) };
@@ -59,8 +77,10 @@ export async function requireUser(request: Request): Promise<{ user: User; acces
 /** Pages under /admin: back-office access plus, optionally, a requirement (else 403). */
 export async function requireAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
   const result = await requireUser(request);
-  if (!result.access.hasAdminAccess) throw forbidden("You do not have access to the admin area. 权限不足，需要管理员权限");
-  if (requirement && !meets(result.access, requirement)) throw forbidden();
+  // the e-mail pages say it in the spec's words alone (spec/admin.md 6)
+  const specWords = showsLoginScreen(new URL(request.url).pathname);
+  if (!result.access.hasAdminAccess) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : `You do not have access to the admin area. ${ADMIN_REQUIRED_TEXT}`);
+  if (requirement && !meets(result.access, requirement)) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : undefined);
   return result;
 }
 

@@ -26,7 +26,10 @@ export type EmailTemplate = {
   subject: string;
   htmlContent: string;
   textContent: string | null;
+  /** the template's own variables as text, for filling in */
   variables: Record<string, string>;
+  /** the same as they were given (numbers and booleans kept), for the API */
+  variableValues: Record<string, VariableValue>;
   createdBy: number | null;
   createdByName: string | null;
   createdAt: string;
@@ -35,16 +38,25 @@ export type EmailTemplate = {
   campaignCount: number;
 };
 
-function parseVariables(text: string): Record<string, string> {
+export type VariableValue = string | number | boolean | null;
+
+function parseVariableValues(text: string): Record<string, VariableValue> {
   try {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === "object" && !Array.isArray(value)) {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, v === null || ["string", "number", "boolean"].includes(typeof v) ? (v as VariableValue) : String(v)]),
+      );
     }
   } catch {
     // stored by this app as JSON: an unreadable value reads as none
   }
   return {};
+}
+
+/** A variable's text in a message: null is empty. */
+function parseVariables(text: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(parseVariableValues(text)).map(([k, v]) => [k, v === null ? "" : String(v)]));
 }
 
 type TemplateRow = Selectable<EmailTemplatesTable> & { created_by_name: string | null; campaign_count: number };
@@ -57,6 +69,7 @@ function toTemplate(row: TemplateRow): EmailTemplate {
     htmlContent: row.html_content,
     textContent: row.text_content,
     variables: parseVariables(row.template_variables),
+    variableValues: parseVariableValues(row.template_variables),
     createdBy: row.created_by,
     createdByName: row.created_by_name,
     createdAt: row.created_at,
@@ -86,7 +99,7 @@ export async function findTemplate(db: DB, id: number): Promise<EmailTemplate | 
   return row && toTemplate(row as TemplateRow);
 }
 
-export type TemplateValues = { name: string; subject: string; htmlContent: string; textContent: string | null; variables: Record<string, string> };
+export type TemplateValues = { name: string; subject: string; htmlContent: string; textContent: string | null; variables: Record<string, VariableValue> };
 
 export async function insertTemplate(db: DB, values: TemplateValues & { createdBy: number | null }): Promise<number> {
   const row = await db

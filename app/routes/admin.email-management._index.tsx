@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       kind: "edit",
       template: template && {
         id: template.id,
-        values: { name: template.name, subject: template.subject, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variables },
+        values: { name: template.name, subject: template.subject, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variableValues },
       },
     };
   } else if (modal === "delete") {

@@ -19,6 +19,7 @@ import {
   campaignPreview,
   deleteEmailCampaign,
   EMAIL_ACCESS,
+  editableEmailCampaign,
   emailCampaignDetail,
   executeEmailCampaign,
   listEmailTemplates,
@@ -68,11 +69,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     dialog:
       modal === "edit" && detail.actions.edit && templates && audience
         ? { kind: "edit" as const, templates: templates.map(({ id, name }) => ({ id, name })), audience }
-        : modal === "execute" && detail.actions.execute && audience
-          ? { kind: "execute" as const, audience: audience[detail.campaign.recipientType] }
-          : modal === "delete" && detail.actions.delete
-            ? { kind: "delete" as const }
-            : null,
+        : modal === "edit"
+          ? { kind: "not-editable" as const }
+          : modal === "execute" && detail.actions.execute && audience
+            ? { kind: "execute" as const, audience: audience[detail.campaign.recipientType] }
+            : modal === "delete" && detail.actions.delete
+              ? { kind: "delete" as const }
+              : null,
   };
 }
 
@@ -98,6 +101,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   switch (intent) {
     case "update": {
+      // the status first: a campaign that is not a draft says so ('只有草稿状态的活动可以编辑'), whatever the form holds
+      try {
+        await editableEmailCampaign(id);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
+        throw error instanceof ApiError && error.status === 404 ? new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" }) : error;
+      }
       const submission = parseWithZod(formData, { schema: campaignInputSchema });
       if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
       try {
@@ -321,6 +331,19 @@ export default function EmailCampaign() {
             submitLabel="Save campaign"
             cancelTo={here}
           />
+        </AdminDialog>
+      ) : null}
+
+      {dialog?.kind === "not-editable" ? (
+        <AdminDialog id="edit-campaign" title="Edit campaign" closeTo={here}>
+          <p className="notice notice--error" role="alert">
+            {M.editDraftOnly}
+          </p>
+          <div className="form-actions">
+            <Link to={here} className="button button--secondary" preventScrollReset>
+              Close
+            </Link>
+          </div>
         </AdminDialog>
       ) : null}
 

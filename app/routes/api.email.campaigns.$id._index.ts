@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/lib/permissions.server";
-import { campaignInputSchema, EMAIL_MESSAGES as M } from "~/schemas/email";
-import { campaignJson, deleteEmailCampaign, EMAIL_ACCESS, emailCampaignDetail, runJson, updateEmailCampaign } from "~/services/email.server";
+import { campaignInputSchema, EMAIL_MESSAGES as M, overStored } from "~/schemas/email";
+import { campaignInputOf, campaignJson, deleteEmailCampaign, EMAIL_ACCESS, editableEmailCampaign, emailCampaignDetail, runJson, updateEmailCampaign } from "~/services/email.server";
 
 /** GET /api/email/campaigns/:id → data: campaign with its runs. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
@@ -14,11 +14,15 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   dataByMethod(request, {
-    /** Only a draft: otherwise 400 '只有草稿状态的活动可以编辑'. */
+    /**
+     * Only a draft: otherwise 400 '只有草稿状态的活动可以编辑', whatever the body. Fields the
+     * body leaves out keep their stored values.
+     */
     PUT: async () => {
       await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
       const id = parseId(params.id);
-      const body = await readBody(request, campaignInputSchema);
+      const current = await editableEmailCampaign(id);
+      const body = await readBody(request, overStored(campaignInputSchema, campaignInputOf(current)));
       return dataOk(M.campaignUpdated, campaignJson(await updateEmailCampaign(id, body)));
     },
     /** Anything but a sending campaign (400). */

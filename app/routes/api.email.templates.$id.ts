@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/lib/permissions.server";
-import { EMAIL_MESSAGES as M, templateInputSchema } from "~/schemas/email";
-import { deleteEmailTemplate, EMAIL_ACCESS, getEmailTemplate, templateJson, updateEmailTemplate } from "~/services/email.server";
+import { EMAIL_MESSAGES as M, overStored, templateInputSchema } from "~/schemas/email";
+import { deleteEmailTemplate, EMAIL_ACCESS, getEmailTemplate, templateInputOf, templateJson, updateEmailTemplate } from "~/services/email.server";
 
 /** GET /api/email/templates/:id → data: template. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
@@ -13,11 +13,12 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   dataByMethod(request, {
-    /** The whole template: name, subject, html_content, text_content, template_variables. */
+    /** name, subject, html_content, text_content, template_variables: fields left out keep their stored values. */
     PUT: async () => {
       await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
       const id = parseId(params.id);
-      const body = await readBody(request, templateInputSchema);
+      const current = await getEmailTemplate(id);
+      const body = await readBody(request, overStored(templateInputSchema, templateInputOf(current)));
       return dataOk(M.templateUpdated, templateJson(await updateEmailTemplate(id, body)));
     },
     /** 409 TEMPLATE_IN_USE while a campaign uses it. */

@@ -31,8 +31,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { token: token ?? "", siteName: toSiteInfo(settings).site_name, ...state };
 }
 
+/**
+ * The POST's form, or an empty one: a one-click request may come without a body or with
+ * one that is not a form (RFC 8058 asks for the form body, but the token in the address
+ * is what counts, CONTRACT.md: "POST /unsubscribe?token= (also with the one-click body)").
+ */
+async function formOf(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type.trim())) return new FormData();
+  return request.formData().catch(() => new FormData());
+}
+
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await formOf(request);
   const token = tokenOf(request, form);
   if (form.get("intent") === "resubscribe") {
     await resubscribeByToken(token).catch(asPageError);

@@ -33,6 +33,8 @@ export const ACTIVE_DAYS = 30;
 /** The statistics' recent window (spec/admin.md 9). */
 export const RECENT_STATS_DAYS = 7;
 export const CAMPAIGNS_PAGE_SIZE = 20;
+/** The most campaigns GET /api/email/campaigns?limit= answers at once. */
+export const CAMPAIGNS_LIMIT_MAX = 100;
 export const TEMPLATES_PAGE_SIZE = 20;
 /** Failed recipients listed on a campaign's page. */
 export const FAILED_LIST_LIMIT = 50;
@@ -70,7 +72,7 @@ export const EMAIL_MESSAGES = {
   variablesInvalid: 'Variables must be a JSON object of names and values, e.g. {"promoCode": "SAVE10"}',
   variablesTooMany: `At most ${VARIABLES_MAX} variables`,
   variableNameInvalid: "Variable names are letters, digits and _ (not starting with a digit)",
-  variableValueInvalid: `Variable values are text of at most ${VARIABLE_VALUE_MAX} characters`,
+  variableValueInvalid: `Variable values are text, numbers, true/false or null, of at most ${VARIABLE_VALUE_MAX} characters`,
   unknownVariable: (name: string) =>
     `Unknown variable {{${name}}}: use ${BUILTIN_VARIABLES.map((v) => `{{${v}}}`).join(", ")} or define it under Variables`,
   templateIdInvalid: "Choose a template from the list",
@@ -117,11 +119,15 @@ export function variablesIn(text: string): string[] {
   return [...names];
 }
 
-/** Spec/admin.md 4: pending>0 means sending; no failures means complete; otherwise partly failed. */
+/**
+ * Spec/admin.md 4: pending>0 means sending; no failures means complete; otherwise partly
+ * failed. Of a campaign that has run (a run that reached nobody, or only skipped users, is
+ * complete too); one that never ran is "not-started" (`runs` 0).
+ */
 export type CompletionIndicator = "sending" | "complete" | "partly-failed" | "not-started";
-export function completionIndicator(stats: { sent: number; failed: number; pending: number }): CompletionIndicator {
+export function completionIndicator(stats: { sent: number; failed: number; pending: number }, runs = 1): CompletionIndicator {
+  if (runs === 0) return "not-started";
   if (stats.pending > 0) return "sending";
-  if (stats.sent + stats.failed === 0) return "not-started";
   return stats.failed === 0 ? "complete" : "partly-failed";
 }
 export const COMPLETION_LABELS: Record<CompletionIndicator, string> = {

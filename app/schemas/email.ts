@@ -7,6 +7,8 @@ import { z } from "zod";
 import {
   BUILTIN_VARIABLES,
   CAMPAIGN_STATUSES,
+  CAMPAIGNS_LIMIT_MAX,
+  CAMPAIGNS_PAGE_SIZE,
   EMAIL_MESSAGES,
   HTML_MAX,
   RECIPIENT_TYPES,
@@ -44,12 +46,13 @@ export const templateVariablesSchema = z.preprocess(
       if (entries.length > VARIABLES_MAX) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variablesTooMany });
       for (const [name, value] of entries) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variableNameInvalid });
-        else if (!["string", "number", "boolean"].includes(typeof value) || String(value).length > VARIABLE_VALUE_MAX) {
+        else if ((value !== null && !["string", "number", "boolean"].includes(typeof value)) || String(value).length > VARIABLE_VALUE_MAX) {
           ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.variableValueInvalid });
         }
       }
     })
-    .transform((record) => Object.fromEntries(Object.entries(record).map(([name, value]) => [name, String(value)])) as Record<string, string>),
+    // kept as given (text, numbers, booleans, null): the API answers what it was sent; the sender fills in their text
+    .transform((record) => record as Record<string, string | number | boolean | null>),
 );
 
 const subjectSchema = trimmed(EMAIL_MESSAGES.subjectRequired)
@@ -57,7 +60,7 @@ const subjectSchema = trimmed(EMAIL_MESSAGES.subjectRequired)
   .refine((value) => !/[\r\n]/.test(value), EMAIL_MESSAGES.subjectOneLine);
 
 /** Adds an issue on each field that uses a variable that is neither built in nor defined. */
-function checkVariables(fields: Record<string, string | null | undefined>, defined: Record<string, string>, ctx: z.RefinementCtx) {
+function checkVariables(fields: Record<string, string | null | undefined>, defined: Record<string, unknown>, ctx: z.RefinementCtx) {
   const known = new Set<string>([...BUILTIN_VARIABLES, ...Object.keys(defined)]);
   for (const [field, text] of Object.entries(fields)) {
     const unknown = text ? variablesIn(text).find((name) => !known.has(name)) : undefined;
@@ -131,7 +134,8 @@ export const campaignInputSchema = z
     if (value.schedule_type === "recurring" && !value.recurring_pattern) {
       ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.recurringPatternRequired, path: ["recurring_pattern"] });
     }
-    checkVariables({ subject: value.subject, html_content: value.html_content, text_content: value.text_content }, {}, ctx);
+    // with a template, the subject may use the template's own variables: the service checks it against them
+    checkVariables({ subject: value.template_id === null ? value.subject : null, html_content: value.html_content, text_content: value.text_content }, {}, ctx);
   })
   .transform((value) => ({
     ...value,
@@ -149,9 +153,22 @@ export const previewInputSchema = z.object({
 });
 export type PreviewInput = z.infer<typeof previewInputSchema>;
 
-/** ?page= and ?status= of the campaign list. */
+/** ?page=, ?limit= (the API's; the page shows CAMPAIGNS_PAGE_SIZE) and ?status= of the campaign list. */
 export const campaignListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  limit: z.coerce.number().int().min(1).max(CAMPAIGNS_LIMIT_MAX).catch(CAMPAIGNS_PAGE_SIZE),
   status: z.enum(CAMPAIGN_STATUSES).optional().catch(undefined),
 });
 
+
+/**
+ * A PUT's body over the stored values (CONTRACT.md leaves partial updates open; decision
+ * 018): the fields it names replace the stored ones, the others stay. A body that is not
+ * an object is checked as it is (and refused).
+ */
+export function overStored<T>(schema: { safeParse: (value: unknown) => z.ZodSafeParseResult<T> }, stored: Record<string, unknown>) {
+  return {
+    safeParse: (raw: unknown) =>
+      schema.safeParse(raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...stored, ...(raw as Record<string, unknown>) } : raw),
+  };
+}

@@ -41,12 +41,14 @@ import {
 import type { User } from "~/models/user.server";
 import {
   ACTIVE_DAYS,
+  BUILTIN_VARIABLES,
   campaignActions,
   completionIndicator,
   EMAIL_MESSAGES as M,
   FAILED_LIST_LIMIT,
   RECENT_STATS_DAYS,
   successRate,
+  variablesIn,
   type CampaignInput,
   type CampaignStatus,
   type PreviewInput,
@@ -87,7 +89,7 @@ export function templateJson(template: EmailTemplate) {
     subject: template.subject,
     html_content: template.htmlContent,
     text_content: template.textContent,
-    template_variables: template.variables,
+    template_variables: template.variableValues,
     created_at: template.createdAt,
     updated_at: template.updatedAt,
     created_by: template.createdBy,
@@ -117,6 +119,15 @@ export async function createEmailTemplate(input: TemplateInput, actor: Actor): P
   return getEmailTemplate(id);
 }
 
+/** A template's stored values as templateInputSchema reads them: a PUT without a field keeps that field. */
+export const templateInputOf = (template: EmailTemplate): Record<string, unknown> => ({
+  name: template.name,
+  subject: template.subject,
+  html_content: template.htmlContent,
+  text_content: template.textContent,
+  template_variables: template.variableValues,
+});
+
 export async function updateEmailTemplate(id: number, input: TemplateInput): Promise<EmailTemplate> {
   if (!(await updateTemplate(getDb(), id, templateValues(input)))) throw notFound(M.templateNotFound);
   return getEmailTemplate(id);
@@ -135,7 +146,8 @@ export async function deleteEmailTemplate(id: number): Promise<void> {
   } catch (error) {
     // a campaign took it up in between: the foreign key refuses
     if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
-      throw new ApiError(409, M.templateInUse(await campaignNamesUsingTemplate(db, id)), "TEMPLATE_IN_USE");
+      const names = await campaignNamesUsingTemplate(db, id);
+      throw new ApiError(409, M.templateInUse(names), "TEMPLATE_IN_USE", undefined, { campaigns: names });
     }
     throw error;
   }
@@ -166,7 +178,7 @@ export function campaignJson(campaign: Campaign) {
     pending_count: totals.pending,
     skipped_count: totals.skipped,
     uncertain_count: totals.uncertain,
-    completion: completionIndicator(totals),
+    completion: completionIndicator(totals, campaign.runCount),
     run_count: campaign.runCount,
     next_run_at: iso(campaign.nextRunAt),
     created_at: campaign.createdAt,
@@ -204,8 +216,17 @@ export async function getEmailCampaign(id: number): Promise<Campaign> {
   return campaign;
 }
 
-async function checkTemplate(templateId: number | null) {
-  if (templateId !== null && !(await findTemplate(getDb(), templateId))) throw badRequest(M.templateIdInvalid, "template_id");
+/**
+ * The template must exist; with one, the campaign's subject may also use the template's
+ * own variables (the schema, which cannot see the template, leaves that subject to here).
+ */
+async function checkTemplate(input: CampaignInput) {
+  if (input.template_id === null) return;
+  const template = await findTemplate(getDb(), input.template_id);
+  if (!template) throw badRequest(M.templateIdInvalid, "template_id");
+  const known = new Set<string>([...BUILTIN_VARIABLES, ...Object.keys(template.variables)]);
+  const unknown = variablesIn(input.subject).find((name) => !known.has(name));
+  if (unknown) throw badRequest(M.unknownVariable(unknown), "subject");
 }
 
 const campaignValues = (input: CampaignInput) => ({
@@ -221,16 +242,39 @@ const campaignValues = (input: CampaignInput) => ({
 });
 
 export async function createEmailCampaign(input: CampaignInput, actor: Actor): Promise<Campaign> {
-  await checkTemplate(input.template_id);
+  await checkTemplate(input);
   const id = await insertCampaign(getDb(), { ...campaignValues(input), createdBy: actor.user.id });
   return getEmailCampaign(id);
 }
 
+/** A campaign's stored values as campaignInputSchema reads them: a PUT without a field keeps that field. */
+export const campaignInputOf = (campaign: Campaign): Record<string, unknown> => ({
+  name: campaign.name,
+  subject: campaign.subject,
+  template_id: campaign.templateId,
+  html_content: campaign.htmlContent,
+  text_content: campaign.textContent,
+  recipient_type: campaign.recipientType,
+  schedule_type: campaign.scheduleType,
+  scheduled_at: campaign.scheduledAt,
+  recurring_pattern: campaign.recurringPattern,
+});
+
+/**
+ * The campaign, if it may be edited: 404 when it is not there, 400
+ * '只有草稿状态的活动可以编辑' unless it is a draft. Asked before the edit itself is read, so a
+ * non-draft answers with the spec's words whatever the body holds.
+ */
+export async function editableEmailCampaign(id: number): Promise<Campaign> {
+  const campaign = await getEmailCampaign(id);
+  if (campaign.status !== "draft") throw badRequest(M.editDraftOnly);
+  return campaign;
+}
+
 /** Only a draft can be edited ('只有草稿状态的活动可以编辑'). */
 export async function updateEmailCampaign(id: number, input: CampaignInput): Promise<Campaign> {
-  const current = await getEmailCampaign(id);
-  if (current.status !== "draft") throw badRequest(M.editDraftOnly);
-  await checkTemplate(input.template_id);
+  await editableEmailCampaign(id);
+  await checkTemplate(input);
   if (!(await updateDraftCampaign(getDb(), id, campaignValues(input)))) throw badRequest(M.editDraftOnly);
   return getEmailCampaign(id);
 }

@@ -284,3 +284,40 @@ test.describe("unsubscribe page", () => {
     }
   });
 });
+
+test.describe("email marketing for a visitor", () => {
+  test("a login-required screen with a button to /login, which comes back to the page after logging in", async ({ page, allowedConsoleErrors }) => {
+    allowedConsoleErrors.push(/status of 401/);
+    await page.goto(`${BASE}/campaigns`);
+    await expect(page.getByRole("heading", { name: "Login required" })).toBeVisible();
+    await page.locator(".error-page").getByRole("link", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin%2Femail-management%2Fcampaigns$/);
+    await page.getByLabel("Email or username").fill(E2E_ADMIN.email);
+    await page.getByLabel("Password", { exact: true }).fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/admin\/email-management\/campaigns$/);
+    await expect(page.getByRole("heading", { name: /^Campaigns/ })).toBeVisible();
+  });
+});
+
+test.describe("editing a campaign that is not a draft", () => {
+  test("the edit dialog says '只有草稿状态的活动可以编辑'", async ({ page, request }, testInfo) => {
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, BASE);
+    const name = uniqueName(testInfo, "noedit");
+    const login = await request.post("/api/auth/login", { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
+    const headers = { Authorization: `Bearer ${(await login.json()).accessToken}` };
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await request.post("/api/email/campaigns", { headers, data: { name, subject: name, html_content: "<p>x</p>", schedule_type: "scheduled", scheduled_at: at } });
+    const id = (await created.json()).data.id;
+    await request.post(`/api/email/campaigns/${id}/execute`, { headers });
+    try {
+      await page.goto(`${BASE}/campaigns/${id}?modal=edit`);
+      const dialog = page.getByRole("dialog", { name: "Edit campaign" });
+      await expect(dialog.getByRole("alert")).toHaveText("只有草稿状态的活动可以编辑");
+      await expect(dialog.getByLabel("Name")).toHaveCount(0);
+    } finally {
+      await request.post(`/api/email/campaigns/${id}/unschedule`, { headers });
+      await request.delete(`/api/email/campaigns/${id}`, { headers });
+    }
+  });
+});

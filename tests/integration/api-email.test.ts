@@ -101,7 +101,7 @@ describe("templates", () => {
       success: true,
       message: "Template created",
       error: null,
-      data: { name: "Welcome mail", subject: "Hi {{userName}}", text_content: null, template_variables: { promo: "SAVE10", n: "3" }, created_by_name: "admin", campaign_count: 0 },
+      data: { name: "Welcome mail", subject: "Hi {{userName}}", text_content: null, template_variables: { promo: "SAVE10", n: 3 }, created_by_name: "admin", campaign_count: 0 },
     });
     const id = created.body.data.id;
 
@@ -110,7 +110,7 @@ describe("templates", () => {
     const list = await call("/templates");
     expect(list.body.data.templates.map((t: { id: number }) => t.id)).toContain(id);
 
-    const updated = await call(`/templates/${id}`, { method: "PUT", body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello" } });
+    const updated = await call(`/templates/${id}`, { method: "PUT", body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello", template_variables: {} } });
     expect(updated.body).toMatchObject({ success: true, message: "Template updated", data: { id, name: "Welcome 2", text_content: "Hello", template_variables: {} } });
 
     const deleted = await call(`/templates/${id}`, { method: "DELETE" });
@@ -339,12 +339,24 @@ describe("statistics", () => {
 describe("the admin pages", () => {
   const pages = ["/admin/email-management", "/admin/email-management/campaigns", "/admin/email-management/html-templates", "/admin/email-management/stats"];
 
-  it("send a visitor to log in, and show a regular user the 403 with the spec's words", async () => {
-    for (const path of pages) {
+  it("show a visitor the login-required screen with a button to /login, and a regular user the 403 with the spec's words", async () => {
+    for (const path of [...pages, "/admin/email-management/campaigns/1"]) {
       const visitor = await fetch(`${server.url}${path}`, { redirect: "manual" });
-      expect(visitor.status, path).toBe(302);
-      expect(visitor.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+      expect(visitor.status, path).toBe(401);
+      const html = await visitor.text();
+      expect(html).toContain("Login required");
+      expect(html).toContain(`href="/login?redirectTo=${encodeURIComponent(path)}"`);
     }
+    // the rest of the back office still sends visitors to the login page
+    expect((await fetch(`${server.url}/admin`, { redirect: "manual" })).status).toBe(302);
+    const visitorPost = await fetch(`${server.url}/admin/email-management?index`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: new URLSearchParams({ intent: "create", name: "visitor", subject: "x", html_content: "x" }),
+    });
+    expect(visitorPost.status).toBe(401);
+    expect(db.prepare("SELECT count(*) AS n FROM email_templates WHERE name = 'visitor'").get()).toEqual({ n: 0 });
     const regular = await createAccountByAdmin(server.url);
     const cookie = await pageLogin(server.url, regular.email, regular.password);
     for (const path of pages) {

@@ -4,7 +4,8 @@ import { ErrorPage } from "~/components/ui/error-page";
 /**
  * An admin page's error boundary: 403/404 answers read as usual; anything unexpected
  * shows the page's own load-failure message (spec/admin.md 8, e.g. '加载设置失败'), with a
- * reload link when `reloadTo` is given (a plain link: it works without JavaScript).
+ * reload button when `reloadTo` is given (spec/admin.md 2: "a fallback error screen with a
+ * reload button"): a GET form for the same address, so it works without JavaScript.
  */
 export function AdminErrorPage({ error, loadFailed, reloadTo }: { error: unknown; loadFailed: string; reloadTo?: string }) {
   if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage error={error} />;
@@ -13,16 +14,27 @@ export function AdminErrorPage({ error, loadFailed, reloadTo }: { error: unknown
       <p className="error-code">500</p>
       <h1 id="error-title">{loadFailed}</h1>
       <p>An unexpected error occurred. Please try again in a moment.</p>
-      <p className="form-actions">
-        {reloadTo ? (
-          <a className="button" href={reloadTo}>
-            Reload
-          </a>
-        ) : null}
+      <div className="form-actions">
+        {reloadTo ? <ReloadButton to={reloadTo} /> : null}
         <a className={reloadTo ? "button button--secondary" : "button"} href="/admin">
           Back to the dashboard
         </a>
-      </p>
+      </div>
     </section>
+  );
+}
+
+/** A button that loads `to` again: a plain GET form carrying the address's query as hidden fields. */
+function ReloadButton({ to }: { to: string }) {
+  const url = new URL(to, "http://x");
+  return (
+    <form method="get" action={url.pathname} className="admin-inline-form">
+      {[...url.searchParams].map(([name, value], n) => (
+        <input key={`${name}-${n}`} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className="button">
+        Reload
+      </button>
+    </form>
   );
 }

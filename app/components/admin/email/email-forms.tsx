@@ -45,7 +45,7 @@ export type TemplateFormValues = {
   subject: string;
   htmlContent: string;
   textContent: string | null;
-  variables: Record<string, string>;
+  variables: Record<string, string | number | boolean | null>;
 };
 
 export function TemplateForm({
