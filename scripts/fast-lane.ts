@@ -305,7 +305,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
 
     const started = process.hrtime.bigint();
     if (!pathname.startsWith("/api/")) {
-      if (!servePageCache(req, res)) return false;
+      if (!servePageCache(req, res, () => clientAddress(req, trustProxy))) return false;
       logWhenSent(req, res, started, null);
       return true;
     }

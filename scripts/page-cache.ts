@@ -13,10 +13,12 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import { contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER } from "../app/lib/content-version.server";
+import { BLOG_POST_ID_HEADER, blogVersion, contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER } from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
+import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView } from "../app/services/view-counts.server";
+import { log } from "../app/lib/log.server";
 
 const MAX_ENTRIES = 2000;
 /** the pages kept (plain and gzipped), in bytes: the memory they may take */
@@ -27,6 +29,11 @@ const TTL_MS = 60_000;
 
 /** The storefront pages a visitor sees alike (never accounts, admin, API or assets). */
 const CACHEABLE = /^\/(search|category\/[^/]+|product\/[^/]+|(weidian|taobao|tmall|1688)\/[^/]+)?$/;
+/**
+ * The public blog pages (decision 017): the list, categories, tags and posts; never the
+ * feeds (they answer conditional requests with 304 themselves).
+ */
+const BLOG_PAGE = /^\/blog(\/(category|tag)\/[^/]+|\/(?!feed\.xml$|atom\.xml$)[^/]+)?$/;
 
 type Entry = {
   identity: Buffer;
@@ -34,13 +41,17 @@ type Entry = {
   /** every header of the answer, Content-Security-Policy (with the render's nonce) included */
   headers: Array<[string, string]>;
   productId: number | null;
+  /** the public post of a blog post page, whose views a hit counts */
+  blogPostId: number | null;
   contentVersion: number;
   dataVersion: number;
+  /** for blog pages: the blog's version they were rendered at (null: not a blog page) */
+  blogVersion: number | null;
   storedAt: number;
 };
 
 /** What the Remix handler needs to store its answer to a request that may be kept. */
-export type PageCacheNote = { key: string; contentVersion: number; dataVersion: number };
+export type PageCacheNote = { key: string; contentVersion: number; dataVersion: number; blogVersion: number | null };
 
 const entries = new Map<string, Entry>();
 
@@ -72,7 +83,7 @@ export function pageCacheKey(method: string | undefined, url: string, headers: I
   if (method !== "GET" && method !== "HEAD") return null;
   const query = url.indexOf("?");
   const pathname = query === -1 ? url : url.slice(0, query);
-  if (!CACHEABLE.test(pathname)) return null;
+  if (!CACHEABLE.test(pathname) && !BLOG_PAGE.test(pathname)) return null;
   if (hasVisitorCookie(headers.cookie)) return null;
   // Remix data requests and anything asking for JSON
   if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
@@ -82,11 +93,17 @@ export function pageCacheKey(method: string | undefined, url: string, headers: I
 /** Notes a request whose answer may be stored (the versions are read before it renders). */
 export function notePageCache(method: string | undefined, url: string, headers: IncomingMessage["headers"]): PageCacheNote | null {
   const key = pageCacheKey(method, url, headers);
-  return key ? { key, contentVersion: contentVersion(), dataVersion: dataVersion() } : null;
+  if (!key) return null;
+  return { key, contentVersion: contentVersion(), dataVersion: dataVersion(), blogVersion: url.startsWith("/blog") ? blogVersion() : null };
 }
 
 function fresh(entry: Entry, now: number): boolean {
-  return entry.contentVersion === contentVersion() && entry.dataVersion === dataVersion() && now - entry.storedAt < TTL_MS;
+  return (
+    entry.contentVersion === contentVersion() &&
+    entry.dataVersion === dataVersion() &&
+    (entry.blogVersion === null || entry.blogVersion === blogVersion()) &&
+    now - entry.storedAt < TTL_MS
+  );
 }
 
 function incrementViewParam(url: string): string | null {
@@ -98,7 +115,7 @@ function incrementViewParam(url: string): string | null {
  * Answers a request from a stored page, or returns false (nothing sent) when there is
  * none fresh for it.
  */
-export function servePageCache(req: IncomingMessage, res: ServerResponse): boolean {
+export function servePageCache(req: IncomingMessage, res: ServerResponse, clientIp: () => string = () => req.socket.remoteAddress ?? ""): boolean {
   const url = req.url ?? "/";
   const key = pageCacheKey(req.method, url, req.headers);
   if (!key) return false;
@@ -113,6 +130,10 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse): boole
   entries.set(key, entry);
 
   if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
+  if (entry.blogPostId !== null) {
+    const viewer = { userAgent: req.headers["user-agent"] ?? null, incrementView: incrementViewParam(url), clientIp: clientIp(), userId: null };
+    countPostViewBy(entry.blogPostId, viewer).catch((error: unknown) => log.warn(`blog: a view of post #${entry.blogPostId} was not counted: ${String(error)}`));
+  }
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("X-Page-Cache", "hit");
   res.setHeader("Vary", "Accept-Encoding");
@@ -133,9 +154,11 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse): boole
  */
 export async function storePageCache(note: PageCacheNote | null, res: ServerResponse, response: globalThis.Response): Promise<globalThis.Response> {
   const productId = response.headers.get(PRODUCT_ID_HEADER);
+  const blogPostId = response.headers.get(BLOG_POST_ID_HEADER);
   const headers = new Headers(response.headers);
   // between the loaders and the server only
   headers.delete(PRODUCT_ID_HEADER);
+  headers.delete(BLOG_POST_ID_HEADER);
   headers.delete(SHARED_ANSWER_HEADER);
   const cacheable =
     note &&
@@ -164,8 +187,10 @@ export async function storePageCache(note: PageCacheNote | null, res: ServerResp
       gzip,
       headers: [...sent, ...[...headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie")],
       productId: productId && /^\d+$/.test(productId) ? Number(productId) : null,
+      blogPostId: blogPostId && /^\d+$/.test(blogPostId) ? Number(blogPostId) : null,
       contentVersion: note.contentVersion,
       dataVersion: note.dataVersion,
+      blogVersion: note.blogVersion,
       storedAt: Date.now(),
     });
   }

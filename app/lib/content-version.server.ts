@@ -10,10 +10,10 @@
 
 declare global {
   // eslint-disable-next-line no-var
-  var __contentVersion: { value: number } | undefined;
+  var __contentVersion: { value: number; blog: number } | undefined;
 }
 
-const version: { value: number } = (globalThis.__contentVersion ??= { value: 0 });
+const version: { value: number; blog: number } = (globalThis.__contentVersion ??= { value: 0, blog: 0 });
 
 export function contentChanged(): void {
   version.value += 1;
@@ -22,6 +22,22 @@ export function contentChanged(): void {
 export function contentVersion(): number {
   return version.value;
 }
+
+/**
+ * The blog's own version: what the public blog pages show changed (a post, a category,
+ * an approved comment, a like, the blog settings). Only the stored blog pages are read
+ * again after it moves, so a like does not empty the catalogue's pages.
+ */
+export function blogChanged(): void {
+  version.blog += 1;
+}
+
+export function blogVersion(): number {
+  return version.blog;
+}
+
+/** Names the public post of a page for the page cache (it counts the views); never sent to browsers. */
+export const BLOG_POST_ID_HEADER = "X-Blog-Post-Id";
 
 /** Names the product of a page for the page cache (it counts the views); never sent to browsers. */
 export const PRODUCT_ID_HEADER = "X-Product-Id";

@@ -1,14 +1,19 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data as withInit, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
-import { BlogPostView, blogPostMeta } from "~/components/storefront/blog-post";
+import { BlogPostView, blogPostMeta, type BlogPostPageData } from "~/components/storefront/blog-post";
 import { ErrorPage } from "~/components/ui/error-page";
 import { loadPostPage, postPageAction } from "~/lib/blog-pages.server";
+import { BLOG_POST_ID_HEADER } from "~/lib/content-version.server";
 import { rememberedHtml } from "~/lib/html-slot";
 
 /** /blog/:slug: a post (its body sent once, outside the data: see clientLoader), likes and comments. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return loadPostPage(request, context.clientIp, params.slug ?? "");
+  const page = await loadPostPage(request, context.clientIp, params.slug ?? "");
+  // a public post's page may be kept for visitors: the server's front then counts its views
+  return withInit(page, page.post.isPublic ? { headers: { [BLOG_POST_ID_HEADER]: String(page.post.id) } } : undefined);
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return postPageAction(request, params.slug ?? "");
@@ -30,7 +35,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 }
 
 export default function BlogPost() {
-  const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>> & { bodyHtml?: string };
+  const data = useLoaderData<typeof loader>() as BlogPostPageData & { bodyHtml?: string };
   const actionData = useActionData<typeof action>();
   return <BlogPostView data={data} bodyHtml={data.bodyHtml} actionData={actionData && "commentError" in actionData ? actionData : undefined} />;
 }

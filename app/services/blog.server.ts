@@ -8,13 +8,11 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { htmlToText, postSlugFromTitle, readingTime, slugFromName, summarize, uniqueSlug } from "~/lib/blog-text";
-import { countsAsView } from "~/lib/crawlers";
 import { getDb, type DB } from "~/lib/db.server";
 import { countLinks, sanitizeCommentHtml, sanitizePostHtml } from "~/lib/html-sanitize.server";
 import { log } from "~/lib/log.server";
 import type { Access } from "~/lib/permissions";
 import {
-  addPostView,
   COMMENT_LIKES,
   countCommentsByStatus,
   countPostsByStatus,
@@ -78,6 +76,8 @@ import {
   type PostStatus,
   type PostUpdateBody,
 } from "~/schemas/blog";
+import { blogChanged } from "~/lib/content-version.server";
+import { countPostViewBy } from "./blog-views.server";
 import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
 
@@ -201,7 +201,7 @@ export const blogSettingsJson = (settings: BlogSettings) => ({
   posts_per_page: settings.postsPerPage,
 });
 
-export async function saveBlogSettings(body: BlogSettingsBody): Promise<BlogSettings> {
+async function saveBlogSettingsWrite(body: BlogSettingsBody): Promise<BlogSettings> {
   await saveBlogSettingsRow(db(), {
     commentsEnabled: body.comments_enabled,
     commentModeration: body.comment_moderation,
@@ -326,27 +326,14 @@ export async function adminPostList(query: AdminPostQuery, withContent = false):
 
 // ---------------------------------------------------------------- views
 
-const VIEW_WINDOW_MS = 30 * 60_000;
-const VIEW_KEYS_MAX = 50_000;
-const recentViews = new Map<string, number>();
-
-/**
- * Counts a view of a post: not for crawlers (or incrementView=false), and once per reader
- * (the user, else the address and browser) and post in 30 minutes, so reloads and a
- * page's own revalidation after a like or a comment do not count again.
- */
-export async function countPostView(postId: number, viewer: { request: Request; clientIp: string; userId: number | null }): Promise<boolean> {
-  const url = new URL(viewer.request.url);
-  if (!countsAsView(viewer.request.headers.get("User-Agent"), url.searchParams.get("incrementView"))) return false;
-  const key = `${postId}|${viewer.userId ?? `${viewer.clientIp}|${viewer.request.headers.get("User-Agent") ?? ""}`}`;
-  const at = Date.now();
-  const seen = recentViews.get(key);
-  if (seen !== undefined && at - seen < VIEW_WINDOW_MS) return false;
-  recentViews.delete(key);
-  recentViews.set(key, at);
-  if (recentViews.size > VIEW_KEYS_MAX) recentViews.delete(recentViews.keys().next().value!);
-  await addPostView(db(), postId);
-  return true;
+/** Counts a view of a post (see blog-views.server.ts for what counts). */
+export function countPostView(postId: number, viewer: { request: Request; clientIp: string; userId: number | null }): Promise<boolean> {
+  return countPostViewBy(postId, {
+    userAgent: viewer.request.headers.get("User-Agent"),
+    incrementView: new URL(viewer.request.url).searchParams.get("incrementView"),
+    clientIp: viewer.clientIp,
+    userId: viewer.userId,
+  });
 }
 
 // ---------------------------------------------------------------- writing posts
@@ -415,7 +402,7 @@ const isUniqueSlugViolation = (error: unknown) =>
  * POST /posts; blog.publish is the permission of PUT /posts/:id/publish). Slug and
  * reading time are computed when absent.
  */
-export async function createPost(body: PostBody, actor: Actor): Promise<BlogPost> {
+async function createPostWrite(body: PostBody, actor: Actor): Promise<BlogPost> {
   const content = sanitizePostHtml(body.content);
   const text = htmlToText(content);
   if (!text && !/<img\s/i.test(content)) throw fieldError(400, "content", M.titleContentRequired);
@@ -466,7 +453,7 @@ async function currentPost(id: number): Promise<BlogPost> {
 }
 
 /** Applies the fields given, status included (blog.edit, as CONTRACT.md says for PUT /posts/:id). */
-export async function updatePostByAdmin(id: number, body: PostUpdateBody, actor: Actor): Promise<BlogPost> {
+async function updatePostByAdminWrite(id: number, body: PostUpdateBody, actor: Actor): Promise<BlogPost> {
   const current = await currentPost(id);
   const changes: Partial<PostRowInput> = {};
   if (body.title !== undefined) changes.title = body.title;
@@ -516,7 +503,7 @@ export async function updatePostByAdmin(id: number, body: PostUpdateBody, actor:
 }
 
 /** PUT /posts/:id/publish (blog.publish): `published` (now, unless it has a time) or the given status. */
-export async function setPostStatus(id: number, status: PostStatus, publishedAt?: string | null): Promise<BlogPost> {
+async function setPostStatusWrite(id: number, status: PostStatus, publishedAt?: string | null): Promise<BlogPost> {
   const current = await currentPost(id);
   let time = publishedAt !== undefined ? publishedAt : current.publishedAt;
   // publishing without a time means live now: a post scheduled for later, or a draft that
@@ -542,7 +529,7 @@ export function publishNowTime(current: Pick<BlogPost, "status" | "publishedAt">
   return current && isPublic(current) && current.publishedAt ? current.publishedAt : now();
 }
 
-export async function deletePostByAdmin(id: number): Promise<BlogPost> {
+async function deletePostByAdminWrite(id: number): Promise<BlogPost> {
   const post = await currentPost(id);
   await deletePost(db(), id);
   return post;
@@ -554,6 +541,7 @@ export async function deletePostByAdmin(id: number): Promise<BlogPost> {
 export async function publishScheduledPosts(): Promise<number> {
   const published = await publishDuePosts(db(), now());
   for (const post of published) log.info(`blog: scheduled post #${post.id} “${post.title}” published`);
+  if (published.length) blogChanged();
   return published.length;
 }
 
@@ -645,7 +633,7 @@ async function assertParent(parentId: number | null | undefined, selfId?: number
   if (selfId !== undefined && descendantIds(all, selfId, false).includes(parentId)) throw fieldError(400, "parent_id", M.categoryUnderDescendant);
 }
 
-export async function createBlogCategory(body: BlogCategoryBody): Promise<BlogCategory> {
+async function createBlogCategoryWrite(body: BlogCategoryBody): Promise<BlogCategory> {
   await assertParent(body.parent_id);
   const base = (body.slug ? slugFromName(body.slug) : "") || slugFromName(body.name) || "category";
   const id = await insertBlogCategory(db(), {
@@ -659,7 +647,7 @@ export async function createBlogCategory(body: BlogCategoryBody): Promise<BlogCa
   return getBlogCategory(id);
 }
 
-export async function updateBlogCategoryByAdmin(id: number, body: Partial<BlogCategoryBody>): Promise<BlogCategory> {
+async function updateBlogCategoryByAdminWrite(id: number, body: Partial<BlogCategoryBody>): Promise<BlogCategory> {
   const current = await getBlogCategory(id);
   if (body.parent_id !== undefined) await assertParent(body.parent_id, id);
   let slug: string | undefined;
@@ -679,7 +667,7 @@ export async function updateBlogCategoryByAdmin(id: number, body: Partial<BlogCa
 }
 
 /** Deletes a category: its subcategories move up to its parent, its posts become uncategorised. */
-export async function deleteBlogCategoryByAdmin(id: number): Promise<BlogCategory> {
+async function deleteBlogCategoryByAdminWrite(id: number): Promise<BlogCategory> {
   const category = await getBlogCategory(id);
   await db()
     .transaction()
@@ -710,7 +698,7 @@ const moderatesComments = (actor: Actor) => has(actor, "blog.edit");
  * commented less than 15 s ago (429); held for moderation when moderation is on or it has
  * more than 2 links; a reply goes under the top comment it answers (one level).
  */
-export async function addComment(postId: number, body: CommentBody, actor: Actor): Promise<BlogComment> {
+async function addCommentWrite(postId: number, body: CommentBody, actor: Actor): Promise<BlogComment> {
   const settings = await loadBlogSettings();
   if (!settings.commentsEnabled) throw new ApiError(403, M.commentsClosed, "COMMENTS_CLOSED");
   await getPost({ id: postId }, actor.access);
@@ -746,7 +734,7 @@ async function ownedComment(id: number, actor: Actor): Promise<BlogComment> {
 }
 
 /** Its author or a blog.edit holder changes a comment; an author's edit with many links waits for moderation again. */
-export async function editComment(id: number, body: { content: string }, actor: Actor): Promise<BlogComment> {
+async function editCommentWrite(id: number, body: { content: string }, actor: Actor): Promise<BlogComment> {
   const comment = await ownedComment(id, actor);
   const content = sanitizeCommentHtml(body.content);
   if (!htmlToText(content)) throw fieldError(400, "content", M.commentEmpty);
@@ -756,14 +744,14 @@ export async function editComment(id: number, body: { content: string }, actor: 
   return (await findComment(db(), id, actor.user.id))!;
 }
 
-export async function removeComment(id: number, actor: Actor): Promise<BlogComment> {
+async function removeCommentWrite(id: number, actor: Actor): Promise<BlogComment> {
   const comment = await ownedComment(id, actor);
   await deleteComment(db(), id);
   return comment;
 }
 
 /** PUT /comments/:id/moderate (blog.edit). */
-export async function moderateComment(id: number, status: CommentStatus): Promise<BlogComment> {
+async function moderateCommentWrite(id: number, status: CommentStatus): Promise<BlogComment> {
   const comment = await findComment(db(), id);
   if (!comment) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
   await updateComment(db(), id, { status });
@@ -782,7 +770,7 @@ export async function commentQueue(query: { status: CommentStatus | "all"; page:
 // ---------------------------------------------------------------- likes
 
 /** Likes a post, or takes the like back (one per user). */
-export async function likePost(postId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number }> {
+async function likePostWrite(postId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number }> {
   await getPost({ id: postId }, actor.access);
   const result = await db()
     .transaction()
@@ -791,7 +779,7 @@ export async function likePost(postId: number, actor: Actor, type: LikeType): Pr
 }
 
 /** Likes an approved comment of a visible post, or takes the like back. */
-export async function likeComment(commentId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number; post_id: number }> {
+async function likeCommentWrite(commentId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number; post_id: number }> {
   const comment = await findComment(db(), commentId);
   if (!comment || (comment.status !== "approved" && comment.userId !== actor.user.id)) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
   await getPost({ id: comment.postId }, actor.access);
@@ -839,3 +827,34 @@ export const blogSitemapSources: SitemapSource[] = [
     },
   },
 ];
+
+// ---------------------------------------------------------------- telling the page cache
+
+/**
+ * A write the public blog pages show: the stored blog pages are read again after it
+ * (blogChanged, after the write, so a page rendered meanwhile is never kept as current).
+ */
+function changesBlog<A extends unknown[], R>(write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await write(...args);
+    } finally {
+      blogChanged();
+    }
+  };
+}
+
+export const saveBlogSettings = changesBlog(saveBlogSettingsWrite);
+export const createPost = changesBlog(createPostWrite);
+export const updatePostByAdmin = changesBlog(updatePostByAdminWrite);
+export const setPostStatus = changesBlog(setPostStatusWrite);
+export const deletePostByAdmin = changesBlog(deletePostByAdminWrite);
+export const createBlogCategory = changesBlog(createBlogCategoryWrite);
+export const updateBlogCategoryByAdmin = changesBlog(updateBlogCategoryByAdminWrite);
+export const deleteBlogCategoryByAdmin = changesBlog(deleteBlogCategoryByAdminWrite);
+export const addComment = changesBlog(addCommentWrite);
+export const editComment = changesBlog(editCommentWrite);
+export const removeComment = changesBlog(removeCommentWrite);
+export const moderateComment = changesBlog(moderateCommentWrite);
+export const likePost = changesBlog(likePostWrite);
+export const likeComment = changesBlog(likeCommentWrite);

@@ -164,6 +164,61 @@ describe("public pages", () => {
   });
 });
 
+describe("blog pages kept for visitors without a session", () => {
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers, redirect: "manual" });
+
+  it("serves a post page again from memory, counting each reader's view once, and renders it anew after a blog write", async () => {
+    const live = await createPost({ title: unique("Kept post ") });
+    const path = `/blog/${live.slug}`;
+    const first = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-1" });
+    expect(first.headers.get("x-page-cache")).toBeNull();
+    expect(first.headers.get("x-blog-post-id")).toBeNull();
+    const firstHtml = await first.text();
+    const second = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-2", "Accept-Encoding": "gzip" });
+    expect(second.headers.get("x-page-cache")).toBe("hit");
+    expect(second.headers.get("x-blog-post-id")).toBeNull();
+    expect(await second.text()).toBe(firstHtml);
+    // views: once per reader, never for crawlers or incrementView=false, hits included
+    await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-2" });
+    await get(path, { "User-Agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" });
+    await get(`${path}?incrementView=false`, { "User-Agent": "Mozilla/5.0 kept-reader-3" });
+    const views = async () => (await api(server.url, `/api/blog/posts/id/${live.id}`)).body.data.view_count as number;
+    await expect.poll(views).toBe(2);
+
+    // a like by a reader is on the visitors' page at once
+    expect((await get(path)).headers.get("x-page-cache")).toBe("hit");
+    await post(path, cookies.reader, { intent: "like" });
+    const afterLike = await get(path);
+    expect(afterLike.headers.get("x-page-cache")).toBeNull();
+    expect(await afterLike.text()).toContain('<span class="blog-like__count">♡ <!-- -->1 like</span>');
+    // so is an edit of the post, on its page and on the list
+    await get("/blog");
+    expect((await get("/blog")).headers.get("x-page-cache")).toBe("hit");
+    const renamed = unique("Renamed kept post ");
+    await api(server.url, `/api/blog/posts/${live.id}`, { method: "PUT", token: admin, body: { title: renamed } });
+    expect(await (await get(path)).text()).toContain(renamed);
+    expect(await (await get("/blog")).text()).toContain(renamed);
+    // and taking it offline
+    await get(path);
+    await api(server.url, `/api/blog/posts/${live.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
+    expect((await get(path)).status).toBe(404);
+  });
+
+  it("never serves a kept blog page to a logged-in reader, and never keeps the feeds", async () => {
+    const live = await createPost({ title: unique("Per reader post ") });
+    const path = `/blog/${live.slug}`;
+    await get(path);
+    expect((await get(path)).headers.get("x-page-cache")).toBe("hit");
+    const mine = await page(path, cookies.reader);
+    expect(mine.headers.get("x-page-cache")).toBeNull();
+    expect(await mine.text()).toContain("Leave a comment");
+    for (const feed of ["/blog/feed.xml", "/blog/atom.xml"]) {
+      await get(feed);
+      expect((await get(feed)).headers.get("x-page-cache"), feed).toBeNull();
+    }
+  });
+});
+
 describe("likes and comments as forms", () => {
   it("likes and unlikes a post; a visitor is sent to log in", async () => {
     const target = await createPost({ title: unique("Likeable ") });

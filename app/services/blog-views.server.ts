@@ -1,0 +1,38 @@
+/**
+ * Views of blog posts: not for crawlers (or incrementView=false), and once per reader
+ * (the user, else the address and browser) and post in 30 minutes, so reloads and a
+ * page's own revalidation after a like or a comment do not count again.
+ *
+ * Counted by the post page's loader, by PUT /api/blog/posts/:id/view, and by the
+ * server's front when it answers the post page from the page cache (scripts/page-cache.ts):
+ * the server and the Remix build each load this module, so the readers seen are kept on
+ * globalThis, shared by both.
+ */
+import { getDb } from "~/lib/db.server";
+import { countsAsView } from "~/lib/crawlers";
+import { addPostView } from "~/models/blog.server";
+
+const VIEW_WINDOW_MS = 30 * 60_000;
+const VIEW_KEYS_MAX = 50_000;
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __blogRecentViews: Map<string, number> | undefined;
+}
+
+export type PostViewer = { userAgent: string | null; incrementView: string | null; clientIp: string; userId: number | null };
+
+/** Counts a view of the post when it is one (see above); true when counted. */
+export async function countPostViewBy(postId: number, viewer: PostViewer): Promise<boolean> {
+  if (!countsAsView(viewer.userAgent, viewer.incrementView)) return false;
+  const recentViews = (globalThis.__blogRecentViews ??= new Map());
+  const key = `${postId}|${viewer.userId ?? `${viewer.clientIp}|${viewer.userAgent ?? ""}`}`;
+  const at = Date.now();
+  const seen = recentViews.get(key);
+  if (seen !== undefined && at - seen < VIEW_WINDOW_MS) return false;
+  recentViews.delete(key);
+  recentViews.set(key, at);
+  if (recentViews.size > VIEW_KEYS_MAX) recentViews.delete(recentViews.keys().next().value!);
+  await addPostView(getDb(), postId);
+  return true;
+}
