@@ -261,8 +261,14 @@ describe("the QC screens of the back office", () => {
     const invalid = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: "12ab" });
     expect(invalid.status).toBe(200);
     expect(await html(invalid)).toContain("请输入有效的数字ID");
-    const missing = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: "987654321" });
-    expect(await html(missing)).toContain("找不到指定的产品");
+    for (const value of ["", "   ", "-5", "1.5"]) {
+      expect(await html(await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value })), value).toContain("请输入有效的数字ID");
+    }
+    // digits are an id whatever their number: one that matches nothing is not found, not invalid
+    for (const value of ["987654321", "1234567890123456789012345"]) {
+      const missing = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value });
+      expect(await html(missing), value).toContain("找不到指定的产品");
+    }
     for (const value of [` ${item.id} `, itemId]) {
       const opened = await post("/admin/qc-manager?view=folders", cookies.super, { intent: "new-folder", productId: value });
       expect(opened.status).toBe(302);
