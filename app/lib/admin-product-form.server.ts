@@ -22,7 +22,7 @@ import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmi
 import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
 import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
 import { readPastedLink } from "~/services/agents.server";
-import { crawlItem, FetchFailed, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";
+import { crawlItem, FetchFailed, FetchRefused, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";
 import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
 
 export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };
@@ -160,8 +160,15 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
   if (!text) return failed(IMPORT_MESSAGES.required);
   let reading = await readPastedLink(text);
   if (reading.kind === "short") {
-    const resolved = await resolveShortLink(reading.url).catch(() => null);
-    reading = resolved ? { kind: "item", ...resolved, via: "link" } : { kind: "unsupported" };
+    // a short link is a supported format: one that leads to no item is an empty result (check
+    // the link); one whose service does not answer is a failed fetch (spec/admin.md 5, 8)
+    let unreachable = false;
+    const resolved = await resolveShortLink(reading.url).catch((error: unknown) => {
+      unreachable = !(error instanceof FetchRefused);
+      return null;
+    });
+    if (!resolved) return failed(unreachable ? IMPORT_MESSAGES.fetchFailed : IMPORT_MESSAGES.empty);
+    reading = { kind: "item", ...resolved, via: "link" };
   }
   if (reading.kind === "unresolvable") return failed(IMPORT_MESSAGES.unresolvable);
   if (reading.kind !== "item" && reading.kind !== "number") return failed(IMPORT_MESSAGES.unsupported);
@@ -194,7 +201,7 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
     form.set(`skus[${index}].sku_thumbnail_url`, sku.thumbnailUrl ?? "");
   });
   form.delete("import_link");
-  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId), importError: null };
+  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId, item.shopName), importError: null };
 }
 
 /** What a save's failure tells the admin (spec/admin.md 8). */

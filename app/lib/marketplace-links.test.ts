@@ -47,6 +47,26 @@ describe("marketplace links", () => {
     expect(findLink("(https://detail.1688.com/offer/645678901234.html)")).toBe("https://detail.1688.com/offer/645678901234.html");
   });
 
+  it("reads a link glued to the words of a share text (links are ASCII; the Chinese around them is not part of them)", () => {
+    expect(read("复制这条信息https://item.taobao.com/item.htm?id=623456789012打开手机淘宝")).toEqual(item("taobao", "623456789012"));
+    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ复制本条「Nike 卫衣」")).toEqual({ kind: "short", url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ" });
+    expect(read("【微店】好物推荐https://weidian.com/item.html?itemID=7231234567&wfr=c，快来看看")).toEqual(item("weidian", "7231234567"));
+    expect(read("1688商品：detail.1688.com/offer/645678901234.html，复制打开")).toEqual(item("1688", "645678901234"));
+    expect(read("【天猫】https://detail.tmall.com/item.htm?id=623456789012 「title」")).toEqual(item("tmall", "623456789012"));
+  });
+
+  it.each([
+    ["https://m.weidian.com/item.html?itemID=7231234567", "weidian", "7231234567"],
+    ["https://weidian.com/item.html?itemID=7231234567#/", "weidian", "7231234567"],
+    ["https://item.taobao.com/item.htm?id=623456789012#detail", "taobao", "623456789012"],
+    ["https://item.taobao.com/item.htm?skuId=5123456789&id=623456789012", "taobao", "623456789012"],
+    ["https://h5.m.taobao.com/awp/core/detail.htm?ft=t&id=623456789012", "taobao", "623456789012"],
+    ["https://detail.tmall.com/item.htm?abbucket=3&id=623456789012&skuId=5123456789", "tmall", "623456789012"],
+    ["https://detail.1688.com/offer/645678901234.html?spm=a2615", "1688", "645678901234"],
+  ] as const)("reads %s (mobile forms, fragments, SKU parameters)", (text, platform, itemId) => {
+    expect(read(text)).toEqual(item(platform, itemId));
+  });
+
   it("reads bare numbers: 13–15 digits are Weidian; 10–12 may be Weidian or 1688; other lengths are refused", () => {
     expect(read("7231234567")).toEqual({ kind: "number", itemId: "7231234567", candidates: ["weidian", "1688"] });
     expect(read(" 645678901234 ")).toEqual({ kind: "number", itemId: "645678901234", candidates: ["weidian", "1688"] });
@@ -147,6 +167,29 @@ describe("agent links", () => {
         }
       }
     }
+  });
+
+  it("reads agent links whose marketplace link is a parameter, whatever the rest of the agent's URL holds", () => {
+    const encoded = encodeURIComponent("https://item.taobao.com/item.htm?id=623456789012");
+    // parameters that come and go, a language prefix, a trailing slash, a page before the hash route
+    expect(read(`https://www.superbuy.com/en/page/buy?url=${encoded}`)).toEqual(item("taobao", "623456789012", "agent"));
+    expect(read(`https://www.superbuy.com/zh/page/buy?from=search-input&url=${encoded}`)).toEqual(item("taobao", "623456789012", "agent"));
+    expect(read(`https://www.superbuy.com/en/page/buy/?nTag=Home-search&from=search-input&_search=url&url=${encoded}&partnercode=abc`)).toEqual(
+      item("taobao", "623456789012", "agent"),
+    );
+    expect(read(`https://www.allchinabuy.com/en/page/buy/?url=${encodeURIComponent("https://detail.1688.com/offer/645678901234.html")}`)).toEqual(item("1688", "645678901234", "agent"));
+    expect(read(`https://www.kakobuy.com/item/details/?url=${encodeURIComponent("https://weidian.com/item.html?itemID=7231234567")}&affcode=x`)).toEqual(item("weidian", "7231234567", "agent"));
+    expect(read(`https://www.sugargoo.com/index.html#/home/productDetail?productLink=${encodeURIComponent(encoded)}`)).toEqual(item("taobao", "623456789012", "agent"));
+    // the parameter must still hold a marketplace link
+    expect(read(`https://www.superbuy.com/en/page/buy?url=${encodeURIComponent("https://evil.example/item.htm?id=623456789012")}`).kind).toBe("unsupported");
+    expect(read("https://www.superbuy.com/en/page/buy?q=623456789012").kind).toBe("unsupported");
+  });
+
+  it("reads agent links on the agent's mobile subdomain, not on look-alike domains", () => {
+    expect(read("https://m.cnfans.com/product?id=623456789012&platform=TAOBAO")).toEqual(item("taobao", "623456789012", "agent"));
+    expect(read("https://m.hoobuy.com/product/2/7231234567")).toEqual(item("weidian", "7231234567", "agent"));
+    expect(read("https://cnfans.com.evil.example/product?id=623456789012&platform=TAOBAO").kind).toBe("unsupported");
+    expect(read("https://notcnfans.com/product?id=623456789012&platform=TAOBAO").kind).toBe("unsupported");
   });
 
   it("reads the older CNFans link form and agent links inside share text", () => {

@@ -54,9 +54,10 @@ const ITEM_ID = /^\d{5,20}$/;
 
 /** The first link in a text (share texts wrap it in 【】「」 and words), with or without its scheme. */
 export function findLink(text: string): string | null {
-  const withScheme = /https?:\/\/[^\s<>"'「」【】，。；！？、（）()\u3000]+/i.exec(text);
+  // a link is ASCII: share texts glue Chinese words to it ("复制这条信息https://…打开手机淘宝")
+  const withScheme = /https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]+/i.exec(text);
   if (withScheme) return trimLink(withScheme[0]);
-  const bare = /(?:^|[\s【「(（])((?:[a-z0-9-]+\.)+(?:com|cn|hk|info|cc|link|net)\/[^\s<>"'「」【】，。；！？、（）()\u3000]*)/i.exec(text);
+  const bare = /(?:^|[^A-Za-z0-9.\-/])((?:[a-z0-9-]+\.)+(?:com|cn|hk|info|cc|link|net)\/[A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]*)/i.exec(text);
   return bare ? trimLink(`https://${bare[1]}`) : null;
 }
 
@@ -182,10 +183,46 @@ function decodeSafe(value: string): string {
   }
 }
 
+/** The agent's own site or one of its subdomains (m.cnfans.com for cnfans.com). */
+const sameSite = (templateHost: string, linkHost: string) => hostIs(bareHost(linkHost), templateHost);
+
+const holdsLink = (value: string) => /__QCURL(TWICE)?__/.test(value);
+
+/** The marketplace link a {url} / {url2} placeholder captured, read as an item. */
+function readCapturedLink(raw: string): { platform: Marketplace; itemId: string } | null {
+  const captured: Captured = {};
+  if (!matchPiece("__QCURL__", raw, captured) || !captured.url) return null;
+  try {
+    return readMarketplaceUrl(new URL(captured.url.trim()));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A template that carries the marketplace link in a parameter ({url}, {url2}): the link
+ * names the item whatever else the agent's URL holds, so its path (a language prefix,
+ * a trailing slash, index.html before a hash route) and its other parameters
+ * (from=search-input and the like come and go) are not required to match.
+ */
+function readLinkParameter(url: URL, parts: TemplateParts): { platform: Marketplace; itemId: string } | null {
+  const keys = [...parts.query, ...(parts.hash?.query ?? [])].filter(([, value]) => holdsLink(value)).map(([key]) => key.toLowerCase());
+  if (keys.length === 0) return null;
+  const hashQuery = url.hash.includes("?") ? url.hash.slice(url.hash.indexOf("?") + 1) : "";
+  for (const [key, value] of [...url.searchParams, ...new URLSearchParams(hashQuery)]) {
+    if (!keys.includes(key.toLowerCase())) continue;
+    const found = readCapturedLink(value);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Reads a link through one template: the item it names, or null. */
 export function readWithTemplate(url: URL, template: string, platform: Marketplace | null): { platform: Marketplace; itemId: string } | null {
   const parts = splitTemplate(template);
-  if (!parts || parts.host !== bareHost(url.hostname)) return null;
+  if (!parts || !sameSite(parts.host, url.hostname)) return null;
+  const byParameter = readLinkParameter(url, parts);
+  if (byParameter) return byParameter;
   const captured: Captured = {};
   if (!matchSegments(parts.segments, url.pathname.split("/").filter(Boolean), captured)) return null;
   if (!matchQuery(parts.query, url.searchParams, captured)) return null;

@@ -110,7 +110,9 @@ export default function AdminDashboard() {
                 <Link to="/admin/qc-manager">{data.qc.approved}</Link>
               </dd>
               <dt>Waiting for review</dt>
-              <dd>{data.qc.canReview ? <Link to="/admin/qc-review">{data.qc.pending}</Link> : data.qc.pending}</dd>
+              <dd>
+                <Link to="/admin/qc-review">{data.qc.pending}</Link>
+              </dd>
             </dl>
           </section>
         ) : null}

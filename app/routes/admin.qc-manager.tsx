@@ -274,7 +274,7 @@ export default function QcManagerPage() {
             <input type="hidden" name="intent" value="new-folder" />
             <div className="field">
               <label htmlFor="new-folder-id">Product id</label>
-              <input id="new-folder-id" name="productId" inputMode="numeric" autoComplete="off" required aria-describedby="new-folder-help new-folder-errors" autoFocus />
+              <input id="new-folder-id" name="productId" inputMode="numeric" autoComplete="off" maxLength={64} required aria-describedby="new-folder-help new-folder-errors" autoFocus />
               <p id="new-folder-help" className="muted">
                 A database id (1–9 digits) or a marketplace item id (10 digits or more).
               </p>

@@ -15,15 +15,18 @@ import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
 import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
-import { toAdminQcImage } from "~/lib/admin-qc.server";
+import { requireQcViewer, toAdminQcImage } from "~/lib/admin-qc.server";
 
 /**
  * /admin/qc-review (spec/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
  * page, oldest first; approve or reject each (with an optional reason), or a selection.
- * One form: each photo's buttons name it, so it works without JavaScript.
+ * One form: each photo's buttons name it, so it works without JavaScript. Staff who may
+ * see QC management but hold no review permission see the queue without the buttons.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { access } = await requireAdmin(request, { anyOf: QC_PERMISSIONS.review });
+  // viewing QC management is open to the admin role and any qc.* holder (spec/admin.md 2, 6);
+  // approving and rejecting need their permissions (the buttons show only then; the action checks)
+  const { access } = await requireQcViewer(request);
   const url = new URL(request.url);
   const query = pendingQuerySchema.parse({ page: url.searchParams.get("page") ?? undefined });
   const page = await pendingQueue({ page: query.page, limit: QC_PAGE_SIZES.pending });
@@ -95,6 +98,7 @@ export default function QcReviewPage() {
   const { form, selectAll } = useSelectAll<HTMLFormElement>();
   const searchParams = new URLSearchParams(location.search);
   const formAction = `/admin/qc-review${list.currentPage > 1 ? `?page=${list.currentPage}` : ""}`;
+  const reviews = allowed.approve || allowed.reject;
 
   return (
     <div className="admin-page">
@@ -112,10 +116,15 @@ export default function QcReviewPage() {
         </div>
       </header>
 
+      {reviews ? null : (
+        <p className="notice notice--info">You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.</p>
+      )}
+
       {list.items.length === 0 ? (
         <EmptyState title="No photos are waiting for review." />
       ) : (
         <Form method="post" action={formAction} ref={form} preventScrollReset>
+          {reviews ? (
           <div className="admin-bulk-bar admin-qc-batch">
             {selectAll}
             <label className="admin-qc-batch__reason">
@@ -133,6 +142,7 @@ export default function QcReviewPage() {
               </SubmitButton>
             ) : null}
           </div>
+          ) : null}
           {actionData?.error ? (
             <p className="notice notice--error" role="alert">
               {actionData.error}
@@ -144,10 +154,12 @@ export default function QcReviewPage() {
                 <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
                   <img src={image.thumb} width={image.thumbWidth || undefined} height={image.thumbHeight || undefined} alt={`Photo ${image.id} of ${image.productName}`} loading="lazy" decoding="async" />
                 </a>
-                <label className="admin-check">
-                  <input type="checkbox" name="ids" value={image.id} />
-                  Select photo {image.id}
-                </label>
+                {reviews ? (
+                  <label className="admin-check">
+                    <input type="checkbox" name="ids" value={image.id} />
+                    Select photo {image.id}
+                  </label>
+                ) : null}
                 <p className="admin-qc-tile__by">
                   <a href={image.productUrl} target="_blank" rel="noreferrer">
                     {image.productName}
@@ -157,10 +169,12 @@ export default function QcReviewPage() {
                     {image.uploader ?? "deleted user"} · {formatDateTime(image.date)}
                   </span>
                 </p>
-                <label>
-                  <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
-                  <input type="text" name={`reason-${image.id}`} maxLength={500} placeholder="Reason (optional)" />
-                </label>
+                {reviews ? (
+                  <label>
+                    <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
+                    <input type="text" name={`reason-${image.id}`} maxLength={500} placeholder="Reason (optional)" />
+                  </label>
+                ) : null}
                 <div className="admin-row-actions">
                   {allowed.approve ? (
                     <SubmitButton name="intent" value={`approve:${image.id}`} className="button button--small" pendingText="…" aria-label={`Approve photo ${image.id}`}>

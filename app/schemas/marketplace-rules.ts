@@ -11,7 +11,9 @@ export const IMPORT_MESSAGES = {
   unresolvable: "1688的二维码链接无法识别：请在1688应用中打开后复制商品链接。",
   empty: "没有获取到商品信息，请检查链接是否正确。",
   fetchFailed: "获取商品信息失败，请稍后重试。",
-  filled: (platform: Platform, itemId: string) => `已导入${PLATFORM_LABELS[platform]}商品 ${itemId}，请检查后保存。`,
+  /** the shop's name is told, not filled: the form has no shop field (creation strips shop_name, spec/admin.md 4) */
+  filled: (platform: Platform, itemId: string, shopName?: string | null) =>
+    `已导入${PLATFORM_LABELS[platform]}商品 ${itemId}${shopName ? `（店铺：${shopName}）` : ""}，请检查后保存。`,
 } as const;
 
 export const PASTE_MESSAGES = {

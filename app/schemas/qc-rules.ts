@@ -127,6 +127,7 @@ export function checkSelection(
  */
 export function folderLookupOrder(raw: string): { value: string; order: Array<"itemId" | "id"> } | { error: string } {
   const value = raw.trim();
-  if (!/^\d+$/.test(value) || value.length > 20) return { error: QC_MESSAGES.validNumericId };
+  // any run of digits is an id to look for (a long one simply matches nothing); the input box caps its length
+  if (!/^\d{1,64}$/.test(value)) return { error: QC_MESSAGES.validNumericId };
   return { value, order: value.length >= 10 ? ["itemId", "id"] : ["id", "itemId"] };
 }

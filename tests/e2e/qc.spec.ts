@@ -34,7 +34,7 @@ test.describe("QC photos", () => {
     await page.goto(product.path);
     const gallery = page.locator("#qc-gallery");
     await expect(gallery.getByText("No QC photos available.")).toBeVisible();
-    await expect(gallery.getByText("You can upload 10 more for this product (0/10 used)")).toBeVisible();
+    await expect(gallery.getByText("You can only upload 10 more photos (0/10 already uploaded)")).toBeVisible();
 
     await gallery.locator('input[name="photos"]').setInputFiles([
       { name: "front.jpg", mimeType: "image/jpeg", buffer: await jpeg(800, 600) },

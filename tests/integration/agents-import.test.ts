@@ -147,6 +147,21 @@ describe("the product form's import box", () => {
     expect((await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems).toBe(before);
   });
 
+  it("fills the form from a short link and tells the shop's name; a short link leading nowhere is an empty result, not an unsupported format", async () => {
+    const id = itemId();
+    fake.set("weidian", id, { title: "Short-linked hoodie", price: 120, images: ["https://img.example-cdn.test/h1.jpg"], skus: [], description: [], shopName: "Hoodie Shop" });
+    fake.shortLink("weidian.info", `s${id}`, `https://weidian.com/item.html?itemID=${id}`);
+    const filled = await text(await importFrom(`【微店】https://weidian.info/s${id} 快来看看`));
+    expect(filled).toContain(`已导入Weidian商品 ${id}（店铺：Hoodie Shop），请检查后保存。`);
+    expect(filled).toContain('value="Short-linked hoodie"');
+    for (const link of [`https://weidian.info/nothing-${id}`, `https://tinyurl.com/p${id}`]) {
+      if (link.includes("tinyurl")) fake.shortLink("tinyurl.com", `p${id}`, "http://127.0.0.1:9/admin");
+      const page = await text(await importFrom(link));
+      expect(page, link).toContain("没有获取到商品信息，请检查链接是否正确。");
+      expect(page, link).not.toContain("不支持的链接或ID格式");
+    }
+  });
+
   it("names what is wrong: '请输入商品链接或ID。', an unsupported format, an empty result, a failed fetch", async () => {
     expect(await text(await importFrom(""))).toContain("请输入商品链接或ID。");
     expect(await text(await importFrom("https://www.amazon.com/dp/B01"))).toContain("不支持的链接或ID格式");

@@ -107,13 +107,13 @@ describe("the product page", () => {
     const shopper = await account();
     const body = await html(await page(item.url, shopper.cookie));
     expect(body).toContain('name="photos"');
-    expect(body).toContain("You can upload 10 more for this product (0/10 used)");
+    expect(body).toContain("You can only upload 10 more photos (0/10 already uploaded)");
 
     const sent = await postMultipart(item.url, shopper.cookie, await photoForm("photos", [{ name: "a.jpg", bytes: await jpeg() }, { name: "b.jpg", bytes: await jpeg() }]));
     const landed = await after(sent, shopper.cookie);
     expect(landed).toContain("2 photos uploaded. They appear in the gallery once a moderator approves them.");
     expect(landed).toContain("Waiting for review (2)");
-    expect(landed).toContain("You can upload 8 more for this product (2/10 used)");
+    expect(landed).toContain("You can only upload 8 more photos (2/10 already uploaded)");
     expect(await html(await page(item.url))).toContain("No QC photos available.");
 
     const refused = await postMultipart(item.url, shopper.cookie, await photoForm("photos", [{ name: "notes.jpg", bytes: notAnImage }]));
@@ -121,6 +121,21 @@ describe("the product page", () => {
     const refusedBody = await html(refused);
     expect(refusedBody).toContain("notes.jpg: Invalid file type. Only JPG, PNG, WEBP allowed");
     expect(refusedBody).toContain("No valid files selected");
+  });
+
+  it("shows the allowance in the spec's words, and 'Upload limit reached (10/10)' without an upload form once 10 photos count", async () => {
+    const item = await product();
+    const shopper = await account();
+    const files = await Promise.all(Array.from({ length: 10 }, async (_, i) => ({ name: `f${i}.jpg`, bytes: await jpeg(64, 48) })));
+    const sent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, { token: shopper.token, body: await photoForm("photos", files) });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const body = await html(await page(item.url, shopper.cookie));
+    expect(body).toContain("Upload limit reached (10/10)");
+    expect(body).not.toContain('name="photos"');
+    expect(body).not.toContain("already uploaded)");
+    const refused = await postMultipart(item.url, shopper.cookie, await photoForm("photos", [{ name: "one-more.jpg", bytes: await jpeg() }]));
+    expect(refused.status).toBe(400);
+    expect(await html(refused)).toContain("Upload limit reached (10/10)");
   });
 
   it("sends a visitor who posts an upload to log in, and stores nothing", async () => {
@@ -155,10 +170,29 @@ describe("the QC screens of the back office", () => {
     for (const path of ["/admin/qc-manager", "/admin/qc-review", `/admin/products/${item.id}/qc`]) {
       expect((await page(path, regular.cookie)).status, path).toBe(403);
     }
-    // the admin role sees the QC screens (spec/admin.md 6) but reviews and deletes nothing without permissions
+    // the admin role sees the QC screens, both sidebar items included (spec/admin.md 2, 6), but
+    // reviews and deletes nothing without permissions: no buttons, and the actions answer 403
     expect((await page("/admin/qc-manager", plainAdmin.cookie)).status).toBe(200);
     expect((await page(`/admin/products/${item.id}/qc`, plainAdmin.cookie)).status).toBe(200);
-    expect((await page("/admin/qc-review", plainAdmin.cookie)).status).toBe(403);
+    const shopper = await account();
+    const pendingSent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, {
+      token: shopper.token,
+      body: await photoForm("photos", [{ name: "mine.jpg", bytes: await jpeg() }]),
+    });
+    expect(pendingSent.status).toBe(201);
+    const queue = await page("/admin/qc-review", plainAdmin.cookie);
+    expect(queue.status).toBe(200);
+    const queueHtml = await html(queue);
+    expect(queueHtml).toContain('href="/admin/qc-review"');
+    expect(queueHtml).toContain(`Photo ${pendingSent.body.uploaded[0].id} of`);
+    expect(queueHtml).not.toContain(`approve:${pendingSent.body.uploaded[0].id}`);
+    expect(queueHtml).not.toContain("approve-selected");
+    expect((await post("/admin/qc-review", plainAdmin.cookie, { intent: `approve:${pendingSent.body.uploaded[0].id}` })).status).toBe(403);
+    expect((await post("/admin/qc-review", plainAdmin.cookie, [["intent", "reject-selected"], ["ids", String(pendingSent.body.uploaded[0].id)]])).status).toBe(403);
+    const reviewer = await account({ admin: true, permissions: ["qc.approve"] });
+    const reviewerHtml = await html(await page("/admin/qc-review", reviewer.cookie));
+    expect(reviewerHtml).toContain(`approve:${pendingSent.body.uploaded[0].id}`);
+    expect(reviewerHtml).not.toContain(`reject:${pendingSent.body.uploaded[0].id}`);
     const [image] = await adminUpload(item.id, 1);
     expect((await post(`/admin/products/${item.id}/qc`, plainAdmin.cookie, { intent: "delete-one", imageId: String(image.id) })).status).toBe(403);
     expect((await postMultipart(`/admin/products/${item.id}/qc`, plainAdmin.cookie, await photoForm("qcImages", [{ name: "a.jpg", bytes: await jpeg() }]))).status).toBe(403);
@@ -227,8 +261,14 @@ describe("the QC screens of the back office", () => {
     const invalid = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: "12ab" });
     expect(invalid.status).toBe(200);
     expect(await html(invalid)).toContain("请输入有效的数字ID");
-    const missing = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: "987654321" });
-    expect(await html(missing)).toContain("找不到指定的产品");
+    for (const value of ["", "   ", "-5", "1.5"]) {
+      expect(await html(await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value })), value).toContain("请输入有效的数字ID");
+    }
+    // digits are an id whatever their number: one that matches nothing is not found, not invalid
+    for (const value of ["987654321", "1234567890123456789012345"]) {
+      const missing = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value });
+      expect(await html(missing), value).toContain("找不到指定的产品");
+    }
     for (const value of [` ${item.id} `, itemId]) {
       const opened = await post("/admin/qc-manager?view=folders", cookies.super, { intent: "new-folder", productId: value });
       expect(opened.status).toBe(302);

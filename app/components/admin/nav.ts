@@ -3,7 +3,7 @@
  * here in one line; who sees it is decided on the server with `sidebarRules`, and only
  * the visible entries reach the browser.
  */
-import { can, canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
+import { can, sidebarRules, type Access } from "~/lib/permissions";
 
 export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
 export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
@@ -43,7 +43,8 @@ export const ADMIN_NAV: NavDefinition[] = [
     visible: sidebarRules.qc,
     children: [
       { id: "qc-manager", label: "QC file management", to: "/admin/qc-manager" },
-      { id: "qc-review", label: "QC image review", to: "/admin/qc-review", visible: (access) => canAny(access, QC_PERMISSIONS.review) },
+      // both sub-items for whoever sees QC management (spec/admin.md 2); reviewing itself needs qc.review / qc.approve / qc.reject
+      { id: "qc-review", label: "QC image review", to: "/admin/qc-review" },
     ],
   },
   { id: "email", label: "Email marketing", to: "/admin/email-management", visible: sidebarRules.email },
