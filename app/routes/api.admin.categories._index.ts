@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { categoryInputSchema } from "~/schemas/catalogue";
 import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue.server";
@@ -7,7 +8,7 @@ import { categoriesForStorefront, categoryJson, createCategory } from "~/service
 /** GET /api/admin/categories → {data: [category]} (back-office access). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const { access } = await requireApiAdmin(request);
+    const { access } = await requireApiAdmin(request, undefined, NO_TOKEN);
     return ok({ data: (await categoriesForStorefront(access)).map(categoryJson) });
   });
 
@@ -15,7 +16,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { permission: "product.create" });
+      await requireApiAdmin(request, { permission: "product.create" }, NO_TOKEN);
       const body = await readBody(request, categoryInputSchema);
       return ok({ message: "Category created", data: categoryJson(await createCategory(body)) }, { status: 201 });
     },

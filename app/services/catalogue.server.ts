@@ -567,8 +567,11 @@ async function assertProduct(productId: number): Promise<void> {
   if (!(await findProductById(getDb(), productId))) throw notFound();
 }
 
+/** Whether the user collected the product (a product that does not exist is a 404). */
 export async function collectionState(user: User, productId: number): Promise<boolean> {
-  return isCollected(getDb(), user.id, productId);
+  const [exists, collected] = await Promise.all([findProductById(getDb(), productId), isCollected(getDb(), user.id, productId)]);
+  if (!exists) throw notFound();
+  return collected;
 }
 
 /** Adds a product to the user's collection (adding twice changes nothing). */
@@ -577,7 +580,9 @@ export async function collect(user: User, productId: number): Promise<void> {
   await addToCollection(getDb(), user.id, productId);
 }
 
+/** Removes a product from the user's collection (removing twice changes nothing; an unknown product is a 404). */
 export async function uncollect(user: User, productId: number): Promise<void> {
+  await assertProduct(productId);
   await removeFromCollection(getDb(), user.id, productId);
 }
 

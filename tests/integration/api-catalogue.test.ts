@@ -166,9 +166,13 @@ describe("admin products", () => {
       ["POST", "/api/admin/categories/batch-sort", { sortData: [{ id: categories.shoes, sort_order: 1 }] }],
       ["PUT", "/api/admin/exchange-rates", { rates: { USD: 7 } }],
       ["POST", "/api/admin/exchange-rates/refresh"],
+      ["POST", "/api/products/upload-image"],
     ];
     for (const [method, pathname, body] of calls) {
-      expect((await api(server.url, pathname, { method, body })).status, `${method} ${pathname}`).toBe(401);
+      const anonymous = await api(server.url, pathname, { method, body });
+      expect(anonymous.status, `${method} ${pathname}`).toBe(401);
+      // spec/admin.md 5: admin calls need a token ('Authentication required for this action.')
+      expect(anonymous.body, `${method} ${pathname}`).toMatchObject({ success: false, message: "Authentication required for this action." });
       for (const token of [user, editorOfOthers]) {
         const response = await api(server.url, pathname, { method, body, token });
         expect(response.status, `${method} ${pathname}`).toBe(403);
@@ -176,6 +180,10 @@ describe("admin products", () => {
       }
     }
     expect((await api(server.url, `/api/products/${product.id}`)).body.data.name).toBe("Guarded product");
+    // the category list is for anyone with back-office access (category management is always in the sidebar)
+    expect((await api(server.url, "/api/admin/categories")).body).toMatchObject({ success: false, message: "Authentication required for this action." });
+    expect((await api(server.url, "/api/admin/categories", { token: user })).status).toBe(403);
+    expect((await api(server.url, "/api/admin/categories", { token: editorOfOthers })).status).toBe(200);
   });
 });
 
@@ -393,12 +401,24 @@ describe("collections", () => {
     expect(byPrice.body.data.map((p: { productId: number }) => p.productId)).toEqual([b.id, a.id]);
     expect((await api(server.url, `/api/users/collections/remove/${a.id}`, { method: "DELETE", token: user })).status).toBe(200);
     expect((await api(server.url, `/api/users/collections/check/${a.id}`, { token: user })).body.isCollected).toBe(false);
+    // removing twice changes nothing
+    expect((await api(server.url, `/api/users/collections/remove/${a.id}`, { method: "DELETE", token: user })).status).toBe(200);
+    // a product that does not exist is a 404 envelope for every collection call
+    for (const [method, pathname] of [
+      ["GET", "/api/users/collections/check/987654321"],
+      ["DELETE", "/api/users/collections/remove/987654321"],
+    ] as const) {
+      const missing = await api(server.url, pathname, { method, token: user });
+      expect(missing.status, pathname).toBe(404);
+      expect(missing.body).toEqual({ success: false, message: "Product not found", code: "NOT_FOUND" });
+    }
+    expect((await add(undefined)).body).toMatchObject({ success: false, message: "Product ID is required", errors: [{ field: "productId", message: "Product ID is required" }] });
     // another user's collection is their own
     expect((await api(server.url, "/api/users/collections", { token: admin })).body.data).toEqual([]);
     expect(userId).toBeGreaterThan(0);
   });
 
-  it("answers 401 'Authentication required' without a login", async () => {
+  it("answers 401 'Authentication required for this action.' without a login (spec/storefront.md 5)", async () => {
     for (const [method, path, body] of [
       ["GET", "/api/users/collections"],
       ["GET", "/api/users/collections/check/1"],
@@ -407,7 +427,7 @@ describe("collections", () => {
     ] as const) {
       const response = await api(server.url, path, { method, body });
       expect(response.status, path).toBe(401);
-      expect(response.body.message).toBe("Authentication required");
+      expect(response.body).toMatchObject({ success: false, message: "Authentication required for this action.", code: "AUTH_REQUIRED" });
     }
   });
 });
