@@ -371,11 +371,40 @@ describe("POST /api/products/sync-external", () => {
     expect(edited.body.data.name).toBe("Corrected title");
   });
 
+  it("an editor's sync changes only the fields it sends (a hidden listing stays hidden)", async () => {
+    const id = itemId();
+    const body = { itemId: id, title: "Synced item", price: 20, images: ["https://img.example/a.jpg"], source: "taobao", description: ["第一段", "second"], shopName: "Shop A", skus: [{ sku_name: "S", sku_price: 20, sku_stock: 3 }] };
+    const created = await api(server.url, "/api/products/sync-external", { token: user, body });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ description: "第一段\n\nsecond", descriptionItems: ["第一段", "second"], isExternalProduct: true, showInListing: true });
+    await api(server.url, `/api/admin/products/${created.body.data.id}`, { method: "PUT", token: admin, body: { show_in_listing: false } });
+    const again = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Synced item v2", price: 25, source: "taobao" } });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({
+      name: "Synced item v2",
+      price_cny: 25,
+      images: ["https://img.example/a.jpg"],
+      description: "第一段\n\nsecond",
+      shop_name: "Shop A",
+      show_in_listing: false,
+      is_external: true,
+    });
+    expect(again.body.data.skus.map((sku: { sku_name: string }) => sku.sku_name)).toEqual(["S"]);
+  });
+
   it("needs a login and a valid body", async () => {
     expect((await api(server.url, "/api/products/sync-external", { body: { itemId: "1", title: "x" } })).status).toBe(401);
     const noItem = await api(server.url, "/api/products/sync-external", { token: user, body: { title: "No id" } });
     expect(noItem.status).toBe(400);
-    expect(fields(noItem.body)).toContain("itemId");
+    expect(noItem.body.errors).toContainEqual({ field: "itemId", message: "Item ID is required" });
+    const twice = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: itemId(), title: "Same SKU twice", skus: [{ sku_name: "Red" }, { sku_name: "red" }] },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toContainEqual({ field: "skus.1.sku_name", message: "Each SKU name may appear only once in a product" });
+    const script = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: itemId(), title: "Bad link", originalUrl: "javascript:alert(1)" } });
+    expect(fields(script.body)).toEqual(["originalUrl"]);
     const badSource = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: "123", title: "Bad source", source: "ebay" } });
     expect(fields(badSource.body)).toContain("source");
   });
