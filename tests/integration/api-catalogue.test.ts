@@ -463,9 +463,14 @@ describe("collections", () => {
 
 describe("admin categories", () => {
   it("creates, edits (only changes; 'No changes detected.'), sorts and deletes with the spec's rules", async () => {
+    // spec/admin.md 5: create says '分类名称是必填的', edit 'Category name is required.'
     const missingName = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  " } });
     expect(missingName.status).toBe(400);
-    expect(fields(missingName.body)).toContain("name");
+    expect(missingName.body).toMatchObject({ success: false, message: "分类名称是必填的", errors: [{ field: "name", message: "分类名称是必填的" }] });
+    expect((await api(server.url, `/api/admin/categories/${categories.shoes}`, { method: "PUT", token: admin, body: { name: "" } })).body).toMatchObject({
+      success: false,
+      message: "Category name is required.",
+    });
     const top = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Bags 包", sort_order: 5 } })).body.data;
     const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: top.id } })).body.data;
     // one level only: no parent under a child, and not itself
