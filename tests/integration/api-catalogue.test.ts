@@ -253,6 +253,17 @@ describe("public product reads", () => {
     expect(await countOf(admin)).toBe(2);
   });
 
+  it("a parent category's count includes its subcategories' products, as its page and GET /api/products?categoryId list them", async () => {
+    const parent = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Parent") } })).body.data.id;
+    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Child"), parent_id: parent } })).body.data.id;
+    await createProduct({ name: "Filed under the parent", category_id: parent });
+    await createProduct({ name: "Filed under the child", category_id: child });
+    const counts = (await api(server.url, "/api/categories")).body.data as Array<{ id: number; product_count: number }>;
+    expect(counts.find((c) => c.id === parent)?.product_count).toBe(2);
+    expect(counts.find((c) => c.id === child)?.product_count).toBe(1);
+    expect((await api(server.url, `/api/products?categoryId=${parent}`)).body.totalItems).toBe(2);
+  });
+
   it("GET /api/categories answers the categories with parents, order and counts", async () => {
     const response = await api(server.url, "/api/categories");
     expect(response.status).toBe(200);
