@@ -80,7 +80,8 @@ function uniqueSkuNames(skus: Array<{ sku_name: string }>, ctx: z.RefinementCtx)
 const skuList = z.array(skuInputSchema).max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`).superRefine(uniqueSkuNames);
 
 const productFields = {
-  name: z.string(M.nameRequired).trim().min(1, M.nameRequired).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
+  // an empty name says so alone, not also "at least 3 characters"
+  name: z.string(M.nameRequired).trim().min(1, { message: M.nameRequired, abort: true }).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
   description: z.preprocess(blankToNull, z.string().max(20_000, "The description is too long").nullable()).optional(),
   price_cny: price.optional(),
   category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),

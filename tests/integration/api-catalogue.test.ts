@@ -123,6 +123,15 @@ describe("admin products", () => {
       expect(fields(response.body), JSON.stringify(body)).toContain(field);
     }
     expect((await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems).toBe(before);
+    // each name rule says its own message, one at a time (spec/admin.md 5)
+    for (const [name, message] of [
+      ["   ", "Product name cannot be empty"],
+      ["ab", "Product name must be at least 3 characters"],
+      ["x".repeat(256), "Product name must be at most 255 characters"],
+    ]) {
+      const response = await api(server.url, "/api/admin/products", { token: admin, body: { name } });
+      expect(response.body).toEqual({ success: false, message, code: "VALIDATION_ERROR", errors: [{ field: "name", message }] });
+    }
   });
 
   it("answers 409 for a second product of the same marketplace item", async () => {
