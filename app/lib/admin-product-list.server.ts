@@ -85,6 +85,12 @@ export async function productListLoader(request: Request, kind: ProductListKind)
   };
 }
 
+/** Whether a product exists and belongs to this list (local or external). */
+async function isOfList(id: number, kind: ProductListKind): Promise<boolean> {
+  const product = await getProduct(id).catch(() => null);
+  return product !== null && product.isExternal === PRODUCT_LISTS[kind].isExternal;
+}
+
 export type BulkConfirmation = { ids: number[]; names: string[]; missing: number };
 export type ProductListActionData = { intent: "bulk-confirm"; confirm: BulkConfirmation } | { intent: "bulk-confirm" | "bulk-delete" | "delete"; error: string };
 
@@ -107,6 +113,8 @@ export async function productListAction(request: Request, kind: ProductListKind)
     const id = Number(formData.get("productId"));
     try {
       if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.productNotFound);
+      // each list deletes its own kind: a forged post naming the other kind's product changes nothing
+      if (!(await isOfList(id, kind))) throw new ApiError(404, M.productNotFound);
       await deleteProductByAdmin(id);
     } catch (error) {
       if (error instanceof ApiError) return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
@@ -121,11 +129,16 @@ export async function productListAction(request: Request, kind: ProductListKind)
     if (!parsed.success) return { intent, error: parsed.error.issues[0]?.message ?? M.productsNoneSelected };
     const ids = [...new Set(parsed.data.ids)];
     if (intent === "bulk-confirm") {
-      const found = (await Promise.all(ids.map((id) => getProduct(id).catch(() => null)))).filter((product) => product !== null);
+      const found = (await Promise.all(ids.map((id) => getProduct(id).catch(() => null)))).filter(
+        (product): product is NonNullable<typeof product> => product !== null && product.isExternal === PRODUCT_LISTS[kind].isExternal,
+      );
       if (found.length === 0) return { intent, error: M.productsNoneSelected };
       return { intent, confirm: { ids: found.map((product) => product.id), names: found.map((product) => product.name), missing: ids.length - found.length } };
     }
-    const outcome = await deleteProductsByAdmin(ids);
+    const own = (await Promise.all(ids.map(async (id) => ((await isOfList(id, kind)) ? id : null)))).filter((id) => id !== null);
+    const outcome = await deleteProductsByAdmin(own);
+    // the other kind's products count as not found
+    for (const id of ids) if (!own.includes(id)) outcome.failed.push({ id, reason: M.productNotFound });
     if (outcome.deleted === 0) {
       const reason = outcome.failed[0]?.reason ?? M.productNotFound;
       return redirectWithToast(back, { type: "error", message: external ? M.externalBulkDeleteFailed(reason) : `${M.productDeleteFailed}: ${reason}` });

@@ -27,11 +27,12 @@ const toCategory = (row: Row): Category => ({
 });
 
 /**
- * Every category with the number of products filed under it, in display order; with a
- * filter, only the products a storefront list would show are counted.
+ * Every category with the number of products its page lists (those filed under it or
+ * under one of its subcategories), in display order; with a filter, only the products a
+ * storefront list would show are counted.
  */
 export async function listCategories(db: DB, counted: { hideExternal?: boolean; listedOnly?: boolean } = {}): Promise<CategoryWithCount[]> {
-  const conditions = [sql`p.category_id = c.id`];
+  const conditions = [sql`(p.category_id = c.id OR p.category_id IN (SELECT sub.id FROM categories sub WHERE sub.parent_id = c.id))`];
   if (counted.hideExternal) conditions.push(sql`p.is_external = 0`);
   if (counted.listedOnly) conditions.push(sql`p.show_in_listing = 1`);
   const { rows } = await sql<Row & { product_count: number }>`

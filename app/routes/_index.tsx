@@ -10,18 +10,15 @@ import { categoriesForStorefront, homeLists } from "~/services/catalogue.server"
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
   const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront(access)]);
-  // a parent's page lists its subcategories' products too, so its count includes theirs
+  // a parent's count already includes its subcategories' products (its page lists them too)
   const parents = categories
     .filter((c) => c.parentId === null)
-    .map((parent) => {
-      const children = categories.filter((c) => c.parentId === parent.id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount }));
-      return {
-        id: parent.id,
-        name: parent.name,
-        productCount: parent.productCount + children.reduce((sum, child) => sum + child.productCount, 0),
-        children,
-      };
-    });
+    .map((parent) => ({
+      id: parent.id,
+      name: parent.name,
+      productCount: parent.productCount,
+      children: categories.filter((c) => c.parentId === parent.id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount })),
+    }));
   return {
     recommended: lists.recommended.map(toProductCard),
     hot: lists.hot.map(toProductCard),

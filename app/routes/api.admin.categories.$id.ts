@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { CATALOGUE_MESSAGES, categoryInputSchema } from "~/schemas/catalogue";
 import { categoryJson, deleteCategoryByAdmin, getCategory, updateCategoryByAdmin } from "~/services/catalogue.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    await requireApiAdmin(request);
+    await requireApiAdmin(request, undefined, NO_TOKEN);
     return ok({ data: categoryJson(await getCategory(parseId(params.id))) });
   });
 
@@ -14,7 +15,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** {name, description?, parent_id?, sort_order?}: only what differs changes ('No changes detected.'). */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" });
+      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
       const id = parseId(params.id);
       const body = await readBody(request, categoryInputSchema.partial());
       const { category, changed } = await updateCategoryByAdmin(id, body);
@@ -22,7 +23,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     },
     /** Refused (409) while it has subcategories; its products become uncategorised. */
     DELETE: async () => {
-      await requireApiAdmin(request, { permission: "product.delete" });
+      await requireApiAdmin(request, { permission: "product.delete" }, NO_TOKEN);
       await deleteCategoryByAdmin(parseId(params.id));
       return ok({ message: "Category deleted" });
     },

@@ -1,22 +1,26 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
-import { categoryInputSchema } from "~/schemas/catalogue";
+import { categoryCreateFormSchema } from "~/schemas/catalogue";
 import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue.server";
 
 /** GET /api/admin/categories → {data: [category]} (back-office access). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const { access } = await requireApiAdmin(request);
+    const { access } = await requireApiAdmin(request, undefined, NO_TOKEN);
     return ok({ data: (await categoriesForStorefront(access)).map(categoryJson) });
   });
 
-/** POST /api/admin/categories {name, description?, parent_id?, sort_order?} (product.create) → 201 {data}. */
+/**
+ * POST /api/admin/categories {name, description?, parent_id?, sort_order?} (product.create) →
+ * 201 {data}. An empty name says '分类名称是必填的' (spec/admin.md 5, "Shop category create").
+ */
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { permission: "product.create" });
-      const body = await readBody(request, categoryInputSchema);
+      await requireApiAdmin(request, { permission: "product.create" }, NO_TOKEN);
+      const body = await readBody(request, categoryCreateFormSchema);
       return ok({ message: "Category created", data: categoryJson(await createCategory(body)) }, { status: 201 });
     },
   });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { categoryBatchSortSchema } from "~/schemas/catalogue";
 import { batchSortCategories } from "~/services/catalogue.server";
@@ -10,7 +11,7 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" });
+      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
       const { sortData } = await readBody(request, categoryBatchSortSchema);
       const updated = await batchSortCategories(sortData);
       return ok({ message: "Sort order saved", data: { updated } });

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { manualRatesSchema, RATE_MESSAGES } from "~/schemas/catalogue";
 import { getRates, setManualRatesFromInput } from "~/services/currency.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    await requireApiAdmin(request, { superAdmin: true });
+    await requireApiAdmin(request, { superAdmin: true }, NO_TOKEN);
     return ok({ data: await getRates() });
   });
 
@@ -17,7 +18,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      await requireApiAdmin(request, { superAdmin: true });
+      await requireApiAdmin(request, { superAdmin: true }, NO_TOKEN);
       const { rates } = await readBody(request, manualRatesSchema);
       const saved = await setManualRatesFromInput(rates);
       return ok({ message: RATE_MESSAGES.saved, data: saved });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { forceRefreshRates } from "~/services/currency.server";
 
@@ -13,7 +14,7 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { superAdmin: true });
+      await requireApiAdmin(request, { superAdmin: true }, NO_TOKEN);
       const { fetched, ...data } = await forceRefreshRates();
       return ok({
         message: fetched ? "Exchange rates refreshed" : "The rate sources did not answer: the rates in effect were kept",

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { productUpdateSchema } from "~/schemas/catalogue";
 import { deleteProductByAdmin, getProduct, productJson, updateProductByAdmin } from "~/services/catalogue.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    await requireApiAdmin(request, { anyOf: ["product.create", "product.edit", "product.delete"] });
+    await requireApiAdmin(request, { anyOf: ["product.create", "product.edit", "product.delete"] }, NO_TOKEN);
     return ok({ data: productJson(await getProduct(parseId(params.id))) });
   });
 
@@ -14,13 +15,13 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** Only the fields given change; `skus` (when given) replaces the SKUs. */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" });
+      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
       const id = parseId(params.id);
       const body = await readBody(request, productUpdateSchema);
       return ok({ message: "Product updated", data: productJson(await updateProductByAdmin(id, body)) });
     },
     DELETE: async () => {
-      await requireApiAdmin(request, { permission: "product.delete" });
+      await requireApiAdmin(request, { permission: "product.delete" }, NO_TOKEN);
       await deleteProductByAdmin(parseId(params.id));
       return ok({ message: "Product deleted" });
     },

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productInputSchema, productListQuerySchema } from "~/schemas/catalogue";
@@ -10,7 +11,7 @@ const PRODUCT_ACCESS = { anyOf: ["product.create", "product.edit", "product.dele
 /** GET /api/admin/products?page&limit&q&isExternal&categoryId: every product (no storefront rules). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const { access } = await requireApiAdmin(request, PRODUCT_ACCESS);
+    const { access } = await requireApiAdmin(request, PRODUCT_ACCESS, NO_TOKEN);
     const page = await listCatalogue(parseQuery(request, productListQuerySchema), access);
     return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }));
   });
@@ -23,7 +24,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const actor = await requireApiAdmin(request, { permission: "product.create" });
+      const actor = await requireApiAdmin(request, { permission: "product.create" }, NO_TOKEN);
       const body = await readBody(request, productInputSchema);
       return ok({ message: "Product created", data: productJson(await createProduct(body, actor)) }, { status: 201 });
     },

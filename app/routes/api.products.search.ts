@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
+import { log } from "~/lib/log.server";
 import { getApiUser } from "~/lib/auth.server";
 import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
 import { getAccess } from "~/lib/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
-import { searchQuerySchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES, searchQuerySchema } from "~/schemas/catalogue";
 import { productJson, searchCatalogue } from "~/services/catalogue.server";
 
 /**
@@ -15,7 +16,18 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     const query = parseQuery(request, searchQuerySchema);
     const user = await getApiUser(request);
-    const page = await searchCatalogue(query, user ? await getAccess(user) : null);
+    const access = user ? await getAccess(user) : null;
+    const page = await searchCatalogue(query, access).catch((error) => {
+      if (error instanceof ApiError) throw error;
+      // spec/storefront.md 8: 'Failed to search products.', with an empty result
+      log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
+      throw new ApiError(500, CATALOGUE_MESSAGES.searchFailed, "SEARCH_FAILED", undefined, {
+        ...pageEnvelope({ items: [], page: 1, limit: query.limit, totalItems: 0, totalPages: 1 }),
+        totalCapped: false,
+        data: [],
+        query: query.q,
+      });
+    });
     const items = page.items.map(productJson);
     // totalCapped: more matches than are counted (totalItems is then the cap, "500+")
     // the same for every visitor until the catalogue changes (lists by views change with every view)

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ApiError, byMethod, methodNotAllowed, ok } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { CATALOGUE_MESSAGES as M, PRODUCT_IMAGE_MAX_BYTES } from "~/schemas/catalogue-rules";
 import { isUploadedFile, storeImage, withMultipart } from "~/services/uploads.server";
@@ -13,7 +14,7 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const { user } = await requireApiAdmin(request, { anyOf: ["product.create", "product.edit"] });
+      const { user } = await requireApiAdmin(request, { anyOf: ["product.create", "product.edit"] }, NO_TOKEN);
       const upload = await withMultipart(
         request,
         { maxFileBytes: PRODUCT_IMAGE_MAX_BYTES, maxFiles: 1, messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: "Send one image per request" } },

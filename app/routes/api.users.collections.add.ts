@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiUser } from "~/lib/permissions.server";
 import { CATALOGUE_MESSAGES, collectionBodySchema } from "~/schemas/catalogue";
 import { collect } from "~/services/catalogue.server";
@@ -10,7 +11,7 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const { user } = await requireApiUser(request);
+      const { user } = await requireApiUser(request, NO_TOKEN);
       const { productId } = await readBody(request, collectionBodySchema);
       await collect(user, productId);
       return ok({ message: CATALOGUE_MESSAGES.collected, isCollected: true });

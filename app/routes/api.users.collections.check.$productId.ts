@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiUser } from "~/lib/permissions.server";
 import { collectionState } from "~/services/catalogue.server";
 
 /** GET /api/users/collections/check/:productId → {isCollected}. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const { user } = await requireApiUser(request);
+    const { user } = await requireApiUser(request, NO_TOKEN);
     const isCollected = await collectionState(user, parseId(params.productId, "productId"));
     return ok({ isCollected, data: { isCollected } });
   });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
+import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiUser } from "~/lib/permissions.server";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-rules";
 import { uncollect } from "~/services/catalogue.server";
@@ -10,7 +11,7 @@ export const loader = () => methodNotAllowed(["DELETE"]);
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     DELETE: async () => {
-      const { user } = await requireApiUser(request);
+      const { user } = await requireApiUser(request, NO_TOKEN);
       await uncollect(user, parseId(params.productId, "productId"));
       return ok({ message: CATALOGUE_MESSAGES.uncollected, isCollected: false });
     },

@@ -5,6 +5,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/lib/permissions.server";
 import { toProductCard } from "~/lib/product-page.server";
@@ -47,7 +48,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get("intent") !== "uncollect") throw new Response("Unknown action", { status: 400 });
   const parsed = collectionBodySchema.safeParse({ productId: formData.get("productId") });
   if (!parsed.success) return redirectWithToast(back, { type: "error", message: CATALOGUE_MESSAGES.productIdRequired });
-  await uncollect(user, parsed.data.productId);
+  // a product deleted since the page was drawn has already left the collection
+  await uncollect(user, parsed.data.productId).catch((error) => {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  });
   return redirectWithToast(back, { message: CATALOGUE_MESSAGES.uncollected });
 }
 

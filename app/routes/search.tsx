@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
@@ -9,10 +9,11 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { ApiError } from "~/lib/api.server";
 import { getPageUser } from "~/lib/auth.server";
+import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
 import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
 import { searchQuerySchema } from "~/schemas/catalogue";
-import { SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES, SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
 import { categoriesForStorefront, productPath, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
 import { findPasted, isPastedLink } from "~/services/marketplace.server";
@@ -70,23 +71,32 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = parsed.data;
   const access = await storefrontAccess(request);
   const [result, categories] = await Promise.all([
-    searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access),
+    searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access).catch((error) => {
+      // spec/storefront.md 8: 'Failed to search products.', shown with an empty result
+      log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
+      return null;
+    }),
     categoriesForStorefront(access),
   ]);
-  return {
+  const view = {
     state: "results" as const,
     q: query.q,
     sort: query.sortBy as SearchSort,
     external,
     category: query.categoryId ? String(query.categoryId) : "",
     categories: categoryOptions(categories),
-    products: result.items.map(toProductCard),
-    totalItems: result.totalItems,
-    totalCapped: result.totalCapped,
-    page: result.page,
-    totalPages: result.totalPages,
+    products: (result?.items ?? []).map(toProductCard),
+    totalItems: result?.totalItems ?? 0,
+    totalCapped: result?.totalCapped ?? false,
+    page: result?.page ?? 1,
+    totalPages: result?.totalPages ?? 1,
+    error: result ? null : CATALOGUE_MESSAGES.searchFailed,
   };
+  // a failed search is not kept for other visitors (the page cache skips no-store answers)
+  return data(view, result ? undefined : { headers: { "Cache-Control": "no-store" } });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Search() {
   const data = useLoaderData<typeof loader>();
@@ -135,6 +145,11 @@ export default function Search() {
         categories={data.categories}
         category={data.category}
       />
+      {data.error ? (
+        <p className="notice notice--warning" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {data.products.length ? (
         <>
           <ProductGrid products={data.products} label="Search results" />

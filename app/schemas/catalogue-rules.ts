@@ -57,6 +57,14 @@ export const RATE_MESSAGES = {
   neverUpdated: "never updated",
 } as const;
 
+/**
+ * The 401 of the catalogue calls that need a login (collections, sync-external, product
+ * images and the catalogue's admin calls): spec/storefront.md 5 "Any call that needs the
+ * stored token and finds none fails with 'Authentication required for this action.'",
+ * spec/admin.md 5 "Admin calls require a stored token (…)".
+ */
+export const NO_TOKEN = "Authentication required for this action.";
+
 export const CATALOGUE_MESSAGES = {
   productNotFound: "Product not found",
   categoryNotFound: "Category not found",

@@ -67,20 +67,21 @@ export const skuInputSchema = z.object({
   sku_thumbnail_url: z.preprocess(blankToNull, imageUrl.nullable()).optional(),
 });
 
-const skuList = z
-  .array(skuInputSchema)
-  .max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`)
-  .superRefine((skus, ctx) => {
-    const seen = new Set<string>();
-    skus.forEach((sku, index) => {
-      const key = sku.sku_name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: "custom", message: M.skuDuplicate, path: [index, "sku_name"] });
-      seen.add(key);
-    });
+/** sku_name is unique within a product (spec/admin.md 3), compared without case. */
+function uniqueSkuNames(skus: Array<{ sku_name: string }>, ctx: z.RefinementCtx) {
+  const seen = new Set<string>();
+  skus.forEach((sku, index) => {
+    const key = sku.sku_name.toLowerCase();
+    if (seen.has(key)) ctx.addIssue({ code: "custom", message: M.skuDuplicate, path: [index, "sku_name"] });
+    seen.add(key);
   });
+}
+
+const skuList = z.array(skuInputSchema).max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`).superRefine(uniqueSkuNames);
 
 const productFields = {
-  name: z.string(M.nameRequired).trim().min(1, M.nameRequired).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
+  // an empty name says so alone, not also "at least 3 characters"
+  name: z.string(M.nameRequired).trim().min(1, { message: M.nameRequired, abort: true }).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
   description: z.preprocess(blankToNull, z.string().max(20_000, "The description is too long").nullable()).optional(),
   price_cny: price.optional(),
   category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),
@@ -122,12 +123,15 @@ export const productUpdateSchema = z.preprocess(
 );
 export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
 
-/** POST /api/products/sync-external (spec/storefront.md 7). */
+/**
+ * POST /api/products/sync-external (spec/storefront.md 7). Fields left out stay as they
+ * are when an editor syncs an existing product (defaults apply to a new one only).
+ */
 export const syncExternalSchema = z.object({
-  itemId: z.coerce.string(M.itemIdRequired).pipe(itemId),
+  itemId: z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string(M.itemIdRequired).pipe(itemId)),
   title: z.string(M.nameRequired).trim().min(1, M.nameRequired).max(PRODUCT_NAME_MAX, M.nameMax),
   price: price.optional(),
-  images: imageList.optional().default([]),
+  images: imageList.optional(),
   source: platformSchema.optional().default("weidian"),
   skus: z
     .array(
@@ -137,12 +141,12 @@ export const syncExternalSchema = z.object({
         return { sku_name: v.sku_name ?? v.name ?? v.skuName, sku_price: v.sku_price ?? v.price, sku_stock: v.sku_stock ?? v.stock, sku_thumbnail_url: v.sku_thumbnail_url ?? v.image ?? v.thumbnail };
       }, skuInputSchema),
     )
-    .max(SKUS_MAX)
-    .optional()
-    .default([]),
-  description: z.union([z.string(), z.array(z.string())]).optional(),
-  isExternalProduct: booleanish.optional().default(true),
-  showInListing: booleanish.optional().default(true),
+    .max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`)
+    .superRefine(uniqueSkuNames)
+    .optional(),
+  description: z.union([z.string().max(20_000, "The description is too long"), z.array(z.string().max(20_000, "The description is too long")).max(200)]).optional(),
+  isExternalProduct: booleanish.optional(),
+  showInListing: booleanish.optional(),
   originalUrl: z.preprocess(blankToNull, httpUrl(M.originalUrlInvalid).nullable()).optional(),
   shopName: z.preprocess(blankToNull, z.string().trim().max(200).nullable()).optional(),
 });

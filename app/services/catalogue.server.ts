@@ -347,27 +347,45 @@ export async function deleteProductsByAdmin(ids: number[]): Promise<{ deleted: n
  * a caller who may edit products; anyone else gets it as it is.
  */
 export async function syncExternalProduct(body: SyncExternalBody, actor: { user: User; access: Access }): Promise<{ product: ProductWithSkus; created: boolean }> {
-  const description = Array.isArray(body.description) ? body.description.filter(Boolean).join("\n\n") : body.description ?? null;
-  const input: ProductInput & { platform: Platform; platformItemId: string } = {
+  // what the body gives; a field left out is not a change (an editor's sync keeps it)
+  const given: Partial<ProductInput> = {
     name: body.title.length < 3 ? `${body.title} (${body.itemId})` : body.title,
-    description,
-    descriptionItems: Array.isArray(body.description) ? body.description : [],
-    priceCny: body.price ?? null,
-    images: body.images,
+    ...(body.description !== undefined
+      ? {
+          description: Array.isArray(body.description) ? body.description.filter(Boolean).join("\n\n") : body.description,
+          descriptionItems: Array.isArray(body.description) ? body.description : [],
+        }
+      : {}),
+    ...(body.price !== undefined ? { priceCny: body.price } : {}),
+    ...(body.images !== undefined ? { images: body.images } : {}),
+    ...(body.originalUrl !== undefined ? { originalUrl: body.originalUrl } : {}),
+    ...(body.shopName !== undefined ? { shopName: body.shopName } : {}),
+    ...(body.isExternalProduct !== undefined ? { isExternal: body.isExternalProduct } : {}),
+    ...(body.showInListing !== undefined ? { showInListing: body.showInListing } : {}),
+  };
+  const input: ProductInput & { platform: Platform; platformItemId: string } = {
+    description: null,
+    descriptionItems: [],
+    priceCny: null,
+    images: [],
+    originalUrl: null,
+    shopName: null,
+    isExternal: true,
+    showInListing: true,
+    ...given,
+    name: given.name!,
     platform: body.source,
     platformItemId: body.itemId,
-    originalUrl: body.originalUrl ?? null,
-    shopName: body.shopName ?? null,
-    isExternal: body.isExternalProduct,
-    showInListing: body.showInListing,
   };
-  const skus = toSkuInputs(body.skus) ?? [];
+  // one row per SKU name (the marketplace's own data may repeat one): the first wins
+  const names = new Set<string>();
+  const skus = (toSkuInputs(body.skus) ?? []).filter((sku) => !names.has(sku.name.toLowerCase()) && names.add(sku.name.toLowerCase()));
   const db = getDb();
   const { product, created } = await db.transaction().execute((trx) => insertProductOnce(trx, input, skus, actor.user.id));
-  catalogueChanged();
-  if (!created && actor.access.allPermissions.includes("product.edit")) {
-    const { platform: _p, platformItemId: _i, ...changes } = input;
-    await db.transaction().execute((trx) => updateProduct(trx, product.id, changes, skus.length ? skus : undefined));
+  if (created) catalogueChanged();
+  else if (actor.access.allPermissions.includes("product.edit")) {
+    await db.transaction().execute((trx) => updateProduct(trx, product.id, given, skus.length ? skus : undefined));
+    catalogueChanged();
   }
   return { product: await getProduct(product.id), created };
 }
@@ -567,8 +585,11 @@ async function assertProduct(productId: number): Promise<void> {
   if (!(await findProductById(getDb(), productId))) throw notFound();
 }
 
+/** Whether the user collected the product (a product that does not exist is a 404). */
 export async function collectionState(user: User, productId: number): Promise<boolean> {
-  return isCollected(getDb(), user.id, productId);
+  const [exists, collected] = await Promise.all([findProductById(getDb(), productId), isCollected(getDb(), user.id, productId)]);
+  if (!exists) throw notFound();
+  return collected;
 }
 
 /** Adds a product to the user's collection (adding twice changes nothing). */
@@ -577,7 +598,9 @@ export async function collect(user: User, productId: number): Promise<void> {
   await addToCollection(getDb(), user.id, productId);
 }
 
+/** Removes a product from the user's collection (removing twice changes nothing; an unknown product is a 404). */
 export async function uncollect(user: User, productId: number): Promise<void> {
+  await assertProduct(productId);
   await removeFromCollection(getDb(), user.id, productId);
 }
 

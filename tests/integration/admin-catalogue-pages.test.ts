@@ -232,6 +232,21 @@ describe("product lists", () => {
     expect(await toastAfter(server.url, deleted, cookies.super)).toContain("Product deleted");
     expect((await api(server.url, `/api/products/${product.id}`)).status).toBe(404);
   });
+
+  it("each list deletes only its own kind: a forged post naming the other kind's product changes nothing", async () => {
+    const local = await createProduct({ name: unique("Local kept ") });
+    const imported = await external(unique("External kept "));
+    const single = await post("/admin/products?index", cookies.super, { intent: "delete", productId: String(imported.id) });
+    expect(await single.text()).toContain("Product not found");
+    const fromExternal = await post("/admin/external-products", cookies.super, { intent: "delete", productId: String(local.id) });
+    expect(await fromExternal.text()).toContain("删除商品失败: Product not found");
+    const confirm = await post("/admin/products?index", cookies.super, { intent: "bulk-confirm", ids: String(imported.id) });
+    expect(await confirm.text()).toContain("请先选择要删除的商品");
+    const bulk = await post("/admin/external-products", cookies.super, { intent: "bulk-delete", ids: String(local.id) });
+    expect(await toastAfter(server.url, bulk, cookies.super)).toContain("批量删除失败: Product not found");
+    expect((await api(server.url, `/api/products/${local.id}?incrementView=false`)).status).toBe(200);
+    expect((await api(server.url, `/api/products/${imported.id}?incrementView=false`)).status).toBe(200);
+  });
 });
 
 describe("exchange rates and product display", () => {

@@ -123,6 +123,15 @@ describe("admin products", () => {
       expect(fields(response.body), JSON.stringify(body)).toContain(field);
     }
     expect((await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems).toBe(before);
+    // each name rule says its own message, one at a time (spec/admin.md 5)
+    for (const [name, message] of [
+      ["   ", "Product name cannot be empty"],
+      ["ab", "Product name must be at least 3 characters"],
+      ["x".repeat(256), "Product name must be at most 255 characters"],
+    ]) {
+      const response = await api(server.url, "/api/admin/products", { token: admin, body: { name } });
+      expect(response.body).toEqual({ success: false, message, code: "VALIDATION_ERROR", errors: [{ field: "name", message }] });
+    }
   });
 
   it("answers 409 for a second product of the same marketplace item", async () => {
@@ -166,9 +175,13 @@ describe("admin products", () => {
       ["POST", "/api/admin/categories/batch-sort", { sortData: [{ id: categories.shoes, sort_order: 1 }] }],
       ["PUT", "/api/admin/exchange-rates", { rates: { USD: 7 } }],
       ["POST", "/api/admin/exchange-rates/refresh"],
+      ["POST", "/api/products/upload-image"],
     ];
     for (const [method, pathname, body] of calls) {
-      expect((await api(server.url, pathname, { method, body })).status, `${method} ${pathname}`).toBe(401);
+      const anonymous = await api(server.url, pathname, { method, body });
+      expect(anonymous.status, `${method} ${pathname}`).toBe(401);
+      // spec/admin.md 5: admin calls need a token ('Authentication required for this action.')
+      expect(anonymous.body, `${method} ${pathname}`).toMatchObject({ success: false, message: "Authentication required for this action." });
       for (const token of [user, editorOfOthers]) {
         const response = await api(server.url, pathname, { method, body, token });
         expect(response.status, `${method} ${pathname}`).toBe(403);
@@ -176,6 +189,10 @@ describe("admin products", () => {
       }
     }
     expect((await api(server.url, `/api/products/${product.id}`)).body.data.name).toBe("Guarded product");
+    // the category list is for anyone with back-office access (category management is always in the sidebar)
+    expect((await api(server.url, "/api/admin/categories")).body).toMatchObject({ success: false, message: "Authentication required for this action." });
+    expect((await api(server.url, "/api/admin/categories", { token: user })).status).toBe(403);
+    expect((await api(server.url, "/api/admin/categories", { token: editorOfOthers })).status).toBe(200);
   });
 });
 
@@ -243,6 +260,17 @@ describe("public product reads", () => {
       (await api(server.url, "/api/categories", { token })).body.data.find((c: { id: number }) => c.id === category).product_count;
     expect(await countOf()).toBe(1);
     expect(await countOf(admin)).toBe(2);
+  });
+
+  it("a parent category's count includes its subcategories' products, as its page and GET /api/products?categoryId list them", async () => {
+    const parent = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Parent") } })).body.data.id;
+    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Child"), parent_id: parent } })).body.data.id;
+    await createProduct({ name: "Filed under the parent", category_id: parent });
+    await createProduct({ name: "Filed under the child", category_id: child });
+    const counts = (await api(server.url, "/api/categories")).body.data as Array<{ id: number; product_count: number }>;
+    expect(counts.find((c) => c.id === parent)?.product_count).toBe(2);
+    expect(counts.find((c) => c.id === child)?.product_count).toBe(1);
+    expect((await api(server.url, `/api/products?categoryId=${parent}`)).body.totalItems).toBe(2);
   });
 
   it("GET /api/categories answers the categories with parents, order and counts", async () => {
@@ -363,11 +391,40 @@ describe("POST /api/products/sync-external", () => {
     expect(edited.body.data.name).toBe("Corrected title");
   });
 
+  it("an editor's sync changes only the fields it sends (a hidden listing stays hidden)", async () => {
+    const id = itemId();
+    const body = { itemId: id, title: "Synced item", price: 20, images: ["https://img.example/a.jpg"], source: "taobao", description: ["第一段", "second"], shopName: "Shop A", skus: [{ sku_name: "S", sku_price: 20, sku_stock: 3 }] };
+    const created = await api(server.url, "/api/products/sync-external", { token: user, body });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ description: "第一段\n\nsecond", descriptionItems: ["第一段", "second"], isExternalProduct: true, showInListing: true });
+    await api(server.url, `/api/admin/products/${created.body.data.id}`, { method: "PUT", token: admin, body: { show_in_listing: false } });
+    const again = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Synced item v2", price: 25, source: "taobao" } });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({
+      name: "Synced item v2",
+      price_cny: 25,
+      images: ["https://img.example/a.jpg"],
+      description: "第一段\n\nsecond",
+      shop_name: "Shop A",
+      show_in_listing: false,
+      is_external: true,
+    });
+    expect(again.body.data.skus.map((sku: { sku_name: string }) => sku.sku_name)).toEqual(["S"]);
+  });
+
   it("needs a login and a valid body", async () => {
     expect((await api(server.url, "/api/products/sync-external", { body: { itemId: "1", title: "x" } })).status).toBe(401);
     const noItem = await api(server.url, "/api/products/sync-external", { token: user, body: { title: "No id" } });
     expect(noItem.status).toBe(400);
-    expect(fields(noItem.body)).toContain("itemId");
+    expect(noItem.body.errors).toContainEqual({ field: "itemId", message: "Item ID is required" });
+    const twice = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: itemId(), title: "Same SKU twice", skus: [{ sku_name: "Red" }, { sku_name: "red" }] },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toContainEqual({ field: "skus.1.sku_name", message: "Each SKU name may appear only once in a product" });
+    const script = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: itemId(), title: "Bad link", originalUrl: "javascript:alert(1)" } });
+    expect(fields(script.body)).toEqual(["originalUrl"]);
     const badSource = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: "123", title: "Bad source", source: "ebay" } });
     expect(fields(badSource.body)).toContain("source");
   });
@@ -393,12 +450,24 @@ describe("collections", () => {
     expect(byPrice.body.data.map((p: { productId: number }) => p.productId)).toEqual([b.id, a.id]);
     expect((await api(server.url, `/api/users/collections/remove/${a.id}`, { method: "DELETE", token: user })).status).toBe(200);
     expect((await api(server.url, `/api/users/collections/check/${a.id}`, { token: user })).body.isCollected).toBe(false);
+    // removing twice changes nothing
+    expect((await api(server.url, `/api/users/collections/remove/${a.id}`, { method: "DELETE", token: user })).status).toBe(200);
+    // a product that does not exist is a 404 envelope for every collection call
+    for (const [method, pathname] of [
+      ["GET", "/api/users/collections/check/987654321"],
+      ["DELETE", "/api/users/collections/remove/987654321"],
+    ] as const) {
+      const missing = await api(server.url, pathname, { method, token: user });
+      expect(missing.status, pathname).toBe(404);
+      expect(missing.body).toEqual({ success: false, message: "Product not found", code: "NOT_FOUND" });
+    }
+    expect((await add(undefined)).body).toMatchObject({ success: false, message: "Product ID is required", errors: [{ field: "productId", message: "Product ID is required" }] });
     // another user's collection is their own
     expect((await api(server.url, "/api/users/collections", { token: admin })).body.data).toEqual([]);
     expect(userId).toBeGreaterThan(0);
   });
 
-  it("answers 401 'Authentication required' without a login", async () => {
+  it("answers 401 'Authentication required for this action.' without a login (spec/storefront.md 5)", async () => {
     for (const [method, path, body] of [
       ["GET", "/api/users/collections"],
       ["GET", "/api/users/collections/check/1"],
@@ -407,16 +476,21 @@ describe("collections", () => {
     ] as const) {
       const response = await api(server.url, path, { method, body });
       expect(response.status, path).toBe(401);
-      expect(response.body.message).toBe("Authentication required");
+      expect(response.body).toMatchObject({ success: false, message: "Authentication required for this action.", code: "AUTH_REQUIRED" });
     }
   });
 });
 
 describe("admin categories", () => {
   it("creates, edits (only changes; 'No changes detected.'), sorts and deletes with the spec's rules", async () => {
+    // spec/admin.md 5: create says '分类名称是必填的', edit 'Category name is required.'
     const missingName = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  " } });
     expect(missingName.status).toBe(400);
-    expect(fields(missingName.body)).toContain("name");
+    expect(missingName.body).toMatchObject({ success: false, message: "分类名称是必填的", errors: [{ field: "name", message: "分类名称是必填的" }] });
+    expect((await api(server.url, `/api/admin/categories/${categories.shoes}`, { method: "PUT", token: admin, body: { name: "" } })).body).toMatchObject({
+      success: false,
+      message: "Category name is required.",
+    });
     const top = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Bags 包", sort_order: 5 } })).body.data;
     const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: top.id } })).body.data;
     // one level only: no parent under a child, and not itself
