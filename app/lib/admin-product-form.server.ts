@@ -11,6 +11,8 @@
  * - the import box fills the form from a marketplace link or id, nothing saved;
  * - "save" validates and creates or updates, the errors classified as spec/admin.md 8.
  */
+import { getDb } from "~/lib/db.server";
+import { linkedQcUrls } from "~/models/qc.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError } from "~/lib/api.server";
 import { PRODUCT_FORM_FILE_STREAM_BYTES, PRODUCT_FORM_MAX_FILES } from "~/lib/body-limits.server";
@@ -83,6 +85,7 @@ export async function productFormLoader(request: Request, mode: ProductFormMode)
       price_cny: product.priceCny === null ? "" : String(product.priceCny),
       category_id: product.categoryId ? String(product.categoryId) : "",
       main_images: product.images.join(", "),
+      qc_images: (await linkedQcUrls(getDb(), product.id)).join(", "),
       platform: product.platform ?? "",
       platform_item_id: product.platformItemId ?? "",
       original_url: product.originalUrl ?? "",
@@ -232,12 +235,14 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     if (form.get("bulk") === "apply") applyBulk(form);
     // the images field is one comma-separated text; the schema reads a list (conform makes
     // a single value a one-item list, so the split happens here)
-    const images = String(form.get("main_images") ?? "")
-      .split(",")
-      .map((url) => url.trim())
-      .filter(Boolean);
-    form.delete("main_images");
-    for (const url of images) form.append("main_images", url);
+    for (const field of ["main_images", "qc_images"]) {
+      const urls = String(form.get(field) ?? "")
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean);
+      form.delete(field);
+      for (const url of urls) form.append(field, url);
+    }
     const submission = parseWithZod(form, { schema: productInputSchema });
     const extra = { uploadNotice: uploads.notice, uploadFailures: uploads.failures, fatal: null as string | null };
 
@@ -253,9 +258,9 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     if (uploads.failures.length) return { result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra };
 
     // the grid is the whole list: no rows left means no SKUs
-    const body = { ...submission.value, main_images: submission.value.main_images ?? [], skus: submission.value.skus ?? [] };
+    const body = { ...submission.value, main_images: submission.value.main_images ?? [], qc_images: submission.value.qc_images ?? [], skus: submission.value.skus ?? [] };
     try {
-      const saved = mode.kind === "create" ? await createProduct(body, { user }) : await updateProductByAdmin(mode.id, body);
+      const saved = mode.kind === "create" ? await createProduct(body, { user }) : await updateProductByAdmin(mode.id, body, { user });
       return redirectWithToast(
         saved.isExternal ? "/admin/external-products" : "/admin/products",
         { message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}` },

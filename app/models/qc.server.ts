@@ -281,8 +281,60 @@ export async function deleteQcImageRow(db: DB, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) === 1;
 }
 
-/** Every stored address of a product's photos (to delete the files with the product). */
+/** Every stored address of a product's uploaded photos (to delete the files with the product; linked ones own none). */
 export async function qcFileUrlsOfProduct(db: DB, productId: number): Promise<string[]> {
-  const rows = await db.selectFrom("qc_images").select(["image_url", "thumb_url"]).where("product_id", "=", productId).execute();
+  const rows = await db.selectFrom("qc_images").select(["image_url", "thumb_url"]).where("product_id", "=", productId).where("bytes", ">", 0).execute();
   return rows.flatMap((row) => [row.image_url, row.thumb_url]).filter((url): url is string => url !== null);
+}
+
+/**
+ * The product's QC photos given by address (the admin product body's `qc_images`,
+ * spec/admin.md 7): approved rows with no file of their own (bytes 0), so deleting one
+ * never deletes a file the address points at. The list replaces the linked photos
+ * (those not in it go); photos uploaded through the QC screens are never touched.
+ */
+export async function setLinkedQcImages(db: DB, productId: number, urls: string[], actorId: number | null): Promise<void> {
+  const wanted = [...new Set(urls)];
+  const linked = await db.selectFrom("qc_images").select(["id", "image_url"]).where("product_id", "=", productId).where("bytes", "=", 0).execute();
+  const gone = linked.filter((row) => !row.image_url || !wanted.includes(row.image_url)).map((row) => row.id);
+  if (gone.length) await db.deleteFrom("qc_images").where("id", "in", gone).execute();
+  const have = new Set(linked.map((row) => row.image_url));
+  const added = wanted.filter((url) => !have.has(url));
+  if (!added.length) return;
+  const at = new Date().toISOString();
+  await db
+    .insertInto("qc_images")
+    .values(
+      added.map((url) => ({
+        product_id: productId,
+        status: "approved",
+        image_url: url,
+        thumb_url: url,
+        bytes: 0,
+        set_key: `linked-${productId}-${at}`,
+        uploaded_by: actorId,
+        reviewed_by: actorId,
+        reviewed_at: at,
+      })),
+    )
+    .execute();
+}
+
+/** The addresses of a product's approved QC photos, oldest first (the product JSON's `qc_images`). */
+export async function approvedQcUrls(db: DB, productId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("qc_images")
+    .select("image_url")
+    .where("product_id", "=", productId)
+    .where("status", "=", "approved")
+    .where("image_url", "is not", null)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.image_url!);
+}
+
+/** The addresses of the product's linked QC photos (see setLinkedQcImages), oldest first. */
+export async function linkedQcUrls(db: DB, productId: number): Promise<string[]> {
+  const rows = await db.selectFrom("qc_images").select("image_url").where("product_id", "=", productId).where("bytes", "=", 0).where("image_url", "is not", null).orderBy("id").execute();
+  return rows.map((row) => row.image_url!);
 }

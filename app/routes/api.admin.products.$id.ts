@@ -15,10 +15,10 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** Only the fields given change; `skus` (when given) replaces the SKUs. */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
+      const actor = await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
       const id = parseId(params.id);
       const body = await readBody(request, productUpdateSchema);
-      return ok({ message: "Product updated", data: productJson(await updateProductByAdmin(id, body)) });
+      return ok({ message: "Product updated", data: productJson(await updateProductByAdmin(id, body, actor)) });
     },
     DELETE: async () => {
       await requireApiAdmin(request, { permission: "product.delete" }, NO_TOKEN);

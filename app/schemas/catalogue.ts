@@ -86,6 +86,8 @@ const productFields = {
   price_cny: price.optional(),
   category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),
   main_images: imageList.optional(),
+  // QC photos given by address (spec/admin.md 3, 7): linked, approved; uploads go through the QC screens
+  qc_images: imageList.optional(),
   platform: z.preprocess(blankToNull, platformSchema.nullable()).optional(),
   platform_item_id: z.preprocess(blankToNull, itemId.nullable()).optional(),
   original_url: z.preprocess(blankToNull, httpUrl(M.originalUrlInvalid).nullable()).optional(),

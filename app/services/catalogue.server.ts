@@ -25,7 +25,7 @@ import {
   type Category,
   type CategoryWithCount,
 } from "~/models/category.server";
-import { qcFileUrlsOfProduct } from "~/models/qc.server";
+import { approvedQcUrls, qcFileUrlsOfProduct, setLinkedQcImages } from "~/models/qc.server";
 import { addToCollection, isCollected, listCollection, removeFromCollection, type CollectedProduct } from "~/models/collection.server";
 import {
   countCatalogue,
@@ -87,7 +87,7 @@ export function productPath(product: Pick<Product, "id" | "platform" | "platform
 export type SkuJson = { id: number; sku_name: string; sku_price: number; sku_stock: number; sku_thumbnail_url: string | null };
 
 /** A product as the API answers it: the fields of both specs, with the aliases each reads. */
-export function productJson(product: Product | ProductWithSkus) {
+export function productJson(product: Product | ProductWithSkus | (ProductWithSkus & { qcImages: string[] })) {
   const skus: SkuJson[] | undefined =
     "skus" in product
       ? product.skus.map((sku) => ({ id: sku.id, sku_name: sku.name, sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl }))
@@ -125,6 +125,8 @@ export function productJson(product: Product | ProductWithSkus) {
     updated_at: product.updatedAt,
     url: productPath(product),
     ...(skus ? { skus } : {}),
+    // one product's answer: the addresses of its approved QC photos (spec/admin.md 3)
+    ...("qcImages" in product ? { qc_images: product.qcImages } : {}),
   };
 }
 
@@ -140,9 +142,10 @@ export function shouldCountView(request: Request, incrementView: string | null):
 }
 
 /** A product with its SKUs and category (a direct link always shows it). */
-export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
-  const product = await findProductDetail(getDb(), id);
-  if (!product) throw notFound();
+export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus & { qcImages: string[] }> {
+  const found = await findProductDetail(getDb(), id);
+  if (!found) throw notFound();
+  const product = { ...found, qcImages: await approvedQcUrls(getDb(), id) };
   if (options.countView) countProductView(id);
   product.viewCount += unwrittenViews(id);
   return product;
@@ -274,7 +277,11 @@ export async function createProduct(body: ProductBody, actor: { user: User }): P
   try {
     const product = await getDb()
       .transaction()
-      .execute((trx) => insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id));
+      .execute(async (trx) => {
+        const inserted = await insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id);
+        if (body.qc_images?.length) await setLinkedQcImages(trx, inserted.id, body.qc_images, actor.user.id);
+        return inserted;
+      });
     catalogueChanged();
     return getProduct(product.id);
   } catch (error) {
@@ -283,8 +290,11 @@ export async function createProduct(body: ProductBody, actor: { user: User }): P
   }
 }
 
-/** Applies the fields given; `skus` (when given) replaces the product's SKUs. */
-export async function updateProductByAdmin(id: number, body: ProductUpdateBody): Promise<ProductWithSkus> {
+/**
+ * Applies the fields given; `skus` (when given) replaces the product's SKUs, `qc_images`
+ * the QC photos given by address (never the uploaded ones).
+ */
+export async function updateProductByAdmin(id: number, body: ProductUpdateBody, actor?: { user: User }): Promise<ProductWithSkus> {
   const current = await findProductById(getDb(), id);
   if (!current) throw notFound();
   await assertCategoryExists(body.category_id);
@@ -297,7 +307,10 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody):
   try {
     await getDb()
       .transaction()
-      .execute((trx) => updateProduct(trx, id, input, toSkuInputs(body.skus)));
+      .execute(async (trx) => {
+        await updateProduct(trx, id, input, toSkuInputs(body.skus));
+        if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor?.user.id ?? null);
+      });
   } catch (error) {
     if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
     throw error;

@@ -321,7 +321,9 @@ function assertAllowance(used: number, wanted: number, errors: FieldError[]): vo
 
 // ---------------------------------------------------------------- review and deletion
 
-async function removeFilesOf(image: Pick<QcImage, "imageUrl" | "thumbUrl">): Promise<void> {
+async function removeFilesOf(image: Pick<QcImage, "imageUrl" | "thumbUrl" | "bytes">): Promise<void> {
+  // a photo given by address (the product body's qc_images) owns no file
+  if (image.bytes === 0) return;
   for (const url of [image.imageUrl, image.thumbUrl]) {
     const upload = await findIssuedUpload(url);
     if (upload) await removeUpload(upload);

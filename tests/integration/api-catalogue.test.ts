@@ -196,6 +196,40 @@ describe("admin products", () => {
   });
 });
 
+describe("QC photos given by address (qc_images)", () => {
+  it("publishes the addresses in the product's QC gallery, replaces them on update, and never touches uploaded photos", async () => {
+    const product = await createProduct({ name: unique("Linked QC "), price_cny: 20, qc_images: "https://img.example/qc-1.jpg, https://img.example/qc-2.jpg" });
+    const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
+    expect(read.body.data.qc_images).toEqual(["https://img.example/qc-1.jpg", "https://img.example/qc-2.jpg"]);
+    expect(read.body.data.qc_image_count).toBe(2);
+    const gallery = await api(server.url, `/api/qc/products/${product.id}/qc-images`);
+    expect(gallery.body.totalCount).toBe(2);
+    expect(JSON.stringify(gallery.body.qc_images)).toContain("https://img.example/qc-2.jpg");
+    // the admin read answers them too
+    expect((await api(server.url, `/api/admin/products/${product.id}`, { token: admin })).body.data.qc_images).toHaveLength(2);
+
+    // an update with the field replaces the list; one without it leaves it
+    const updated = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: ["https://img.example/qc-2.jpg", "https://img.example/qc-3.jpg"] } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.data.qc_images).toEqual(["https://img.example/qc-2.jpg", "https://img.example/qc-3.jpg"]);
+    await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { price_cny: 21 } });
+    expect((await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.qc_images).toHaveLength(2);
+
+    // in the product page's gallery
+    const pageHtml = await (await fetch(`${server.url}${updated.body.data.url}`)).text();
+    expect(pageHtml).toContain('src="https://img.example/qc-3.jpg"');
+    expect(pageHtml).not.toContain("https://img.example/qc-1.jpg");
+
+    // a bad address names the field, and nothing changes
+    const bad = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: ["javascript:alert(1)"] } });
+    expect(bad.status).toBe(400);
+    expect(fields(bad.body).some((field) => field.startsWith("qc_images"))).toBe(true);
+    const cleared = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: [] } });
+    expect(cleared.body.data.qc_images).toEqual([]);
+    expect(cleared.body.data.qc_image_count).toBe(0);
+  });
+});
+
 describe("public product reads", () => {
   it("answers 400 for ids that are not positive numbers and 404 for unknown ones, always JSON", async () => {
     for (const id of ["abc", "-1", "0", "1.5", "99999999999999999999"]) {

@@ -23,6 +23,7 @@ export type ProductFormValues = {
   price_cny: string;
   category_id: string;
   main_images: string;
+  qc_images: string;
   platform: string;
   platform_item_id: string;
   original_url: string;
@@ -113,6 +114,8 @@ export function ProductForm({
   // the server sends the list back as a list, the edit page as one text
   const imagesValue = fields.main_images.initialValue as string | string[] | undefined;
   const imagesText = Array.isArray(imagesValue) ? imagesValue.join(", ") : imagesValue ?? "";
+  const qcValue = fields.qc_images.initialValue as string | string[] | undefined;
+  const qcText = Array.isArray(qcValue) ? qcValue.join(", ") : qcValue ?? "";
   const imageList = imagesText
     .split(",")
     .map((url) => url.trim())
@@ -192,6 +195,14 @@ export function ProductForm({
           <input id={`${id}-upload`} type="file" name="upload" multiple accept="image/jpeg,image/png,image/webp,image/gif" />
           <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.</span>
         </div>
+        <Field
+          id={fields.qc_images.id}
+          label="QC photo addresses"
+          errors={fields.qc_images.errors}
+          hint="Separated by commas; published in the product's QC gallery at once. Photos uploaded on the QC page are managed there."
+        >
+          <textarea {...getTextareaProps(fields.qc_images)} defaultValue={qcText} rows={2} />
+        </Field>
       </section>
 
       <section className="card" aria-labelledby={`${id}-marketplace`}>
