@@ -59,7 +59,7 @@ export async function verifyAccessToken(token: string): Promise<AccessClaims> {
     if (error instanceof errors.JWTExpired) {
       throw new ApiError(401, MESSAGES.tokenExpired, "TOKEN_EXPIRED", undefined, { isExpired: true });
     }
-    throw new ApiError(401, "Invalid token", "INVALID_TOKEN");
+    throw new ApiError(401, MESSAGES.tokenInvalid, "INVALID_TOKEN");
   }
 }
 
