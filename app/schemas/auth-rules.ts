@@ -41,6 +41,7 @@ export const MESSAGES = {
   tokenExpired: "Token expired",
   // spec/storefront.md 4: a client logs out on a message containing "expired" or
   // "Unauthorized"; a revoked or unreadable token must end the session the same way
+  refreshTokenRequired: "refreshToken is required",
   tokenRevoked: "Session expired: please log in again",
   tokenInvalid: "Unauthorized: invalid token",
   // spec/storefront.md 8 fallbacks

@@ -102,6 +102,7 @@ describe("POST /api/auth/refresh-token", () => {
     const missing = await call("/api/auth/refresh-token", { body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(["refreshToken"]);
+    expect(missing.body.message).toBe("refreshToken is required");
   });
 });
 
