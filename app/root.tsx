@@ -17,7 +17,7 @@ import { getToast } from "~/lib/toast.server";
 import { AccountMenu } from "~/components/storefront/account-menu";
 import { getRates } from "~/services/currency.server";
 import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
-import { SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
+import { isTrue, SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -35,7 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json(
     {
       siteInfo: toSiteInfo(settings),
-      adBanner: toAdBannerConfig(settings),
+      // a switched-off banner (perhaps a draft) never reaches the page, not even its data
+      adBanner: isTrue(settings.ad_banner_enabled) ? toAdBannerConfig(settings) : null,
       analyticsCode: settings.google_analytics_code.trim(),
       toast,
       searchQuery: url.pathname === "/search" ? url.searchParams.get("q") ?? "" : "",
@@ -57,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootLoaderData = {
   siteInfo: ReturnType<typeof toSiteInfo>;
-  adBanner: ReturnType<typeof toAdBannerConfig>;
+  adBanner: ReturnType<typeof toAdBannerConfig> | null;
   analyticsCode: string;
   toast: Awaited<ReturnType<typeof getToast>>["toast"];
   searchQuery: string;
@@ -93,7 +94,7 @@ export function Layout({ children }: { children: ReactNode }) {
           returnTo={location.pathname + location.search}
           accountSlot={<AccountMenu user={data?.currentUser ?? null} />}
         />
-        {data?.adBanner.enabled ? <AdBanner config={data.adBanner} /> : null}
+        {data?.adBanner?.enabled ? <AdBanner config={data.adBanner} /> : null}
         {data?.toast ? <ToastView key={data.toast.id} toast={data.toast} /> : null}
         <main id="main" className="container main">
           {children}

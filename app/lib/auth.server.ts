@@ -39,7 +39,7 @@ export async function getApiUser(request: Request): Promise<User | null> {
     const user = await findUserById(getDb(), Number(claims.sub));
     if (!user) throw new ApiError(404, MESSAGES.userDeleted, "USER_DELETED");
     if (user.tokenVersion !== claims.tv) {
-      throw new ApiError(401, "Session ended: please log in again", "TOKEN_REVOKED");
+      throw new ApiError(401, MESSAGES.tokenRevoked, "TOKEN_REVOKED", undefined, { isExpired: true });
     }
     return user;
   }

@@ -79,7 +79,9 @@ export const changePasswordSchema = z.object({
   newPassword: passwordSchema,
 });
 
-export const refreshTokenSchema = z.object({ refreshToken: z.string().min(1, "refreshToken is required") });
+export const refreshTokenSchema = z.object({
+  refreshToken: z.string(MESSAGES.refreshTokenRequired).trim().min(1, MESSAGES.refreshTokenRequired),
+});
 
 export const updateProfileSchema = z.object({
   username: usernameSchema.optional(),

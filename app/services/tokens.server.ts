@@ -27,7 +27,8 @@ export type AccessClaims = {
   username: string;
   is_admin: boolean;
   emailVerified: boolean;
-  roles: string[];
+  /** role objects, as spec/storefront.md 3 describes the user "from the session token" */
+  roles: Array<{ id: number; name: string; description: string }>;
   tv: number;
 };
 
@@ -38,7 +39,7 @@ export async function signAccessToken(user: User, access: Access): Promise<strin
     username: user.username,
     is_admin: user.isAdmin,
     emailVerified: user.emailVerified,
-    roles: access.roles.map((r) => r.name),
+    roles: access.roles.map(({ id, name, description }) => ({ id, name, description })),
     tv: user.tokenVersion,
   };
   return new SignJWT({ ...claims, typ: "access" })
@@ -59,7 +60,7 @@ export async function verifyAccessToken(token: string): Promise<AccessClaims> {
     if (error instanceof errors.JWTExpired) {
       throw new ApiError(401, MESSAGES.tokenExpired, "TOKEN_EXPIRED", undefined, { isExpired: true });
     }
-    throw new ApiError(401, "Invalid token", "INVALID_TOKEN");
+    throw new ApiError(401, MESSAGES.tokenInvalid, "INVALID_TOKEN");
   }
 }
 

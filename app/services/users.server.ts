@@ -4,6 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
+import { getEnv } from "~/lib/env.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
 import { getAccess } from "~/lib/permissions.server";
 import {
@@ -45,6 +46,7 @@ import type { UserUpdate } from "../../db/schema";
 import { hashPassword, verifyPassword } from "./crypto.server";
 import { startEmailChange } from "./auth.server";
 import { setPassword } from "./passwords.server";
+import { loadSettings, siteBaseUrl } from "./site-settings.server";
 import { loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
 import {
   findIssuedUpload,
@@ -156,6 +158,23 @@ export async function replaceAvatar(request: Request, user: User, field: string,
 type AvatarChange = { url: string | null; upload: StoredUpload | null };
 
 /**
+ * The site's own absolute address of a file (PUBLIC_URL or the site_url setting, as a
+ * client that shows the avatar may have made it) becomes its path; any other value is
+ * left as it is (and an outside URL is then refused like before).
+ */
+async function ownSitePath(value: string | null): Promise<string | null> {
+  if (!value || !/^https?:\/\//i.test(value)) return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  const origins = new Set([new URL(getEnv().PUBLIC_URL).origin, new URL(siteBaseUrl(await loadSettings())).origin]);
+  return origins.has(url.origin) && !url.search && !url.hash ? url.pathname : value;
+}
+
+/**
  * Checks a new avatar value for `target`: undefined when it does not change. Accepted: an
  * empty value (no avatar), the current value, or an avatar upload issued to one of
  * `owners`. Anything else, outside URLs included (they would tell another site who looks
@@ -168,7 +187,7 @@ async function checkAvatarChange(
   field: string,
 ): Promise<AvatarChange | undefined> {
   if (value === undefined) return undefined;
-  const next = value?.trim() || null;
+  const next = await ownSitePath(value?.trim() || null);
   if (next === target.avatarUrl) return undefined;
   if (next === null) return { url: null, upload: null };
   const upload = await findIssuedUpload(next);

@@ -99,6 +99,54 @@ describe("PUT", () => {
     expect(restore.status).toBe(200);
   });
 
+  it("the public banner configuration follows the saved banner settings", async () => {
+    const saved = await api(server.url, PATH, {
+      method: "PUT",
+      token: superToken,
+      body: {
+        settings: {
+          ad_banner_enabled: "true",
+          ad_banner_title: "Spring sale",
+          ad_banner_description: "Cheaper shipping",
+          ad_banner_button_text: "Join",
+          ad_banner_link: "https://agent.example/join",
+          ad_banner_button_subtext: "desktop words",
+          ad_banner_button_subtext_mobile: "mobile words",
+          ad_banner_logo: "/favicon.ico",
+        },
+      },
+    });
+    expect(saved.status).toBe(200);
+    const banner = await api(server.url, "/api/site-settings/ad-banner-config");
+    expect(banner.status).toBe(200);
+    expect(banner.body).toMatchObject({
+      success: true,
+      data: {
+        enabled: true,
+        title: "Spring sale",
+        description: "Cheaper shipping",
+        buttonText: "Join",
+        link: "https://agent.example/join",
+        buttonSubtext: "desktop words",
+        buttonSubtextMobile: "mobile words",
+        logo: "/favicon.ico",
+        ad_banner_enabled: "true",
+        ad_banner_title: "Spring sale",
+        ad_banner_link: "https://agent.example/join",
+        ad_banner_button_subtext_mobile: "mobile words",
+      },
+    });
+    // the storefront shows it, with the mobile subtext
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain("Spring sale");
+    expect(home).toContain("mobile words");
+
+    const off = await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { ad_banner_enabled: "false", ad_banner_title: "" } } });
+    expect(off.status).toBe(200);
+    expect((await api(server.url, "/api/site-settings/ad-banner-config")).body.data).toMatchObject({ enabled: false, ad_banner_enabled: "false" });
+    expect(await (await fetch(`${server.url}/`)).text()).not.toContain("Cheaper shipping");
+  });
+
   it("names an unknown key", async () => {
     const response = await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { site_name: "X", favourite_colour: "teal" } } });
     expect(response.status).toBe(400);

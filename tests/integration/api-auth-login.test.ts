@@ -59,7 +59,16 @@ describe("POST /api/auth/login", () => {
     });
     expect(Date.parse(body.user.last_login_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(JSON.stringify(body)).not.toContain(account.password);
-    expect(decodeJwt(body.accessToken).sub).toBe(String(account.id));
+    // the user a client derives from the token (spec/storefront.md 3-4)
+    expect(decodeJwt(body.accessToken)).toMatchObject({
+      sub: String(account.id),
+      id: account.id,
+      email: account.email,
+      username: account.username,
+      is_admin: false,
+      emailVerified: true,
+      roles: [],
+    });
 
     const me = await client(server.url)("/api/users/me", { token: body.accessToken });
     expect(me.status).toBe(200);
@@ -223,6 +232,8 @@ describe("POST /api/auth/login", () => {
   it("the super admin logs in with the configured credentials", async () => {
     const response = await login({ email: TEST_ADMIN.email, password: TEST_ADMIN.password });
     expect(response.status).toBe(200);
+    // roles in the token are role objects, like the user's roles (spec/storefront.md 3)
+    expect(decodeJwt(response.body.accessToken).roles).toEqual([{ id: expect.any(Number), name: "super_admin", description: expect.any(String) }]);
     expect(response.body.user).toMatchObject({ email: TEST_ADMIN.email, is_admin: true });
     expect(response.body.user.roles.map((r: { name: string }) => r.name)).toContain("super_admin");
   });

@@ -373,6 +373,26 @@ describe("POST /api/upload/avatar", () => {
     expect(updated.body.data.avatar_url).toBe(url);
   });
 
+  it("accepts the caller's upload by its absolute address on this site (stored as the path); other sites stay refused", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 90, b: 200 } } })
+      .png()
+      .toBuffer();
+    const { body } = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), "abs.png");
+    const url: string = body.url;
+    const outside = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: `https://elsewhere.example${url}` } });
+    expect(outside.status).toBe(400);
+    // PUBLIC_URL is unset: http://localhost:<port>
+    const site = `http://localhost:${live.server.port}`;
+    const absolute = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: `${site}${url}` } });
+    expect(absolute.status, JSON.stringify(absolute.body)).toBe(200);
+    expect(absolute.body.data.avatar_url).toBe(url);
+    // sent back the same way again: no change, no error
+    const again = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: `${site}${url}` } });
+    expect(again.status).toBe(200);
+    expect(again.body.data.avatar_url).toBe(url);
+  });
+
   it("refuses a file that is not an image with 400 'Please select an image file', whatever its name or type", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
     for (const [name, type] of [

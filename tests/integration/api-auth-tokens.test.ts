@@ -54,6 +54,8 @@ describe("POST /api/auth/refresh-token", () => {
     const afterwards = await me(stolen.body.accessToken);
     expect(afterwards.status).toBe(401);
     expect(afterwards.body.code).toBe("TOKEN_REVOKED");
+    // words a spec client takes as "log out" (spec/storefront.md 4: isExpired, or "expired" in the message)
+    expect(afterwards.body).toMatchObject({ success: false, isExpired: true, message: expect.stringMatching(/expired/) });
     expect((await refresh(stolen.body.refreshToken)).status).toBe(401);
     expect((await me(account.accessToken)).status).toBe(401);
     // the password still works
@@ -100,6 +102,7 @@ describe("POST /api/auth/refresh-token", () => {
     const missing = await call("/api/auth/refresh-token", { body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(["refreshToken"]);
+    expect(missing.body.message).toBe("refreshToken is required");
   });
 });
 
@@ -124,7 +127,8 @@ describe("access tokens", () => {
     ]) {
       const response = await me(token);
       expect(response.status, name).toBe(401);
-      expect(response.body, name).toMatchObject({ success: false, message: expect.any(String) });
+      // "Unauthorized" in the message: a spec client logs out (spec/storefront.md 4)
+      expect(response.body, name).toMatchObject({ success: false, code: "INVALID_TOKEN", message: expect.stringContaining("Unauthorized") });
       expect(response.body.data, name).toBeUndefined();
     }
     expect((await me(account.accessToken)).status).toBe(200);

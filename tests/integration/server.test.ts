@@ -77,6 +77,14 @@ describe("health and JSON API", () => {
         buttonSubtext: "",
         buttonSubtextMobile: "",
         logo: "",
+        ad_banner_enabled: "false",
+        ad_banner_title: "",
+        ad_banner_description: "",
+        ad_banner_button_text: "",
+        ad_banner_link: "",
+        ad_banner_button_subtext: "",
+        ad_banner_button_subtext_mobile: "",
+        ad_banner_logo: "",
       },
     });
   });
