@@ -86,17 +86,6 @@ export async function limitCaptchaIssuing(ip: string): Promise<void> {
   await addHit(db, bucket, LIMITS.captchasPerIp.windowMs);
 }
 
-/**
- * The login captcha counts failures per address for every known address, loopback
- * included: CONTRACT.md demands it "after 5 failed attempts for one account or address".
- * A captcha costs an honest person a few seconds, so even clients lumped together behind a
- * same-host proxy without TRUST_PROXY only meet the captcha; the hard 429 throttle keeps
- * the exemption of countsPerAddress() (it would lock them all out).
- */
-function countsForCaptcha(ip: string): boolean {
-  return ip.trim() !== "";
-}
-
 const accountBucket = (account: string) => `login-fail:account:${account.toLowerCase()}`;
 const ipBucket = (ip: string) => `login-fail:ip:${ip}`;
 
@@ -106,10 +95,10 @@ export type LoginPressure = { captchaRequired: boolean; blockedUntil: number | n
 export async function loginPressure(account: string, ip: string): Promise<LoginPressure> {
   const db = getDb();
   const byAccount = await peekHits(db, accountBucket(account));
-  const byIp = countsForCaptcha(ip) ? await peekHits(db, ipBucket(ip)) : { count: 0, windowEndsAt: 0 };
+  const byIp = countsPerAddress(ip) ? await peekHits(db, ipBucket(ip)) : { count: 0, windowEndsAt: 0 };
   let blockedUntil: number | null = null;
   if (byAccount.count >= LIMITS.failuresPerAccount) blockedUntil = byAccount.windowEndsAt;
-  if (countsPerAddress(ip) && byIp.count >= LIMITS.failuresPerIp) blockedUntil = Math.max(blockedUntil ?? 0, byIp.windowEndsAt);
+  if (byIp.count >= LIMITS.failuresPerIp) blockedUntil = Math.max(blockedUntil ?? 0, byIp.windowEndsAt);
   return {
     captchaRequired: byAccount.count >= LIMITS.captchaAfterFailures || byIp.count >= LIMITS.captchaAfterFailures,
     blockedUntil,
@@ -118,14 +107,14 @@ export async function loginPressure(account: string, ip: string): Promise<LoginP
 
 /** Whether this address has failed often enough to be shown the captcha up front. */
 export async function addressNeedsCaptcha(ip: string): Promise<boolean> {
-  if (!countsForCaptcha(ip)) return false;
+  if (!countsPerAddress(ip)) return false;
   return (await peekHits(getDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
 }
 
 export async function recordLoginFailure(account: string, ip: string): Promise<LoginPressure> {
   const db = getDb();
   await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
-  if (countsForCaptcha(ip)) await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
+  if (countsPerAddress(ip)) await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
   return loginPressure(account, ip);
 }
 
