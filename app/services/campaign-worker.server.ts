@@ -38,7 +38,7 @@ export type FromWorker =
   | LogRequest;
 
 /** The worker's scheduling priority (nice): it gets the CPU the site leaves free. */
-const WORKER_NICE = 10;
+const WORKER_NICE = 19;
 /** How often the worker copies the WAL back into the database file (see `checkpointer`). */
 export const CHECKPOINT_EVERY_MS = 1000;
 
