@@ -161,7 +161,6 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
                 published_at: value.published_at ?? null,
                 tags: value.tags ?? [],
               },
-              actor,
             );
       const message = intent === "publish" && saved.status === "published" ? M.postPublished(saved.title) : mode.kind === "create" ? M.postCreated(saved.title) : M.postUpdated(saved.title);
       return redirectWithToast(`/admin/blog/posts/${saved.id}/edit`, { message });

@@ -7,7 +7,7 @@ import { postFormAction, postFormLoader, postIdParam } from "~/lib/admin-blog-po
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES, POST_STATUS_LABELS } from "~/schemas/blog-rules";
 
-/** /admin/blog/posts/:id/edit (blog.edit; going live or leaving live also blog.publish). */
+/** /admin/blog/posts/:id/edit (blog.edit, the status included). */
 export const loader = ({ request, params }: LoaderFunctionArgs) => postFormLoader(request, { kind: "edit", id: postIdParam(params.id) });
 export const action = ({ request, params }: ActionFunctionArgs) => postFormAction(request, { kind: "edit", id: postIdParam(params.id) });
 

@@ -6,7 +6,7 @@ import { blogPostListAction, blogPostListLoader } from "~/lib/admin-blog.server"
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 
-/** /admin/blog/posts: every post, filtered; publish toggle (blog.publish), delete (blog.delete). */
+/** /admin/blog/posts: every post, filtered; publish toggle (blog.edit or blog.publish), delete (blog.delete). */
 export const loader = ({ request }: LoaderFunctionArgs) => blogPostListLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => blogPostListAction(request);
 

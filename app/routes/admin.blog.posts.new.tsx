@@ -6,7 +6,7 @@ import { postFormAction, postFormLoader } from "~/lib/admin-blog-post-form.serve
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 
-/** /admin/blog/posts/new (blog.create; publishing also blog.publish). */
+/** /admin/blog/posts/new (blog.create, in any status). */
 export const loader = ({ request }: LoaderFunctionArgs) => postFormLoader(request, { kind: "create" });
 export const action = ({ request }: ActionFunctionArgs) => postFormAction(request, { kind: "create" });
 

@@ -3,12 +3,12 @@ import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { productUpdateSchema } from "~/schemas/catalogue";
-import { deleteProductByAdmin, getProduct, productJson, updateProductByAdmin } from "~/services/catalogue.server";
+import { deleteProductByAdmin, getProduct, productDetailJson, updateProductByAdmin } from "~/services/catalogue.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     await requireApiAdmin(request, { anyOf: ["product.create", "product.edit", "product.delete"] }, NO_TOKEN);
-    return ok({ data: productJson(await getProduct(parseId(params.id))) });
+    return ok({ data: await productDetailJson(await getProduct(parseId(params.id))) });
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
@@ -18,7 +18,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       const actor = await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
       const id = parseId(params.id);
       const body = await readBody(request, productUpdateSchema);
-      return ok({ message: "Product updated", data: productJson(await updateProductByAdmin(id, body, actor)) });
+      return ok({ message: "Product updated", data: await productDetailJson(await updateProductByAdmin(id, body, actor)) });
     },
     DELETE: async () => {
       await requireApiAdmin(request, { permission: "product.delete" }, NO_TOKEN);

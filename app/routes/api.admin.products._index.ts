@@ -4,7 +4,7 @@ import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/lib/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productInputSchema, productListQuerySchema } from "~/schemas/catalogue";
-import { createProduct, listCatalogue, productJson } from "~/services/catalogue.server";
+import { createProduct, listCatalogue, productDetailJson, productJson } from "~/services/catalogue.server";
 
 const PRODUCT_ACCESS = { anyOf: ["product.create", "product.edit", "product.delete"] } as const;
 
@@ -26,6 +26,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     POST: async () => {
       const actor = await requireApiAdmin(request, { permission: "product.create" }, NO_TOKEN);
       const body = await readBody(request, productInputSchema);
-      return ok({ message: "Product created", data: productJson(await createProduct(body, actor)) }, { status: 201 });
+      return ok({ message: "Product created", data: await productDetailJson(await createProduct(body, actor)) }, { status: 201 });
     },
   });

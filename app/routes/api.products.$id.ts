@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { getProduct, productJson, shouldCountView } from "~/services/catalogue.server";
+import { getProduct, productDetailJson, shouldCountView } from "~/services/catalogue.server";
 
 /** GET /api/products/:id?incrementView=false → {data: product with skus}. A view is counted unless told not to (or a crawler asks). */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
@@ -10,7 +10,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const countView = shouldCountView(request, new URL(request.url).searchParams.get("incrementView"));
     const product = await getProduct(id, { countView });
     // names the product for the server's front, which keeps this answer (never sent)
-    return ok({ data: productJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+    return ok({ data: await productDetailJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

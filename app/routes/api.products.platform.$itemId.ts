@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { CATALOGUE_MESSAGES, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
-import { getProductByItem, productJson, shouldCountView } from "~/services/catalogue.server";
+import { getProductByItem, productDetailJson, shouldCountView } from "~/services/catalogue.server";
 
 /** GET /api/products/platform/:itemId?platform&incrementView → {data: product}. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
@@ -19,7 +19,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const countView = shouldCountView(request, url.searchParams.get("incrementView"));
     const product = await getProductByItem(itemId, platform as Platform | null, { countView });
     // names the product for the server's front, which keeps this answer (never sent)
-    return ok({ data: productJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+    return ok({ data: await productDetailJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -29,8 +29,6 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
  */
 export const EDITOR_STATUSES = ["draft", "published", "private"] as const satisfies readonly PostStatus[];
 
-/** Statuses that put a post before the public. */
-export const LIVE_STATUSES: readonly PostStatus[] = ["published", "scheduled"];
 
 export const COMMENT_STATUSES = ["pending", "approved", "rejected", "spam"] as const;
 export type CommentStatus = (typeof COMMENT_STATUSES)[number];

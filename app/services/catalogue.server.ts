@@ -87,7 +87,7 @@ export function productPath(product: Pick<Product, "id" | "platform" | "platform
 export type SkuJson = { id: number; sku_name: string; sku_price: number; sku_stock: number; sku_thumbnail_url: string | null };
 
 /** A product as the API answers it: the fields of both specs, with the aliases each reads. */
-export function productJson(product: Product | ProductWithSkus | (ProductWithSkus & { qcImages: string[] })) {
+export function productJson(product: Product | ProductWithSkus) {
   const skus: SkuJson[] | undefined =
     "skus" in product
       ? product.skus.map((sku) => ({ id: sku.id, sku_name: sku.name, sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl }))
@@ -125,9 +125,16 @@ export function productJson(product: Product | ProductWithSkus | (ProductWithSku
     updated_at: product.updatedAt,
     url: productPath(product),
     ...(skus ? { skus } : {}),
-    // one product's answer: the addresses of its approved QC photos (spec/admin.md 3)
-    ...("qcImages" in product ? { qc_images: product.qcImages } : {}),
   };
+}
+
+/**
+ * One product's answer (its reads, the admin create and update): productJson plus
+ * `qc_images`, the addresses of its approved QC photos (spec/admin.md 3). Lists carry only
+ * qc_image_count, and pages read the photos themselves.
+ */
+export async function productDetailJson(product: ProductWithSkus) {
+  return { ...productJson(product), qc_images: await approvedQcUrls(getDb(), product.id) };
 }
 
 export type ProductJson = ReturnType<typeof productJson>;
@@ -142,10 +149,9 @@ export function shouldCountView(request: Request, incrementView: string | null):
 }
 
 /** A product with its SKUs and category (a direct link always shows it). */
-export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus & { qcImages: string[] }> {
-  const found = await findProductDetail(getDb(), id);
-  if (!found) throw notFound();
-  const product = { ...found, qcImages: await approvedQcUrls(getDb(), id) };
+export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
+  const product = await findProductDetail(getDb(), id);
+  if (!product) throw notFound();
   if (options.countView) countProductView(id);
   product.viewCount += unwrittenViews(id);
   return product;
