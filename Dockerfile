@@ -10,6 +10,8 @@ RUN apt-get update \
 WORKDIR /app
 ENV npm_config_build_from_source=true
 COPY package.json package-lock.json ./
+# patch-package fixes react-dom (see patches/) when npm ci installs it
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build \

@@ -2,7 +2,6 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
@@ -24,11 +23,15 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
-  // Crawlers and no-JS clients get the whole document at once.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  // Every client gets the whole document at once: loaders have read everything before the
+  // render (no deferred data), so waiting costs nothing, and the HTML is then the same for
+  // every client and every timing. Streamed from the shell, single fetch's data arrives
+  // inline or in a later chunk as the race falls out, and a page stored by the server's
+  // front for one client would differ from what another is rendered
+  // (docs/decisions/022-front-rules.md).
 
   return new Promise((resolve, reject) => {
-    let shellRendered = false;
+    let documentReady = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerHtmlProvider value={providedHtml()}>
@@ -37,8 +40,8 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true;
+        onAllReady() {
+          documentReady = true;
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -50,8 +53,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell is ready are reported by onShellError.
-          if (shellRendered) console.error(error);
+          // Errors before the document is ready are reported by onShellError.
+          if (documentReady) console.error(error);
         },
       },
     );

@@ -8,6 +8,7 @@ import { Analytics } from "~/components/storefront/analytics";
 import { ErrorPage } from "~/components/ui/error-page";
 import { ToastView } from "~/components/ui/toast";
 import { pageMeta } from "~/lib/meta";
+import { plainLine } from "~/lib/text";
 import { useNonce } from "~/lib/nonce";
 import { getPageUser } from "~/lib/auth.server";
 import { DEFAULT_CURRENCY, type CurrencyCode, type Rates } from "~/lib/currency";
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       adBanner: isTrue(settings.ad_banner_enabled) ? toAdBannerConfig(settings) : null,
       analyticsCode: settings.google_analytics_code.trim(),
       toast,
-      searchQuery: url.pathname === "/search" ? url.searchParams.get("q") ?? "" : "",
+      searchQuery: url.pathname === "/search" ? plainLine(url.searchParams.get("q") ?? "") : "",
       currency: readCurrency(request),
       rates,
       currentUser:

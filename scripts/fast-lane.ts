@@ -15,11 +15,11 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
-import { contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER } from "../app/lib/content-version.server";
+import { contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER, viewsVersion, type ViewDependency } from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
-import { SESSION_COOKIE_NAME } from "../app/lib/session.server";
 import { countProductView, unwatchViews, watchViews, type ViewWatch } from "../app/services/view-counts.server";
+import { isVisitor, negotiateEncoding, type Encoding } from "./front-rules";
 import { servePageCache } from "./page-cache";
 
 /** Headers between the loaders and the front, never sent. */
@@ -57,36 +57,44 @@ export function checkFastRoutes(build: ServerBuild): void {
 
 // ------------------------------------------------------------------ kept answers
 //
-// Two kinds of loader answers are kept in memory and given again without running the
-// loader (docs/decisions/013-fast-lane.md):
-// - a product (the loader names it in X-Product-Id): the same for everyone but for its
-//   view count, which moves with every view. It is kept as the text before and after
-//   that number; each answer puts in the count it had when kept plus the views counted
-//   since (watchViews() sees every view this process counts, by any path);
-// - an answer the loader marks as the same for every visitor (X-Shared-Answer: search
-//   and lists not ordered by views): given only to callers without a session or token.
-// Both are dropped like stored pages: when the content version or SQLite's data_version
-// moves, and after a minute. The key is the address without `incrementView` (it changes
-// the counting, not the answer).
+// Loader answers kept in memory and given again without running the loader
+// (docs/decisions/013-fast-lane.md, 022-front-rules.md):
+// - a product (the loader names it in X-Product-Id): the same for everyone;
+// - an answer the loader marks as the same for every visitor (X-Shared-Answer: search and
+//   lists), given only to callers without a session or token.
+// Every product in a kept answer shows its view count, which moves with every view: the
+// answer is kept as the text around those counts, and each answer puts in the count each
+// product had when kept plus the views counted since (watchViews() sees every view this
+// process counts, by any path). Kept answers are dropped like stored pages: when the
+// content version, SQLite's data_version or (for lists ordered by views) the views move,
+// and after a minute. The key is the address without `incrementView` (it changes the
+// counting, not the answer).
 
 const KEPT_MAX = 5000;
 /** the bodies kept, in bytes: the memory they may take */
 const KEPT_MAX_BYTES = 8 * 1024 * 1024;
 let keptBytes = 0;
 const KEPT_TTL_MS = 60_000;
-const VIEW_COUNT = /"view_count":(\d+)/;
+const VIEW_COUNT = /"view_count":(\d+)/g;
+
+type CountSite = { id: number; base: number; seen: number; watch: ViewWatch };
 
 type Kept = {
+  /** a product's own answer (its view is counted when given), else null */
+  productId: number | null;
   status: number;
   headers: Array<[string, string]>;
-  body: Buffer;
-  /** bytes held (the body, or a product's text around its count) */
+  /** the body's text around its view counts (one more piece than counts) */
+  pieces: Buffer[];
+  counts: CountSite[];
+  /** the last body given, by the counts it holds, and its codings made so far */
+  last: { counts: string; bodies: Partial<Record<Encoding, Buffer>> } | null;
+  /** bytes held */
   size: number;
   forVisitorsOnly: boolean;
-  /** a product's answer: its text around the view count, the count kept and the watch's count then */
-  product: { id: number; before: Buffer; after: Buffer; base: number; seen: number; watch: ViewWatch } | null;
   contentVersion: number;
   dataVersion: number;
+  views: Array<[ViewDependency, number]>;
   storedAt: number;
 };
 
@@ -97,7 +105,7 @@ function dropKept(key: string) {
   if (!entry) return;
   kept.delete(key);
   keptBytes -= entry.size;
-  if (entry.product) unwatchViews(entry.product.id);
+  for (const site of entry.counts) unwatchViews(site.id);
 }
 
 function keptKey(url: string): string {
@@ -114,51 +122,89 @@ function incrementViewParam(url: string): string | null {
   return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get("incrementView");
 }
 
-/** A caller with a session cookie or a token may see more (or other) than a visitor. */
-function isVisitor(req: IncomingMessage): boolean {
-  if (req.headers.authorization) return false;
-  const cookie = req.headers.cookie;
-  return !cookie || !cookie.split(";").some((part) => part.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
-}
-
 function freshKept(key: string, req: IncomingMessage): Kept | null {
   const entry = kept.get(key);
   if (!entry) return null;
-  if (entry.contentVersion !== contentVersion() || entry.dataVersion !== dataVersion() || Date.now() - entry.storedAt >= KEPT_TTL_MS) {
+  if (
+    entry.contentVersion !== contentVersion() ||
+    entry.dataVersion !== dataVersion() ||
+    !entry.views.every(([kind, version]) => viewsVersion(kind) === version) ||
+    Date.now() - entry.storedAt >= KEPT_TTL_MS
+  ) {
     dropKept(key);
     return null;
   }
-  if (entry.forVisitorsOnly && !isVisitor(req)) return null;
+  if (entry.forVisitorsOnly && !isVisitor(req.headers)) return null;
   // most recently used last
   kept.delete(key);
   kept.set(key, entry);
   return entry;
 }
 
-type Versions = { contentVersion: number; dataVersion: number };
-
-function keep(key: string, versions: Versions, answer: { status: number; headers: Array<[string, string]>; body: Buffer }, kind: { productId: number } | "visitors") {
-  let product: Kept["product"] = null;
-  if (kind !== "visitors") {
-    const text = answer.body.toString("utf8");
-    // the product's own count comes first: SKUs carry none, and inside JSON strings quotes are escaped
-    const match = VIEW_COUNT.exec(text);
-    if (!match) return;
-    const watch = watchViews(kind.productId);
-    product = {
-      id: kind.productId,
-      before: Buffer.from(text.slice(0, match.index + '"view_count":'.length)),
-      after: Buffer.from(text.slice(match.index + match[0].length)),
-      base: Number(match[1]),
-      seen: watch.count,
-      watch,
-    };
+/**
+ * The products of a JSON answer that show a view count, in the order their counts appear
+ * in its text (JSON.stringify writes keys in order, depth first), or null when the text
+ * and the data do not agree (the answer is then not kept).
+ */
+function viewCountSites(text: string): { matches: RegExpExecArray[]; products: Array<{ id: number; count: number }> } | null {
+  const matches = [...text.matchAll(VIEW_COUNT)];
+  if (!matches.length) return { matches, products: [] };
+  const products: Array<{ id: number; count: number }> = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      const object = value as Record<string, unknown>;
+      for (const [key, child] of Object.entries(object)) {
+        if (key === "view_count" && typeof child === "number" && typeof object.id === "number") products.push({ id: object.id, count: child });
+        else walk(child);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(text));
+  } catch {
+    return null;
   }
-  const body = product ? Buffer.alloc(0) : answer.body;
-  const size = product ? product.before.length + product.after.length : body.length;
+  if (products.length !== matches.length || products.some((product, n) => String(product.count) !== matches[n][1])) return null;
+  return { matches, products };
+}
+
+type Versions = { contentVersion: number; dataVersion: number; productViews: number };
+
+function keep(key: string, versions: Versions, answer: { status: number; headers: Array<[string, string]>; body: Buffer }, kind: "product" | "visitors") {
+  const text = answer.body.toString("utf8");
+  const sites = viewCountSites(text);
+  if (!sites) return;
+  const views: Kept["views"] = [];
+  for (const dependency of requestScope.getStore()?.dependsOn ?? []) views.push([dependency, viewsVersion(dependency)]);
+  const pieces: Buffer[] = [];
+  const counts: CountSite[] = [];
+  let at = 0;
+  sites.matches.forEach((match, n) => {
+    const start = match.index + '"view_count":'.length;
+    pieces.push(Buffer.from(text.slice(at, start)));
+    at = start + match[1].length;
+    const watch = watchViews(sites.products[n].id);
+    counts.push({ id: sites.products[n].id, base: sites.products[n].count, seen: watch.count, watch });
+  });
+  pieces.push(Buffer.from(text.slice(at)));
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   dropKept(key);
   while (kept.size && (kept.size >= KEPT_MAX || keptBytes + size > KEPT_MAX_BYTES)) dropKept(kept.keys().next().value!);
-  kept.set(key, { ...answer, body, size, forVisitorsOnly: kind === "visitors", product, ...versions, storedAt: Date.now() });
+  kept.set(key, {
+    productId: kind === "product" ? sites.products[0]?.id ?? null : null,
+    status: answer.status,
+    headers: answer.headers,
+    pieces,
+    counts,
+    last: null,
+    size,
+    forVisitorsOnly: kind === "visitors",
+    contentVersion: versions.contentVersion,
+    dataVersion: versions.dataVersion,
+    views,
+    storedAt: Date.now(),
+  });
   keptBytes += size;
 }
 
@@ -170,8 +216,11 @@ export function clearKeptAnswers(): void {
 export type FrontOptions = {
   env: Env;
   getBuild: () => ServerBuild;
-  /** the headers every API answer carries (security headers, the CSP of JSON answers) */
-  securityHeaders: (secure: boolean) => Array<[string, string]>;
+  /**
+   * The security headers the express path sends: with a page's CSP nonce, or (null) the
+   * ones of every API answer (the CSP of JSON answers).
+   */
+  securityHeaders: (nonce: string | null, secure: boolean) => Array<[string, string]>;
   logLine: (line: { ip: string; method: string; url: string; status: number; length: string; ms: number; queries: number }) => void;
 };
 
@@ -226,6 +275,24 @@ function matchFastRoute(pathname: string): { route: FastRoute; params: Record<st
 }
 
 /**
+ * A body in the content coding the express path's `compression` would give it: JSON
+ * answers of at least COMPRESS_MIN_BYTES, in the coding negotiated from Accept-Encoding.
+ */
+function encode(body: Buffer, encoding: Encoding): Buffer {
+  switch (encoding) {
+    // compression's own settings: br at quality 4, gzip and deflate at zlib's default level
+    case "br":
+      return zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    case "gzip":
+      return zlib.gzipSync(body);
+    case "deflate":
+      return zlib.deflateSync(body);
+    default:
+      return body;
+  }
+}
+
+/**
  * The front's request handler: answers and returns true, or returns false having sent
  * nothing (express takes the request).
  */
@@ -248,17 +315,28 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     });
   };
 
-  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Iterable<[string, string]>, body: Buffer, cookies: string[] = []) {
-    for (const [name, value] of options.securityHeaders(isSecure(req, trustProxy))) res.setHeader(name, value);
+  /**
+   * Sends a JSON answer as the express path would: its security headers, Vary on
+   * Accept-Encoding, and the negotiated coding from COMPRESS_MIN_BYTES up. `coded` gives a
+   * coding already made (kept answers keep theirs).
+   */
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: Iterable<[string, string]>,
+    body: Buffer,
+    cookies: string[] = [],
+    coded?: (encoding: Encoding) => Buffer,
+  ) {
+    for (const [name, value] of options.securityHeaders(null, isSecure(req, trustProxy))) res.setHeader(name, value);
     for (const [name, value] of headers) res.setHeader(name, value);
     if (cookies.length) res.setHeader("Set-Cookie", cookies);
-    if (body.length >= COMPRESS_MIN_BYTES && !res.hasHeader("Content-Encoding")) {
-      res.setHeader("Vary", "Accept-Encoding");
-      if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-        // level 1: most of the saving for a fraction of the CPU (answers are made per request)
-        body = zlib.gzipSync(body, { level: 1 });
-        res.setHeader("Content-Encoding", "gzip");
-      }
+    res.setHeader("Vary", "Accept-Encoding");
+    const encoding = body.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(req.headers["accept-encoding"]) : "identity";
+    if (encoding !== "identity") {
+      body = coded ? coded(encoding) : encode(body, encoding);
+      res.setHeader("Content-Encoding", encoding);
     }
     res.setHeader("Content-Length", body.length);
     res.statusCode = status;
@@ -267,17 +345,23 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
 
   function answerFromKept(req: IncomingMessage, res: ServerResponse, entry: Kept) {
     res.setHeader("X-Answer-Cache", "hit");
-    const product = entry.product;
-    if (!product) return send(req, res, entry.status, entry.headers, entry.body);
-    if (countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? ""))) countProductView(product.id);
-    const count = product.base + (product.watch.count - product.seen);
-    send(req, res, entry.status, entry.headers, Buffer.concat([product.before, Buffer.from(String(count)), product.after]));
+    // a product's own answer counts its view (a list counts none)
+    if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? ""))) countProductView(entry.productId);
+    const counts = entry.counts.map((site) => site.base + (site.watch.count - site.seen));
+    const signature = counts.join(",");
+    if (entry.last?.counts !== signature) {
+      const parts: Buffer[] = [entry.pieces[0]];
+      counts.forEach((count, n) => parts.push(Buffer.from(String(count)), entry.pieces[n + 1]));
+      entry.last = { counts: signature, bodies: { identity: parts.length === 1 ? parts[0] : Buffer.concat(parts) } };
+    }
+    const bodies = entry.last.bodies;
+    send(req, res, entry.status, entry.headers, bodies.identity!, [], (encoding) => (bodies[encoding] ??= encode(bodies.identity!, encoding)));
   }
 
   async function answerFromLoader(req: IncomingMessage, res: ServerResponse, route: FastRoute, params: Record<string, string>, keepAs: string) {
     const module = options.getBuild().routes[route.routeId]?.module;
     if (!module?.loader) throw new Error(`fast lane: route ${route.routeId} has no loader in the build`);
-    const versions = { contentVersion: contentVersion(), dataVersion: dataVersion() };
+    const versions: Versions = { contentVersion: contentVersion(), dataVersion: dataVersion(), productViews: viewsVersion("product-views") };
     const request = new Request(requestUrl(req, trustProxy), { method: "GET", headers: fetchHeaders(req.headers) });
     const context = { clientIp: clientAddress(req, trustProxy), cspNonce: "" };
     const result: unknown = await module.loader({ request, params, context });
@@ -290,9 +374,13 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
       if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
     });
     const cookies = response.headers.getSetCookie();
-    if (response.status === 200 && !cookies.length) {
-      if (productId && /^\d+$/.test(productId)) keep(keepAs, versions, { status: 200, headers, body }, { productId: Number(productId) });
-      else if (shared && isVisitor(req)) keep(keepAs, versions, { status: 200, headers, body }, "visitors");
+    // kept only when no view was counted while the loader ran but its own: a count read
+    // before another request's view and watched only after it would stay one short
+    const ownViews = productId && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? "")) ? 1 : 0;
+    const undisturbed = viewsVersion("product-views") - versions.productViews === ownViews;
+    if (response.status === 200 && !cookies.length && undisturbed) {
+      if (productId && /^\d+$/.test(productId)) keep(keepAs, versions, { status: 200, headers, body }, "product");
+      else if (shared && isVisitor(req.headers)) keep(keepAs, versions, { status: 200, headers, body }, "visitors");
     }
     send(req, res, response.status, headers, body, cookies);
   }
@@ -305,7 +393,8 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
 
     const started = process.hrtime.bigint();
     if (!pathname.startsWith("/api/")) {
-      if (!servePageCache(req, res, () => clientAddress(req, trustProxy))) return false;
+      const page = { secure: isSecure(req, trustProxy), clientIp: () => clientAddress(req, trustProxy), securityHeaders: options.securityHeaders };
+      if (!servePageCache(req, res, page)) return false;
       logWhenSent(req, res, started, null);
       return true;
     }

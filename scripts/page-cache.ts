@@ -1,27 +1,39 @@
 /**
- * Rendered pages kept for visitors without a session (docs/decisions/012-page-cache.md).
+ * Rendered pages kept for visitors without a session (docs/decisions/012-page-cache.md,
+ * and 022-front-rules.md for what may be kept, for whom and under which key).
  *
  * A storefront page is the same for every visitor without a session who asks for the same
- * address in the same currency (and with the same preferred agent), until the content changes. The first request renders it
- * through Remix as usual and the answer is stored, gzipped once, with the CSP header it
- * was made with (its nonce was drawn for that render). The next ones are answered by the
- * server's front (scripts/fast-lane.ts) from here, before express runs, with the
- * product's view counted (its id comes from the page's X-Product-Id header).
- * A copy is dropped when the content version moves (catalogue, settings, rates), when
- * another process writes the database (SQLite's data_version), or after a minute (lists
- * ordered by views).
+ * address with the same display currency and preferred agent, until what it shows changes.
+ * The first GET renders it through Remix as usual and the answer is stored with the
+ * headers of that render (its CSP nonce was drawn for it). The next requests are answered
+ * by the server's front (scripts/fast-lane.ts) from here, before express runs, exactly as
+ * the express path would answer them: the same security headers for this request, the
+ * content coding `compression` would choose, no body for HEAD; the product's view counted.
+ * A copy is dropped when what it shows may have changed: the content version (catalogue,
+ * settings, rates), the blog's version for blog pages, SQLite's data_version (another
+ * process wrote), the views for pages that list by views, and after a minute.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import { BLOG_POST_ID_HEADER, blogVersion, contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER } from "../app/lib/content-version.server";
+import {
+  BLOG_POST_ID_HEADER,
+  blogVersion,
+  contentVersion,
+  PRODUCT_ID_HEADER,
+  SHARED_ANSWER_HEADER,
+  viewsVersion,
+  type ViewDependency,
+} from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
+import { requestScope } from "../app/lib/request-scope.server";
 import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView } from "../app/services/view-counts.server";
 import { log } from "../app/lib/log.server";
+import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
 
 const MAX_ENTRIES = 2000;
-/** the pages kept (plain and gzipped), in bytes: the memory they may take */
+/** the pages kept (plain and compressed), in bytes: the memory they may take */
 const MAX_BYTES = 16 * 1024 * 1024;
 let storedBytes = 0;
 const MAX_BYTES_PER_PAGE = 512 * 1024;
@@ -35,66 +47,85 @@ const CACHEABLE = /^\/(search|category\/[^/]+|product\/[^/]+|(weidian|taobao|tma
  */
 const BLOG_PAGE = /^\/blog(\/(category|tag)\/[^/]+|\/(?!feed\.xml$|atom\.xml$)[^/]+)?$/;
 
-type Entry = {
+/** Headers between the loaders and the server, never sent. */
+const INTERNAL_HEADERS = [PRODUCT_ID_HEADER, BLOG_POST_ID_HEADER, SHARED_ANSWER_HEADER];
+
+type Versions = {
+  contentVersion: number;
+  dataVersion: number;
+  /** blog pages: the blog's version they were rendered at (null: not a blog page) */
+  blogVersion: number | null;
+};
+
+type Entry = Versions & {
+  /** pages listing by views: the versions of those views they were rendered at */
+  views: Array<[ViewDependency, number]>;
   identity: Buffer;
-  gzip: Buffer;
-  /** every header of the answer, Content-Security-Policy (with the render's nonce) included */
+  /** made on first use (most browsers ask for br, monitors for nothing) */
+  br: Buffer | null;
+  gzip: Buffer | null;
+  /** the headers of the render's Response (content type, cache control...), none internal */
   headers: Array<[string, string]>;
+  /** the CSP nonce of the render: the page's scripts carry it */
+  nonce: string;
   productId: number | null;
   /** the public post of a blog post page, whose views a hit counts */
   blogPostId: number | null;
-  contentVersion: number;
-  dataVersion: number;
-  /** for blog pages: the blog's version they were rendered at (null: not a blog page) */
-  blogVersion: number | null;
   storedAt: number;
 };
 
 /** What the Remix handler needs to store its answer to a request that may be kept. */
-export type PageCacheNote = { key: string; contentVersion: number; dataVersion: number; blogVersion: number | null };
+export type PageCacheNote = { key: string; versions: Versions; views: Record<ViewDependency, number> };
 
 const entries = new Map<string, Entry>();
+
+const sizeOf = (entry: Entry) => entry.identity.length + (entry.br?.length ?? 0) + (entry.gzip?.length ?? 0);
 
 function drop(key: string) {
   const entry = entries.get(key);
   if (!entry) return;
   entries.delete(key);
-  storedBytes -= entry.identity.length + entry.gzip.length;
+  storedBytes -= sizeOf(entry);
 }
 
-function hasVisitorCookie(cookie: string | undefined): boolean {
-  if (!cookie) return false;
-  // a session (a logged-in page) or a flash message is this visitor's own
-  return cookie.split(";").some((part) => {
-    const name = part.split("=")[0].trim();
-    return name === "sid" || name === "toast";
-  });
-}
-
-/** The visitor's choices a page depends on: the display currency and the preferred shopping agent. */
-function choicesOf(cookie: string | undefined): string {
-  const currency = /(?:^|;\s*)currency=([A-Z]{3})/.exec(cookie ?? "")?.[1] ?? "";
-  const agent = /(?:^|;\s*)agent=(\d{1,9})/.exec(cookie ?? "")?.[1] ?? "";
-  return agent ? `${currency}|${agent}` : currency;
-}
-
-/** The cache key of a request (its raw URL as sent), or null when its answer may differ per visitor. */
+/**
+ * The cache key of a request: its raw URL as sent and the choices the app reads from its
+ * cookies; null when its answer may differ per visitor (a session or a flash message) or is
+ * not a storefront page.
+ */
 export function pageCacheKey(method: string | undefined, url: string, headers: IncomingMessage["headers"]): string | null {
   if (method !== "GET" && method !== "HEAD") return null;
   const query = url.indexOf("?");
   const pathname = query === -1 ? url : url.slice(0, query);
   if (!CACHEABLE.test(pathname) && !BLOG_PAGE.test(pathname)) return null;
-  if (hasVisitorCookie(headers.cookie)) return null;
+  if (mayCarrySession(headers.cookie)) return null;
   // Remix data requests and anything asking for JSON
   if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
-  return `${url}\n${choicesOf(headers.cookie)}`;
+  return `${url}\n${choicesKey(headers.cookie)}`;
 }
 
-/** Notes a request whose answer may be stored (the versions are read before it renders). */
+/**
+ * Notes a request whose answer may be stored, with the versions read before it renders.
+ * Only GET: a HEAD answer has no body to keep (a HEAD is served from a GET's copy).
+ */
 export function notePageCache(method: string | undefined, url: string, headers: IncomingMessage["headers"]): PageCacheNote | null {
+  if (method !== "GET") return null;
   const key = pageCacheKey(method, url, headers);
   if (!key) return null;
-  return { key, contentVersion: contentVersion(), dataVersion: dataVersion(), blogVersion: url.startsWith("/blog") ? blogVersion() : null };
+  const blog = url.startsWith("/blog");
+  return {
+    key,
+    versions: {
+      contentVersion: contentVersion(),
+      dataVersion: dataVersion(),
+      blogVersion: blog ? blogVersion() : null,
+    },
+    views: {
+      "product-views": viewsVersion("product-views"),
+      "written-product-views": viewsVersion("written-product-views"),
+      "popular-posts": viewsVersion("popular-posts"),
+    },
+  };
 }
 
 function fresh(entry: Entry, now: number): boolean {
@@ -102,6 +133,7 @@ function fresh(entry: Entry, now: number): boolean {
     entry.contentVersion === contentVersion() &&
     entry.dataVersion === dataVersion() &&
     (entry.blogVersion === null || entry.blogVersion === blogVersion()) &&
+    entry.views.every(([kind, version]) => viewsVersion(kind) === version) &&
     now - entry.storedAt < TTL_MS
   );
 }
@@ -111,11 +143,39 @@ function incrementViewParam(url: string): string | null {
   return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get("incrementView");
 }
 
+/** `Vary` with Accept-Encoding added, as the `vary` package (inside compression) does. */
+function varyWithEncoding(existing: string | undefined): string {
+  if (!existing) return "Accept-Encoding";
+  if (existing.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(existing)) return existing;
+  return `${existing}, Accept-Encoding`;
+}
+
+function compressed(entry: Entry, encoding: "br" | "gzip"): Buffer {
+  const before = sizeOf(entry);
+  const body =
+    encoding === "br"
+      ? (entry.br ??= zlib.brotliCompressSync(entry.identity, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.identity.length },
+        }))
+      : (entry.gzip ??= zlib.gzipSync(entry.identity, { level: 9 }));
+  storedBytes += sizeOf(entry) - before;
+  return body;
+}
+
+export type PageRequestContext = {
+  /** the request came over https (directly or, with TRUST_PROXY, through the proxy) */
+  secure: boolean;
+  clientIp: () => string;
+  /** the security headers the express path sends with a page rendered with `nonce` */
+  securityHeaders: (nonce: string, secure: boolean) => Array<[string, string]>;
+};
+
 /**
  * Answers a request from a stored page, or returns false (nothing sent) when there is
- * none fresh for it.
+ * none fresh for it, or when the client asks for a coding not kept (deflate): the express
+ * path answers those.
  */
-export function servePageCache(req: IncomingMessage, res: ServerResponse, clientIp: () => string = () => req.socket.remoteAddress ?? ""): boolean {
+export function servePageCache(req: IncomingMessage, res: ServerResponse, context: PageRequestContext): boolean {
   const url = req.url ?? "/";
   const key = pageCacheKey(req.method, url, req.headers);
   if (!key) return false;
@@ -125,80 +185,97 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, client
     drop(key);
     return false;
   }
+  const head = req.method === "HEAD";
+  // compression leaves HEAD answers uncoded
+  const encoding = head ? "identity" : negotiateEncoding(req.headers["accept-encoding"]);
+  if (encoding === "deflate") return false;
   // most recently used last
   entries.delete(key);
   entries.set(key, entry);
 
   if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
   if (entry.blogPostId !== null) {
-    const viewer = { userAgent: req.headers["user-agent"] ?? null, incrementView: incrementViewParam(url), clientIp: clientIp(), userId: null };
+    const viewer = { userAgent: req.headers["user-agent"] ?? null, incrementView: incrementViewParam(url), clientIp: context.clientIp(), userId: null };
     countPostViewBy(entry.blogPostId, viewer).catch((error: unknown) => log.warn(`blog: a view of post #${entry.blogPostId} was not counted: ${String(error)}`));
   }
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  for (const [name, value] of context.securityHeaders(entry.nonce, context.secure)) res.setHeader(name, value);
+  let vary: string | undefined;
+  for (const [name, value] of entry.headers) {
+    if (name === "vary") vary = value;
+    else res.setHeader(name, value);
+  }
+  res.setHeader("Vary", varyWithEncoding(vary));
   res.setHeader("X-Page-Cache", "hit");
-  res.setHeader("Vary", "Accept-Encoding");
-  const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
-  const body = gzip ? entry.gzip : entry.identity;
-  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  const body = encoding === "identity" ? entry.identity : compressed(entry, encoding);
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = 200;
-  res.end(req.method === "HEAD" ? undefined : body);
+  res.end(head ? undefined : body);
   return true;
 }
 
 /**
  * Called by the Remix handler with its answer to a request notePageCache() noted. Stores
- * a successful HTML page that sets no cookie, with the headers already on `res` (the
- * security headers and the CSP of this render); always answers the Response to send
- * (the body may have been read).
+ * a successful HTML page that sets no cookie; always answers the Response to send (the
+ * body may have been read). `nonce` is the CSP nonce the page was rendered with.
  */
-export async function storePageCache(note: PageCacheNote | null, res: ServerResponse, response: globalThis.Response): Promise<globalThis.Response> {
+export async function storePageCache(note: PageCacheNote | null, nonce: string, response: globalThis.Response): Promise<globalThis.Response> {
   const productId = response.headers.get(PRODUCT_ID_HEADER);
   const blogPostId = response.headers.get(BLOG_POST_ID_HEADER);
   const headers = new Headers(response.headers);
-  // between the loaders and the server only
-  headers.delete(PRODUCT_ID_HEADER);
-  headers.delete(BLOG_POST_ID_HEADER);
-  headers.delete(SHARED_ANSWER_HEADER);
+  for (const name of INTERNAL_HEADERS) headers.delete(name);
   const cacheable =
     note &&
+    nonce &&
     response.status === 200 &&
     (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
     !response.headers.has("Set-Cookie") &&
-    !/no-store|private/.test(response.headers.get("Cache-Control") ?? "") &&
-    res.hasHeader("Content-Security-Policy");
+    !response.headers.has("Content-Encoding") &&
+    !/no-store|private|no-transform/.test(response.headers.get("Cache-Control") ?? "");
   if (!cacheable || !note) return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
   const html = await response.text();
-  if (html.length <= MAX_BYTES_PER_PAGE) {
-    headers.delete("Content-Length");
-    const sent: Array<[string, string]> = [];
-    for (const name of res.getHeaderNames()) {
-      if (["set-cookie", "content-length", "content-encoding", "vary"].includes(name)) continue;
-      const value = res.getHeader(name);
-      if (value !== undefined) sent.push([name, String(value)]);
-    }
-    const identity = Buffer.from(html);
-    const gzip = zlib.gzipSync(identity, { level: 9 });
-    drop(note.key);
-    while (entries.size && (entries.size >= MAX_ENTRIES || storedBytes + identity.length + gzip.length > MAX_BYTES)) drop(entries.keys().next().value!);
-    storedBytes += identity.length + gzip.length;
-    entries.set(note.key, {
-      identity,
-      gzip,
-      headers: [...sent, ...[...headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie")],
-      productId: productId && /^\d+$/.test(productId) ? Number(productId) : null,
-      blogPostId: blogPostId && /^\d+$/.test(blogPostId) ? Number(blogPostId) : null,
-      contentVersion: note.contentVersion,
-      dataVersion: note.dataVersion,
-      blogVersion: note.blogVersion,
-      storedAt: Date.now(),
-    });
+  const answer = new globalThis.Response(html, { status: 200, statusText: response.statusText, headers });
+  const identity = Buffer.from(html);
+  if (identity.length > MAX_BYTES_PER_PAGE) return answer;
+
+  // a page listing by views is kept only if no such view moved while it was rendered
+  const views: Entry["views"] = [];
+  for (const kind of requestScope.getStore()?.dependsOn ?? []) {
+    if (viewsVersion(kind) !== note.views[kind]) return answer;
+    views.push([kind, note.views[kind]]);
   }
-  return new globalThis.Response(html, { status: 200, statusText: response.statusText, headers });
+  const { versions } = note;
+  const kept: Array<[string, string]> = [];
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie" && name !== "content-length") kept.push([name, value]);
+  });
+  drop(note.key);
+  while (entries.size && (entries.size >= MAX_ENTRIES || storedBytes + identity.length > MAX_BYTES)) drop(entries.keys().next().value!);
+  storedBytes += identity.length;
+  entries.set(note.key, {
+    identity,
+    br: null,
+    gzip: null,
+    headers: kept,
+    nonce,
+    productId: productId && /^\d+$/.test(productId) ? Number(productId) : null,
+    blogPostId: blogPostId && /^\d+$/.test(blogPostId) ? Number(blogPostId) : null,
+    contentVersion: versions.contentVersion,
+    dataVersion: versions.dataVersion,
+    blogVersion: versions.blogVersion,
+    views,
+    storedAt: Date.now(),
+  });
+  return answer;
 }
 
 /** Drops every stored page (tests and shutdown). */
 export function clearPageCache(): void {
   entries.clear();
   storedBytes = 0;
+}
+
+/** The pages kept and the bytes they hold (the benchmark reports them). */
+export function pageCacheSize(): { pages: number; bytes: number } {
+  return { pages: entries.size, bytes: storedBytes };
 }

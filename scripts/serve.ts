@@ -299,11 +299,20 @@ function toRemixRequest(req: Request, res: Response): globalThis.Request {
   return new globalThis.Request(url.href, init);
 }
 
+/**
+ * Sends Remix's answer. Pages stream; JSON answers (made whole in memory anyway) go out
+ * in one piece with their length, so `compression` leaves the small ones uncoded, as the
+ * server's front does (scripts/fast-lane.ts).
+ */
 async function sendResponse(res: Response, response: globalThis.Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.body && (response.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  } else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }
 
@@ -425,8 +434,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
         cspNonce: String(res.locals.cspNonce ?? ""),
       };
-      const pageCache = notePageCache(req.method, req.originalUrl, req.headers);
-      const response = await storePageCache(pageCache, res, await handleRequest(toRemixRequest(req, res), context));
+      const pageCache = res.locals.reference ? null : notePageCache(req.method, req.originalUrl, req.headers);
+      const response = await storePageCache(pageCache, context.cspNonce, await handleRequest(toRemixRequest(req, res), context));
       if (res.locals.bodyTooLarge) {
         await response.body?.cancel().catch(() => {});
         return answerTooLarge(req, res, res.locals.bodyLimit);
@@ -458,7 +467,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   const front = createFront({
     env,
     getBuild: () => build,
-    securityHeaders: (secure) => securityHeaderList(env, null, secure),
+    securityHeaders: (nonce, secure) => securityHeaderList(env, nonce, secure),
     logLine: logRequestLine,
   });
   const server = http.createServer((req, res) => {
@@ -472,6 +481,19 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     });
   });
   server.keepAliveTimeout = 65_000;
+  // what the app renders without the front (never stored): the differential test's reference
+  let reference: Server | null = null;
+  if (env.REFERENCE_PORT) {
+    reference = http.createServer((req, res) => {
+      (res as unknown as Response).locals = { reference: true };
+      app(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      reference!.once("error", reject);
+      reference!.listen(env.REFERENCE_PORT, env.HOST, () => resolve());
+    });
+    reference.keepAliveTimeout = 65_000;
+  }
 
   if (isDev) {
     const { broadcastDevReady } = await import("@remix-run/node");
@@ -490,6 +512,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
+      reference?.close();
+      reference?.closeAllConnections();
       server.close(() => resolve());
       server.closeIdleConnections();
       // requests still running after 10 s are cut off

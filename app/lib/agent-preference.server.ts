@@ -8,7 +8,15 @@ export const AGENT_COOKIE = "agent";
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export function readPreferredAgent(request: Request): number | null {
-  const header = request.headers.get("Cookie");
+  return preferredAgentOfCookieHeader(request.headers.get("Cookie"));
+}
+
+/**
+ * The agent id a Cookie header names: the first `agent` cookie holding a whole number
+ * (spaces around it do not matter), else null. The server's front keys stored pages with
+ * this same function (docs/decisions/022-front-rules.md).
+ */
+export function preferredAgentOfCookieHeader(header: string | null | undefined): number | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const index = part.indexOf("=");

@@ -6,6 +6,16 @@ import { ZodError } from "zod";
 import { formatBytes, isPayloadTooLarge } from "./body-limits.server";
 import { log } from "./log.server";
 
+/**
+ * A JSON answer with the charset spelled out: what express sent for every /api answer
+ * anyway, now also what the server's front sends for the answers it keeps.
+ */
+function json(body: unknown, init?: ResponseInit): Response {
+  const headers = new Headers(init?.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
 export type FieldError = { field: string; message: string };
 
 export type ApiErrorBody = {
@@ -39,7 +49,7 @@ export function apiError(
   if (options.code) body.code = options.code;
   if (options.errors?.length) body.errors = options.errors;
   Object.assign(body, options.extra);
-  return Response.json(body, { status, headers: options.headers });
+  return json(body, { status, headers: options.headers });
 }
 
 export function zodToFieldErrors(error: ZodError): FieldError[] {
@@ -110,7 +120,7 @@ export async function apiRoute(handler: Handler): Promise<Response> {
  * `code` and `errors` of the error envelope.
  */
 export function dataOk(message: string, data: unknown, init?: ResponseInit): Response {
-  return Response.json({ success: true, message, data, error: null }, init);
+  return json({ success: true, message, data, error: null }, init);
 }
 
 async function asDataEnvelope(response: Response): Promise<Response> {
@@ -118,7 +128,7 @@ async function asDataEnvelope(response: Response): Promise<Response> {
   const body = (await response.json().catch(() => ({ message: response.statusText || defaultMessage(response.status) }))) as Record<string, unknown>;
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
-  return Response.json(
+  return json(
     { ...body, success: false, message: body.message ?? defaultMessage(response.status), data: null, error: body.code ?? body.message ?? null },
     { status: response.status, headers },
   );
@@ -148,7 +158,7 @@ export function methodNotAllowed(allowed: string[]): Response {
 }
 
 export function ok<T extends Record<string, unknown>>(body: T, init?: ResponseInit): Response {
-  return Response.json({ success: true, ...body }, init);
+  return json({ success: true, ...body }, init);
 }
 
 /** Reads a JSON (or urlencoded/multipart form) body and validates it with a zod schema. */

@@ -75,7 +75,7 @@ export async function blogSidebar(): Promise<BlogSidebarData> {
   return {
     categories: flattenTree(categoryTree(categories)).map((node) => ({ name: node.name, href: categoryPath(node.slug), depth: node.depth, postCount: node.postCount })),
     tags: tags.filter((tag) => tag.postCount > 0).slice(0, 24).map((tag) => ({ name: tag.name, href: tagPath(tag.slug), postCount: tag.postCount })),
-    popular: popular.map((post) => ({ title: post.title, href: postPath(post), views: post.viewCount })),
+    popular: popular.map((post) => ({ title: post.title, href: postPath(post) })),
   };
 }
 
@@ -144,7 +144,6 @@ export async function loadPostPage(request: Request, clientIp: string, slug: str
       publishedAt: post.publishedAt,
       updatedAt: post.updatedAt,
       readingTime: post.readingTime,
-      viewCount: post.viewCount,
       featuredImage: post.featuredImage,
       likeCount: post.likeCount,
       liked,

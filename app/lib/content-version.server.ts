@@ -7,13 +7,18 @@
  *
  * Kept on globalThis: the server and the Remix build each hold a copy of this module.
  */
-
 declare global {
   // eslint-disable-next-line no-var
-  var __contentVersion: { value: number; blog: number } | undefined;
+  var __contentVersion: Versions | undefined;
 }
 
-const version: { value: number; blog: number } = (globalThis.__contentVersion ??= { value: 0, blog: 0 });
+type Versions = { value: number; blog: number; views: Record<ViewDependency, number> };
+
+const version: Versions = (globalThis.__contentVersion ??= {
+  value: 0,
+  blog: 0,
+  views: { "product-views": 0, "written-product-views": 0, "popular-posts": 0 },
+});
 
 export function contentChanged(): void {
   version.value += 1;
@@ -34,6 +39,26 @@ export function blogChanged(): void {
 
 export function blogVersion(): number {
   return version.blog;
+}
+
+/**
+ * What moves lists ordered by views (docs/decisions/022-front-rules.md):
+ * - "product-views": every product view counted (the "popular" sorts write the counted
+ *   views first, so they change with each one);
+ * - "written-product-views": each time counted views are written (the home page's hot
+ *   products read the written counts, at most a second behind);
+ * - "popular-posts": the blog's most read posts changed order.
+ * An answer that shows such a list says so (answerDependsOn() in request-scope.server.ts);
+ * the server's front keeps it only until that version moves.
+ */
+export type ViewDependency = "product-views" | "written-product-views" | "popular-posts";
+
+export function viewsMoved(kind: ViewDependency): void {
+  version.views[kind] += 1;
+}
+
+export function viewsVersion(kind: ViewDependency): number {
+  return version.views[kind];
 }
 
 /** Names the public post of a page for the page cache (it counts the views); never sent to browsers. */

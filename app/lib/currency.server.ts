@@ -10,7 +10,15 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** The currency chosen in the cookie, else DEFAULT_CURRENCY. */
 export function readCurrency(request: Request): CurrencyCode {
-  const header = request.headers.get("Cookie");
+  return currencyOfCookieHeader(request.headers.get("Cookie"));
+}
+
+/**
+ * The currency a Cookie header chooses: the first `currency` cookie holding a known code
+ * (spaces around it and letter case do not matter), else DEFAULT_CURRENCY. The server's
+ * front keys stored pages with this same function (docs/decisions/022-front-rules.md).
+ */
+export function currencyOfCookieHeader(header: string | null | undefined): CurrencyCode {
   if (!header) return DEFAULT_CURRENCY;
   for (const part of header.split(";")) {
     const index = part.indexOf("=");

@@ -60,6 +60,7 @@ const rawSchema = z.object({
     z.enum(["development", "production", "test"]).default("production"),
   ),
   PORT: z.preprocess(blankToUndefined, integer(0, 65535).default(3000)),
+  REFERENCE_PORT: z.preprocess(blankToUndefined, integer(1, 65535).optional()),
   HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
   DATABASE_PATH: optionalString,
@@ -130,6 +131,12 @@ const rawSchema = z.object({
 export type Env = {
   NODE_ENV: "development" | "production" | "test";
   PORT: number;
+  /**
+   * A second port (on HOST) where every request goes through express and Remix, never
+   * the front's stored pages or kept answers: what the app renders, to compare the front
+   * with (tests/integration/front-differential.test.ts; docs/decisions/022-front-rules.md).
+   */
+  REFERENCE_PORT?: number;
   HOST: string;
   DATA_DIR: string;
   DATABASE_PATH: string;
@@ -239,6 +246,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     NODE_ENV: raw.NODE_ENV,
     PORT: raw.PORT,
+    REFERENCE_PORT: raw.REFERENCE_PORT,
     HOST: raw.HOST,
     DATA_DIR: dataDir,
     DATABASE_PATH: databasePath,

@@ -8,6 +8,7 @@
  * this module, and both must see the same one.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ViewDependency } from "./content-version.server";
 
 export type RequestScope = {
   queries: number;
@@ -16,6 +17,11 @@ export type RequestScope = {
   memo: Map<string, Promise<unknown>>;
   /** large HTML a loader hands to the render outside its data (app/lib/html-slot.server.ts) */
   html?: Map<string, string>;
+  /**
+   * The lists ordered by views the answer shows, for the server's front
+   * (docs/decisions/022-front-rules.md): a kept copy is dropped when they move.
+   */
+  dependsOn: Set<ViewDependency>;
 };
 
 declare global {
@@ -26,7 +32,12 @@ declare global {
 export const requestScope: AsyncLocalStorage<RequestScope> = (globalThis.__requestScope ??= new AsyncLocalStorage<RequestScope>());
 
 export function newRequestScope(method: string): RequestScope {
-  return { queries: 0, readOnly: method === "GET" || method === "HEAD", memo: new Map() };
+  return {
+    queries: 0,
+    readOnly: method === "GET" || method === "HEAD",
+    memo: new Map(),
+    dependsOn: new Set(),
+  };
 }
 
 /**
@@ -44,6 +55,14 @@ export function oncePerRequest<T>(key: string, compute: () => Promise<T>): Promi
     value.catch(() => scope.memo.delete(key));
   }
   return value;
+}
+
+/**
+ * Marks the current request's answer as showing a list ordered by views: a copy kept by
+ * the server's front is dropped when `kind` moves (see viewsMoved()).
+ */
+export function answerDependsOn(kind: ViewDependency): void {
+  requestScope.getStore()?.dependsOn.add(kind);
 }
 
 /** Counts one database query against the current request. */

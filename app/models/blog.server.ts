@@ -417,6 +417,14 @@ export async function listPosts(
   return { items: await withTags(db, rows), total: Number(count.rows[0]?.n ?? 0) };
 }
 
+/** Ids of the most read public posts, in the order of the blog's popular list. */
+export async function popularPostIds(db: DB, limit: number, now = nowIso()): Promise<number[]> {
+  const filter: PostFilter = { publicOnly: { now } };
+  const { rows } = await sql<{ id: number }>`SELECT p.id FROM blog_posts p WHERE ${filterSql(filter)}
+    ORDER BY ${orderSql("popular", filter)} LIMIT ${limit}`.execute(db);
+  return rows.map((row) => row.id);
+}
+
 /** FTS5 phrases: each term quoted (user input never reaches the query syntax). */
 const phrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
 

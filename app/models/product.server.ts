@@ -327,6 +327,26 @@ export async function listProducts(
   return { items: rows.map(toProduct), totalItems, page, limit: options.limit, totalPages: pageCount(totalItems, options.limit) };
 }
 
+export type ProductStamp = Pick<Product, "id" | "platform" | "platformItemId" | "updatedAt">;
+
+/**
+ * The sitemap's parts: which blocks of `size` product ids (block n holds ids
+ * n·size+1 … (n+1)·size) hold products passing the filter, and how many each.
+ */
+export async function productIdBlocks(db: DB, filter: ListFilter, size: number): Promise<Array<{ block: number; count: number }>> {
+  // the size is bound as a float by the driver: integer division needs it cast
+  const { rows } = await sql<{ block: number; n: number }>`SELECT (p.id - 1) / CAST(${size} AS INTEGER) AS block, count(*) AS n FROM products p
+    WHERE ${whereSql(filter)} GROUP BY block ORDER BY block`.execute(db);
+  return rows.map((row) => ({ block: Number(row.block), count: Number(row.n) }));
+}
+
+/** The products of one id block (see productIdBlocks()), by id: what a sitemap lists of them. */
+export async function productStampsInBlock(db: DB, filter: ListFilter, block: number, size: number): Promise<ProductStamp[]> {
+  const { rows } = await sql<Pick<Row, "id" | "platform" | "platform_item_id" | "updated_at">>`SELECT p.id, p.platform, p.platform_item_id, p.updated_at
+    FROM products p WHERE p.id > ${block * size} AND p.id <= ${(block + 1) * size} AND ${whereSql(filter)} ORDER BY p.id`.execute(db);
+  return rows.map((row) => ({ id: row.id, platform: row.platform, platformItemId: row.platform_item_id, updatedAt: row.updated_at }));
+}
+
 /** Most viewed, then newest (home page lists). */
 export async function topProducts(db: DB, options: ListFilter & { by: "views" | "newest"; limit: number }): Promise<Product[]> {
   const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE ${whereSql(options)}

@@ -1,8 +1,5 @@
-import { buildSitemap } from "~/services/sitemap.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { sitemapResponse } from "~/services/sitemap.server";
 
-export async function loader() {
-  const { xml } = await buildSitemap();
-  return new Response(xml, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
-  });
-}
+/** The sitemap: every page in one file while it fits, else the index of /sitemaps/*.xml. */
+export const loader = ({ request }: LoaderFunctionArgs) => sitemapResponse(request, "sitemap.xml");

@@ -100,7 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
         tool: {
           ok: true,
           title: `网站地图生成成功: ${report.urlCount} URLs in ${report.durationMs} ms`,
-          details: [`${report.bytes} bytes`, `generated at ${report.generatedAt}`],
+          details: [`${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`, `generated at ${report.generatedAt}`],
         },
       } satisfies ActionData;
     } catch (error) {

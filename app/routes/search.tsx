@@ -18,6 +18,7 @@ import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
 import { categoriesForStorefront, productPath, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
 import { findPasted, isPastedLink } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
+import { plainLine } from "~/lib/text";
 
 const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
 
@@ -50,13 +51,15 @@ async function pastedLink(request: Request, q: string, clientIp: string) {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  const pasted = (params.get("q") ?? "").trim();
+  // control characters (a pasted tab, a %00) are spaces, here and in the header's search box
+  const typed = plainLine(params.get("q") ?? "");
+  const pasted = typed.trim();
   if (pasted && pasted.length <= 2000 && (await isPastedLink(pasted))) return pastedLink(request, pasted, String(context.clientIp ?? ""));
   const externalParam = params.get("external") ?? "";
   const external: ExternalFilter = externalParam === "local" || externalParam === "external" ? externalParam : "";
   const category = params.get("category") ?? "";
   const parsed = searchQuerySchema.safeParse({
-    q: params.get("q") ?? "",
+    q: typed,
     page: params.get("page") ?? undefined,
     limit: SEARCH_PAGE_SIZE,
     categoryId: /^[1-9]\d{0,14}$/.test(category) ? category : undefined,
@@ -65,7 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   if (!parsed.success) {
     // an empty term shows the helpful page; a too long one says why
-    const q = (params.get("q") ?? "").trim();
+    const q = pasted;
     return { state: "help" as const, q, error: q ? parsed.error.issues[0]?.message ?? null : null };
   }
   const query = parsed.data;

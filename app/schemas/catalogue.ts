@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isCurrencyCode } from "~/lib/currency";
+import { plainLine } from "~/lib/text";
 import {
   ADMIN_PRODUCT_PAGE_SIZES,
   CATALOGUE_MESSAGES as M,
@@ -159,12 +160,15 @@ export const limitParam = (fallback: number) => z.coerce.number().int().catch(fa
 const optionalId = z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional();
 const optionalBoolean = z.preprocess(blankToNull, booleanish.nullable()).optional();
 
+/** A search term's control characters (a pasted tab, a %00) are spaces: they never reach a query or a page. */
+const asPlainLine = (value: unknown) => (typeof value === "string" ? plainLine(value) : value);
+
 /** GET /api/products and category pages. */
 export const productListQuerySchema = z.object({
   page: pageParam,
   limit: limitParam(PRODUCT_LIST_PAGE_SIZE),
   isExternal: optionalBoolean,
-  q: z.string().trim().max(200).optional(),
+  q: z.preprocess(asPlainLine, z.string().trim().max(200).optional()),
   categoryId: optionalId,
 });
 
@@ -192,7 +196,7 @@ export const searchSortSchema = z
 
 /** GET /api/products/search and the /search page: q is required (400 when empty on the API). */
 export const searchQuerySchema = z.object({
-  q: z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long"),
+  q: z.preprocess(asPlainLine, z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long")),
   page: pageParam,
   limit: limitParam(SEARCH_PAGE_SIZE),
   categoryId: optionalId,

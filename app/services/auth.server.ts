@@ -34,6 +34,7 @@ import {
   clearLoginFailures,
   codeSendingNearLimit,
   limitCodeSending,
+  limitEmailChanges,
   loginPressure,
   recordLoginFailure,
   tooManyRequests,
@@ -243,6 +244,8 @@ export async function resendVerification(email: string, ip: string): Promise<voi
  * code is issued. The caller answers "code sent" either way.
  */
 export async function startEmailChange(user: User, newEmail: string, ip: string): Promise<void> {
+  // per account too: a session on a shared address could otherwise mail any number of strangers
+  await limitEmailChanges(user.id);
   await limitCodeSending(newEmail, ip, "change");
   const owner = await findUserByEmail(getDb(), newEmail);
   if (owner && owner.id !== user.id) {

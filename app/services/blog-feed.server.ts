@@ -7,6 +7,7 @@
 import crypto from "node:crypto";
 import { getDb } from "~/lib/db.server";
 import { lastPostChange, listPosts, type BlogPost } from "~/models/blog.server";
+import { xmlSafe } from "~/lib/text";
 import { FEED_SIZE } from "~/schemas/blog-rules";
 import { authorName, postPath, postSummary } from "./blog.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
@@ -19,9 +20,25 @@ const CONTENT_TYPES: Record<FeedKind, string> = {
   atom: "application/atom+xml; charset=utf-8",
 };
 
+/** Text in XML: what XML 1.0 forbids dropped (a pasted U+000B), the five specials escaped. */
 const escapeXml = (value: string) =>
-  // characters XML 1.0 does not allow at all are dropped
-  value.replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, "").replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+  xmlSafe(value).replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+
+const escapeHtml = (value: string) => value.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
+
+/**
+ * An RSS description: HTML by the RSS spec, so plain text (a post's summary) is written
+ * as HTML text, then as XML. A reader shows `<img onerror=…>` from a post's code sample
+ * as those characters; it never runs it.
+ */
+const rssDescription = (text: string) => escapeXml(escapeHtml(text));
+
+/**
+ * An RSS title: plain text by the spec, yet some readers render it as HTML. "&" goes as a
+ * character reference (what every reader shows as "&", the RSS Board's advice); "<" and
+ * ">" as HTML text inside the XML, so no reader ever builds a tag from a title.
+ */
+const rssTitle = (text: string) => xmlSafe(text).replace(/&/g, "&#x26;").replace(/</g, "&amp;lt;").replace(/>/g, "&amp;gt;").replace(/"/g, "&quot;");
 
 /** Site-relative addresses in a post's HTML (its images and links) made absolute for feed readers. */
 export function absolutizeHtml(html: string, base: string): string {
@@ -48,16 +65,16 @@ function rss({ site, base, posts }: Awaited<ReturnType<typeof feedData>>, update
     const url = base + postPath(post);
     const author = authorName(post);
     const categories = [post.categoryName, ...post.tags.map((tag) => tag.name)].filter(Boolean) as string[];
-    const html = absolutizeHtml(post.content, base).replace(/]]>/g, "]]]]><![CDATA[>");
+    const html = xmlSafe(absolutizeHtml(post.content, base)).replace(/]]>/g, "]]]]><![CDATA[>");
     return [
       "    <item>",
-      `      <title>${escapeXml(post.title)}</title>`,
+      `      <title>${rssTitle(post.title)}</title>`,
       `      <link>${escapeXml(url)}</link>`,
       `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
       `      <pubDate>${new Date(post.publishedAt!).toUTCString()}</pubDate>`,
       author ? `      <dc:creator>${escapeXml(author)}</dc:creator>` : null,
       ...categories.map((name) => `      <category>${escapeXml(name)}</category>`),
-      `      <description>${escapeXml(postSummary(post, 300))}</description>`,
+      `      <description>${rssDescription(postSummary(post, 300))}</description>`,
       `      <content:encoded><![CDATA[${html}]]></content:encoded>`,
       "    </item>",
     ]
@@ -68,9 +85,9 @@ function rss({ site, base, posts }: Awaited<ReturnType<typeof feedData>>, update
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     "  <channel>",
-    `    <title>${escapeXml(`${site.site_name} Blog`)}</title>`,
+    `    <title>${rssTitle(`${site.site_name} Blog`)}</title>`,
     `    <link>${escapeXml(`${base}/blog`)}</link>`,
-    `    <description>${escapeXml(site.site_description)}</description>`,
+    `    <description>${rssDescription(site.site_description)}</description>`,
     "    <language>en</language>",
     `    <lastBuildDate>${updated.toUTCString()}</lastBuildDate>`,
     `    <atom:link href="${escapeXml(base + FEED_PATHS.rss)}" rel="self" type="application/rss+xml" />`,

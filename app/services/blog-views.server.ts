@@ -8,9 +8,11 @@
  * the server and the Remix build each load this module, so the readers seen are kept on
  * globalThis, shared by both.
  */
+import { blogVersion, viewsMoved } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
 import { countsAsView } from "~/lib/crawlers";
-import { addPostView } from "~/models/blog.server";
+import { addPostView, popularPostIds } from "~/models/blog.server";
+import { BLOG_SIDE_LIST_SIZE } from "~/schemas/blog-rules";
 
 const VIEW_WINDOW_MS = 30 * 60_000;
 const VIEW_KEYS_MAX = 50_000;
@@ -18,6 +20,8 @@ const VIEW_KEYS_MAX = 50_000;
 declare global {
   // eslint-disable-next-line no-var
   var __blogRecentViews: Map<string, number> | undefined;
+  // eslint-disable-next-line no-var
+  var __popularPosts: { ids: string; blogVersion: number } | undefined;
 }
 
 export type PostViewer = { userAgent: string | null; incrementView: string | null; clientIp: string; userId: number | null };
@@ -34,5 +38,25 @@ export async function countPostViewBy(postId: number, viewer: PostViewer): Promi
   recentViews.set(key, at);
   if (recentViews.size > VIEW_KEYS_MAX) recentViews.delete(recentViews.keys().next().value!);
   await addPostView(getDb(), postId);
+  await popularPostsMayHaveMoved();
   return true;
+}
+
+/**
+ * After a view: when the blog's popular list (every public blog page shows it) changed
+ * order, the pages kept by the server's front are dropped ("popular-posts"). Most views
+ * move nothing, so the pages stay kept.
+ */
+async function popularPostsMayHaveMoved(): Promise<void> {
+  const version = blogVersion();
+  let ids: string;
+  try {
+    ids = (await popularPostIds(getDb(), BLOG_SIDE_LIST_SIZE)).join(",");
+  } catch {
+    viewsMoved("popular-posts");
+    return;
+  }
+  const known = globalThis.__popularPosts;
+  if (!known || known.ids !== ids || known.blogVersion !== version) viewsMoved("popular-posts");
+  globalThis.__popularPosts = { ids, blogVersion: version };
 }

@@ -9,6 +9,8 @@
 import { ApiError } from "~/lib/api.server";
 import { htmlToText, postSlugFromTitle, readingTime, slugFromName, summarize, uniqueSlug } from "~/lib/blog-text";
 import { getDb, type DB } from "~/lib/db.server";
+import { answerDependsOn } from "~/lib/request-scope.server";
+import { limitLikes } from "./rate-limit.server";
 import { countLinks, sanitizeCommentHtml, sanitizePostHtml } from "~/lib/html-sanitize.server";
 import { log } from "~/lib/log.server";
 import type { Access } from "~/lib/permissions";
@@ -292,6 +294,7 @@ export async function featuredPosts(limit = BLOG_SIDE_LIST_SIZE, withContent = f
 }
 
 export async function popularPosts(limit = BLOG_SIDE_LIST_SIZE, withContent = false): Promise<BlogPost[]> {
+  answerDependsOn("popular-posts");
   return (await listPosts(db(), publicFilter(), { order: "popular", page: 1, limit, withContent })).items;
 }
 
@@ -772,6 +775,7 @@ export async function commentQueue(query: { status: CommentStatus | "all"; page:
 /** Likes a post, or takes the like back (one per user). */
 async function likePostWrite(postId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number }> {
   await getPost({ id: postId }, actor.access);
+  await limitLikes(actor.user.id);
   const result = await db()
     .transaction()
     .execute((trx) => toggleLike(trx, POST_LIKES, postId, actor.user.id, type));
@@ -783,6 +787,7 @@ async function likeCommentWrite(commentId: number, actor: Actor, type: LikeType)
   const comment = await findComment(db(), commentId);
   if (!comment || (comment.status !== "approved" && comment.userId !== actor.user.id)) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
   await getPost({ id: comment.postId }, actor.access);
+  await limitLikes(actor.user.id);
   const result = await db()
     .transaction()
     .execute((trx) => toggleLike(trx, COMMENT_LIKES, commentId, actor.user.id, type));
@@ -833,14 +838,21 @@ export const blogSitemapSources: SitemapSource[] = [
 /**
  * A write the public blog pages show: the stored blog pages are read again after it
  * (blogChanged, after the write, so a page rendered meanwhile is never kept as current).
+ * A write refused before it wrote (an ApiError below 500: not found, not allowed, bad
+ * input, too many) changes nothing and keeps them; any other failure may have written
+ * part of it, so it drops them too.
  */
 function changesBlog<A extends unknown[], R>(write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
+    let result: R;
     try {
-      return await write(...args);
-    } finally {
-      blogChanged();
+      result = await write(...args);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status < 500)) blogChanged();
+      throw error;
     }
+    blogChanged();
+    return result;
   };
 }
 

@@ -12,6 +12,7 @@ import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
+import { answerDependsOn } from "~/lib/request-scope.server";
 import type { Access } from "~/lib/permissions";
 import {
   categoryWithChildren,
@@ -37,6 +38,8 @@ import {
   insertProduct,
   insertProductOnce,
   listProducts,
+  productIdBlocks,
+  productStampsInBlock,
   searchProducts,
   splitTerms,
   topProducts,
@@ -54,7 +57,7 @@ import { CATALOGUE_MESSAGES as M, type CategoryBody, type Platform, type Product
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "./site-settings.server";
 import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
-import type { SitemapSource } from "./sitemap.server";
+import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
@@ -191,6 +194,7 @@ async function categoryFilter(categoryId: number | null | undefined): Promise<nu
 
 /** A page of products for a caller (storefront rules unless they manage the catalogue). */
 export async function listCatalogue(options: ListOptions, access?: Access | null): Promise<Page<Product>> {
+  if (options.sort === "popular") answerDependsOn("product-views");
   await flushViews();
   const filter = await storefrontFilter(access);
   return listProducts(getDb(), {
@@ -209,6 +213,7 @@ export type SearchOptions = { q: string; page: number; limit: number; categoryId
 
 /** Full-text search with the storefront rules. User input never reaches FTS syntax. */
 export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
+  if (options.sortBy === "popular") answerDependsOn("product-views");
   await flushViews();
   const filter = await storefrontFilter(access);
   return searchProducts(getDb(), splitTerms(options.q), {
@@ -221,9 +226,12 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
   });
 }
 
-/** Home page lists: recommended (newest) and hot (most viewed). */
+/**
+ * Home page lists: recommended (newest) and hot (most viewed, by the views written: at most
+ * a second behind, so the page is kept between writes rather than dropped at every view).
+ */
 export async function homeLists(access?: Access | null): Promise<{ recommended: Product[]; hot: Product[] }> {
-  await flushViews();
+  answerDependsOn("written-product-views");
   const filter = await storefrontFilter(access);
   const db = getDb();
   const [recommended, hot] = await Promise.all([
@@ -578,25 +586,26 @@ export async function moveCategory(id: number, direction: "up" | "down", q = "")
 
 // ---------------------------------------------------------------- sitemap
 
-/** One sitemap file holds 50,000 URLs: the newest listed products up to this many. */
-const SITEMAP_PRODUCTS_MAX = 45_000;
-
-/** The catalogue's public URLs for /sitemap.xml: categories and listed products. */
+/** The catalogue's pages for the sitemap: its categories (the products come in blocks, below). */
 export const catalogueSitemapSources: SitemapSource[] = [
   {
     name: "categories",
     entries: async () =>
       (await listCategories(getDb())).map((category) => ({ path: `/category/${category.id}`, lastmod: category.updatedAt.slice(0, 10), changefreq: "daily" as const, priority: 0.7 })),
   },
-  {
-    name: "products",
-    entries: async () => {
-      const filter = await storefrontFilter(null);
-      const page = await listProducts(getDb(), { ...filter, page: 1, limit: SITEMAP_PRODUCTS_MAX });
-      return page.items.map((product) => ({ path: productPath(product), lastmod: product.updatedAt.slice(0, 10), changefreq: "weekly" as const, priority: 0.8 }));
-    },
-  },
 ];
+
+/** Every product a visitor may find (the storefront's rules), in blocks of ids. */
+export const catalogueSitemapProducts: SitemapProducts = {
+  blocks: async (size) => productIdBlocks(getDb(), await storefrontFilter(null), size),
+  entries: async (block, size) =>
+    (await productStampsInBlock(getDb(), await storefrontFilter(null), block, size)).map((product) => ({
+      path: productPath(product),
+      lastmod: product.updatedAt.slice(0, 10),
+      changefreq: "weekly" as const,
+      priority: 0.8,
+    })),
+};
 
 // ---------------------------------------------------------------- collections
 

@@ -5,7 +5,9 @@
  *   sites) are fetched, redirects included (each hop is checked);
  * - a host whose address is private (loopback, the LAN, link-local, carrier NAT…) is
  *   refused, checked at connect time (no window for a DNS change in between);
- * - a timeout and a cap on the answer's size;
+ * - a timeout and a cap on the answer's size; one deadline for a walk through redirects;
+ * - at most MAX_CONCURRENT requests out at once (the rest wait their turn, within their
+ *   own deadline), so visitors pasting links cannot tie up the server's sockets;
  * - MARKETPLACE_BASE_URL (tests: a fake marketplace on 127.0.0.1) takes every request
  *   instead, as <base>/<host><path>?<query>; the allowlist still applies to the URLs.
  */
@@ -18,6 +20,39 @@ import { SHORT_LINK_HOSTS } from "~/lib/marketplace-links";
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/** requests to the outside at once, all callers together */
+export const MAX_CONCURRENT = 8;
+/** callers waiting for a turn beyond this are refused at once (the server is busy enough) */
+const MAX_WAITING = 64;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for a turn (at most `timeoutMs`); the returned function gives it back. */
+function turn(timeoutMs: number): Promise<() => void> {
+  const release = () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+  if (running < MAX_CONCURRENT) {
+    running += 1;
+    return Promise.resolve(release);
+  }
+  if (waiting.length >= MAX_WAITING) return Promise.reject(new Error("too many requests to the marketplaces at once"));
+  return new Promise((resolve, reject) => {
+    const go = () => {
+      clearTimeout(timer);
+      running += 1;
+      resolve(release);
+    };
+    const timer = setTimeout(() => {
+      const at = waiting.indexOf(go);
+      if (at !== -1) waiting.splice(at, 1);
+      reject(new Error(`no turn to reach the marketplaces within ${timeoutMs} ms`));
+    }, timeoutMs);
+    waiting.push(go);
+  });
+}
 const USER_AGENT =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 
@@ -121,12 +156,20 @@ export function fetchOnce(raw: string | URL, options: { extraDomains?: readonly 
   if (!isAllowedHost(url.hostname, options.extraDomains)) return Promise.reject(new FetchRefused(`${url.hostname} is not a marketplace`));
   const destination = target(url);
   const timeoutMs = options.timeoutMs ?? getEnv().MARKETPLACE_TIMEOUT_MS;
+  const started = Date.now();
+  return turn(timeoutMs).then((release) => {
+    const left = Math.max(1, timeoutMs - (Date.now() - started));
+    return getOnce(url, destination, left, options.headers).finally(release);
+  });
+}
+
+function getOnce(url: URL, destination: { url: URL; viaBase: boolean }, timeoutMs: number, headers: Record<string, string> | undefined): Promise<FetchAnswer> {
   const client = destination.url.protocol === "https:" ? https : http;
   return new Promise<FetchAnswer>((resolve, reject) => {
     const request = client.get(
       destination.url,
       {
-        headers: { "User-Agent": USER_AGENT, Accept: "text/html,application/json;q=0.9,*/*;q=0.8", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8", ...options.headers },
+        headers: { "User-Agent": USER_AGENT, Accept: "text/html,application/json;q=0.9,*/*;q=0.8", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8", ...headers },
         timeout: timeoutMs,
         // the configured base is trusted (it is the operator's own fake); anything else must be public
         ...(destination.viaBase ? {} : { lookup: publicLookup as unknown as net.LookupFunction }),
@@ -159,7 +202,8 @@ export function fetchOnce(raw: string | URL, options: { extraDomains?: readonly 
 }
 
 /**
- * Follows redirects from `start` (at most 5), each hop checked like the first. `stop`
+ * Follows redirects from `start` (at most 5), each hop checked like the first, all of them
+ * within one deadline (`timeoutMs`, MARKETPLACE_TIMEOUT_MS by default: not per hop). `stop`
  * looks at every URL on the way (and at the last answer's body) and ends the walk when it
  * finds what it looks for.
  */
@@ -168,11 +212,15 @@ export async function followRedirects<T>(
   stop: (url: URL, answer: FetchAnswer | null) => T | null,
   options: { extraDomains?: readonly string[]; timeoutMs?: number } = {},
 ): Promise<T | null> {
+  const timeoutMs = options.timeoutMs ?? getEnv().MARKETPLACE_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   let url = new URL(start);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const early = hop > 0 ? stop(url, null) : null;
     if (early) return early;
-    const answer = await fetchOnce(url, options);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`${new URL(start).hostname}: no answer within ${timeoutMs} ms (${hop} redirects)`);
+    const answer = await fetchOnce(url, { ...options, timeoutMs: left });
     if (answer.status >= 300 && answer.status < 400 && answer.headers.location) {
       url = new URL(String(answer.headers.location), url);
       continue;

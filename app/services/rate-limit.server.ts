@@ -16,6 +16,8 @@ export const LIMITS = {
   codePerEmailHour: { max: 8, windowMs: HOUR },
   /** e-mails with a code, per client address (generous: many people can share one) */
   codePerIpHour: { max: 100, windowMs: HOUR },
+  /** e-mail changes started by one account (each mails a code to a new address) */
+  emailChangePerAccount: { max: 5, windowMs: HOUR },
   /** failed logins before a captcha is demanded (per account or per address) */
   captchaAfterFailures: 5,
   failureWindowMs: 15 * MINUTE,
@@ -30,6 +32,12 @@ export const LIMITS = {
   /** marketplace fetches asked for by shoppers (imports, crawls, short links), per user and per address */
   marketplacePerUser: { max: 30, windowMs: HOUR },
   marketplacePerIp: { max: 60, windowMs: HOUR },
+  /** the same, for visitors whose address tells nobody apart (loopback: a proxy on the same host): one bucket for all */
+  marketplaceShared: { max: 120, windowMs: HOUR },
+  /** avatar images uploaded by one user (each stays public until used or swept) */
+  avatarUploadsPerUser: { max: 10, windowMs: HOUR },
+  /** likes (and taking them back) of posts and comments, per user */
+  likesPerUser: { max: 60, windowMs: 10 * MINUTE },
   /** dead-link reports, per user or address */
   listingReports: { max: 10, windowMs: HOUR },
 } as const;
@@ -158,7 +166,24 @@ export async function limitMarketplaceFetches(userId: number | null, ip: string)
   const checks: Array<[string, { max: number; windowMs: number }]> = [];
   if (userId !== null) checks.push([`marketplace:user:${userId}`, LIMITS.marketplacePerUser]);
   if (countsPerAddress(ip)) checks.push([`marketplace:ip:${ip}`, LIMITS.marketplacePerIp]);
+  // a visitor behind a same-host proxy (no TRUST_PROXY) is still counted: all of them together
+  else if (userId === null) checks.push(["marketplace:ip:shared", LIMITS.marketplaceShared]);
   await limitBuckets(checks);
+}
+
+/** Counts one e-mail change an account starts (a code mailed to a new address); 429 past the limit. */
+export async function limitEmailChanges(userId: number): Promise<void> {
+  await limitBuckets([[`email-change:user:${userId}`, LIMITS.emailChangePerAccount]]);
+}
+
+/** Counts one avatar upload of a user; 429 past the limit. */
+export async function limitAvatarUploads(userId: number): Promise<void> {
+  await limitBuckets([[`avatar-upload:user:${userId}`, LIMITS.avatarUploadsPerUser]]);
+}
+
+/** Counts one like (or un-like) of a user; 429 past the limit. */
+export async function limitLikes(userId: number): Promise<void> {
+  await limitBuckets([[`like:user:${userId}`, LIMITS.likesPerUser]]);
 }
 
 /** Counts one dead-link report; 429 past the limit of the user (or, for visitors, the address). */

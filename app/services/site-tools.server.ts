@@ -93,7 +93,7 @@ export async function saveSettingsByAdmin(input: unknown): Promise<Record<string
 
 // ---------------------------------------------------------------- tools
 
-export type SitemapReport = { urlCount: number; bytes: number; durationMs: number; generatedAt: string };
+export type SitemapReport = { urlCount: number; files: number; bytes: number; durationMs: number; generatedAt: string };
 
 /** Builds the sitemap exactly as /sitemap.xml serves it and reports its size and time. */
 export async function generateSitemapReport(): Promise<SitemapReport> {
@@ -101,7 +101,8 @@ export async function generateSitemapReport(): Promise<SitemapReport> {
   const sitemap = await buildSitemap();
   return {
     urlCount: sitemap.urlCount,
-    bytes: Buffer.byteLength(sitemap.xml),
+    files: sitemap.files,
+    bytes: sitemap.bytes,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     generatedAt: sitemap.generatedAt,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSitemap, registerSitemapSource } from "./sitemap.server";
+import { forgetSitemap, registerSitemapSource, sitemapFile } from "./sitemap.server";
 
 describe("sitemap service", () => {
   it("lists the static pages and registered sources, escaped and without duplicates", async () => {
@@ -10,7 +10,10 @@ describe("sitemap service", () => {
         { path: "/", priority: 0.2 },
       ],
     });
-    const { xml, urlCount } = await buildSitemap();
+    forgetSitemap();
+    const file = await sitemapFile("sitemap.xml");
+    const xml = file!.xml.toString("utf8");
+    const urlCount = file!.urlCount;
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect(xml).toContain("<loc>http://localhost:3000/</loc>");

@@ -388,13 +388,13 @@ const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
 /**
- * Removes avatar uploads nobody shows after a day (uploaded through the API and never set,
- * or left behind by a crash), QC files no QC photo shows after a day, and temporary
- * upload folders older than an hour.
+ * Removes avatar uploads nobody shows after an hour (uploaded through the API and never
+ * set, or left behind by a crash: they are public until then), QC files no QC photo shows
+ * after a day, and temporary upload folders older than an hour. Runs hourly.
  */
 export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; qc: number; tmp: number }> {
   const dayAgo = new Date(now - DAY_MS).toISOString();
-  const avatars = await listUnusedAvatarUploads(getDb(), dayAgo);
+  const avatars = await listUnusedAvatarUploads(getDb(), new Date(now - HOUR_MS).toISOString());
   const qc = await listUnreferencedQcUploads(getDb(), dayAgo);
   for (const upload of [...avatars, ...qc]) await removeUpload(upload);
   let tmp = 0;

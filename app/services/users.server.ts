@@ -47,7 +47,7 @@ import { hashPassword, verifyPassword } from "./crypto.server";
 import { startEmailChange } from "./auth.server";
 import { setPassword } from "./passwords.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
-import { loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
+import { limitAvatarUploads, loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
 import {
   findIssuedUpload,
   isUploadedFile,
@@ -137,9 +137,11 @@ const AVATAR_UPLOAD_LIMITS: MultipartLimits = {
 /**
  * Reads an avatar image from a multipart request (the file field `field`) and stores it,
  * issued to `user`. It becomes the avatar only when set (PUT /api/users/me avatarUrl, or
- * replaceAvatar); an upload never set is removed by housekeeping after a day.
+ * replaceAvatar); an upload never set is removed by housekeeping within two hours. Each
+ * upload is counted against the user's limit (429 past it).
  */
 export async function receiveAvatarUpload(request: Request, user: User, field: string): Promise<StoredUpload> {
+  await limitAvatarUploads(user.id);
   return withMultipart(request, AVATAR_UPLOAD_LIMITS, async (form) => {
     const file = form.get(field);
     const notImage = () => new ApiError(400, MESSAGES.avatarNotImage, "VALIDATION_ERROR", [{ field, message: MESSAGES.avatarNotImage }]);

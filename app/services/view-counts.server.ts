@@ -7,6 +7,7 @@
  * Kept on globalThis: the server's front and the Remix build each hold a copy of this
  * module, and both must count into the same place.
  */
+import { viewsMoved } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
 import { addViewCounts } from "~/models/product.server";
@@ -27,6 +28,7 @@ const state: State = (globalThis.__productViews ??= { pending: new Map(), watche
 
 /** Counts one view of a product (written within a second). */
 export function countProductView(productId: number): void {
+  viewsMoved("product-views");
   state.pending.set(productId, (state.pending.get(productId) ?? 0) + 1);
   const watch = state.watched.get(productId);
   if (watch) watch.count += 1;
@@ -69,6 +71,7 @@ export async function flushViews(): Promise<void> {
   const batch = state.pending;
   state.pending = new Map();
   state.flushing = addViewCounts(getDb(), batch)
+    .then(() => viewsMoved("written-product-views"))
     .catch((error) => {
       // kept for the next flush rather than lost
       for (const [id, count] of batch) state.pending.set(id, (state.pending.get(id) ?? 0) + count);

@@ -51,8 +51,11 @@ export type FakeMarketplace = {
   url: string;
   port: number;
   set: (platform: FakePlatform, itemId: string, state: ItemState) => void;
-  /** a short link: /<host>/<code> answers a redirect to `location`, or (m.tb.cn) a page with a script redirect */
-  shortLink: (host: string, code: string, location: string) => void;
+  /** a short link: /<host>/<code> answers a redirect to `location`, or (m.tb.cn) a page with a script redirect; `delayMs` late */
+  shortLink: (host: string, code: string, location: string, options?: { delayMs?: number }) => void;
+  /** the most requests it had open at once since the last reset */
+  peakOpen: () => number;
+  resetPeak: () => void;
   /** requests seen for an item (all its endpoints) */
   hits: (platform: FakePlatform, itemId: string) => number;
   requests: string[];
@@ -126,6 +129,9 @@ function offerPage(itemId: string, item: FakeItem) {
 export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
   const items = new Map<string, ItemState>();
   const shortLinks = new Map<string, string>();
+  const shortDelays = new Map<string, number>();
+  let open = 0;
+  let peak = 0;
   const counts = new Map<string, number>();
   const requests: string[] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -134,6 +140,9 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     requests.push(url.pathname + url.search);
+    open += 1;
+    peak = Math.max(peak, open);
+    res.on("close", () => (open -= 1));
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -209,6 +218,21 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
     const short = /^\/([^/]+)\/(.+)$/.exec(url.pathname);
     const location = short ? shortLinks.get(`${short[1]}/${short[2]}`) : undefined;
     if (short && location) {
+      const delay = shortDelays.get(`${short[1]}/${short[2]}`);
+      if (delay) {
+        const host = short[1];
+        setTimeout(() => {
+          if (res.destroyed) return;
+          if (host === "m.tb.cn") {
+            res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+            res.end(`<html><head><script>var url = '${location}';</script></head></html>`);
+          } else {
+            res.writeHead(302, { Location: location });
+            res.end();
+          }
+        }, delay);
+        return;
+      }
       if (short[1] === "m.tb.cn") {
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
         res.end(`<html><head><script>var url = '${location}';setTimeout(function(){location.replace(url)},0);</script></head><body>正在打开…</body></html>`);
@@ -226,7 +250,14 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
     url: `http://127.0.0.1:${actualPort}`,
     port: actualPort,
     set: (platform, itemId, state) => items.set(`${platform}:${itemId}`, state),
-    shortLink: (host, code, target) => shortLinks.set(`${host}/${code}`, target),
+    shortLink: (host, code, target, options) => {
+      shortLinks.set(`${host}/${code}`, target);
+      if (options?.delayMs) shortDelays.set(`${host}/${code}`, options.delayMs);
+    },
+    peakOpen: () => peak,
+    resetPeak: () => {
+      peak = open;
+    },
     hits: (platform, itemId) => counts.get(`${platform}:${itemId}`) ?? 0,
     requests,
     close: () =>

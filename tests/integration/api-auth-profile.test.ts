@@ -272,6 +272,31 @@ describe("GET and PUT /api/users/me", () => {
   });
 });
 
+describe("limits per account, whatever the address", () => {
+  it("an account starts at most 5 e-mail changes an hour (each mails a stranger a code), from any number of addresses", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    for (let n = 1; n <= 5; n++) {
+      const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: uniqueEmail(`move${n}`) } });
+      expect(response.status, `change ${n}`).toBe(200);
+    }
+    const sixth = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: uniqueEmail("move6") } });
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+  });
+
+  it("a user uploads at most 10 avatar images an hour", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 120, b: 40 } } }).png().toBuffer();
+    for (let n = 1; n <= 10; n++) {
+      const response = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), `me-${n}.png`);
+      expect(response.status, `upload ${n}`).toBe(201);
+    }
+    const eleventh = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), "me-11.png");
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+  });
+});
+
 describe("PUT /api/users/me/password", () => {
   it("refuses a wrong current password (400) and a short new one (400), naming the field", async () => {
     const account = await registerAccount(live.server.url, live.smtp);

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMENT_TAGS, findXss, XSS_PAYLOADS } from "../fixtures/xss-payloads";
-import { childNamed, childrenNamed, parseXml } from "../fixtures/xml";
+import { asHtmlText, childNamed, childrenNamed, parseXml } from "../fixtures/xml";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -607,6 +607,32 @@ describe("comments and likes", () => {
     expect((await call(`/api/blog/comments/${firstComment.id}/like`, { method: "POST", token: readers[2].token })).body.data).toEqual({ liked: false, like_count: 0 });
     expect((await call("/api/blog/comments/999999/like", { method: "POST", token: readers[2].token })).status).toBe(404);
   });
+
+  it("a refused like (a post that is not there) keeps the pages stored for visitors; a real one renews them", async () => {
+    const post = await createPost({ title: unique("Stays kept "), status: "published" });
+    const page = `${server.url}/blog/${post.slug}`;
+    const reader = { "User-Agent": "Mozilla/5.0 steady-reader" };
+    for (let n = 0; n < 3; n++) await fetch(page, { headers: reader });
+    expect((await fetch(page, { headers: reader })).headers.get("x-page-cache")).toBe("hit");
+    expect((await call("/api/blog/posts/999999/like", { method: "POST", token: readers[3].token })).status).toBe(404);
+    expect((await call("/api/blog/comments/999999/like", { method: "POST", token: readers[3].token })).status).toBe(404);
+    expect((await fetch(page, { headers: reader })).headers.get("x-page-cache")).toBe("hit");
+    expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: readers[3].token })).status).toBe(200);
+    const renewed = await fetch(page, { headers: reader });
+    expect(renewed.headers.get("x-page-cache")).toBeNull();
+    expect(await renewed.text()).toContain("1 like");
+  });
+
+  it("limits likes to 60 in 10 minutes per user (429), taking likes back included", async () => {
+    const person = await makePerson();
+    const post = await createPost({ title: unique("Much liked "), status: "published" });
+    for (let n = 1; n <= 60; n++) expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: person.token })).status, `like ${n}`).toBe(200);
+    const refused = await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: person.token });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    // 60 toggles: back where it started
+    expect((await call(`/api/blog/posts/id/${post.id}`)).body.data.like_count).toBe(0);
+  });
 });
 
 describe("views", () => {
@@ -702,7 +728,8 @@ describe("feeds and the sitemap", () => {
       for (const name of ["title", "link", "guid", "pubDate", "description"]) expect(childNamed(item, name), name).toBeDefined();
       expect(childNamed(item, "pubDate")!.text).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     }
-    const ours = items.find((item) => childNamed(item, "title")!.text === post.title)!;
+    // RSS titles keep "<" and ">" as HTML text (readers that render titles as HTML show them, never build tags)
+    const ours = items.find((item) => asHtmlText(childNamed(item, "title")!.text) === post.title)!;
     expect(childNamed(ours, "link")!.text).toMatch(new RegExp(`/blog/${post.slug}$`));
     // addresses made absolute on the site's (PUBLIC_URL here); "]]>" in a post cannot end the CDATA section
     expect(childNamed(ours, "content:encoded")!.text).toContain(`src="http://localhost:${server.port}/uploads/blog/2026-11/a.webp"`);
@@ -732,6 +759,32 @@ describe("feeds and the sitemap", () => {
     const fresh = await fetch(`${server.url}/blog/feed.xml`, { headers: { "If-None-Match": etag } });
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("stays well-formed with control characters in a post, and gives readers text they cannot run", async () => {
+    const title = unique("Paste\u000b with \u0001 controls <img src=x onerror=alert(1)> & more ");
+    const post = await createPost({
+      title,
+      status: "published",
+      excerpt: "",
+      content: "<p>Before\u000b after \u0001.</p><p><code>&lt;img src=x onerror=alert(2)&gt;</code></p>",
+    });
+    expect(post.title).toBe(title);
+    for (const path of ["/blog/feed.xml", "/blog/atom.xml"]) {
+      const xml = await (await fetch(`${server.url}${path}`)).text();
+      const parsed = parseXml(xml);
+      expect(parsed.errors, path).toEqual([]);
+      expect(xml).not.toMatch(/[\u0001\u000b]/);
+    }
+    const rss = parseXml(await (await fetch(`${server.url}/blog/feed.xml`)).text()).root!;
+    const item = childrenNamed(childNamed(rss, "channel")!, "item").find((i) => childNamed(i, "link")!.text.endsWith(`/blog/${post.slug}`))!;
+    // what a reader that renders these as HTML gets: text with the characters, no element
+    for (const name of ["title", "description"]) {
+      const text = childNamed(item, name)!.text;
+      expect(text, name).not.toMatch(/<img/i);
+      expect(asHtmlText(text), name).toContain("<img src=x onerror=alert(");
+    }
+    expect(asHtmlText(childNamed(item, "title")!.text)).toBe(title.replace(/[\u0001\u000b]/g, ""));
   });
 
   it("moves Last-Modified forward when a post leaves the feed (unpublished or deleted): If-Modified-Since alone gets the new feed", async () => {

@@ -354,6 +354,21 @@ describe("search", () => {
     expect(idsOf((await search(`q=${encodeURIComponent("hoodie OR jacket")}`)).body)).toEqual([]);
   });
 
+  it("reads control characters in a term (%00, a pasted tab) as spaces, on the page and in the API", async () => {
+    const hoodie = await createProduct({ name: "Controlcheck hoodie", price_cny: 20 });
+    for (const q of ["controlcheck%00hoodie", "controlcheck%09hoodie", "%00controlcheck%0B", "a%00b"]) {
+      const response = await search(`q=${q}`);
+      expect(response.status, q).toBe(200);
+      expect(response.body.success, q).toBe(true);
+      if (q.includes("controlcheck")) expect(idsOf(response.body), q).toContain(hoodie.id);
+      const page = await fetch(`${server.url}/search?q=${q}`);
+      expect(page.status, q).toBe(200);
+      const html = await page.text();
+      expect(html, q).not.toContain("\u0000");
+      expect(html, q).not.toContain("Failed to search products.");
+    }
+  });
+
   it("requires a term (400), filters by category, sorts and pages", async () => {
     const empty = await search("q=");
     expect(empty.status).toBe(400);

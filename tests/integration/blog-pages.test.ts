@@ -173,12 +173,17 @@ describe("blog pages kept for visitors without a session", () => {
     const first = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-1" });
     expect(first.headers.get("x-page-cache")).toBeNull();
     expect(first.headers.get("x-blog-post-id")).toBeNull();
-    const firstHtml = await first.text();
-    const second = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-2", "Accept-Encoding": "gzip" });
+    await first.text();
+    // a first view may move the popular list every blog page shows: that render is not
+    // kept; the same reader again counts no view, so this one is
+    const stored = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-1" });
+    const storedHtml = await stored.text();
+    const second = await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-1", "Accept-Encoding": "gzip" });
     expect(second.headers.get("x-page-cache")).toBe("hit");
     expect(second.headers.get("x-blog-post-id")).toBeNull();
-    expect(await second.text()).toBe(firstHtml);
+    expect(await second.text()).toBe(storedHtml);
     // views: once per reader, never for crawlers or incrementView=false, hits included
+    await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-2" });
     await get(path, { "User-Agent": "Mozilla/5.0 kept-reader-2" });
     await get(path, { "User-Agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" });
     await get(`${path}?incrementView=false`, { "User-Agent": "Mozilla/5.0 kept-reader-3" });
@@ -186,6 +191,7 @@ describe("blog pages kept for visitors without a session", () => {
     await expect.poll(views).toBe(2);
 
     // a like by a reader is on the visitors' page at once
+    await get(path);
     expect((await get(path)).headers.get("x-page-cache")).toBe("hit");
     await post(path, cookies.reader, { intent: "like" });
     const afterLike = await get(path);
@@ -207,6 +213,8 @@ describe("blog pages kept for visitors without a session", () => {
   it("never serves a kept blog page to a logged-in reader, and never keeps the feeds", async () => {
     const live = await createPost({ title: unique("Per reader post ") });
     const path = `/blog/${live.slug}`;
+    // the first view may move the popular list (that render is not kept); the second is kept
+    await get(path);
     await get(path);
     expect((await get(path)).headers.get("x-page-cache")).toBe("hit");
     const mine = await page(path, cookies.reader);

@@ -255,3 +255,52 @@ describe("short links", () => {
     expect(fake.requests.slice(before).every((request) => request.startsWith("/tinyurl.com/"))).toBe(true);
   });
 });
+
+describe("what visitors can make the server fetch", () => {
+  it("gives a short link one deadline for all its redirects, not one per hop", async () => {
+    const itemId = id(12);
+    fake.set("taobao", itemId, { title: "Far away item", price: 9 });
+    // six hops of 300 ms each: every hop answers well within the 800 ms limit, the walk does not
+    for (let hop = 1; hop <= 6; hop++) {
+      const next = hop < 6 ? `https://tinyurl.com/slow-${itemId}-${hop + 1}` : `https://item.taobao.com/item.htm?id=${itemId}`;
+      fake.shortLink("tinyurl.com", `slow-${itemId}-${hop}`, next, { delayMs: 300 });
+    }
+    const started = performance.now();
+    const page = await text(await getPage(server.url, `/import?link=${encodeURIComponent(`https://tinyurl.com/slow-${itemId}-1`)}`));
+    const elapsed = performance.now() - started;
+    expect(page).toContain("This short link could not be opened.");
+    expect(elapsed).toBeLessThan(1600);
+  });
+
+  it("has at most 8 requests out to the marketplaces at once, however many visitors paste links", async () => {
+    const codes = Array.from({ length: 20 }, (_, n) => `busy-${unique("c")}-${n}`);
+    for (const code of codes) fake.shortLink("tinyurl.com", code, `https://item.taobao.com/item.htm?id=${id(12)}`, { delayMs: 250 });
+    fake.resetPeak();
+    const pages = await Promise.all(codes.map((code) => getPage(server.url, `/import?link=${encodeURIComponent(`https://tinyurl.com/${code}`)}`)));
+    for (const page of pages) expect(page.status).toBe(200);
+    expect(fake.peakOpen()).toBeGreaterThan(1);
+    expect(fake.peakOpen()).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("visitors behind a proxy on the same host (every address is 127.0.0.1)", () => {
+  let shared: TestServer;
+  beforeAll(async () => {
+    shared = await startTestServer({ env: { MARKETPLACE_BASE_URL: fake.url } });
+  });
+  afterAll(async () => {
+    await shared?.stop();
+  });
+
+  it("are counted together: short links opened for them stop at the shared limit (120 an hour)", async () => {
+    const target = `https://item.taobao.com/item.htm?id=${id(12)}`;
+    let n = 0;
+    // a link of its own each time (the same search again would be a page kept for visitors: no fetch)
+    const open = async () => {
+      fake.shortLink("tinyurl.com", `shared-${(n += 1)}`, target);
+      return text(await getPage(shared.url, `/search?q=${encodeURIComponent(`https://tinyurl.com/shared-${n}`)}`));
+    };
+    for (let lookup = 1; lookup <= 120; lookup++) expect(await open(), `lookup ${lookup}`).toContain("is not in the catalogue yet.");
+    expect(await open()).toContain("Too many requests, please try again later");
+  }, 60_000);
+});

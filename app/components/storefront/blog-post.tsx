@@ -44,7 +44,6 @@ export type BlogPostPageData = {
     publishedAt: string | null;
     updatedAt: string;
     readingTime: number;
-    viewCount: number;
     featuredImage: string | null;
     likeCount: number;
     liked: boolean;

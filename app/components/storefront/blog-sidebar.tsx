@@ -3,7 +3,7 @@ import { Form, Link, NavLink } from "@remix-run/react";
 export type BlogSidebarData = {
   categories: Array<{ name: string; href: string; depth: number; postCount: number }>;
   tags: Array<{ name: string; href: string; postCount: number }>;
-  popular: Array<{ title: string; href: string; views: number }>;
+  popular: Array<{ title: string; href: string }>;
 };
 
 /** The blog's side column: search, categories (a tree), popular posts, tags and the feeds. */

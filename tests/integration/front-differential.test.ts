@@ -1,0 +1,156 @@
+/**
+ * The server's front (stored pages, kept API answers) against what the app renders:
+ * requests real clients send (HEAD from monitors, odd cookies, every Accept-Encoding,
+ * long Chinese pages) must never make the front give anyone something the app would not
+ * have given them. The server runs with REFERENCE_PORT: the same process answers there
+ * through express and Remix only, so both sides share one database and one memory.
+ *
+ * DIFF_SEED and DIFF_STEPS repeat or lengthen the random run (the bench's
+ * `--differential` runs a long one).
+ */
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDifferential } from "../../scripts/front-differential";
+import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { formLogin } from "../setup/page-client";
+import { freePort, makeDataDir, startTestServer, type TestServer } from "../setup/server";
+import { rawGet } from "./http";
+import http from "node:http";
+
+let server: TestServer;
+let referencePort: number;
+let admin: string;
+let adminCookie: string;
+
+const LONG_CHINESE = "重磅棉质面料，手感厚实柔软，版型宽松。帽檐双层设计，抽绳可调节，袖口罗纹收口，保暖防风。走线平整，无明显线头；吊牌与水洗标齐全。";
+
+beforeAll(async () => {
+  referencePort = await freePort();
+  // the demo catalogue: Chinese titles, descriptions and SKUs, pages past 2 KB
+  server = await startTestServer({
+    dataDir: makeDataDir({ fromTemplate: false }),
+    env: { SEED_DEMO: "1", REFERENCE_PORT: String(referencePort), TRUST_PROXY: "1" },
+    timeoutMs: 60_000,
+  });
+  admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
+  adminCookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function request(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const decoded = (answer: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
+  answer.headers["content-encoding"] === "gzip"
+    ? zlib.gunzipSync(answer.body)
+    : answer.headers["content-encoding"] === "br"
+      ? zlib.brotliDecompressSync(answer.body)
+      : answer.body;
+
+async function createProduct(body: Record<string, unknown>) {
+  const response = await api(server.url, "/api/admin/products", { token: admin, body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.data as { id: number; url: string };
+}
+
+describe("the front gives what the app renders", () => {
+  it("answers a monitor's HEAD without storing an empty page for everyone", async () => {
+    const product = await createProduct({ name: "Head checked product", price_cny: 25, platform: "taobao", platform_item_id: "661234500001" });
+    for (const path of ["/", product.url, "/search?q=hoodie", "/blog"]) {
+      const head = await request(server.port, "HEAD", path, { "Accept-Encoding": "gzip, br" });
+      expect(head.status, path).toBe(200);
+      expect(head.body.length).toBe(0);
+      for (const encoding of ["gzip", "br", ""]) {
+        const page = await request(server.port, "GET", path, encoding ? { "Accept-Encoding": encoding } : {});
+        const html = decoded(page).toString("utf8");
+        expect(html, `${path} ${encoding}`).toContain("</html>");
+        expect(html.length).toBeGreaterThan(2000);
+      }
+      // and a HEAD served from the stored copy carries no body and no coding it did not apply
+      const again = await request(server.port, "HEAD", path, { "Accept-Encoding": "gzip, br" });
+      expect(again.headers["x-page-cache"], path).toBe("hit");
+      expect(again.headers["content-encoding"]).toBeUndefined();
+      expect(again.body.length).toBe(0);
+    }
+  });
+
+  it("stores long Chinese pages whole: no NUL bytes, every character where it was written", async () => {
+    // descriptions of many lengths move the multi-byte characters across the renderer's 2,048-byte chunks
+    for (let n = 1; n <= 12; n++) {
+      const description = `${"说明".repeat(n)}${LONG_CHINESE.repeat(n + 2)}${"结束".repeat(n)}`;
+      const product = await createProduct({ name: `长描述商品 ${n} 加绒卫衣`, description, price_cny: 30 + n, skus: [{ sku_name: `黑色 ${"加大".repeat(n)}`, sku_price: 30, sku_stock: 1 }] });
+      for (let pass = 0; pass < 2; pass++) {
+        const page = await request(server.port, "GET", product.url, { "Accept-Encoding": pass ? "br" : "gzip" });
+        const bytes = decoded(page);
+        expect(bytes.includes(0), `NUL in ${product.url} (pass ${pass})`).toBe(false);
+        const html = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+        expect(html).toContain(description.split("\n")[0].slice(0, 200));
+        expect(html).toContain(`结束`.repeat(n));
+      }
+    }
+  });
+
+  it("keys stored pages on the currency and agent the app reads, not on the cookie's text", async () => {
+    const product = await createProduct({ name: "Cookie keyed product", price_cny: 100, platform: "weidian", platform_item_id: "7412345000" });
+    const priceIn = async (cookie?: string) => {
+      const html = (await rawGet(server.port, product.url, cookie ? { Cookie: cookie } : {})).body;
+      return /class="price__main">([^<]+)</.exec(html)?.[1] ?? "no price";
+    };
+    // lower case: the app shows won; it must not become the cookie-less visitor's page
+    const won = await priceIn("currency=krw");
+    expect(won).toContain("₩");
+    expect(await priceIn()).toContain("$");
+    expect(await priceIn()).not.toContain("₩");
+    // padded: the same won page
+    expect(await priceIn(" currency = KRW ")).toContain("₩");
+    // not a code: the default currency's page, never stored as euros
+    expect(await priceIn("currency=EURx")).toContain("$");
+    expect(await priceIn("currency=EUR")).toContain("€");
+    expect(await priceIn("currency=EURx")).not.toContain("€");
+    // agent= 5 is agent 5 for the app: never "Your agent" for everyone
+    const agents = (await api(server.url, `/api/products/${product.id}/agent-links`)).body.data as Array<{ name: string }>;
+    expect(agents.length).toBeGreaterThan(1);
+    const chosen = (html: string) => /<option value="(\d*)" selected="">/.exec(html)?.[1];
+    expect(chosen((await rawGet(server.port, product.url, { Cookie: "agent= 2" })).body)).toBe("2");
+    expect(chosen((await rawGet(server.port, product.url)).body)).toBe("");
+    expect(chosen((await rawGet(server.port, product.url)).body)).toBe("");
+    expect(chosen((await rawGet(server.port, product.url, { Cookie: "agent=2" })).body)).toBe("2");
+  });
+
+  it("passes a seeded random run of real clients' requests and content changes", async () => {
+    const seed = Number(process.env.DIFF_SEED ?? Date.now() % 1_000_000);
+    const steps = Number(process.env.DIFF_STEPS ?? 450);
+    const lines: string[] = [];
+    const report = await runDifferential({
+      port: server.port,
+      referencePort,
+      seed,
+      steps,
+      adminToken: admin,
+      adminCookie,
+      userToken: admin,
+      log: (line) => lines.push(line),
+    });
+    const summary = `seed ${seed} (DIFF_SEED=${seed} repeats it): ${JSON.stringify({ ...report, mismatches: report.mismatches.length })}`;
+    console.log(`front differential: ${summary}`);
+    expect(report.mismatches, `${summary}\n${lines.slice(-40).join("\n")}`).toEqual([]);
+    // the run did reach the front: pages and answers given from memory were compared
+    expect(report.storedPages, summary).toBeGreaterThan(40);
+    expect(report.keptAnswers, summary).toBeGreaterThan(20);
+    expect(report.changes, summary).toBeGreaterThan(5);
+    // races between an answer and its comparison are rare, never the rule
+    expect(report.raced, summary).toBeLessThan(report.compared / 10);
+  }, 300_000);
+});
