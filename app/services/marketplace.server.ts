@@ -11,14 +11,16 @@
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import { readAgentUrl, readMarketplaceUrl, type LinkReading } from "~/lib/marketplace-links";
-import type { Access } from "~/lib/permissions";
+import { canAny, type Access } from "~/lib/permissions";
 import { findProductByPlatformItem, findProductsByItemId, type Product } from "~/models/product.server";
 import type { User } from "~/models/user.server";
 import { getDb } from "~/lib/db.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { agentPatterns, allAgents, readPastedLink } from "./agents.server";
-import { syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
+import type { SyncExternalBody } from "~/schemas/catalogue";
+import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
+import { limitMarketplaceFetches } from "./rate-limit.server";
 import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "./marketplace-fetch.server";
 
 export type CrawledSku = { name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
@@ -426,7 +428,19 @@ export async function findPasted(text: string, options: { beforeFetch?: () => Pr
   return { kind: "importable", platform: reading.platform, itemId: reading.itemId };
 }
 
-/** Crawls an item and makes it an external product (once, also under parallel imports). */
+/**
+ * The pictures of a crawled item a product may show: marketplace pictures only, by their
+ * absolute address (never a path on this site, such as someone's unreviewed upload).
+ */
+function marketplacePictures(images: string[]): string[] {
+  return images.filter((image) => /^https?:\/\//i.test(image)).slice(0, 20);
+}
+
+/**
+ * Crawls an item and makes it an external product (once, also under parallel imports):
+ * everything it shows comes from the marketplace's own answer, its link is the
+ * marketplace's address for the item. A crawl that fails stores nothing.
+ */
 export async function importItem(platform: Platform, itemId: string, actor: { user: User; access: Access }): Promise<{ product: ProductWithSkus; created: boolean }> {
   const item = await crawlItem(platform, itemId);
   return syncExternalProduct(
@@ -434,17 +448,32 @@ export async function importItem(platform: Platform, itemId: string, actor: { us
       itemId: item.itemId,
       title: item.title,
       price: item.priceCny,
-      images: item.images,
+      images: marketplacePictures(item.images),
       source: item.platform,
       skus: item.skus.map((sku) => ({ sku_name: sku.name.slice(0, 100), sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl })),
       description: item.description,
       isExternalProduct: true,
       showInListing: true,
-      originalUrl: item.originalUrl,
+      originalUrl: marketplaceUrl(platform, item.itemId),
       shopName: item.shopName,
     },
     actor,
   );
+}
+
+/**
+ * POST /api/products/sync-external. Staff who create or edit products give the item's
+ * data (the spec's body). Anyone else only names the item (`source`, `itemId`): the server
+ * reads it from the marketplace itself (counted against their marketplace limit), so a
+ * shopper can neither put their own title, pictures or link on an item nor take an item
+ * id for something else. An item already in the catalogue is answered as it is.
+ */
+export async function syncExternal(body: SyncExternalBody, actor: { user: User; access: Access }, clientIp: string): Promise<{ product: ProductWithSkus; created: boolean }> {
+  if (canAny(actor.access, ["product.create", "product.edit"])) return syncExternalProduct(body, actor);
+  const existing = await findProductByPlatformItem(getDb(), body.source, body.itemId);
+  if (existing) return { product: await getProduct(existing.id), created: false };
+  await limitMarketplaceFetches(actor.user.id, clientIp);
+  return importItem(body.source, body.itemId, actor);
 }
 
 /** The storefront's words for an import's failure. */

@@ -393,7 +393,7 @@ describe("show external products switch", () => {
   it("hides external products from storefront lists but never from a direct link or the admin", async () => {
     const id = itemId();
     const synced = await api(server.url, "/api/products/sync-external", {
-      token: user,
+      token: admin,
       body: { itemId: id, title: "Imported 联名外部商品 switchcheck", price: 88, source: "taobao", shopName: "Some shop" },
     });
     expect(synced.status, JSON.stringify(synced.body)).toBe(201);
@@ -422,7 +422,7 @@ describe("POST /api/products/sync-external", () => {
   it("makes one product per marketplace item, even for 10 parallel calls", async () => {
     const id = itemId();
     const body = { itemId: id, title: "并发导入 Parallel import", price: 10, images: ["https://img.alicdn.example/p.jpg"], source: "1688", skus: [{ sku_name: "One", sku_price: 10, sku_stock: 1 }] };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => api(server.url, "/api/products/sync-external", { token: user, body })));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api(server.url, "/api/products/sync-external", { token: admin, body })));
     expect(answers.every((a) => a.status === 200 || a.status === 201)).toBe(true);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1);
@@ -430,12 +430,13 @@ describe("POST /api/products/sync-external", () => {
     expect(listed.body.data.skus).toHaveLength(1);
   });
 
-  it("lets a shopper create but not overwrite; a product editor updates", async () => {
+  it("a product editor's sync updates the product; a shopper's changes nothing of it (it is the marketplace's)", async () => {
     const id = itemId();
-    await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Original title", source: "weidian" } });
-    const overwrite = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Vandalised title", source: "weidian" } });
+    await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Original title", source: "weidian" } });
+    const overwrite = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Vandalised title", source: "weidian", originalUrl: "https://phish.example/weidian" } });
     expect(overwrite.status).toBe(200);
     expect(overwrite.body.data.name).toBe("Original title");
+    expect(overwrite.body.data.original_url).toBeNull();
     const edited = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Corrected title", source: "weidian" } });
     expect(edited.body.data.name).toBe("Corrected title");
   });
@@ -443,7 +444,7 @@ describe("POST /api/products/sync-external", () => {
   it("an editor's sync changes only the fields it sends (a hidden listing stays hidden)", async () => {
     const id = itemId();
     const body = { itemId: id, title: "Synced item", price: 20, images: ["https://img.example/a.jpg"], source: "taobao", description: ["第一段", "second"], shopName: "Shop A", skus: [{ sku_name: "S", sku_price: 20, sku_stock: 3 }] };
-    const created = await api(server.url, "/api/products/sync-external", { token: user, body });
+    const created = await api(server.url, "/api/products/sync-external", { token: admin, body });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ description: "第一段\n\nsecond", descriptionItems: ["第一段", "second"], isExternalProduct: true, showInListing: true });
     await api(server.url, `/api/admin/products/${created.body.data.id}`, { method: "PUT", token: admin, body: { show_in_listing: false } });

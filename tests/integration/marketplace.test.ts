@@ -304,3 +304,70 @@ describe("visitors behind a proxy on the same host (every address is 127.0.0.1)"
     expect(await open()).toContain("Too many requests, please try again later");
   }, 60_000);
 });
+
+describe("POST /api/products/sync-external by a shopper", () => {
+  it("makes the product from the marketplace's own answer: title, price, pictures and link are never the shopper's", async () => {
+    const person = await shopper();
+    const itemId = id(10);
+    fake.set("weidian", itemId, { title: "真的商品 Real item", price: 88, images: ["https://img.example-cdn.test/real.jpg", "/uploads/qc/2026-11/pending.webp"] });
+    const made = await api(server.url, "/api/products/sync-external", {
+      token: person.token,
+      body: {
+        itemId,
+        source: "weidian",
+        title: "FREE GIFT click here",
+        price: 1,
+        images: ["/uploads/qc/2026-11/0b0e3b1c-8a4e-4b8e-9d64-2b1f6d5c7a10.webp", "https://tracker.example/pixel.gif"],
+        originalUrl: "https://phish.example/weidian/login",
+        shopName: "Official store (fake)",
+        showInListing: true,
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.data).toMatchObject({
+      title: "真的商品 Real item",
+      price_cny: 88,
+      images: ["https://img.example-cdn.test/real.jpg"],
+      original_url: `https://weidian.com/item.html?itemID=${itemId}`,
+      is_external: true,
+    });
+    expect(made.body.data.shop_name).not.toBe("Official store (fake)");
+    // a second call answers the product as it is, without reaching the marketplace again
+    const hits = fake.hits("weidian", itemId);
+    const again = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "Vandalised" } });
+    expect(again.status).toBe(200);
+    expect(again.body.data.title).toBe("真的商品 Real item");
+    expect(fake.hits("weidian", itemId)).toBe(hits);
+  });
+
+  it("stores nothing when the marketplace does not have the item or does not answer, and says so", async () => {
+    const person = await shopper();
+    const missing = id(12);
+    const refused = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId: missing, source: "taobao", title: "Squatted item", price: 1 } });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ success: false, code: "ITEM_NOT_FOUND" });
+    expect((await api(server.url, `/api/products/platform/${missing}?platform=taobao`)).status).toBe(404);
+    const failing = id(12);
+    fake.set("1688", failing, "error");
+    const failed = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId: failing, source: "1688", title: "Made up" } });
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toMatch(/fetch failed/i);
+    expect((await api(server.url, `/api/products/platform/${failing}?platform=1688`)).status).toBe(404);
+  });
+
+  it("limits how many items a shopper imports (30 an hour), staff not at all", async () => {
+    const person = await shopper();
+    for (let n = 1; n <= 30; n++) {
+      const itemId = id(10);
+      fake.set("weidian", itemId, { title: `Bulk item ${n}`, price: n });
+      expect((await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "x" } })).status, `import ${n}`).toBe(201);
+    }
+    const itemId = id(10);
+    fake.set("weidian", itemId, { title: "One too many", price: 1 });
+    const refused = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "x" } });
+    expect(refused.status).toBe(429);
+    expect((await api(server.url, `/api/products/platform/${itemId}?platform=weidian`)).status).toBe(404);
+    const byStaff = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId, source: "weidian", title: "Staff item" } });
+    expect(byStaff.status).toBe(201);
+  });
+});
