@@ -38,4 +38,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node directly (not npm) so SIGTERM reaches the server and it stops gracefully
 # (the same flags as `npm start` in package.json)
-CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "scripts/start.mjs"]

@@ -20,6 +20,7 @@ import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
 import { countProductView, unwatchViews, watchViews, type ViewWatch } from "../app/services/view-counts.server";
 import { isVisitor, negotiateEncoding, type Encoding } from "./front-rules";
+import { KeptMap, type Used } from "./kept-map";
 import { servePageCache } from "./page-cache";
 
 /** Headers between the loaders and the front, never sent. */
@@ -79,7 +80,7 @@ const VIEW_COUNT = /"view_count":(\d+)/g;
 
 type CountSite = { id: number; base: number; seen: number; watch: ViewWatch };
 
-type Kept = {
+type Kept = Used & {
   /** a product's own answer (its view is counted when given), else null */
   productId: number | null;
   status: number;
@@ -98,12 +99,11 @@ type Kept = {
   storedAt: number;
 };
 
-const kept = new Map<string, Kept>();
+const kept = new KeptMap<Kept>();
 
 function dropKept(key: string) {
-  const entry = kept.get(key);
+  const entry = kept.delete(key);
   if (!entry) return;
-  kept.delete(key);
   keptBytes -= entry.size;
   for (const site of entry.counts) unwatchViews(site.id);
 }
@@ -123,7 +123,7 @@ function incrementViewParam(url: string): string | null {
 }
 
 function freshKept(key: string, req: IncomingMessage): Kept | null {
-  const entry = kept.get(key);
+  const entry = kept.peek(key);
   if (!entry) return null;
   if (
     entry.contentVersion !== contentVersion() ||
@@ -135,9 +135,7 @@ function freshKept(key: string, req: IncomingMessage): Kept | null {
     return null;
   }
   if (entry.forVisitorsOnly && !isVisitor(req.headers)) return null;
-  // most recently used last
-  kept.delete(key);
-  kept.set(key, entry);
+  kept.touch(entry);
   return entry;
 }
 
@@ -190,8 +188,9 @@ function keep(key: string, versions: Versions, answer: { status: number; headers
   pieces.push(Buffer.from(text.slice(at)));
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   dropKept(key);
-  while (kept.size && (kept.size >= KEPT_MAX || keptBytes + size > KEPT_MAX_BYTES)) dropKept(kept.keys().next().value!);
+  while (kept.size && (kept.size >= KEPT_MAX || keptBytes + size > KEPT_MAX_BYTES)) dropKept(kept.oldest()!);
   kept.set(key, {
+    used: 0,
     productId: kind === "product" ? sites.products[0]?.id ?? null : null,
     status: answer.status,
     headers: answer.headers,
@@ -349,13 +348,19 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? ""))) countProductView(entry.productId);
     const counts = entry.counts.map((site) => site.base + (site.watch.count - site.seen));
     const signature = counts.join(",");
-    if (entry.last?.counts !== signature) {
-      const parts: Buffer[] = [entry.pieces[0]];
-      counts.forEach((count, n) => parts.push(Buffer.from(String(count)), entry.pieces[n + 1]));
-      entry.last = { counts: signature, bodies: { identity: parts.length === 1 ? parts[0] : Buffer.concat(parts) } };
+    if (entry.last?.counts === signature) {
+      const bodies = entry.last.bodies;
+      return send(req, res, entry.status, entry.headers, bodies.identity!, [], (encoding) => (bodies[encoding] ??= encode(bodies.identity!, encoding)));
     }
-    const bodies = entry.last.bodies;
-    send(req, res, entry.status, entry.headers, bodies.identity!, [], (encoding) => (bodies[encoding] ??= encode(bodies.identity!, encoding)));
+    const parts: Buffer[] = [entry.pieces[0]];
+    counts.forEach((count, n) => parts.push(Buffer.from(String(count)), entry.pieces[n + 1]));
+    const identity = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    // a product's own answer changes with every view it counts: not worth keeping; a list's
+    // counts stay put between views, and so do its codings
+    if (entry.productId !== null) return send(req, res, entry.status, entry.headers, identity);
+    const bodies: Partial<Record<Encoding, Buffer>> = { identity };
+    entry.last = { counts: signature, bodies };
+    send(req, res, entry.status, entry.headers, identity, [], (encoding) => (bodies[encoding] ??= encode(identity, encoding)));
   }
 
   async function answerFromLoader(req: IncomingMessage, res: ServerResponse, route: FastRoute, params: Record<string, string>, keepAs: string) {

@@ -31,6 +31,7 @@ import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView } from "../app/services/view-counts.server";
 import { log } from "../app/lib/log.server";
 import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
+import { KeptMap, type Used } from "./kept-map";
 
 const MAX_ENTRIES = 2000;
 /** the pages kept (plain and compressed), in bytes: the memory they may take */
@@ -57,7 +58,7 @@ type Versions = {
   blogVersion: number | null;
 };
 
-type Entry = Versions & {
+type Entry = Used & Versions & {
   /** pages listing by views: the versions of those views they were rendered at */
   views: Array<[ViewDependency, number]>;
   identity: Buffer;
@@ -77,15 +78,13 @@ type Entry = Versions & {
 /** What the Remix handler needs to store its answer to a request that may be kept. */
 export type PageCacheNote = { key: string; versions: Versions; views: Record<ViewDependency, number> };
 
-const entries = new Map<string, Entry>();
+const entries = new KeptMap<Entry>();
 
 const sizeOf = (entry: Entry) => entry.identity.length + (entry.br?.length ?? 0) + (entry.gzip?.length ?? 0);
 
 function drop(key: string) {
-  const entry = entries.get(key);
-  if (!entry) return;
-  entries.delete(key);
-  storedBytes -= sizeOf(entry);
+  const entry = entries.delete(key);
+  if (entry) storedBytes -= sizeOf(entry);
 }
 
 /**
@@ -179,7 +178,7 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   const url = req.url ?? "/";
   const key = pageCacheKey(req.method, url, req.headers);
   if (!key) return false;
-  const entry = entries.get(key);
+  const entry = entries.peek(key);
   if (!entry) return false;
   if (!fresh(entry, Date.now())) {
     drop(key);
@@ -189,9 +188,7 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   // compression leaves HEAD answers uncoded
   const encoding = head ? "identity" : negotiateEncoding(req.headers["accept-encoding"]);
   if (encoding === "deflate") return false;
-  // most recently used last
-  entries.delete(key);
-  entries.set(key, entry);
+  entries.touch(entry);
 
   if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
   if (entry.blogPostId !== null) {
@@ -250,9 +247,10 @@ export async function storePageCache(note: PageCacheNote | null, nonce: string, 
     if (name !== "set-cookie" && name !== "content-length") kept.push([name, value]);
   });
   drop(note.key);
-  while (entries.size && (entries.size >= MAX_ENTRIES || storedBytes + identity.length > MAX_BYTES)) drop(entries.keys().next().value!);
+  while (entries.size && (entries.size >= MAX_ENTRIES || storedBytes + identity.length > MAX_BYTES)) drop(entries.oldest()!);
   storedBytes += identity.length;
   entries.set(note.key, {
+    used: 0,
     identity,
     br: null,
     gzip: null,
