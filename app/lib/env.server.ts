@@ -93,6 +93,7 @@ const rawSchema = z.object({
   EMAIL_SEND_RATE: z.preprocess(blankToUndefined, integer(1, 100_000).default(50)),
   EMAIL_CONNECTIONS: z.preprocess(blankToUndefined, integer(1, 50).default(5)),
   EMAIL_RETRY_DELAY_MS: z.preprocess(blankToUndefined, integer(10, 24 * 3600_000).default(30_000)),
+  EMAIL_WORKER_IDLE_MS: z.preprocess(blankToUndefined, integer(100, 24 * 3600_000).default(30_000)),
   PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -155,6 +156,8 @@ export type Env = {
   EMAIL_CONNECTIONS: number;
   /** campaign mail: first wait after a temporary failure (doubling), and after a relay outage */
   EMAIL_RETRY_DELAY_MS: number;
+  /** campaign mail: the sending thread closes after this long without a step (its memory goes back) */
+  EMAIL_WORKER_IDLE_MS: number;
   PUBLIC_URL: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
@@ -262,6 +265,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     EMAIL_SEND_RATE: raw.EMAIL_SEND_RATE,
     EMAIL_CONNECTIONS: raw.EMAIL_CONNECTIONS,
     EMAIL_RETRY_DELAY_MS: raw.EMAIL_RETRY_DELAY_MS,
+    EMAIL_WORKER_IDLE_MS: raw.EMAIL_WORKER_IDLE_MS,
     PUBLIC_URL: raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`,
     GOOGLE_CLIENT_ID: raw.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: raw.GOOGLE_CLIENT_SECRET,

@@ -88,7 +88,7 @@ export function nextOccurrence(anchor: number, pattern: RecurringPattern, after:
 // ---------------------------------------------------------------- the worker thread
 
 type Pending = { resolve: (end: StepEnd) => void; reject: (error: Error) => void };
-type WorkerHandle = { worker: Worker; pending: Map<number, Pending>; exited: Promise<void> };
+type WorkerHandle = { worker: Worker; pending: Map<number, Pending>; exited: Promise<void>; idleTimer?: NodeJS.Timeout };
 
 declare global {
   // eslint-disable-next-line no-var
@@ -140,8 +140,10 @@ function campaignWorker(): WorkerHandle | null {
   };
   const exited = new Promise<void>((resolve) =>
     worker.once("exit", (code) => {
-      if (globalThis.__campaignWorker?.worker === worker) globalThis.__campaignWorker = undefined;
-      setAutomaticCheckpoints(true);
+      const current = globalThis.__campaignWorker;
+      if (current?.worker === worker) globalThis.__campaignWorker = undefined;
+      // a newer worker (this one retired while idle) checkpoints from now on
+      if (!current || current.worker === worker) setAutomaticCheckpoints(true);
       failAll(new Error(`the campaign worker exited (code ${code})`));
       resolve();
     }),
@@ -202,6 +204,7 @@ async function sendStep(run: CampaignRun, signal: AbortSignal): Promise<StepEnd>
   const id = ++stepIds;
   const onAbort = () => post(handle, { type: "stop" });
   signal.addEventListener("abort", onAbort, { once: true });
+  clearTimeout(handle.idleTimer);
   try {
     return await new Promise<StepEnd>((resolve, reject) => {
       handle.pending.set(id, { resolve, reject });
@@ -210,7 +213,24 @@ async function sendStep(run: CampaignRun, signal: AbortSignal): Promise<StepEnd>
     });
   } finally {
     signal.removeEventListener("abort", onAbort);
+    if (!handle.pending.size) {
+      handle.idleTimer = setTimeout(() => void retireIdleWorker(handle), getEnv().EMAIL_WORKER_IDLE_MS);
+      handle.idleTimer.unref();
+    }
   }
+}
+
+/** A worker with no step for EMAIL_WORKER_IDLE_MS closes (its memory goes back); the next step starts a new one. */
+async function retireIdleWorker(handle: WorkerHandle): Promise<void> {
+  if (globalThis.__campaignWorker !== handle || handle.pending.size) return;
+  // steps from now on start a new worker; this one finishes closing its SMTP pool
+  globalThis.__campaignWorker = undefined;
+  post(handle, { type: "close" });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([handle.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
+  clearTimeout(timer);
+  await handle.worker.terminate();
+  log.info("email: the campaign worker closed after a quiet spell");
 }
 
 /** Stops a run's sending after the wave in flight (a pause): those messages finish and are recorded. */

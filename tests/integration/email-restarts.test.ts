@@ -20,11 +20,11 @@ const servers: TestServer[] = [];
 const dbs: Database.Database[] = [];
 let smtp: FakeSmtp | undefined;
 
-async function start(dataDir: string) {
+async function start(dataDir: string, env: Record<string, string> = {}) {
   smtp ??= await startFakeSmtp();
   const server = await startTestServer({
     dataDir,
-    env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: String(CONNECTIONS), EMAIL_RETRY_DELAY_MS: "300" },
+    env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: String(CONNECTIONS), EMAIL_RETRY_DELAY_MS: "300", ...env },
   });
   servers.push(server);
   return server;
@@ -146,6 +146,26 @@ describe("a campaign run across restarts", () => {
     const done = await waitForCampaign(await emailApi(again.url), created.id, (c) => c.status === "completed");
     expect(done).toMatchObject({ sent_count: 2, run_count: 1 });
     expect(deliveries(ofCampaign(), users.map((u) => u.email))).toEqual(new Map(users.map((u) => [u.email, 1])));
+  });
+});
+
+describe("the sending thread", () => {
+  it("closes after a quiet spell (its memory goes back) and a new one sends the next campaign: everyone exactly once", async () => {
+    const dataDir = makeDataDir();
+    const server = await start(dataDir, { EMAIL_WORKER_IDLE_MS: "400" });
+    const db = open(dataDir);
+    const users = insertRecipients(db, 20, { prefix: "idle" });
+    const call = await emailApi(server.url);
+    for (const round of [1, 2]) {
+      const marker = crypto.randomBytes(4).toString("hex");
+      const created = await createCampaign(call, { subject: `Idle ${round} [${marker}]`, html_content: "<p>hi</p>", recipient_type: "inactive" });
+      await execute(call, created.id);
+      await waitForCampaign(call, created.id, (c) => c.status === "completed");
+      const mails = smtp!.messages.filter((m) => m.subject.includes(marker));
+      expect(deliveries(mails, users.map((u) => u.email))).toEqual(new Map(users.map((u) => [u.email, 1])));
+      await until(() => server.output().split("the campaign worker closed after a quiet spell").length - 1 === round, 5000);
+    }
+    expect(server.output().split("email: campaign worker thread started").length - 1).toBe(2);
   });
 });
 
