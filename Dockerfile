@@ -1,41 +1,66 @@
 # syntax=docker/dockerfile:1
-# Multi-stage image: build (compilers, dev dependencies) → small runtime as a non-root user.
-# Every step below is also run outside Docker by the project (see README "Docker").
+# Multi-stage image (docs/self-hosting.md): the packages are installed once (compilers,
+# dev dependencies), the production ones pruned from them in a stage of their own, the
+# app built in another; the runtime gets only what runs, as a non-root user.
+# A code-only change rebuilds the `build` stage and the last layers: the packages stay.
+#
+# podman: build with `podman build --format docker` (its default OCI format drops
+# HEALTHCHECK).
 
-FROM node:22-bookworm-slim AS build
+FROM node:22-bookworm-slim AS deps
 # better-sqlite3 is compiled from source here (no prebuilt binary is downloaded)
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV npm_config_build_from_source=true
+# node-gyp builds against the image's own Node headers (/usr/local/include/node) instead
+# of downloading them
+ENV npm_config_build_from_source=true \
+    npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
 # patch-package fixes react-dom (see patches/) when npm ci installs it
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
+
+FROM deps AS runtime-deps
+# Production packages only, without what was only needed to build them: TypeScript is an
+# optional peer of Remix's runtime that nothing loads; better-sqlite3 keeps its compiled
+# module, not the SQLite sources and object files (about 27 MB); no source maps, type
+# declarations or READMEs.
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/typescript \
+ && cd node_modules/better-sqlite3 \
+ && find build -mindepth 1 -not -path 'build/Release' -not -path 'build/Release/better_sqlite3.node' -delete \
+ && rm -rf deps src \
+ && cd /app \
+ && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.md' -o -name '*.markdown' \) -type f -delete
+
+FROM deps AS build
 COPY . .
-RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
+# a new shop opens empty: demo data only when asked for (SEED_DEMO=1)
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \
-    HOST=0.0.0.0
+    HOST=0.0.0.0 \
+    SEED_DEMO=0
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=runtime-deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json ./
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-COPY --from=build /app/app ./app
-COPY --from=build /app/db ./db
-COPY --from=build /app/scripts ./scripts
+# the sources the maintenance scripts run from (npm run backup, restore, admin:create, migrate)
+COPY app ./app
+COPY db ./db
+COPY scripts ./scripts
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node directly (not npm) so SIGTERM reaches the server and it stops gracefully
-# (the same flags as `npm start` in package.json)
+# node directly (not npm) so a stop reaches the server; scripts/start.mjs answers SIGTERM
+# from its first line, start-up included (the same flags as `npm start` in package.json)
 CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "scripts/start.mjs"]

@@ -1,6 +1,8 @@
 /**
  * `npm run backup -- FILE`: a consistent copy of the live database through SQLite's
- * online backup API (safe while the server is writing).
+ * online backup API (safe while the server is writing). The copy is one self-contained
+ * file (journal mode DELETE: no -wal or -shm beside it); `npm run restore -- FILE DIR`
+ * puts it back (docs/self-hosting.md).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -23,7 +25,9 @@ try {
   // All remaining pages in one step: a step-by-step copy restarts whenever another
   // process writes, and could then never finish on a busy database.
   await source.backup(destination, { progress: () => 0x7fffffff });
-  const check = new SQLite(destination, { readonly: true });
+  // the copy carries the live file's WAL mode; as a file on its own it needs none
+  const check = new SQLite(destination);
+  check.pragma("journal_mode = DELETE");
   const integrity = check.pragma("integrity_check", { simple: true });
   check.close();
   if (integrity !== "ok") fail(`backup written but integrity_check says: ${integrity}`);

@@ -21,7 +21,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   packages: "external",
   alias: { "~": "./app" },
   // stack traces in the log name the source files (the launcher turns source maps on)

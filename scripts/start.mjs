@@ -18,6 +18,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+// A stop that comes while the server starts (migrations, the seed, the first build) ends
+// the process at once: as a container's PID 1, node ignores a signal nobody handles, and
+// `docker stop` would wait its 10 s and kill. Each step before serving is a transaction or
+// can be done again, so nothing is lost; scripts/start.ts replaces this handler with the
+// graceful one (finish requests and jobs, close the database) once it serves.
+const stopDuringStartUp = (signal) => {
+  console.log(`${signal} while starting: stopped before serving`);
+  process.exit(0);
+};
+process.on("SIGTERM", stopDuringStartUp);
+process.on("SIGINT", stopDuringStartUp);
+globalThis.__stopDuringStartUp = stopDuringStartUp;
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER = path.join(ROOT, "build", "server", "start.js");
 const REMIX_BUILD = path.join(ROOT, "build", "index.js");

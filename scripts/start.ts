@@ -20,6 +20,8 @@ const { closeMail } = await import("../app/services/mailer.server");
 const { sweepUploads } = await import("../app/services/uploads.server");
 const { flushViews } = await import("../app/services/view-counts.server");
 const { reactServerBuild, ROOT, SERVER_BUILD_PATH, startServer } = await import("./serve");
+const { restoreFromReplica, startReplication } = await import("./litestream");
+type Replication = import("./litestream").Replication;
 
 if (!fs.existsSync(SERVER_BUILD_PATH)) {
   log.info("no build found: running `remix build` once");
@@ -35,6 +37,16 @@ if (!fs.existsSync(SERVER_BUILD_PATH)) {
 
 fs.mkdirSync(env.DATA_DIR, { recursive: true });
 fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
+
+// continuous backup (LITESTREAM_REPLICA_URL): a machine with no database yet starts from the replica
+if (env.LITESTREAM_REPLICA_URL && !fs.existsSync(env.DATABASE_PATH)) {
+  try {
+    const { restored } = restoreFromReplica(env.LITESTREAM_REPLICA_URL, env.DATABASE_PATH, { ifReplicaExists: true });
+    log.info(restored ? `database restored from the replica ${env.LITESTREAM_REPLICA_URL}` : `the replica ${env.LITESTREAM_REPLICA_URL} holds nothing yet: a new database`);
+  } catch (error) {
+    fail(`restoring the database from ${env.LITESTREAM_REPLICA_URL} failed: ${(error as Error).message}`);
+  }
+}
 
 const db = getDb();
 try {
@@ -60,6 +72,14 @@ if (admin?.created) {
   log.info(`existing user ${admin.email} made super admin`);
 }
 
+// Litestream ships every change of the database from now on (it also checkpoints the WAL)
+let replication: Replication | null = null;
+try {
+  replication = env.LITESTREAM_REPLICA_URL ? startReplication(env.DATABASE_PATH, env.LITESTREAM_REPLICA_URL, log) : null;
+} catch (error) {
+  fail((error as Error).message);
+}
+
 // hourly housekeeping: expired sessions, tokens, codes, captchas and counters; unused
 // avatar uploads and stale temporary upload folders
 const houseKeep = () =>
@@ -81,6 +101,8 @@ const running = await startServer(env, {
     // views counted in the last second are written before the database closes
     await flushViews();
     await closeDb();
+    // then the replica gets the last of the WAL
+    await replication?.stop();
   },
 });
 await running.background.start();
@@ -91,6 +113,9 @@ log.info(
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  // serving now: a stop is graceful from here on (scripts/start.mjs stopped at once before)
+  const early = (globalThis as { __stopDuringStartUp?: (signal: NodeJS.Signals) => void }).__stopDuringStartUp;
+  if (early) process.off(signal, early);
   process.once(signal, async () => {
     if (stopping) return;
     stopping = true;

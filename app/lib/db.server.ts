@@ -16,8 +16,19 @@ declare global {
   var __appDb: Handle | undefined;
 }
 
+/**
+ * Who copies the WAL back into the database file: Litestream when it replicates the file
+ * (LITESTREAM_REPLICA_URL: it must see every WAL page before it is checkpointed, so it
+ * checkpoints itself), else SQLite's automatic checkpoints, handed to the campaign worker
+ * while it sends (setAutomaticCheckpoints()).
+ */
+export function checkpointsByLitestream(): boolean {
+  return Boolean(getEnv().LITESTREAM_REPLICA_URL);
+}
+
 function open(): Handle {
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
+  if (checkpointsByLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
   return { sqlite, db: createKysely(sqlite, { onQuery: countQuery }), dataVersion: sqlite.prepare("PRAGMA data_version").pluck(), seenVersion: null };
 }
 
@@ -56,6 +67,7 @@ export function dataVersion(): number {
  * handle: a closed database is not reopened for it.
  */
 export function setAutomaticCheckpoints(on: boolean): void {
+  if (checkpointsByLitestream()) return;
   globalThis.__appDb?.sqlite.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
 }
 

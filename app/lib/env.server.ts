@@ -123,6 +123,22 @@ const rawSchema = z.object({
       .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
       .optional(),
   ),
+  LITESTREAM_REPLICA_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .refine((value) => {
+        if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true;
+        try {
+          new URL(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "must be a folder, file:///folder or s3://bucket/path")
+      .optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z.enum(["silent", "error", "warn", "info", "debug"], "must be one of silent, error, warn, info, debug").default("info"),
@@ -176,6 +192,8 @@ export type Env = {
   REFRESH_MAX_AGE_USER: number;
   /** Number of reverse-proxy hops to trust; 0 = none (use the socket address). */
   TRUST_PROXY: number;
+  /** continuous backup of the database with Litestream to this folder or bucket (scripts/litestream.ts) */
+  LITESTREAM_REPLICA_URL?: string;
   LOG_LEVEL: "silent" | "error" | "warn" | "info" | "debug";
 };
 
@@ -280,6 +298,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     REFRESH_MAX_AGE_ADMIN: raw.REFRESH_MAX_AGE_ADMIN,
     REFRESH_MAX_AGE_USER: raw.REFRESH_MAX_AGE_USER,
     TRUST_PROXY: raw.TRUST_PROXY ?? 0,
+    LITESTREAM_REPLICA_URL: raw.LITESTREAM_REPLICA_URL,
     LOG_LEVEL: raw.LOG_LEVEL,
   };
 }

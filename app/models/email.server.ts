@@ -450,11 +450,16 @@ export async function runsWithStatus(db: DB, statuses: readonly CampaignRunStatu
 
 const isoCutoff = (days: number, now: number) => new Date(now - days * 24 * 60 * 60_000).toISOString();
 
-/** Users a campaign may reach now: a verified e-mail, not unsubscribed, and the activity asked for. */
+/**
+ * Users a campaign may reach now: a verified e-mail that can receive mail (never under the
+ * reserved `.invalid` domain of RFC 2606, which the demo accounts use), not unsubscribed,
+ * and the activity asked for.
+ */
 function audienceQuery(db: DB, recipientType: RecipientType, activeDays: number, now: number) {
   let query = db
     .selectFrom("users as u")
     .where("u.email_verified", "=", 1)
+    .where("u.email", "not like", "%.invalid")
     .where((eb) => eb.not(eb.exists(eb.selectFrom("email_unsubscribes as x").select("x.user_id").whereRef("x.user_id", "=", "u.id"))));
   const cutoff = isoCutoff(activeDays, now);
   if (recipientType === "active") query = query.where("u.last_login_at", ">=", cutoff);

@@ -52,6 +52,8 @@ export const CHECKPOINT_EVERY_MS = 1000;
  * it; PASSIVE never waits for readers or writers.
  */
 function checkpointer(port: NonNullable<typeof parentPort>): () => void {
+  // Litestream checkpoints the file it replicates (app/lib/db.server.ts)
+  if (getEnv().LITESTREAM_REPLICA_URL) return () => {};
   let sqlite: SQLite.Database | null = null;
   try {
     sqlite = new SQLite(getEnv().DATABASE_PATH, { fileMustExist: true });

@@ -1,10 +1,16 @@
-/** `npm run backup` copies a live database consistently while another process writes. */
+/**
+ * Backups and restores: `npm run backup` copies a live database consistently while
+ * another process writes; `npm run restore` puts a backup or a Litestream replica into a
+ * new folder, checked; continuous backup with LITESTREAM_REPLICA_URL, a restore on a new
+ * machine, and what a crash loses.
+ */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { makeDataDir, runScript } from "../setup/server";
+import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { makeDataDir, runScript, startTestServer } from "../setup/server";
 
 describe("npm run backup", () => {
   it("makes a copy that opens and passes integrity_check under concurrent writes", async () => {
@@ -42,6 +48,9 @@ describe("npm run backup", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("integrity ok");
+    // one self-contained file: nothing left beside it
+    expect(fs.existsSync(`${target}-wal`)).toBe(false);
+    expect(fs.existsSync(`${target}-shm`)).toBe(false);
 
     const writerCode_ = await new Promise<number | null>((resolve) => writer.on("close", resolve));
     expect(writerCode_, writerOut).toBe(0);
@@ -67,3 +76,114 @@ describe("npm run backup", () => {
     expect(result.stderr).toContain("usage: npm run backup -- <file>");
   });
 });
+
+async function adminToken(url: string): Promise<string> {
+  return (await apiLogin(url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
+}
+
+async function makeCategory(url: string, token: string, name: string): Promise<number> {
+  const made = await api(url, "/api/admin/categories", { token, body: { name } });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return made.body.data.id as number;
+}
+
+const categoryNames = async (url: string) => ((await api(url, "/api/categories")).body.data as Array<{ name: string }>).map((c) => c.name);
+
+describe("restoring from a plain backup, as docs/self-hosting.md says", () => {
+  it("backup, new folder, restore, copy the uploads, start: everything is back", async () => {
+    const started = Date.now();
+    const server = await startTestServer();
+    const token = await adminToken(server.url);
+    await makeCategory(server.url, token, "Kept through a backup");
+    fs.writeFileSync(path.join(server.dataDir, "uploads", "kept.txt"), "an upload");
+    const backupFile = path.join(makeDataDir({ fromTemplate: false }), "shop-backup.db");
+    // 1. npm run backup -- <file> (the server may keep running)
+    const backup = await runScript("backup", [backupFile], { DATA_DIR: server.dataDir });
+    expect(backup.code, backup.stderr).toBe(0);
+    await server.stop();
+
+    // 2. npm run restore -- <file> <new folder>
+    const newFolder = path.join(makeDataDir({ fromTemplate: false }), "restored");
+    const restore = await runScript("restore", [backupFile, newFolder], {});
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain("integrity ok");
+    expect(restore.stdout).toMatch(/categories\s+\d+/);
+    // 3. the uploads folder beside it
+    fs.cpSync(path.join(server.dataDir, "uploads"), path.join(newFolder, "uploads"), { recursive: true });
+    // 4. start with DATA_DIR=<new folder>
+    const again = await startTestServer({ dataDir: newFolder });
+    try {
+      expect(await categoryNames(again.url)).toContain("Kept through a backup");
+      expect(await (await fetch(`${again.url}/uploads/kept.txt`)).text()).toBe("an upload");
+      // and the admin logs in with the password of before
+      await adminToken(again.url);
+    } finally {
+      await again.stop();
+    }
+    // nothing is ever written over
+    const twice = await runScript("restore", [backupFile, newFolder], {});
+    expect(twice.code).not.toBe(0);
+    expect(twice.stderr).toContain("exists: restore into a new folder");
+    expect(Date.now() - started).toBeLessThan(5 * 60_000);
+  }, 120_000);
+});
+
+describe("continuous backup (LITESTREAM_REPLICA_URL)", () => {
+  it("replicates every write within a second; npm run restore and a new machine's start both bring it back", async () => {
+    const replica = path.join(makeDataDir({ fromTemplate: false }), "replica");
+    const server = await startTestServer({ env: { LITESTREAM_REPLICA_URL: replica } });
+    const token = await adminToken(server.url);
+    expect(server.output()).toContain("continuous backup: Litestream");
+    for (let n = 0; n < 5; n++) await makeCategory(server.url, token, `Replicated ${n}`);
+    // Litestream looks at the WAL every 250 ms and ships what it finds
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+
+    const restoredFolder = path.join(makeDataDir({ fromTemplate: false }), "from-replica");
+    const restore = await runScript("restore", [replica, restoredFolder], {});
+    expect(restore.code, restore.stderr + restore.stdout).toBe(0);
+    expect(restore.stdout).toContain("integrity ok");
+    const copy = new SQLite(path.join(restoredFolder, "app.db"), { readonly: true });
+    const names = (copy.prepare("SELECT name FROM categories").all() as Array<{ name: string }>).map((row) => row.name);
+    copy.close();
+    for (let n = 0; n < 5; n++) expect(names).toContain(`Replicated ${n}`);
+    expect(await server.stop()).toBe(0);
+
+    // a new machine: an empty data folder and the same replica
+    const fresh = await startTestServer({ dataDir: makeDataDir({ fromTemplate: false }), env: { LITESTREAM_REPLICA_URL: replica } });
+    try {
+      expect(fresh.output()).toContain("database restored from the replica");
+      const restoredNames = await categoryNames(fresh.url);
+      for (let n = 0; n < 5; n++) expect(restoredNames).toContain(`Replicated ${n}`);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
+
+  it("stops Litestream with the server, also when the server is killed", async () => {
+    const replica = path.join(makeDataDir({ fromTemplate: false }), "replica");
+    const server = await startTestServer({ env: { LITESTREAM_REPLICA_URL: replica } });
+    const litestreams = () => replicatingProcesses().length;
+    const before = litestreams();
+    expect(before).toBeGreaterThan(0);
+    await server.stop("SIGKILL");
+    // its watcher notices within a second or two
+    const deadline = Date.now() + 5000;
+    while (litestreams() >= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(litestreams()).toBeLessThan(before);
+  }, 60_000);
+});
+
+/** Litestream binaries running `replicate` on this machine (from /proc). */
+function replicatingProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (path.basename(argv[0]) === "litestream" && argv[1] === "replicate") pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}

@@ -61,6 +61,21 @@ function onlyThese(): void {
 }
 
 describe("a campaign run", () => {
+  it("never mails addresses under the reserved .invalid domain (the demo accounts), verified or not", async () => {
+    onlyThese();
+    const users = insertRecipients(db, 3, { prefix: "deliverable" });
+    const demo = db.prepare("INSERT INTO users (username, email, email_verified) VALUES (?, ?, 1)").run(`demo_${tag()}`, `demo-${tag()}@demo.INVALID`);
+    const marker = tag();
+    const created = await createCampaign(call, { subject: `Reachable [${marker}]`, html_content: "<p>hi</p>", recipient_type: "all" });
+    const started = await execute(call, created.id);
+    expect(started.body.data.total_recipients).toBe(4); // the three and the admin
+    await waitForCampaign(call, created.id, (c) => c.status === "completed");
+    const to = ofCampaign(marker).flatMap((m) => m.to);
+    for (const user of users) expect(to).toContain(user.email.toLowerCase());
+    expect(to.some((address) => /\.invalid$/i.test(address))).toBe(false);
+    expect((db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, demo.lastInsertRowid) as { n: number }).n).toBe(0);
+  });
+
   it("delivers exactly one message to each of 50 users, with the variables, a text part and the unsubscribe headers", async () => {
     onlyThese();
     const users = insertRecipients(db, 50, { prefix: "fifty" });

@@ -4,7 +4,10 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startFakeRates } from "../fakes/rates";
-import { makeDataDir, runScript, startTestServer } from "../setup/server";
+import { spawn } from "node:child_process";
+import { startArgs } from "../../scripts/start-command";
+import { ROOT } from "../setup/paths";
+import { childEnv, CLOSED_URL, freePort, makeDataDir, runScript, startTestServer } from "../setup/server";
 import { rawGet } from "./http";
 
 describe("npm start", () => {
@@ -63,6 +66,34 @@ describe("npm start", () => {
     // a closed WAL database leaves no -wal content behind to replay
     const wal = path.join(server.dataDir, "app.db-wal");
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+  });
+
+  it("stops at once on a SIGTERM that comes while it starts (migrating, seeding), and starts cleanly afterwards", async () => {
+    const dataDir = makeDataDir({ fromTemplate: false });
+    const child = spawn(process.execPath, startArgs(), {
+      cwd: ROOT,
+      env: childEnv({ DATA_DIR: dataDir, PORT: String(await freePort()), HOST: "127.0.0.1", SEED_DEMO: "1", RATES_URL: CLOSED_URL, RATES_BACKUP_URL: CLOSED_URL, LISTING_CHECKS_PER_HOUR: "0" }),
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // as soon as it runs: the migrations and the demo seed take longer than this
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const sent = performance.now();
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(performance.now() - sent).toBeLessThan(2000);
+    expect(output).not.toContain("listening on");
+
+    // whatever the stop interrupted is done again (or was never begun) on the next start
+    const again = await startTestServer({ dataDir, env: { SEED_DEMO: "1" } });
+    try {
+      const products = (await (await fetch(`${again.url}/api/products?limit=5`)).json()) as { totalItems: number };
+      expect(products.totalItems).toBeGreaterThan(0);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
   });
 
   it("runs the background jobs: the periodic ones are queued at start, the rate refresh runs without a page view, a stop hands nothing back as running", async () => {

@@ -45,7 +45,7 @@ export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
 }
 
 /** Environment for a child process: the parent's, minus anything that would leak in. */
-function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
     if (key.startsWith("VITEST") || key === "DATABASE_PATH" || key === "UPLOADS_DIR") delete env[key];
