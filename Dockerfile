@@ -24,11 +24,12 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS runtime-deps
 # Production packages only, without what was only needed to build them: TypeScript is an
-# optional peer of Remix's runtime that nothing loads; better-sqlite3 keeps its compiled
-# module, not the SQLite sources and object files (about 27 MB); no source maps, type
-# declarations or READMEs.
+# optional peer of Remix's runtime that nothing loads; sharp's builds for musl and wasm
+# (this is glibc Debian, about 28 MB); better-sqlite3 keeps its compiled module, not the
+# SQLite sources and object files (about 27 MB); no source maps, type declarations or
+# READMEs.
 RUN npm prune --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/typescript \
+ && rm -rf node_modules/typescript node_modules/@img/*musl* node_modules/@img/sharp-wasm32 \
  && cd node_modules/better-sqlite3 \
  && find build -mindepth 1 -not -path 'build/Release' -not -path 'build/Release/better_sqlite3.node' -delete \
  && rm -rf deps src \
@@ -48,13 +49,12 @@ ENV NODE_ENV=production \
     SEED_DEMO=0
 WORKDIR /app
 COPY --from=runtime-deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
+COPY package.json package-lock.json ./
+# the server and the maintenance scripts, compiled (npm run backup, restore, admin:create,
+# migrate, seed run build/server/<name>.js through scripts/run.mjs)
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-# the sources the maintenance scripts run from (npm run backup, restore, admin:create, migrate)
-COPY app ./app
-COPY db ./db
-COPY scripts ./scripts
+COPY scripts/start.mjs scripts/run.mjs ./scripts/
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -53,6 +53,7 @@ const { values: args } = parseArgs({
     "campaign-rate": { type: "string", default: "700" },
     writes: { type: "string", default: "3000" },
     differential: { type: "string" },
+    drill: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -70,7 +71,10 @@ if (args.help) {
   [--campaign-rate R] the server's EMAIL_SEND_RATE for the campaign (700; 20000 to find the ceiling)
   [--writes N]      products created through the admin API before the load, as a shop does (3000; 0: none)
   [--differential N] after the measurements, a differential run of N steps: every answer the
-                    server's front gives compared with what the app renders (decision 022)`);
+                    server's front gives compared with what the app renders (decision 022)
+  [--drill N]       only the backup drills (N, 20 by default): under a write load the server
+                    and Litestream are killed (-9), the replica restored into a new folder,
+                    and the acknowledged writes missing from it counted`);
   process.exit(0);
 }
 
@@ -86,6 +90,7 @@ const CAMPAIGN_CONNECTIONS = 8;
 const CAMPAIGN_RATE_LIMIT = Number(args["campaign-rate"]);
 const WRITES = Number(args.writes);
 const DIFFERENTIAL_STEPS = args.differential === undefined ? 0 : Number(args.differential || "5000");
+const DRILLS = args.drill === undefined ? 0 : Number(args.drill || "20");
 if (!Number.isInteger(PRODUCTS) || PRODUCTS < 100) fail("--products must be a whole number of at least 100");
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) fail("--duration, --warmup and --connections must be positive numbers");
 if (!Number.isInteger(RECIPIENTS) || RECIPIENTS < 1) fail("--recipients must be a whole number of at least 1");
@@ -93,6 +98,7 @@ if (!(PAGE_RATE > 0)) fail("--page-rate must be a positive number");
 if (!Number.isInteger(CAMPAIGN_RATE_LIMIT) || CAMPAIGN_RATE_LIMIT < 1) fail("--campaign-rate must be a whole number of at least 1");
 if (!Number.isInteger(WRITES) || WRITES < 0) fail("--writes must be a whole number");
 if (!Number.isInteger(DIFFERENTIAL_STEPS) || DIFFERENTIAL_STEPS < 0) fail("--differential must be a whole number of steps");
+if (!Number.isInteger(DRILLS) || DRILLS < 0) fail("--drill must be a whole number of drills");
 
 function fail(message: string): never {
   console.error(`bench: ${message}`);
@@ -832,7 +838,124 @@ async function measureCampaign(base: string, sink: ChildProcess, productUrl: str
   return row;
 }
 
+// ---------------------------------------------------------------- backup drills
+
+type Drill = { acknowledged: number; missing: number; lostMs: number; integrity: string; restoreSeconds: number; error?: string };
+
+/**
+ * One drill: a new shop replicating to a new folder, writes through the admin API (8 at a
+ * time: categories, each acknowledged with its 201), then the server and Litestream killed
+ * together (-9 to their process group: the machine lost its power), the replica restored
+ * into a new folder, and the acknowledged writes looked for in it.
+ */
+async function drill(n: number): Promise<Drill> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `qc-drill-${n}-`));
+  const replica = path.join(folder, "replica");
+  const port = await freePort();
+  const child = spawn(process.execPath, startArgs(), {
+    cwd: ROOT,
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: path.join(folder, "data"),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+      ADMIN_EMAIL: BENCH_ADMIN.email,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+      LISTING_CHECKS_PER_HOUR: "0",
+      RATES_URL: "http://127.0.0.1:9/rates.json",
+      RATES_BACKUP_URL: "http://127.0.0.1:9/rates.json",
+      LITESTREAM_REPLICA_URL: replica,
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const result: Drill = { acknowledged: 0, missing: 0, lostMs: 0, integrity: "-", restoreSeconds: 0 };
+  try {
+    await waitFor(`${base}/healthz`, child, 60);
+    const token = await benchAdminToken(base);
+    const acknowledged = new Map<string, number>();
+    let killedAt = 0;
+    const writer = async (w: number) => {
+      for (let k = 0; !killedAt; k++) {
+        const name = `drill ${n} writer ${w} #${k}`;
+        try {
+          const response = await fetch(`${base}/api/admin/categories`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ name }),
+          });
+          await response.arrayBuffer();
+          if (response.status === 201 && !killedAt) acknowledged.set(name, Date.now());
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_, w) => writer(w));
+    await new Promise((resolve) => setTimeout(resolve, 2000 + ((n * 613) % 2000)));
+    killedAt = Date.now();
+    process.kill(-child.pid!, "SIGKILL");
+    await Promise.all(writers);
+    result.acknowledged = acknowledged.size;
+
+    const restored = path.join(folder, "restored");
+    const started = performance.now();
+    const restore = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "restore.ts"), replica, restored], { cwd: ROOT, encoding: "utf8" });
+    result.restoreSeconds = (performance.now() - started) / 1000;
+    if (restore.status !== 0) throw new Error(`restore failed: ${restore.stderr.trim()}`);
+    const copy = openSqlite(path.join(restored, "app.db"));
+    try {
+      result.integrity = String(copy.pragma("integrity_check", { simple: true }));
+      const present = new Set((copy.prepare("SELECT name FROM categories WHERE name LIKE ?").all(`drill ${n} %`) as Array<{ name: string }>).map((row) => row.name));
+      const lost = [...acknowledged].filter(([name]) => !present.has(name));
+      result.missing = lost.length;
+      // how far back before the crash the oldest lost acknowledgement was
+      result.lostMs = lost.length ? killedAt - Math.min(...lost.map(([, at]) => at)) : 0;
+    } finally {
+      copy.close();
+    }
+  } catch (error) {
+    result.error = (error as Error).message;
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  return result;
+}
+
+async function runDrills(count: number): Promise<never> {
+  if (!fs.existsSync(COMPILED_SERVER)) fail("no build: run `npm run build` first");
+  say(`drills: ${count}, each a new shop replicating to a folder (Litestream, sync every 250 ms), 8 writers, killed -9 after 2–4 s`);
+  const drills: Drill[] = [];
+  for (let n = 1; n <= count; n++) {
+    const result = await drill(n);
+    drills.push(result);
+    say(
+      result.error
+        ? `  drill ${n}: ${result.error}`
+        : `  drill ${n}: ${result.acknowledged} writes acknowledged, ${result.missing} missing after the restore (${result.lostMs} ms before the crash), integrity ${result.integrity}, restored in ${result.restoreSeconds.toFixed(1)} s`,
+    );
+  }
+  const ok = drills.filter((d) => !d.error && d.integrity === "ok" && d.lostMs <= 1000);
+  const worst = Math.max(...drills.map((d) => d.lostMs));
+  say("");
+  say(`drills: ${ok.length} of ${count} within 1 s of acknowledged writes lost with integrity ok; at worst ${worst} ms lost; ` +
+    `${drills.reduce((sum, d) => sum + d.acknowledged, 0)} writes acknowledged, ${drills.reduce((sum, d) => sum + d.missing, 0)} missing in all`);
+  say(`  target "≤ 1 s of acknowledged writes lost, integrity ok, ${count} of ${count}": ${ok.length === count ? "met" : "MISSED"}`);
+  process.exit(0);
+}
+
 // ---------------------------------------------------------------- main
+
+if (DRILLS) await runDrills(DRILLS);
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const pad = (text: string, width: number) => (text.length >= width ? text : text + " ".repeat(width - text.length));

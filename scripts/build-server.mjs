@@ -1,7 +1,9 @@
 /**
  * Compiles the server (scripts/start.ts and everything it imports from app/, db/ and
  * scripts/) into one ES module, build/server/start.js, so `npm start` runs plain node:
- * (and the campaign worker thread into build/server/campaign-worker.js, decision 018):
+ * (and the campaign worker thread into build/server/campaign-worker.js, decision 018;
+ * the maintenance scripts into build/server/<name>.js, which scripts/run.mjs runs where
+ * tsx is not installed):
  * no TypeScript loader thread and no compiling at run time (about 50 MB less memory;
  * decision 014). Packages stay in node_modules. Part of `npm run build`.
  */
@@ -16,6 +18,8 @@ await build({
   entryPoints: [
     { in: "scripts/start.ts", out: "start" },
     { in: "app/services/campaign-worker.server.ts", out: "campaign-worker" },
+    // the maintenance scripts, for the production image (no tsx there: scripts/run.mjs)
+    ...["migrate", "seed", "backup", "restore", "admin-create"].map((name) => ({ in: `scripts/${name}.ts`, out: name })),
   ],
   outdir: "build/server",
   bundle: true,

@@ -152,6 +152,27 @@ describe("npm start", () => {
   });
 });
 
+describe("the maintenance scripts as the production image runs them (compiled, no tsx)", () => {
+  it("build/server/migrate.js migrates a new database, and backup.js copies it", async () => {
+    const dataDir = makeDataDir({ fromTemplate: false });
+    const run = (name: string, args: string[] = []) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(ROOT, "build", "server", `${name}.js`), ...args], { cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }) });
+        let out = "";
+        child.stdout.on("data", (chunk) => (out += chunk));
+        child.stderr.on("data", (chunk) => (out += chunk));
+        child.on("close", (code) => resolve({ code, out }));
+      });
+    const migrated = await run("migrate");
+    expect(migrated.code, migrated.out).toBe(0);
+    expect(migrated.out).toContain("applied:");
+    const copy = path.join(dataDir, "copy.db");
+    const backup = await run("backup", [copy]);
+    expect(backup.code, backup.out).toBe(0);
+    expect(backup.out).toContain("integrity ok");
+  });
+});
+
 describe("npm run migrate", () => {
   it("migrates a new database and is idempotent", async () => {
     const dataDir = makeDataDir({ fromTemplate: false });
