@@ -46,7 +46,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \
     HOST=0.0.0.0 \
-    SEED_DEMO=0
+    SEED_DEMO=0 \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=runtime-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
