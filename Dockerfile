@@ -41,6 +41,12 @@ COPY . .
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
+# tini is PID 1: a stop that comes before node runs any code of ours (node as PID 1 would
+# not even see it: the kernel drops signals PID 1 has no handler for) ends the container
+# at once, and exited children are reaped
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log
 # a new shop opens empty: demo data only when asked for (SEED_DEMO=1)
 ENV NODE_ENV=production \
     DATA_DIR=/data \
@@ -62,6 +68,8 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node directly (not npm) so a stop reaches the server; scripts/start.mjs answers SIGTERM
-# from its first line, start-up included (the same flags as `npm start` in package.json)
+# node directly (not npm) under tini, so a stop reaches the server at any time: during
+# start-up SIGTERM ends it at once, once it serves it stops gracefully (the same flags as
+# `npm start` in package.json)
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "scripts/start.mjs"]

@@ -19,17 +19,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 // A stop that comes while the server starts (migrations, the seed, the first build) ends
-// the process at once: as a container's PID 1, node ignores a signal nobody handles, and
-// `docker stop` would wait its 10 s and kill. Each step before serving is a transaction or
-// can be done again, so nothing is lost; scripts/start.ts replaces this handler with the
-// graceful one (finish requests and jobs, close the database) once it serves.
-const stopDuringStartUp = (signal) => {
-  console.log(`${signal} while starting: stopped before serving`);
-  process.exit(0);
-};
-process.on("SIGTERM", stopDuringStartUp);
-process.on("SIGINT", stopDuringStartUp);
-globalThis.__stopDuringStartUp = stopDuringStartUp;
+// the process at once: no handler is installed before it serves, so SIGTERM and SIGINT do
+// what they do by default. Each step before serving is a transaction or can be done again,
+// so nothing is lost. (A handler that exits was tried: during start-up a SIGTERM now and
+// then reached libuv and never the handler, and the stop waited for the kill.) In the
+// image, tini is PID 1 for this: node as PID 1 would ignore a signal it has no handler for.
+// scripts/start.ts installs the graceful stop (finish requests and jobs, close the
+// database) once it serves.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER = path.join(ROOT, "build", "server", "start.js");

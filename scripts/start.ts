@@ -113,9 +113,7 @@ log.info(
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  // serving now: a stop is graceful from here on (scripts/start.mjs stopped at once before)
-  const early = (globalThis as { __stopDuringStartUp?: (signal: NodeJS.Signals) => void }).__stopDuringStartUp;
-  if (early) process.off(signal, early);
+  // serving now: a stop is graceful from here on (before, SIGTERM's default ended it at once)
   process.once(signal, async () => {
     if (stopping) return;
     stopping = true;

@@ -77,12 +77,14 @@ describe("npm start", () => {
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     // as soon as it runs: the migrations and the demo seed take longer than this
     await new Promise((resolve) => setTimeout(resolve, 250));
     const sent = performance.now();
     child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    // before it serves, a stop has its default effect: the process ends, nothing to finish
+    const end = await exited;
+    expect(end.code === 0 || end.signal === "SIGTERM", JSON.stringify(end)).toBe(true);
     expect(performance.now() - sent).toBeLessThan(2000);
     expect(output).not.toContain("listening on");
 
