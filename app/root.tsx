@@ -75,6 +75,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const location = useLocation();
   const siteName = data?.siteInfo.site_name ?? SITE_SETTING_FALLBACKS.site_name;
+  // the banner speaks to shoppers: the back office has work on its screens
+  const inBackOffice = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
   return (
     <html lang="en">
       <head>
@@ -93,9 +95,10 @@ export function Layout({ children }: { children: ReactNode }) {
           searchQuery={data?.searchQuery ?? ""}
           currency={data?.currency ?? DEFAULT_CURRENCY}
           returnTo={location.pathname + location.search}
+          search={location.pathname !== "/"}
           accountSlot={<AccountMenu user={data?.currentUser ?? null} />}
         />
-        {data?.adBanner?.enabled ? <AdBanner config={data.adBanner} /> : null}
+        {data?.adBanner?.enabled && !inBackOffice ? <AdBanner config={data.adBanner} /> : null}
         {data?.toast ? <ToastView key={data.toast.id} toast={data.toast} /> : null}
         <main id="main" className="container main">
           {children}

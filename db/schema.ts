@@ -227,6 +227,8 @@ export interface QcImagesTable {
   reviewed_by: number | null;
   reviewed_at: string | null;
   review_reason: string | null;
+  /** SHA-256 (hex) of the file the uploader sent: the same photo twice is refused */
+  content_hash: string | null;
   created_at: Generated<string>;
 }
 

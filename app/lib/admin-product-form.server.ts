@@ -20,6 +20,7 @@ import { requireAdmin } from "~/lib/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { productInputSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M, PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
+import type { SubmissionResult } from "@conform-to/react";
 import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
 import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
 import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
@@ -30,7 +31,6 @@ import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/servi
 export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };
 
 export const BULK_STOCK_DEFAULT = 100;
-export const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" } as const;
 
 const FORM_MESSAGES = {
   invalid: M.formInvalid,
@@ -157,9 +157,10 @@ function uploadSummary(outcome: UploadOutcome): { notice: string | null; failure
  * fields (name, price, images, description, marketplace, item id, link, SKUs). A bare
  * 10–12 digit number is tried on Weidian, then 1688.
  */
-async function importIntoForm(form: FormData): Promise<{ importNotice: string | null; importError: string | null }> {
-  const failed = (importError: string) => ({ importNotice: null, importError });
+async function importIntoForm(form: FormData): Promise<{ importNotice: string | null; importError: string | null; importLink: string }> {
   const text = String(form.get("import_link") ?? "").trim().slice(0, 2000);
+  // a failed import keeps the link in its box
+  const failed = (importError: string) => ({ importNotice: null, importError, importLink: text });
   if (!text) return failed(IMPORT_MESSAGES.required);
   let reading = await readPastedLink(text);
   if (reading.kind === "short") {
@@ -204,7 +205,7 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
     form.set(`skus[${index}].sku_thumbnail_url`, sku.thumbnailUrl ?? "");
   });
   form.delete("import_link");
-  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId, item.shopName), importError: null };
+  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId, item.shopName), importError: null, importLink: "" };
 }
 
 /** What a save's failure tells the admin (spec/admin.md 8). */
@@ -220,6 +221,19 @@ function classify(error: ApiError, mode: ProductFormMode, form: FormData): strin
   return FORM_MESSAGES.failed(error.message);
 }
 
+/**
+ * Every answer of the form that is not a save: the form as the server left it (an import,
+ * the bulk tools, stored images, a row added or removed, errors) and a new `formKey`. The
+ * page draws the form anew under that key, so with JavaScript the fields show exactly what
+ * the server answered (an uncontrolled field would keep what was typed) and the file
+ * input is empty again (a file is never sent twice). The intent is already applied to the
+ * values: it is not handed on to be applied again.
+ */
+function answer<T extends { result: SubmissionResult<string[]> | undefined }>(outcome: T): T & { formKey: string } {
+  const result = outcome.result ? { ...outcome.result, intent: undefined } : undefined;
+  return { ...outcome, result, formKey: crypto.randomUUID() };
+}
+
 export async function productFormAction(request: Request, mode: ProductFormMode) {
   // who is asking, before the form is read
   const { user } = await requireAdmin(request, permissionFor(mode));
@@ -228,7 +242,7 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
   const handle = async (form: FormData) => {
     // checked before anything reads the rows: parsing thousands of them is slow
     if (skuIndexes(form).length > SKUS_MAX) {
-      return { result: undefined, fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`, uploadNotice: null, uploadFailures: [] as string[] };
+      return answer({ result: undefined, fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`, uploadNotice: null, uploadFailures: [] as string[] });
     }
     const uploads = uploadSummary(await storeChosenImages(form, user.id));
     const importing = form.get("intent") === "import" ? await importIntoForm(form) : null;
@@ -248,14 +262,14 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
 
     // the import box, the bulk tools, or adding or removing a SKU row (a conform intent, no
     // status): the form comes back as changed, nothing saved
-    if (importing) return { result: { ...submission.reply(), error: {} }, ...extra, ...importing };
-    if (form.get("bulk") === "apply") return { result: { ...submission.reply(), error: {} }, ...extra };
+    if (importing) return answer({ result: { ...submission.reply(), error: {} }, ...extra, ...importing });
+    if (form.get("bulk") === "apply") return answer({ result: { ...submission.reply(), error: {} }, ...extra });
     if (submission.status !== "success") {
-      return { result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(), ...extra };
+      return answer({ result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(), ...extra });
     }
 
     // an image that could not be stored stops the save: the admin sees which, and chooses again
-    if (uploads.failures.length) return { result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra };
+    if (uploads.failures.length) return answer({ result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra });
 
     // the grid is the whole list: no rows left means no SKUs
     const body = { ...submission.value, main_images: submission.value.main_images ?? [], qc_images: submission.value.qc_images ?? [], skus: submission.value.skus ?? [] };
@@ -269,7 +283,7 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
       if (!(error instanceof ApiError)) throw error;
       const fieldErrors: Record<string, string[]> = {};
       for (const fieldError of error.errors ?? []) (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
-      return { result: submission.reply({ formErrors: [classify(error, mode, form)], fieldErrors }), ...extra };
+      return answer({ result: submission.reply({ formErrors: [classify(error, mode, form)], fieldErrors }), ...extra });
     }
   };
 
@@ -291,6 +305,6 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     // the body could not be read whole: nothing was stored, the form starts again from the saved product
     if (!(error instanceof ApiError)) throw error;
     const message = /too many fields/i.test(error.message) ? `At most ${SKUS_MAX} SKUs` : error.message;
-    return { result: undefined, fatal: `${FORM_MESSAGES.invalid} ${message}`, uploadNotice: null, uploadFailures: [] as string[] };
+    return answer({ result: undefined, fatal: `${FORM_MESSAGES.invalid} ${message}`, uploadNotice: null, uploadFailures: [] as string[] });
   }
 }

@@ -55,10 +55,15 @@ const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }>
 ];
 
 
-/** The byte limit for a request's body. */
+/**
+ * The byte limit for a request's body. A form sent with JavaScript posts to the page's
+ * address plus ".data" (Remix's single fetch: /product/51.data): the same page, the
+ * same limit.
+ */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
   if (!contentType?.toLowerCase().startsWith("multipart/form-data")) return DEFAULT_BODY_LIMIT;
-  return LARGER_BODIES.find((entry) => entry.path.test(pathname))?.bytes ?? MULTIPART_BODY_LIMIT;
+  const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+  return LARGER_BODIES.find((entry) => entry.path.test(page))?.bytes ?? MULTIPART_BODY_LIMIT;
 }
 
 /**

@@ -182,8 +182,8 @@ async function qcUploadAction(request: Request, product: ProductWithSkus, actor:
   try {
     const outcome = await receiveQcUpload(request, product.id, actor, { field: "photos", clientIp });
     const done = outcome.published ? QC_MESSAGES.uploadedPublished(outcome.uploaded.length) : QC_MESSAGES.uploadedPending(outcome.uploaded.length);
-    const skipped = outcome.errors.map((error) => error.message).join(" ");
-    return redirectWithToast(back, { message: skipped ? `${done} Not uploaded: ${skipped}` : done, type: skipped ? "info" : "success" });
+    const skipped = outcome.errors.map((error) => error.message);
+    return redirectWithToast(back, skipped.length ? { message: `${done} Not uploaded:`, details: skipped, type: "info" } : { message: done, type: "success" });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401 || error.status === 403) throw error;
     const messages = [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])];

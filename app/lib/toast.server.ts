@@ -11,6 +11,8 @@ export const toastSchema = z.object({
   type: z.enum(["success", "error", "info"]),
   title: z.string().optional(),
   message: z.string(),
+  /** lines under the message, one each (the files an upload refused, say) */
+  details: z.array(z.string()).optional(),
 });
 export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = Omit<Toast, "id" | "type"> & { type?: Toast["type"] };

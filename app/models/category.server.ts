@@ -52,6 +52,18 @@ export async function categoryWithChildren(db: DB, id: number): Promise<number[]
   return rows.map((row) => row.id);
 }
 
+/**
+ * A category under the same parent (or at the top) whose name is `name`, ignoring case and
+ * surrounding spaces; `exceptId` is left out (the category being renamed).
+ */
+export async function findSiblingNamed(db: DB, name: string, parentId: number | null, exceptId?: number): Promise<Category | undefined> {
+  const { rows } = await sql<Row>`
+    SELECT * FROM categories
+    WHERE parent_id IS ${parentId} AND lower(trim(name)) = lower(trim(${name})) AND id IS NOT ${exceptId ?? null}
+    LIMIT 1`.execute(db);
+  return rows[0] && toCategory(rows[0]);
+}
+
 export async function insertCategory(
   db: DB,
   input: { name: string; description: string | null; parentId: number | null; sortOrder: number },

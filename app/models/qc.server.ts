@@ -91,7 +91,23 @@ export type NewQcImage = {
   setKey: string;
   uploadedBy: number | null;
   reviewedBy?: number | null;
+  /** SHA-256 (hex) of the file sent */
+  contentHash?: string | null;
 };
+
+/** Which of these file hashes the user already has as a pending or approved QC photo of the product. */
+export async function uploadedHashes(db: DB, productId: number, userId: number, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("qc_images")
+    .select("content_hash")
+    .where("product_id", "=", productId)
+    .where("uploaded_by", "=", userId)
+    .where("status", "in", ["pending", "approved"])
+    .where("content_hash", "in", hashes)
+    .execute();
+  return new Set(rows.map((row) => row.content_hash!));
+}
 
 export async function insertQcImages(db: DB, images: NewQcImage[]): Promise<number[]> {
   if (images.length === 0) return [];
@@ -112,6 +128,7 @@ export async function insertQcImages(db: DB, images: NewQcImage[]): Promise<numb
         uploaded_by: image.uploadedBy,
         reviewed_by: image.reviewedBy ?? null,
         reviewed_at: image.status === "approved" ? new Date().toISOString() : null,
+        content_hash: image.contentHash ?? null,
       })),
     )
     .returning("id")

@@ -129,3 +129,45 @@ export async function listUnreferencedQcUploads(db: DB, before: string): Promise
     .execute();
   return rows.map(toUpload);
 }
+
+/**
+ * Product image files made before `before` that no product or SKU shows (uploaded in the
+ * product form and then removed, replaced, or never saved). Rows whose files are named in
+ * written text (a description, a blog post, a mail, a setting) are left to the caller's
+ * check: see textsNamingUploads.
+ */
+export async function listUnreferencedProductUploads(db: DB, before: string): Promise<StoredUpload[]> {
+  // the URLs that are shown, gathered once (SQLite keeps the NOT IN list as an index):
+  // per-upload lookups would scan every product's image list for each file
+  const rows = await sql<Row>`
+    SELECT * FROM uploads
+    WHERE kind = 'products' AND created_at < ${before}
+      AND ${UPLOADS_URL_PREFIX} || path NOT IN (
+        -- an address written in full (https://shop.example/uploads/...) names the same file
+        SELECT substr(image.value, instr(image.value, ${UPLOADS_URL_PREFIX}))
+          FROM products, json_each(products.images) AS image
+          WHERE image.type = 'text' AND instr(image.value, ${UPLOADS_URL_PREFIX}) > 0
+        UNION SELECT substr(thumbnail_url, instr(thumbnail_url, ${UPLOADS_URL_PREFIX}))
+          FROM product_skus WHERE instr(thumbnail_url, ${UPLOADS_URL_PREFIX}) > 0
+      )
+    LIMIT 500`.execute(db);
+  return rows.rows.map(toUpload);
+}
+
+/**
+ * Every stored text that names an upload of `kind` by its URL (product descriptions, blog
+ * posts, e-mail templates and campaigns, site settings): a file named there is in use.
+ */
+export async function textsNamingUploads(db: DB, kind: UploadKind): Promise<string[]> {
+  const like = `%${UPLOADS_URL_PREFIX}${kind}/%`;
+  const rows = await sql<{ text: string }>`
+    SELECT description AS text FROM products WHERE description LIKE ${like}
+    UNION ALL SELECT description_items FROM products WHERE description_items LIKE ${like}
+    UNION ALL SELECT content FROM blog_posts WHERE content LIKE ${like}
+    UNION ALL SELECT featured_image FROM blog_posts WHERE featured_image LIKE ${like}
+    UNION ALL SELECT html_content FROM email_templates WHERE html_content LIKE ${like}
+    UNION ALL SELECT html_content FROM email_campaigns WHERE html_content LIKE ${like}
+    UNION ALL SELECT html_content FROM email_campaign_runs WHERE html_content LIKE ${like}
+    UNION ALL SELECT value FROM site_settings WHERE value LIKE ${like}`.execute(db);
+  return rows.rows.map((row) => row.text);
+}

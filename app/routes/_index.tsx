@@ -35,20 +35,18 @@ export default function Home() {
       <section className="hero" aria-labelledby="hero-title">
         <h1 id="hero-title">{siteName}</h1>
         <p>{root?.siteInfo.site_description}</p>
-        <Form method="get" action="/search" role="search" className="site-search">
-          <label htmlFor="hero-search-q" className="visually-hidden">
+        {/* the page's one search box (the header leaves its own out here); it keeps the
+            header box's id, so a label or a script that finds one finds the other */}
+        <Form method="get" action="/search" role="search" className="site-search" aria-describedby="hero-search-hint">
+          <label htmlFor="site-search-q" className="visually-hidden">
             Search products
           </label>
-          <input
-            id="hero-search-q"
-            type="search"
-            name="q"
-            placeholder="Search by name, or paste a Weidian, Taobao, Tmall or 1688 link"
-            required
-            enterKeyHint="search"
-          />
+          <input id="site-search-q" type="search" name="q" placeholder="Product name or link" autoComplete="off" required enterKeyHint="search" />
           <button type="submit">Search</button>
         </Form>
+        <p id="hero-search-hint" className="hero__hint">
+          Search by name, or paste a Weidian, Taobao, Tmall or 1688 link.
+        </p>
       </section>
 
       {recommended.length === 0 ? (

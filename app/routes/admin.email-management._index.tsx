@@ -1,12 +1,13 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminDialog } from "~/components/admin/dialog";
 import { EmailErrorView } from "~/components/admin/email/email-parts";
 import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/components/admin/email/email-forms";
 import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
+import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
@@ -22,6 +23,7 @@ import {
   getEmailTemplate,
   listEmailTemplates,
   listHtmlTemplates,
+  sendTemplateTest,
   templateUsers,
   updateEmailTemplate,
 } from "~/services/email.server";
@@ -96,12 +98,33 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "create" || intent === "update") {
     const submission = parseWithZod(formData, { schema: templateInputSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+    let template;
     try {
-      const template =
+      template =
         intent === "create" ? await createEmailTemplate(submission.value, actor) : await updateEmailTemplate(Number(formData.get("templateId")), submission.value);
-      return redirectWithToast(back, { message: `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}` });
     } catch (error) {
       return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+    const saved = `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}`;
+    if (formData.get("then") !== "test") return redirectWithToast(back, { message: saved });
+    // "Save and send a test to me": saved, mailed, and the editor stays open for the next change
+    const editor = listHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
+    try {
+      return redirectWithToast(editor, { message: `${saved}. ${M.testSent(await sendTemplateTest(template.id, actor))}` });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(editor, { type: "error", message: `${saved}. ${error.message}` });
+      throw error;
+    }
+  }
+
+  if (intent === "test") {
+    try {
+      const id = Number(formData.get("templateId"));
+      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
+      return redirectWithToast(back, { message: M.testSent(await sendTemplateTest(id, actor)) });
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}` });
+      throw error;
     }
   }
 
@@ -190,6 +213,12 @@ export default function EmailTemplates() {
                     <Link to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })} aria-label={`Edit ${template.name}`} preventScrollReset>
                       Edit
                     </Link>
+                    <Form method="post" className="admin-inline-form" preventScrollReset>
+                      <input type="hidden" name="templateId" value={template.id} />
+                      <SubmitButton name="intent" value="test" className="button--link" pendingText="Sending…" aria-label={`Send a test of ${template.name} to me`}>
+                        Send a test to me
+                      </SubmitButton>
+                    </Form>
                     <Link
                       to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })}
                       className="admin-link--danger"
@@ -215,6 +244,7 @@ export default function EmailTemplates() {
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
             submitLabel="Create template"
             cancelTo={closeHref}
+            withTest
           />
         </AdminDialog>
       ) : null}
@@ -230,6 +260,7 @@ export default function EmailTemplates() {
               lastResult={actionData?.intent === "update" ? actionData.result : undefined}
               submitLabel="Save template"
               cancelTo={closeHref}
+              withTest
             />
           ) : (
             <p role="alert">{M.templateNotFound}</p>

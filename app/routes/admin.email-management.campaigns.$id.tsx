@@ -110,10 +110,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       const submission = parseWithZod(formData, { schema: campaignInputSchema });
       if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+      let campaign;
       try {
-        const campaign = await updateEmailCampaign(id, submission.value);
-        return redirectWithToast(here, { message: `${M.campaignUpdated}: ${campaign.name}` });
+        campaign = await updateEmailCampaign(id, submission.value);
       } catch (error) {
+        return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+      }
+      if (formData.get("then") !== "start") return redirectWithToast(here, { message: `${M.campaignUpdated}: ${campaign.name}` });
+      try {
+        const { message } = await executeEmailCampaign(id, actor);
+        return redirectWithToast(here, { message: `${message}: ${campaign.name}` });
+      } catch (error) {
+        // saved, but it could not start: the form stays open and says why
         return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
       }
     }
@@ -330,6 +338,7 @@ export default function EmailCampaign() {
             lastResult={actionData?.intent === "update" ? actionData.result : undefined}
             submitLabel="Save campaign"
             cancelTo={here}
+            withStart
           />
         </AdminDialog>
       ) : null}

@@ -23,7 +23,17 @@ import {
   RECURRING_LABELS,
   type CampaignStatus,
 } from "~/schemas/email-rules";
-import { audienceCounts, campaignJson, createEmailCampaign, EMAIL_ACCESS, getEmailCampaign, listEmailCampaigns, listEmailTemplates } from "~/services/email.server";
+import {
+  audienceCounts,
+  campaignJson,
+  createEmailCampaign,
+  deleteEmailCampaign,
+  EMAIL_ACCESS,
+  executeEmailCampaign,
+  getEmailCampaign,
+  listEmailCampaigns,
+  listEmailTemplates,
+} from "~/services/email.server";
 
 /** The campaigns tab: list with live progress, create in a dialog, execute and delete confirmations. */
 const PATH = "/admin/email-management/campaigns";
@@ -74,10 +84,21 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
   const submission = parseWithZod(formData, { schema: campaignInputSchema });
   if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
+  let campaign;
   try {
-    const campaign = await createEmailCampaign(submission.value, actor);
-    return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+    campaign = await createEmailCampaign(submission.value, actor);
   } catch (error) {
+    return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
+  }
+  if (formData.get("then") !== "start") return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+  // "Send now" / "Schedule" in the same step: no draft left that still needs Execute
+  try {
+    const { message } = await executeEmailCampaign(campaign.id, actor);
+    return redirectWithToast(detailPath(campaign.id), { message: `${message}: ${campaign.name}` });
+  } catch (error) {
+    // it could not start (a time in the past, nothing to send): the draft made a moment ago
+    // goes again and the form shows why, with everything typed still in it
+    await deleteEmailCampaign(campaign.id).catch(() => undefined);
     return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
   }
 }
@@ -204,6 +225,7 @@ export default function EmailCampaigns() {
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
             submitLabel="Create campaign"
             cancelTo={closeHref}
+            withStart
           />
         </AdminDialog>
       ) : null}

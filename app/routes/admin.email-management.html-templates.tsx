@@ -43,9 +43,6 @@ export default function HtmlTemplates() {
           <li key={template.name} className="admin-card email-designs__item" aria-current={preview?.name === template.name ? "true" : undefined}>
             <h3>{template.displayName}</h3>
             <p className="muted">{template.description}</p>
-            <p>
-              <span className="admin-badge">{template.type}</span> <code>{template.name}</code>
-            </p>
             <div className="admin-row-actions">
               <Link to={`${PATH}?preview=${template.name}#preview`} preventScrollReset aria-label={`Preview ${template.displayName}`}>
                 Preview

@@ -35,11 +35,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Product display · Admin", noindex: true });
 
 const AFFECTED = ["Home page recommendations", "Hot products", "Search results", "Category lists"];
-const COMING_SOON = [
-  { title: "Sort priority", text: "Choose whether local or external products come first." },
-  { title: "Sync frequency", text: "How often external products are refreshed from their marketplace." },
-  { title: "Auto-tagging", text: "Tag imported products by platform and shop automatically." },
-];
 
 export default function ProductDisplaySettings() {
   const { showExternal } = useLoaderData<typeof loader>();
@@ -90,17 +85,6 @@ export default function ProductDisplaySettings() {
         </p>
       </section>
 
-      <section className="card" aria-labelledby="more-options">
-        <h2 id="more-options">More options</h2>
-        <ul className="admin-soon-list">
-          {COMING_SOON.map((option) => (
-            <li key={option.title} className="admin-soon" aria-disabled="true">
-              <strong>{option.title}</strong> <span className="admin-badge">Coming soon</span>
-              <p className="muted">{option.text}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
     </div>
   );
 }

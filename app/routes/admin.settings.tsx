@@ -6,10 +6,10 @@ import { requireAdmin } from "~/lib/permissions.server";
 import { getSystemStatus } from "~/services/site-tools.server";
 
 /**
- * The settings cards. `to: null` = the page is not built yet: shown as text, never as a
- * dead link. Later features set their route here when they land.
+ * The settings cards: each opens a page that works. Nothing is announced before it is
+ * built (docs/decisions/025-no-coming-soon.md).
  */
-const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string | null }> = [
+const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string }> = [
   { id: "site", title: "Site settings", description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.", to: "/admin/site-settings" },
   { id: "currency", title: "Exchange rates", description: "Manual or automatic CNY rates for the currencies visitors can pick.", to: "/admin/currency-settings" },
   { id: "display", title: "Product display", description: "Show or hide external products on the storefront.", to: "/admin/product-display-settings" },
@@ -37,24 +37,11 @@ export default function AdminSettingsHub() {
           <li key={card.id} className="card">
             <h2>{card.title}</h2>
             <p className="muted">{card.description}</p>
-            {card.to ? (
-              <Link to={card.to} className="button button--secondary">
-                Open {card.title.toLowerCase()}
-              </Link>
-            ) : (
-              <p className="admin-soon">Coming with a later update</p>
-            )}
+            <Link to={card.to} className="button button--secondary">
+              Open {card.title.toLowerCase()}
+            </Link>
           </li>
         ))}
-        <li className="card admin-settings-cards__disabled" aria-disabled="true">
-          <h2>
-            Advanced system settings <span className="admin-badge">Coming soon</span>
-          </h2>
-          <p className="muted">Caching, maintenance windows and other system options.</p>
-          <button type="button" className="button button--secondary" disabled>
-            Coming soon
-          </button>
-        </li>
       </ul>
 
       <section className="card" aria-labelledby="system-status">

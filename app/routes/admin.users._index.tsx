@@ -266,8 +266,8 @@ export default function AdminUsers() {
                     </div>
                   </div>
                 </td>
-                <td data-label="Email" className="admin-table__wrap">
-                  {user.email}
+                <td data-label="Email" className="admin-table__email">
+                  <EmailAddress email={user.email} />
                 </td>
                 <td data-label="Phone">{user.phone ?? "—"}</td>
                 <td data-label="Type">
@@ -294,7 +294,8 @@ export default function AdminUsers() {
                         Edit
                       </Link>
                     ) : null}
-                    {allowed.delete ? (
+                    {/* not offered where the server would refuse: one's own account, and (for admins) other admins */}
+                    {allowed.delete && user.id !== currentUserId && (allowed.permissions || user.userType === "user") ? (
                       <Link
                         to={dialogHref({ modal: "delete", userId: String(user.id) })}
                         className="admin-link--danger"
@@ -346,6 +347,19 @@ export default function AdminUsers() {
         </AdminDialog>
       ) : null}
     </div>
+  );
+}
+
+/** An e-mail address that may wrap before its "@" and nowhere else. */
+function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }
 

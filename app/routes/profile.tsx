@@ -16,6 +16,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { confirmEmailFormSchema, passwordFormSchema, profileFormSchema } from "~/schemas/account-forms";
 import { MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
 import { confirmEmailChange } from "~/services/auth.server";
+import { getsMarketingMail, setMarketingMail } from "~/services/unsubscribe.server";
 import { cancelEmailChange, changeOwnPassword, replaceAvatar, updateOwnProfile } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -36,10 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       lastLoginIp: user.lastLoginIp,
     },
     role: USER_TYPE_LABELS[access.userType],
+    marketingMail: await getsMarketingMail(user.id),
   };
 }
 
-type Intent = "profile" | "confirm-email" | "cancel-email" | "avatar" | "password";
+type Intent = "profile" | "confirm-email" | "cancel-email" | "avatar" | "password" | "marketing";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -90,6 +92,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 
+  if (intent === "marketing") {
+    const wanted = formData.get("marketing") === "on";
+    await setMarketingMail(user, wanted);
+    return redirectWithToast("/profile", {
+      message: wanted ? "You will get our news and offers by e-mail." : "You will get no more news or offers by e-mail. Account e-mail (codes, password resets) still comes.",
+    });
+  }
+
   if (intent === "cancel-email") {
     await cancelEmailChange(user);
     return redirectWithToast("/profile", { type: "info", message: "The e-mail change was cancelled." });
@@ -129,7 +139,7 @@ export default function Profile() {
 }
 
 function ProfileForms() {
-  const { user, role } = useLoaderData<typeof loader>();
+  const { user, role, marketingMail } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const resultFor = (intent: Intent) => (actionData?.intent === intent ? actionData.result : undefined);
 
@@ -251,6 +261,21 @@ function ProfileForms() {
             </Field>
             <SubmitButton className="button" name="intent" value="password" pendingText="Saving…">
               {user.hasPassword ? "Change password" : "Set password"}
+            </SubmitButton>
+          </Form>
+        </section>
+
+        <section className="card" aria-labelledby="mail-title">
+          <h2 id="mail-title">E-mail from us</h2>
+          <p className="muted">Account e-mail (sign-in codes, password resets) always comes; news and offers only if you want them.</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="marketing" />
+            {/* keyed by the stored choice: after saving, the box shows what the server kept */}
+            <label className="profile-check" key={String(marketingMail)}>
+              <input type="checkbox" name="marketing" defaultChecked={marketingMail} /> Send me news and offers by e-mail
+            </label>
+            <SubmitButton className="button" name="intent" value="marketing" pendingText="Saving…">
+              Save e-mail choice
             </SubmitButton>
           </Form>
         </section>

@@ -18,7 +18,8 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { sendCodeFormSchema } from "~/schemas/account-forms";
 import { registerSchema } from "~/schemas/auth";
 import { PASSWORD_MIN } from "~/schemas/auth-rules";
-import { register, sendRegistrationCode } from "~/services/auth.server";
+import { startSession } from "~/lib/session.server";
+import { completeLogin, register, sendRegistrationCode, sessionMaxAge } from "~/services/auth.server";
 import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
 import { codeSendingNearLimit } from "~/services/rate-limit.server";
@@ -30,6 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     email: url.searchParams.get("email") ?? "",
     step: url.searchParams.get("step") === "2" ? 2 : 1,
+    // where the shopper was going (a path on this site), carried through both steps
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     captcha: needsCaptcha ? await createCaptcha() : null,
     google: googleEnabled(),
   };
@@ -43,8 +46,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: sendCodeFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() as SubmissionResult<string[]> };
     const { email, ...captcha } = submission.value;
+    const returnTo = safeRedirect(formData.get("redirectTo"), "");
     try {
-      await sendRegistrationCode(email, context.clientIp, captcha);
+      await sendRegistrationCode(email, context.clientIp, captcha, returnTo || undefined);
     } catch (error) {
       // a captcha is used up by any answer: a refused one comes back with a fresh image
       const needsCaptcha = error instanceof ApiError && error.extra?.requiresCaptcha;
@@ -54,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         captcha: needsCaptcha ? await createCaptcha() : undefined,
       };
     }
-    const params = new URLSearchParams({ step: "2", email: submission.value.email });
+    const params = new URLSearchParams({ step: "2", email: submission.value.email, ...(returnTo ? { redirectTo: returnTo } : {}) });
     return redirectWithToast(`/register?${params}`, {
       message: `We sent a 6-digit code to ${submission.value.email}. It expires in 10 minutes.`,
     });
@@ -65,11 +69,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { intent: "register", result: submission.reply({ hideFields: ["password"] }) as SubmissionResult<string[]> };
   }
   try {
+    // the code proved the address: the new account is logged in and goes where it was going
     const user = await register(submission.value);
-    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, {
-      title: "Account created",
-      message: "Your e-mail address is verified. Please log in.",
-    });
+    const { access } = await completeLogin(user, context.clientIp);
+    const cookie = await startSession(request, { userId: user.id, maxAgeSeconds: sessionMaxAge(access), ip: context.clientIp });
+    return redirectWithToast(
+      safeRedirect(formData.get("redirectTo"), "/"),
+      { title: "Account created", message: `Welcome, ${user.username}! Your e-mail address is verified and you are logged in.` },
+      { headers: { "Set-Cookie": cookie } },
+    );
   } catch (error) {
     if (error instanceof ApiError) {
       return { intent: "register", result: replyWithApiError(submission, error, { hideFields: ["password"] }) as SubmissionResult<string[]> };
@@ -109,6 +117,7 @@ export default function Register() {
         {step === 1 ? (
           <Form method="post" {...getFormProps(codeForm)}>
             <input type="hidden" name="intent" value="send-code" />
+            {data.redirectTo ? <input type="hidden" name="redirectTo" value={data.redirectTo} /> : null}
             <FormErrors id={codeForm.errorId} errors={codeForm.errors} />
             <Field id={codeFields.email.id} label="Email" errors={codeFields.email.errors}>
               <input {...getInputProps(codeFields.email, { type: "email" })} autoComplete="email" autoFocus />
@@ -118,12 +127,13 @@ export default function Register() {
               <SubmitButton className="button" pendingText="Sending…">
                 Send verification code
               </SubmitButton>
-              <Link to={`/register?step=2${data.email ? `&email=${encodeURIComponent(data.email)}` : ""}`}>I already have a code</Link>
+              <Link to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}>I already have a code</Link>
             </div>
           </Form>
         ) : (
           <Form method="post" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="register" />
+            {data.redirectTo ? <input type="hidden" name="redirectTo" value={data.redirectTo} /> : null}
             <FormErrors id={form.errorId} errors={form.errors} />
             <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
               <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
@@ -147,13 +157,13 @@ export default function Register() {
               <SubmitButton className="button" pendingText="Creating account…">
                 Create account
               </SubmitButton>
-              <Link to={`/register${data.email ? `?email=${encodeURIComponent(data.email)}` : ""}`}>Send a new code</Link>
+              <Link to={`/register?${new URLSearchParams({ ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}>Send a new code</Link>
             </div>
           </Form>
         )}
         {data.google ? <GoogleButton /> : null}
         <p className="auth-card__footer">
-          Already registered? <Link to="/login">Log in</Link>
+          Already registered? <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>Log in</Link>
         </p>
       </div>
     </section>

@@ -33,6 +33,9 @@ export const ADMIN_LOCAL_PAGE_SIZE = 10;
 export const ADMIN_EXTERNAL_PAGE_SIZE = 20;
 export const LIST_LIMIT_MAX = 100;
 export const SKUS_MAX = 200;
+
+/** A new SKU row of the product form (spec/admin.md 9): "new model", price 0, stock 0. */
+export const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" } as const;
 export const IMAGES_MAX = 30;
 export const PRODUCT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -90,6 +93,7 @@ export const CATALOGUE_MESSAGES = {
   categoryNameRequiredZh: "分类名称是必填的",
   categoryNoChanges: "No changes detected.",
   categoryParentInvalid: "A category can only be placed under a top-level category other than itself",
+  categoryNameTaken: (name: string) => `A category named “${name}” already exists at this level: choose another name`,
   categoryHasChildren: "This category still has subcategories: move or delete them first",
   categoryDeleteFailed: "删除分类失败",
   productsNoneSelected: "请先选择要删除的商品",

@@ -110,6 +110,8 @@ export const EMAIL_MESSAGES = {
   deleteFailed: "Deleting failed",
   executeFailed: "Executing the campaign failed",
   pauseFailed: "Pausing the campaign failed",
+  testFailed: "Sending the test failed",
+  testSent: (email: string) => `Test sent to ${email}`,
 } as const;
 
 /** `{{name}}` names used in a text, in order of first use. */

@@ -15,8 +15,7 @@ export const QC_LIMITS = {
   cardThumbnails: 20,
 } as const;
 
-/** The declared types the upload box accepts (the server checks the bytes). */
-export const QC_ACCEPTED_TYPES = ["image/jpeg", "image/jpg", "image/png", "image/webp"] as const;
+/** What the file picker offers (a hint to the picker: the server checks the bytes). */
 export const QC_ACCEPT_ATTRIBUTE = ".jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp";
 
 export const QC_PAGE_SIZES = {
@@ -47,6 +46,8 @@ export const QC_MESSAGES = {
   tooManyFiles: "Maximum 10 files allowed",
   invalidType: (file: string) => `${file}: Invalid file type. Only JPG, PNG, WEBP allowed`,
   tooLarge: (file: string) => `${file}: File too large. Maximum 10MB`,
+  /** the same file sent again by its uploader for the same product (its SHA-256 is known) */
+  duplicate: (file: string) => `${file}: You have already uploaded this photo for this product`,
   noValidFiles: "No valid files selected",
   productIdMissing: "Product ID missing, cannot upload QC images",
   limitReached: `Upload limit reached (${QC_LIMITS.perUserPerProduct}/${QC_LIMITS.perUserPerProduct})`,
@@ -96,8 +97,11 @@ export function allowance(used: number): { remaining: number; message: string | 
 }
 
 /**
- * The client-side check of a selection (the same rules the server applies): each file's
- * declared type and size; the count of the whole selection; the user's allowance.
+ * The browser's check of a selection before it is sent: what it can know as the server
+ * does (each file's size, the count of the selection, the user's allowance). Whether a
+ * file is a JPG, PNG or WEBP is not among them: the server reads the content (a PNG named
+ * .gif is a PNG, a text file named .png is not an image), the browser only guesses from
+ * the name, so it leaves that to the server's answer.
  */
 export function checkSelection(
   files: ReadonlyArray<{ name: string; type: string; size: number }>,
@@ -107,8 +111,7 @@ export function checkSelection(
   const errors: string[] = [];
   let valid = 0;
   for (const file of files) {
-    if (!(QC_ACCEPTED_TYPES as readonly string[]).includes(file.type.toLowerCase())) errors.push(QC_MESSAGES.invalidType(file.name));
-    else if (file.size > QC_LIMITS.fileBytes) errors.push(QC_MESSAGES.tooLarge(file.name));
+    if (file.size > QC_LIMITS.fileBytes) errors.push(QC_MESSAGES.tooLarge(file.name));
     else valid += 1;
   }
   if (valid === 0) return { valid, errors: [...errors, QC_MESSAGES.noValidFiles] };

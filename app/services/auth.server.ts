@@ -46,14 +46,16 @@ async function siteFacts() {
 }
 
 /** Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send). */
-async function mailCode(to: string, kind: "register" | "verify" | "reset" | "change", code: string) {
+async function mailCode(to: string, kind: "register" | "verify" | "reset" | "change", code: string, returnTo?: string) {
   const { siteName, baseUrl } = await siteFacts();
+  // the registration's second step, the address filled in (and where the shopper was going)
+  const registerStep = new URLSearchParams({ step: "2", email: to, ...(returnTo ? { redirectTo: returnTo } : {}) });
   const texts = {
     register: {
       subject: `${code} is your ${siteName} verification code`,
       heading: "Confirm your e-mail address",
       intro: `Enter this code on the registration page to create your ${siteName} account.`,
-      link: { href: `${baseUrl}/register`, label: "Open the registration page" },
+      link: { href: `${baseUrl}/register?${registerStep}`, label: "Enter the code and finish" },
     },
     verify: {
       subject: `${code} is your ${siteName} verification code`,
@@ -109,6 +111,8 @@ export async function sendRegistrationCode(
   email: string,
   ip: string,
   captcha: { captchaId?: string; captchaText?: string } = {},
+  /** the page the shopper started from (a path on this site): the mail's link goes back to it */
+  returnTo?: string,
 ): Promise<void> {
   // over a limit a captcha would not help: 429 first
   await assertCodeSendingAllowed(email, ip, "register");
@@ -135,7 +139,7 @@ export async function sendRegistrationCode(
     return;
   }
   const code = await issueCode(email, "register");
-  await mailCode(email, "register", code);
+  await mailCode(email, "register", code, returnTo);
 }
 
 export async function register(input: { username: string; email: string; password: string; code: string }): Promise<User> {

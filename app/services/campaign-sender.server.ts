@@ -327,7 +327,8 @@ export function ensureRunJobSoon(runId: number): void {
 
 type SiteContext = { siteName: string; siteUrl: string; messageHost: string };
 
-async function siteContext(): Promise<SiteContext> {
+/** The site's name, address and the host of message ids, as every campaign message uses them. */
+export async function siteContext(): Promise<SiteContext> {
   const settings = await loadSettings();
   const env = getEnv();
   const fromDomain = /@([^>\s]+)>?\s*$/.exec(env.MAIL_FROM)?.[1];

@@ -17,7 +17,7 @@
 import { renderMessage } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import type { ClaimedSend, SendResult } from "~/models/email.server";
-import { BulkMailError, sendBulkMail } from "~/services/mailer.server";
+import { BulkMailError, sendBulkMail, type BulkMail } from "~/services/mailer.server";
 import { unsubscribeUrl } from "~/services/unsubscribe.server";
 
 /** Temporary failures in a row (no answer from the relay in between) that pause a run as a relay outage. */
@@ -110,6 +110,30 @@ const skipReason = (item: ClaimedSend) =>
   item.userId === null || item.email === null ? "account deleted" : item.unsubscribed ? "unsubscribed" : !item.verified ? "e-mail address not verified" : null;
 
 /**
+ * One recipient's campaign message: the content filled with their values, an unsubscribe
+ * link of their own in the body and in the List-Unsubscribe headers (RFC 8058). The
+ * template's "send a test to me" builds its message here too, so the test is the mail.
+ */
+export function campaignMail(
+  content: { subject: string; htmlContent: string; textContent: string | null; variables: Record<string, string> },
+  recipient: { userId: number; username: string; email: string },
+  site: WaveJob["site"],
+  messageKey: string,
+): BulkMail {
+  const link = unsubscribeUrl(recipient.userId);
+  const message = renderMessage(
+    { subject: content.subject, html: content.htmlContent, text: content.textContent, variables: content.variables },
+    { userName: recipient.username, email: recipient.email, siteName: site.siteName, siteUrl: site.siteUrl, unsubscribeUrl: link },
+  );
+  return {
+    to: { name: recipient.username, address: recipient.email },
+    ...message,
+    headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    messageId: `<${messageKey}@${site.messageHost}>`,
+  };
+}
+
+/**
  * One claimed row, sent (or not): the result to record. Nothing is written here: the
  * wave's results are recorded together.
  */
@@ -118,19 +142,11 @@ async function deliver(run: WaveJob["run"], item: ClaimedSend, site: WaveJob["si
   if (skip) return { id: item.id, status: "skipped", email: item.email, error: skip, attemptsAdded: 0 };
   const userId = item.userId!;
   const email = item.email!;
-  const link = unsubscribeUrl(userId);
-  const message = renderMessage(
-    { subject: run.subject, html: run.htmlContent, text: run.textContent, variables: run.variables },
-    { userName: item.username ?? "", email, siteName: site.siteName, siteUrl: site.siteUrl, unsubscribeUrl: link },
-  );
   try {
-    await sendBulkMail({
-      to: { name: item.username ?? "", address: email },
-      ...message,
-      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-      // the same for a message sent again after a crash, so a mailbox can tell the copy
-      messageId: `<campaign-${run.campaignId}.run-${run.id}.user-${userId}@${site.messageHost}>`,
-    });
+    await sendBulkMail(
+      // the same id for a message sent again after a crash, so a mailbox can tell the copy
+      campaignMail(run, { userId, username: item.username ?? "", email }, site, `campaign-${run.campaignId}.run-${run.id}.user-${userId}`),
+    );
   } catch (error) {
     const failure = error instanceof BulkMailError ? error : new BulkMailError("temporary", String(error));
     if (failure.kind === "permanent") return { id: item.id, status: "failed", email, error: failure.message, attemptsAdded: 1 };

@@ -19,6 +19,7 @@ import {
   countChildren,
   deleteCategory,
   findCategory,
+  findSiblingNamed,
   insertCategory,
   listCategories,
   setSortOrders,
@@ -462,7 +463,7 @@ export async function getCategory(id: number): Promise<Category> {
   return category;
 }
 
-const categoryError = (field: string, message: string, status = 400) => new ApiError(status, message, status === 404 ? "NOT_FOUND" : "VALIDATION_ERROR", [{ field, message }]);
+const categoryError = (field: string, message: string, status = 400) => new ApiError(status, message, status === 404 ? "NOT_FOUND" : status === 409 ? "CONFLICT" : "VALIDATION_ERROR", [{ field, message }]);
 
 /** Only top-level categories other than itself can be a parent (one level of nesting). */
 async function assertParentAllowed(parentId: number | null | undefined, selfId?: number): Promise<void> {
@@ -477,8 +478,15 @@ async function assertParentAllowed(parentId: number | null | undefined, selfId?:
   }
 }
 
+/** Two categories side by side with one name could not be told apart in a menu or a filter. */
+async function assertNameFree(name: string, parentId: number | null, selfId?: number): Promise<void> {
+  const taken = await findSiblingNamed(getDb(), name, parentId, selfId);
+  if (taken) throw categoryError("name", M.categoryNameTaken(taken.name), 409);
+}
+
 export async function createCategory(body: CategoryBody): Promise<Category> {
   await assertParentAllowed(body.parent_id);
+  await assertNameFree(body.name, body.parent_id ?? null);
   const category = await insertCategory(getDb(), {
     name: body.name,
     description: body.description ?? null,
@@ -501,6 +509,9 @@ export async function updateCategoryByAdmin(id: number, body: Partial<CategoryBo
   }
   if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
   if (Object.keys(changes).length === 0) return { category: current, changed: false };
+  if (changes.name !== undefined || changes.parentId !== undefined) {
+    await assertNameFree(changes.name ?? current.name, changes.parentId !== undefined ? changes.parentId : current.parentId, id);
+  }
   const category = (await updateCategory(getDb(), id, changes))!;
   catalogueChanged();
   return { category, changed: true };

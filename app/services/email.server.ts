@@ -4,6 +4,7 @@
  * rules, statistics, the built-in HTML templates. Sending itself is
  * app/services/campaign-sender.server.ts.
  */
+import { randomUUID } from "node:crypto";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { renderMessage } from "~/lib/email-template";
@@ -38,7 +39,7 @@ import {
   type EmailTemplate,
   type SendFailure,
 } from "~/models/email.server";
-import type { User } from "~/models/user.server";
+import { findUserById, type User } from "~/models/user.server";
 import {
   ACTIVE_DAYS,
   BUILTIN_VARIABLES,
@@ -65,8 +66,11 @@ import {
   openRun,
   runJobKey,
   startJobKey,
+  siteContext,
   startRun,
 } from "~/services/campaign-sender.server";
+import { campaignMail } from "~/services/campaign-waves.server";
+import { sendBulkMail } from "~/services/mailer.server";
 import { findHtmlTemplate, HTML_TEMPLATES, type HtmlTemplate } from "~/services/email-html-templates.server";
 import { cancelJob } from "~/services/jobs.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.server";
@@ -131,6 +135,30 @@ export const templateInputOf = (template: EmailTemplate): Record<string, unknown
 export async function updateEmailTemplate(id: number, input: TemplateInput): Promise<EmailTemplate> {
   if (!(await updateTemplate(getDb(), id, templateValues(input)))) throw notFound(M.templateNotFound);
   return getEmailTemplate(id);
+}
+
+/**
+ * "Send a test to me": the saved template as a campaign recipient gets it (filled with the
+ * admin's own values, their own unsubscribe link), to the admin's address, at once, so
+ * the mail can be seen in a real mailbox before it goes to anyone. Answers the address.
+ */
+export async function sendTemplateTest(id: number, actor: Actor): Promise<string> {
+  const template = await getEmailTemplate(id);
+  const user = await findUserById(getDb(), actor.user.id);
+  if (!user) throw notFound(M.templateNotFound);
+  const mail = campaignMail(
+    { subject: `[Test] ${template.subject}`, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variables },
+    { userId: user.id, username: user.username, email: user.email },
+    await siteContext(),
+    `template-${id}.test-${randomUUID()}`,
+  );
+  try {
+    await sendBulkMail(mail);
+  } catch (error) {
+    throw new ApiError(502, `${M.testFailed}: ${(error as Error).message}`, "MAIL_NOT_SENT");
+  }
+  log.info(`email: test of template ${id} sent to ${actor.user.username}`);
+  return user.email;
 }
 
 /** The names of the campaigns that use a template (it cannot be deleted while there are any). */

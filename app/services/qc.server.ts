@@ -29,6 +29,7 @@ import {
   qcImagesOfProduct,
   qcImagesOfUploader,
   rejectPending,
+  uploadedHashes,
   uploaderStats,
   type NewQcImage,
   type QcImage,
@@ -179,7 +180,12 @@ export type QcUploadOutcome = {
   published: boolean;
 };
 
-type Candidate = { file: UploadedFile; name: string };
+type Candidate = { file: UploadedFile; name: string; hash: string };
+
+/** SHA-256 (hex) of an uploaded file's bytes, as sent. */
+async function fileHash(file: UploadedFile): Promise<string> {
+  return crypto.createHash("sha256").update(new Uint8Array(await file.arrayBuffer())).digest("hex");
+}
 
 /** The files of the form that can be stored, and a message for each one that cannot. */
 async function sortFiles(files: UploadedFile[]): Promise<{ valid: Candidate[]; errors: FieldError[] }> {
@@ -200,7 +206,7 @@ async function sortFiles(files: UploadedFile[]): Promise<{ valid: Candidate[]; e
       errors.push({ field: name, message: `${name}: Image too large. Maximum ${MAX_PIXELS / 1_000_000} megapixels` });
       continue;
     }
-    valid.push({ file, name });
+    valid.push({ file, name, hash: await fileHash(file) });
   }
   return { valid, errors };
 }
@@ -248,16 +254,27 @@ export async function receiveQcUpload(
       // an empty file input sends no file part; a chosen empty file is refused by name below
       const files = form.getAll(options.field).filter((value): value is UploadedFile & FormDataEntryValue => isUploadedFile(value));
       if (files.length === 0) throw refuse(M.noValidFiles);
-      const { valid, errors } = await sortFiles(files);
+      const sorted = await sortFiles(files);
+      const { errors } = sorted;
+      const db = getDb();
+      // the same photo twice (in this upload, or already sent for this product) is refused by name
+      const known = await uploadedHashes(db, product.id, actor.user.id, sorted.valid.map((candidate) => candidate.hash));
+      const valid = sorted.valid.filter((candidate) => {
+        if (!known.has(candidate.hash)) {
+          known.add(candidate.hash);
+          return true;
+        }
+        errors.push({ field: candidate.name, message: M.duplicate(candidate.name) });
+        return false;
+      });
       if (valid.length === 0) throw refuse(M.noValidFiles, errors);
 
-      const db = getDb();
       if (!published) {
         const used = await countActiveUploads(db, product.id, actor.user.id);
         assertAllowance(used, valid.length, errors);
       }
 
-      const stored: Array<{ image: StoredUpload; thumb: StoredUpload; name: string }> = [];
+      const stored: Array<{ image: StoredUpload; thumb: StoredUpload; name: string; hash: string }> = [];
       for (const candidate of valid) {
         try {
           const { image, thumb } = await storeImageWithThumbnail(
@@ -268,7 +285,7 @@ export async function receiveQcUpload(
             QC_LIMITS.fileBytes,
             THUMBNAIL,
           );
-          stored.push({ image, thumb, name: candidate.name });
+          stored.push({ image, thumb, name: candidate.name, hash: candidate.hash });
         } catch (error) {
           if (!(error instanceof ApiError)) {
             await removeStored(stored);
@@ -280,7 +297,7 @@ export async function receiveQcUpload(
       if (stored.length === 0) throw refuse(M.noValidFiles, errors);
 
       const setKey = crypto.randomUUID();
-      const rows: NewQcImage[] = stored.map(({ image, thumb }) => ({
+      const rows: NewQcImage[] = stored.map(({ image, thumb, hash }) => ({
         productId: product.id,
         status: published ? "approved" : "pending",
         imageUrl: image.url,
@@ -293,6 +310,7 @@ export async function receiveQcUpload(
         setKey,
         uploadedBy: actor.user.id,
         reviewedBy: published ? actor.user.id : null,
+        contentHash: hash,
       }));
       let ids: number[];
       try {

@@ -18,7 +18,7 @@ const KEY_LABEL = "unsubscribe links";
 const MAC_CHARS = 22;
 
 export const UNSUBSCRIBE_MESSAGES = {
-  invalid: "This unsubscribe link is not valid. Copy the whole link from the e-mail, or log in to manage your e-mail.",
+  invalid: "This unsubscribe link is not valid. Copy the whole link from the e-mail, or log in and choose on your profile whether we send you news.",
   gone: "This account no longer exists, so it gets no e-mail from us.",
 } as const;
 
@@ -78,4 +78,21 @@ export async function resubscribeByToken(token: string | null | undefined): Prom
   const user = await userOfToken(token);
   if (await deleteUnsubscribe(getDb(), user.id)) log.info(`email: user ${user.id} subscribed again`);
   return { email: maskEmail(user.email), unsubscribed: false };
+}
+
+/** Whether the user gets the shop's news and offers by e-mail (campaigns): not unsubscribed. */
+export async function getsMarketingMail(userId: number): Promise<boolean> {
+  return !(await findUnsubscribe(getDb(), userId));
+}
+
+/**
+ * The profile's choice: the same flag the unsubscribe link and the one-click unsubscribe
+ * set (a user who unsubscribed by mail sees the box unticked, and can tick it again).
+ */
+export async function setMarketingMail(user: { id: number; email: string }, wanted: boolean): Promise<void> {
+  if (wanted) {
+    if (await deleteUnsubscribe(getDb(), user.id)) log.info(`email: user ${user.id} subscribed again (profile)`);
+  } else if (await insertUnsubscribe(getDb(), { userId: user.id, email: user.email, source: "profile" })) {
+    log.info(`email: user ${user.id} unsubscribed (profile)`);
+  }
 }

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
+import { insertProduct } from "~/models/product.server";
 import { deleteUserRow, insertUser } from "~/models/user.server";
 import { findIssuedUpload, issuedPathOf, removeUpload, resolveUploadPath, storeImage, sweepUploads } from "./uploads.server";
 
@@ -98,5 +99,31 @@ describe("storing and sweeping uploads", () => {
     // the one a user shows stays
     expect(await findIssuedUpload(shown.url)).not.toBeNull();
     await deleteUserRow(db, user.id);
+  });
+
+  it("housekeeping removes product images nothing shows after a day, and keeps every one a product, SKU or text shows", async () => {
+    const db = getDb();
+    const image = () => storeImage(new Blob([new Uint8Array(sharpPng)]), "products", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
+    const sharpPng = await png();
+    const [orphan, gallery, written, sku, described] = [await image(), await image(), await image(), await image(), await image()];
+    // the gallery names one by its path, another by the site's full address; a SKU shows one; a description links one
+    await insertProduct(
+      db,
+      { name: `Sweep ${Date.now()}`, images: [gallery.url, `https://shop.example${written.url}`], description: `<p>See <img src="${described.url}"></p>` },
+      [{ name: "Red", priceCny: 1, stock: 1, thumbnailUrl: sku.url }],
+      null,
+    );
+
+    expect((await sweepUploads()).products).toBe(0);
+    expect(await findIssuedUpload(orphan.url)).not.toBeNull();
+
+    const swept = await sweepUploads(Date.now() + 25 * 60 * 60_000);
+    expect(swept.products).toBeGreaterThanOrEqual(1);
+    expect(await findIssuedUpload(orphan.url)).toBeNull();
+    expect(fs.existsSync(path.join(getEnv().UPLOADS_DIR, orphan.path))).toBe(false);
+    for (const kept of [gallery, written, sku, described]) {
+      expect(await findIssuedUpload(kept.url), kept.url).not.toBeNull();
+      expect(fs.existsSync(path.join(getEnv().UPLOADS_DIR, kept.path))).toBe(true);
+    }
   });
 });

@@ -31,7 +31,9 @@ import {
   deleteUploadRow,
   findUploadByPath,
   insertUpload,
+  listUnreferencedProductUploads,
   listUnreferencedQcUploads,
+  textsNamingUploads,
   listUnusedAvatarUploads,
   UPLOADS_URL_PREFIX,
   type StoredUpload,
@@ -392,11 +394,12 @@ const HOUR_MS = 60 * 60_000;
  * set, or left behind by a crash: they are public until then), QC files no QC photo shows
  * after a day, and temporary upload folders older than an hour. Runs hourly.
  */
-export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; qc: number; tmp: number }> {
+export async function sweepUploads(now = Date.now()): Promise<{ avatars: number; qc: number; products: number; tmp: number }> {
   const dayAgo = new Date(now - DAY_MS).toISOString();
   const avatars = await listUnusedAvatarUploads(getDb(), new Date(now - HOUR_MS).toISOString());
   const qc = await listUnreferencedQcUploads(getDb(), dayAgo);
-  for (const upload of [...avatars, ...qc]) await removeUpload(upload);
+  const products = await unusedProductUploads(dayAgo);
+  for (const upload of [...avatars, ...qc, ...products]) await removeUpload(upload);
   let tmp = 0;
   const tmpRoot = path.join(getEnv().DATA_DIR, TMP_FOLDER);
   const entries = await fs.readdir(tmpRoot, { withFileTypes: true }).catch(() => []);
@@ -408,8 +411,22 @@ export async function sweepUploads(now = Date.now()): Promise<{ avatars: number;
       tmp += 1;
     }
   }
-  if (avatars.length || qc.length || tmp) {
-    log.info(`uploads housekeeping: ${avatars.length} unused avatars, ${qc.length} QC files no photo shows, ${tmp} temporary folders removed`);
+  if (avatars.length || qc.length || products.length || tmp) {
+    log.info(
+      `uploads housekeeping: ${avatars.length} unused avatars, ${qc.length} QC files no photo shows, ${products.length} product images nothing shows, ${tmp} temporary folders removed`,
+    );
   }
-  return { avatars: avatars.length, qc: qc.length, tmp };
+  return { avatars: avatars.length, qc: qc.length, products: products.length, tmp };
+}
+
+/**
+ * Product images older than a day that no product or SKU shows and no stored text names
+ * (the product form uploads on "Add SKU" and on a failed save; an image removed from a
+ * product stays a day, long enough to put it back).
+ */
+async function unusedProductUploads(before: string): Promise<StoredUpload[]> {
+  const candidates = await listUnreferencedProductUploads(getDb(), before);
+  if (!candidates.length) return [];
+  const texts = await textsNamingUploads(getDb(), "products");
+  return candidates.filter((upload) => !texts.some((text) => text.includes(upload.url)));
 }

@@ -13,6 +13,7 @@ import * as m20261124100000 from "./20261124100000_qc";
 import * as m20261124120000 from "./20261124120000_blog";
 import * as m20261124130000 from "./20261124130000_email";
 import * as m20261124140000 from "./20261124140000_marketplace";
+import * as m20261126090000 from "./20261126090000_qc_content_hash";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "20261124120000_blog": m20261124120000,
   "20261124130000_email": m20261124130000,
   "20261124140000_marketplace": m20261124140000,
+  "20261126090000_qc_content_hash": m20261126090000,
 };

@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
+import { adminToken } from "./admin-helpers";
 import { E2E_ADMIN, loginViaForm, logoutViaMenu } from "./auth-helpers";
-import { latestCode, mailCount } from "./mail";
+import { latestCode, mailCount, mailLink } from "./mail";
 
 /**
  * A made-up client address, different for every test and run (the e2e server trusts
@@ -35,10 +36,12 @@ test.describe("accounts", () => {
     await page.getByLabel("Username").fill(name);
     await page.getByLabel("Password").fill("first-pass");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/login\?email=/);
-    await expect(page.getByRole("status")).toContainText("Your e-mail address is verified");
+    // the verified code logs the new account in: no second login
+    await expect(page.getByRole("status")).toContainText("Your e-mail address is verified and you are logged in");
+    await expect(page.locator("details.account-menu summary")).toContainText(name);
 
-    // 3. log in by username
+    // 3. log out and in again by username
+    await logoutViaMenu(page);
     await loginViaForm(page, name, "first-pass");
     await expect(page.locator("details.account-menu summary")).toContainText(name);
 
@@ -81,6 +84,36 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     // back to the page that asked for the login
     await expect(page).toHaveURL(/\/profile$/);
+  });
+
+  test("sign-up from a product page: the mailed link opens step 2, and the new account lands back on the page, logged in", async ({ page, request }, testInfo) => {
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": ownAddress() });
+    const name = `r${unique(testInfo.project.name)}`.slice(0, 24);
+    const email = `${name}@example.com`;
+    const created = await request.post("/api/admin/products", { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: { name: `Sign-up tote ${name}`, price_cny: 30 } });
+    expect(created.status(), await created.text()).toBe(201);
+    const productPath = new URL((await created.json()).data.url, "http://site.invalid").pathname;
+    await page.goto(productPath);
+    await page.locator("header").getByRole("link", { name: "Register" }).click();
+    await expect(page).toHaveURL((url) => url.pathname === "/register" && url.searchParams.get("redirectTo") === productPath);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send verification code" }).click();
+    await expect(page.getByRole("status")).toContainText(`We sent a 6-digit code to ${email}`);
+    const code = await latestCode(email);
+
+    // the mail's link is the second step with the address and the way back in it
+    const link = new URL(await mailLink(email, "Enter the code and finish"));
+    expect(link.pathname).toBe("/register");
+    expect(Object.fromEntries(link.searchParams)).toEqual({ step: "2", email, redirectTo: productPath });
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByLabel("Username").fill(name);
+    await page.getByLabel("Password").fill("signup-pass");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(new URL(productPath, page.url()).href);
+    await expect(page.getByRole("status")).toContainText("you are logged in");
+    await expect(page.locator("details.account-menu summary")).toContainText(name);
   });
 
   test("forgot password → code by mail → reset → log in with the new password", async ({ page, request }, testInfo) => {

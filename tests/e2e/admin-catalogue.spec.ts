@@ -122,6 +122,11 @@ test.describe("catalogue back office", () => {
     const dialog = page.getByRole("dialog", { name: "Add category" });
     await dialog.getByRole("button", { name: "Create category" }).click();
     await expect(dialog.getByText("分类名称是必填的")).toBeVisible();
+    // a name its neighbour already has is refused on the field, whatever the case
+    await dialog.getByLabel("Name").fill(`${prefix} FIRST`);
+    await dialog.getByRole("button", { name: "Create category" }).click();
+    await expect(dialog.getByText(`A category named “${prefix} first” already exists at this level: choose another name`)).toBeVisible();
+    await expect(dialog.getByLabel("Name")).toHaveValue(`${prefix} FIRST`);
     await dialog.getByLabel("Name").fill(`${prefix} second`);
     await dialog.getByLabel("Sort order").fill("90001");
     await dialog.getByRole("button", { name: "Create category" }).click();

@@ -84,6 +84,29 @@ test.describe("admin user management", () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
   });
 
+  test("e-mail addresses in the user table never wrap inside a word", async ({ page, request }, testInfo) => {
+    // a long address, as real ones are
+    const user = await createUserViaApi(request, uniqueName(testInfo, "longaddress"));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${user.username}`);
+    const cell = page.getByRole("row").filter({ hasText: user.username }).locator('td[data-label="Email"]');
+    await expect(cell).toHaveText(user.email);
+    // the address may break before its "@", nowhere else: each of its two parts sits on
+    // one line (one top for all of a part's boxes)
+    const parts = await cell.evaluate((td) => {
+      const texts: Text[] = [];
+      const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent?.trim()) texts.push(node as Text);
+      return texts.map((text) => {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        return { text: text.textContent, lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+      });
+    });
+    expect(parts.map((part) => part.text).join("")).toBe(user.email);
+    for (const part of parts) expect(part.lines, JSON.stringify(parts)).toBe(1);
+  });
+
   test("an ordinary user's permission dialog says no management permissions are needed", async ({ page, request }, testInfo) => {
     const user = await createUserViaApi(request, uniqueName(testInfo, "plain"));
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${user.username}`);
@@ -124,7 +147,7 @@ test.describe("admin user management", () => {
     for (const name of [a, b, c]) await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(1);
   });
 
-  test("deletes a user after confirmation and refuses to delete oneself", async ({ page, request }, testInfo) => {
+  test("deletes a user after confirmation; one's own account offers no Delete and is refused", async ({ page, request }, testInfo) => {
     const user = await createUserViaApi(request, uniqueName(testInfo, "del"));
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/users?q=${user.username}`);
     await page.getByRole("link", { name: `Delete ${user.username}` }).click();
@@ -141,8 +164,14 @@ test.describe("admin user management", () => {
     await expect(page).toHaveURL(new RegExp(`/admin/users\\?q=${user.username}$`));
     await expect(page.getByText(`No users match “${user.username}”.`)).toBeVisible();
 
+    // one's own account offers no Delete; the dialog reached by its address still refuses
     await page.goto(`/admin/users?q=${E2E_ADMIN.username}`);
-    await page.getByRole("link", { name: `Delete ${E2E_ADMIN.username}`, exact: true }).click();
+    const own = page.getByRole("row").filter({ hasText: "(you)" });
+    await expect(own).toHaveCount(1);
+    await expect(own.getByRole("link", { name: /^Delete / })).toHaveCount(0);
+    await expect(own.getByRole("link", { name: `Edit ${E2E_ADMIN.username}`, exact: true })).toBeVisible();
+    const ownId = /ID (\d+)/.exec((await own.textContent()) ?? "")![1];
+    await page.goto(`/admin/users?q=${E2E_ADMIN.username}&modal=delete&userId=${ownId}`);
     await page.getByRole("dialog", { name: "Delete user" }).getByRole("button", { name: "Delete user" }).click();
     await expect(page.getByRole("dialog", { name: "Delete user" }).getByRole("alert")).toHaveText("You cannot delete your own account");
   });

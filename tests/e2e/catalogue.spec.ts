@@ -78,6 +78,24 @@ async function chooseCurrency(page: Page, testInfo: TestInfo, code: string) {
 }
 
 test.describe("catalogue", () => {
+  test("on a 360 × 640 phone the product's name and price are in the first screen, above the pictures", async ({ page, request }, testInfo) => {
+    const product = await createProduct(request, testInfo);
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.goto(product.path);
+    const title = await page.getByRole("heading", { level: 1, name: product.name }).boundingBox();
+    const price = await page.locator(".product-page__price").boundingBox();
+    const gallery = await page.locator(".product-page__gallery").boundingBox();
+    expect(title!.y + title!.height).toBeLessThanOrEqual(640);
+    expect(price!.y + price!.height).toBeLessThanOrEqual(640);
+    expect(price!.y).toBeLessThan(gallery!.y);
+    // at 1280 the pictures stay on the left, the name beside them
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const wideTitle = await page.getByRole("heading", { level: 1, name: product.name }).boundingBox();
+    const wideGallery = await page.locator(".product-page__gallery").boundingBox();
+    expect(wideTitle!.x).toBeGreaterThan(wideGallery!.x + wideGallery!.width);
+    expect(wideTitle!.y).toBeLessThan(wideGallery!.y + 50);
+  });
+
   test("search, open the product, collect it, see it in the collection and remove it", async ({ page, request }, testInfo) => {
     const product = await createProduct(request, testInfo);
     const user = await createUserViaApi(request, uniqueName(testInfo, "collector"));

@@ -227,8 +227,78 @@ test.describe("email marketing", () => {
     await expect(page.getByRole("heading", { level: 2 })).toContainText("Draft");
   });
 
+  test("“Send now” in the new-campaign dialog sends at once: no draft left to execute", async ({ page }, testInfo) => {
+    const name = uniqueName(testInfo, "now");
+    const shoppers = insertShoppers(name, 3);
+    try {
+      await page.goto(`${BASE}/campaigns?modal=create`);
+      const create = page.getByRole("dialog", { name: "New campaign" });
+      await create.getByLabel("Name").fill(name);
+      await create.getByLabel("Subject").fill("Right now, {{userName}}");
+      await create.getByText("Body for a campaign without a template").click();
+      await create.getByLabel("HTML body").fill("<p>Now for {{userName}}</p>");
+      if (testInfo.project.name === "js") await expect(create.getByText(/^Sends at once to \d+ recipients \(all subscribers\)\.$/)).toBeVisible();
+      await create.getByRole("button", { name: /send now/i }).click();
+      await expect(toast(page, `Campaign is sending: ${name}`)).toBeVisible();
+      await expect(page.getByRole("link", { name: `Execute ${name}` })).toHaveCount(0);
+      await waitForStatus(page, testInfo, /Completed/);
+      const sent = withDatabase(
+        (db) => db.prepare("SELECT count(*) AS n FROM email_sends s JOIN email_campaigns c ON c.id = s.campaign_id WHERE c.name = ? AND s.status = 'sent' AND s.email LIKE ?").get(name, `${name}-%`) as { n: number },
+      );
+      expect(sent.n).toBe(3);
+
+      // a start that cannot happen (a time already past) leaves nothing behind and says why on the field
+      const late = `${name}-late`;
+      await page.goto(`${BASE}/campaigns?modal=create`);
+      const again = page.getByRole("dialog", { name: "New campaign" });
+      await again.getByLabel("Name").fill(late);
+      await again.getByLabel("Subject").fill("Too late");
+      await again.getByText("Body for a campaign without a template").click();
+      await again.getByLabel("HTML body").fill("<p>Late</p>");
+      await again.getByLabel("At a set time").check();
+      await again.getByLabel("Scheduled time (UTC)").fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 16));
+      await again.getByRole("button", { name: testInfo.project.name === "js" ? "Save and schedule" : "Send now / schedule" }).click();
+      const refused = page.getByRole("dialog", { name: "New campaign" });
+      await expect(refused.getByText("Choose a time in the future")).toBeVisible();
+      await expect(refused.getByLabel("Name")).toHaveValue(late);
+      expect(withDatabase((db) => db.prepare("SELECT count(*) AS n FROM email_campaigns WHERE name = ?").get(late))).toEqual({ n: 0 });
+    } finally {
+      removeShoppers(shoppers);
+    }
+  });
+
+  test("send a test of a template to myself: from the list, and from the editor that stays open", async ({ page }, testInfo) => {
+    const name = uniqueName(testInfo, "test");
+    await createTemplate(page, name);
+    const outbox = path.join(process.env.E2E_DATA_DIR!, "outbox");
+    const testMails = () =>
+      (fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : [])
+        .map((file) => fs.readFileSync(path.join(outbox, file), "utf8"))
+        .filter((raw) => /^To: .*<?admin@example\.com>?\r?$/m.test(raw) && /^Subject: \[Test\] /m.test(raw));
+    const before = testMails().length;
+
+    await page.getByRole("row").filter({ hasText: name }).getByRole("button", { name: `Send a test of ${name} to me` }).click();
+    await expect(toast(page, `Test sent to ${E2E_ADMIN.email}`)).toBeVisible();
+    await expect.poll(() => testMails().length).toBe(before + 1);
+    const mail = testMails().at(-1)!;
+    // the mail as a recipient gets it: filled with my values, with my own unsubscribe link and header
+    expect(mail).toMatch(new RegExp(`^Subject: \\[Test\\] News for ${E2E_ADMIN.username}\\r?$`, "m"));
+    expect(mail).toMatch(/^List-Unsubscribe:\s*<[^>]+\/unsubscribe\?token=\d+\.[\w-]+>/m);
+
+    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: `Edit ${name}` }).click();
+    const edit = page.getByRole("dialog", { name: "Edit template" });
+    await edit.getByLabel("Subject").fill("Second look, {{userName}}");
+    await edit.getByRole("button", { name: "Save and send a test to me" }).click();
+    await expect(toast(page, `Template updated: ${name}. Test sent to ${E2E_ADMIN.email}`)).toBeVisible();
+    await expect(page.getByRole("dialog", { name: "Edit template" }).getByLabel("Subject")).toHaveValue("Second look, {{userName}}");
+    await expect.poll(() => testMails().length).toBe(before + 2);
+    expect(testMails().at(-1)).toMatch(new RegExp(`^Subject: \\[Test\\] Second look, ${E2E_ADMIN.username}\\r?$`, "m"));
+  });
+
   test("built-in designs: preview with my values in a sandboxed frame, then start a template from one", async ({ page }) => {
     await page.getByRole("link", { name: "HTML templates" }).click();
+    // each design is named once (its heading), not again as a badge and a code
+    await expect(page.locator(".email-designs__item").filter({ hasText: "Promotion" }).getByText(/^promotion$/i)).toHaveCount(1);
     await page.getByRole("link", { name: "Preview Promotion" }).click();
     await page.getByLabel("userName").fill("Mei <3");
     await page.getByRole("button", { name: "Update preview" }).click();

@@ -35,3 +35,15 @@ export async function latestCode(email: string, after = 0): Promise<string> {
 export function mailCount(email: string): number {
   return mailsTo(email).length;
 }
+
+/** The address of the link labelled `label` in the latest mail to `email` (its HTML part). */
+export async function mailLink(email: string, label: string): Promise<string> {
+  const mails = mailsTo(email);
+  expect(mails.length, `a mail to ${email}`).toBeGreaterThan(0);
+  const { simpleParser } = await import("mailparser");
+  const html = (await simpleParser(mails[mails.length - 1].raw)).html || "";
+  for (const match of html.matchAll(/<a\b[^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)) {
+    if (match[2].replace(/<[^>]+>/g, "").trim() === label) return match[1].replace(/&amp;/g, "&");
+  }
+  throw new Error(`no link "${label}" in the latest mail to ${email}`);
+}

@@ -57,6 +57,30 @@ test.describe("profile", () => {
     await expect(page.getByLabel("Email")).toHaveValue(newEmail);
   });
 
+  test("news and offers by e-mail: the profile shows and changes the same choice one-click unsubscribe sets", async ({ page, request }, testInfo) => {
+    const name = `m${unique(testInfo.project.name)}`.slice(0, 24);
+    const email = await registerAccount(request, name, "mail-pass");
+    const unsubscribed = () =>
+      withDatabase((db) => (db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = (SELECT id FROM users WHERE email = ?)").get(email) as { n: number }).n);
+    await loginViaForm(page, email, "mail-pass", "/profile");
+    const choice = page.getByLabel("Send me news and offers by e-mail");
+    await expect(choice).toBeChecked();
+
+    await choice.uncheck();
+    await page.getByRole("button", { name: "Save e-mail choice" }).click();
+    await expect(page.getByRole("status")).toContainText("You will get no more news or offers by e-mail.");
+    await expect(choice).not.toBeChecked();
+    expect(unsubscribed()).toBe(1);
+
+    await page.reload();
+    await expect(choice).not.toBeChecked();
+    await choice.check();
+    await page.getByRole("button", { name: "Save e-mail choice" }).click();
+    await expect(page.getByRole("status")).toContainText("You will get our news and offers by e-mail.");
+    await expect(choice).toBeChecked();
+    expect(unsubscribed()).toBe(0);
+  });
+
   test("an unverified account is asked to verify at login and can verify with a mailed code", async ({ page, request }, testInfo) => {
     const name = `v${unique(testInfo.project.name)}`.slice(0, 24);
     const email = await registerAccount(request, name, "verify-pass");

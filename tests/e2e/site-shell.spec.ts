@@ -1,3 +1,4 @@
+import { E2E_ADMIN, loginViaForm } from "./auth-helpers";
 import { expect, setSetting, test } from "./fixtures";
 
 test.describe("site shell", () => {
@@ -63,6 +64,13 @@ test.describe("site shell", () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await expect(banner.getByText("Mobile bonus")).toBeVisible();
     await expect(banner.getByText("Desktop bonus")).toBeHidden();
+
+    // the back office is for work: no banner there
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin");
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.locator(".ad-banner")).toHaveCount(0);
+    await page.goto("/");
+    await expect(page.locator(".ad-banner")).toHaveCount(1);
   });
 
   test("the analytics code is injected only when set, and runs under the CSP", async ({ page }, testInfo) => {
@@ -74,6 +82,31 @@ test.describe("site shell", () => {
     const ran = await page.evaluate(() => (window as unknown as { __analyticsRan?: boolean }).__analyticsRan ?? null);
     // with JavaScript disabled nothing runs; with it, the nonce lets the snippet run
     expect(ran).toBe(testInfo.project.name === "js" ? true : null);
+  });
+
+  test("the home page has one search box, and no search box cuts its placeholder on a phone", async ({ page }) => {
+    /** whether the box's placeholder fits its text area, measured in the box's own font */
+    const placeholderFits = () =>
+      page.locator("#site-search-q").evaluate((input: HTMLInputElement) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement("canvas").getContext("2d")!;
+        context.font = style.font;
+        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return { text: input.placeholder, width: Math.ceil(context.measureText(input.placeholder).width), room };
+      });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 740 });
+      await page.goto("/");
+      await expect(page.getByRole("search")).toHaveCount(1);
+      await expect(page.getByRole("searchbox")).toHaveCount(1);
+      const home = await placeholderFits();
+      expect(home.width, JSON.stringify(home)).toBeLessThanOrEqual(home.room);
+      // other pages: the header's box
+      await page.goto("/blog");
+      await expect(page.getByRole("search").first().getByRole("button", { name: "Search" })).toBeVisible();
+      const header = await placeholderFits();
+      expect(header.width, JSON.stringify(header)).toBeLessThanOrEqual(header.room);
+    }
   });
 
   test("the layout fits a 360 px wide phone without sideways scrolling", async ({ page }) => {

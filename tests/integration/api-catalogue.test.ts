@@ -551,6 +551,21 @@ describe("admin categories", () => {
     expect(same.body).toMatchObject({ success: true, changed: false, message: "No changes detected." });
     const renamed = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "Bags and backpacks" } });
     expect(renamed.body.data.name).toBe("Bags and backpacks");
+    // two categories side by side with one name could not be told apart: refused, whatever the case and spaces
+    const twin = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  bags AND backpacks " } });
+    expect(twin.status).toBe(409);
+    expect(twin.body).toMatchObject({
+      success: false,
+      message: "A category named “Bags and backpacks” already exists at this level: choose another name",
+      errors: [{ field: "name" }],
+    });
+    const clash = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "SHOES 鞋" } });
+    expect(clash.status).toBe(409);
+    expect((await api(server.url, `/api/admin/categories/${top.id}`, { token: admin })).body.data.name).toBe("Bags and backpacks");
+    // the same name under another parent is another category
+    const cousin = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: categories.shoes } });
+    expect(cousin.status).toBe(201);
+    expect((await api(server.url, `/api/admin/categories/${cousin.body.data.id}`, { method: "DELETE", token: admin })).status).toBe(200);
     const sorted = await api(server.url, "/api/admin/categories/batch-sort", {
       token: admin,
       body: { sortData: [{ id: top.id, sort_order: 0 }, { id: child.id, sort_order: 2 }] },

@@ -237,6 +237,20 @@ describe("request body limits", () => {
     expect(refused.status).toBe(413);
     expect(await refused.json()).toMatchObject({ success: false, code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("12 MB") });
   });
+
+  it("gives a page's form sent with JavaScript (the page's address + .data) the page's own limit", async () => {
+    const form = new FormData();
+    form.append("photos", new Blob([new Uint8Array(16 * MB)], { type: "image/png" }), "huge.png");
+    // the QC upload box takes 10 files of 10 MB: 16 MB reaches the page (which answers: no
+    // product 999999 here), at either address
+    for (const address of ["/product/999999", "/product/999999.data"]) {
+      const response = await fetch(`${server.url}${address}`, { method: "POST", body: form, headers: { Origin: server.url } });
+      expect(response.status, address).not.toBe(413);
+    }
+    // and a page without a larger limit keeps the 12 MB one with .data too
+    const refused = await fetch(`${server.url}/login.data`, { method: "POST", body: form, headers: { Origin: server.url } });
+    expect(refused.status).toBe(413);
+  });
 });
 
 describe("malformed addresses", () => {

@@ -1,20 +1,21 @@
 /**
  * The back-office product form (create and edit; app/lib/admin-product-form.server.ts).
  * A plain multipart form: the SKU grid's add and remove buttons are conform intents (done
- * in the browser with JavaScript, by the server without), the bulk tools and the image
- * files go to the server, "Save" validates and saves there.
+ * in the browser with JavaScript when no image files wait to be sent, by the server
+ * otherwise), the import box, the bulk tools and the image files go to the server, "Save"
+ * validates and saves there. Whatever the server answers is what the form then shows: it
+ * is drawn anew under the answer's `formKey` (values, errors, an empty file input).
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useRef, type ReactNode } from "react";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
+import { NEW_SKU, PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 
 /** spec/admin.md 9: the bulk tools from 6 SKUs, three columns from 7 */
 const BULK_TOOLS_FROM = 6;
 const COLUMNS_FROM = 7;
-const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" };
 
 type SkuValues = { id?: string; sku_name: string; sku_price: string; sku_stock: string; sku_thumbnail_url?: string };
 export type ProductFormValues = {
@@ -35,9 +36,12 @@ export type ProductFormOutcome = {
   uploadNotice: string | null;
   uploadFailures: string[];
   fatal: string | null;
-  /** the import box's result (spec/admin.md 5, 8) */
+  /** the import box's result (spec/admin.md 5, 8), and the link a failed import keeps */
   importNotice?: string | null;
   importError?: string | null;
+  importLink?: string;
+  /** new with every answer: the form is drawn anew with what the server answered */
+  formKey?: string;
 };
 
 /**
@@ -58,6 +62,7 @@ export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) 
           id="import-link"
           name="import_link"
           type="text"
+          defaultValue={outcome?.importLink ?? ""}
           inputMode="url"
           autoComplete="off"
           placeholder="https://weidian.com/item.html?itemID=…"
@@ -88,15 +93,7 @@ export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) 
   );
 }
 
-export function ProductForm({
-  id,
-  defaults,
-  categories,
-  outcome,
-  submitLabel,
-  cancelTo,
-  importBox,
-}: {
+type ProductFormProps = {
   id: string;
   defaults: ProductFormValues | null;
   categories: Array<{ id: number; name: string; parentId: number | null }>;
@@ -104,11 +101,26 @@ export function ProductForm({
   submitLabel: string;
   cancelTo: string;
   importBox?: ReactNode;
-}) {
+};
+
+/** The form, drawn anew for every answer of the server (see the file's comment). */
+export function ProductForm(props: ProductFormProps) {
+  return <ProductFormFields key={props.outcome?.formKey ?? "loaded"} {...props} />;
+}
+
+function ProductFormFields({ id, defaults, categories, outcome, submitLabel, cancelTo, importBox }: ProductFormProps) {
+  const navigation = useNavigation();
+  const uploadInput = useRef<HTMLInputElement>(null);
+  // while an answer is awaited nothing more is sent: a second press would send the same
+  // state again (two "Add SKU" presses would add one row, files would go twice)
+  const busy = navigation.state === "submitting";
+  /** Rows are added and removed here, at once, unless image files wait to be sent with the press. */
+  const inBrowser = () => !uploadInput.current?.files?.length;
   const [form, fields] = useForm<ProductFormValues>({
     id,
     lastResult: outcome?.result,
-    defaultValue: defaults ?? { skus: [] },
+    // the server's answer is the form's starting point (its keys then match its rows)
+    defaultValue: (outcome?.result?.initialValue as ProductFormValues | undefined) ?? defaults ?? { skus: [] },
   });
   const skus = fields.skus.getFieldList();
   // the server sends the list back as a list, the edit page as one text
@@ -124,7 +136,8 @@ export function ProductForm({
   const childrenOf = (parentId: number) => categories.filter((category) => category.parentId === parentId);
 
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="product-form">
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="product-form" aria-busy={busy || undefined}>
+      <fieldset className="product-form__body" disabled={busy}>
       {/* Enter in a field saves: the first submit button is the default one, not "Remove" */}
       <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         {submitLabel}
@@ -192,7 +205,7 @@ export function ProductForm({
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-upload`}>Upload images</label>
-          <input id={`${id}-upload`} type="file" name="upload" multiple accept="image/jpeg,image/png,image/webp,image/gif" />
+          <input ref={uploadInput} id={`${id}-upload`} type="file" name="upload" multiple accept="image/jpeg,image/png,image/webp,image/gif" />
           <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.</span>
         </div>
         <Field
@@ -271,6 +284,11 @@ export function ProductForm({
                 </Field>
                 <button
                   {...form.remove.getButtonProps({ name: fields.skus.name, index })}
+                  onClick={(event) => {
+                    if (!inBrowser()) return;
+                    event.preventDefault();
+                    form.remove({ name: fields.skus.name, index });
+                  }}
                   className="button button--secondary button--small"
                   aria-label={`Remove SKU ${index + 1}`}
                   formNoValidate
@@ -281,7 +299,16 @@ export function ProductForm({
             );
           })}
         </ol>
-        <button {...form.insert.getButtonProps({ name: fields.skus.name, defaultValue: NEW_SKU })} className="button button--secondary" formNoValidate>
+        <button
+          {...form.insert.getButtonProps({ name: fields.skus.name, defaultValue: NEW_SKU })}
+          onClick={(event) => {
+            if (!inBrowser()) return;
+            event.preventDefault();
+            form.insert({ name: fields.skus.name, defaultValue: NEW_SKU });
+          }}
+          className="button button--secondary"
+          formNoValidate
+        >
           Add SKU
         </button>
       </section>
@@ -294,6 +321,7 @@ export function ProductForm({
           Cancel
         </Link>
       </div>
+      </fieldset>
     </Form>
   );
 }

@@ -4,11 +4,13 @@
  * Without JavaScript: plain forms and links; with it, a select-all box appears.
  */
 import { Form, Link } from "@remix-run/react";
+import { useRef } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
 import { useSelectAll } from "~/components/admin/select-all";
 import { formatDate } from "~/components/admin/format";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-rules";
 
 export type AdminQcImage = {
@@ -28,8 +30,11 @@ export type QcImagesActionData =
   | { intent: "delete-confirm" | "delete"; error: string };
 
 export function AdminQcUpload({ action, errors }: { action: string; errors: string[] }) {
+  // published: the form comes back empty (with JavaScript too), the files are not kept for a second press
+  const formRef = useRef<HTMLFormElement>(null);
+  const markSent = useResetAfterSuccess(formRef);
   return (
-    <Form method="post" action={action} encType="multipart/form-data" className="admin-qc-upload">
+    <Form ref={formRef} method="post" action={action} encType="multipart/form-data" className="admin-qc-upload" onSubmit={markSent}>
       <label className="admin-qc-upload__drop">
         <span>
           Add QC photos: JPG, PNG or WEBP, up to {QC_LIMITS.fileBytes / 1024 / 1024} MB each, {QC_LIMITS.filesPerBatch} at a time. They are published at once.

@@ -11,7 +11,7 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
     return (
       <>
         <Link to={`/login${redirect}`}>Log in</Link>
-        <Link to="/register" className="button button--small">
+        <Link to={`/register${redirect}`} className="button button--small">
           Register
         </Link>
       </>

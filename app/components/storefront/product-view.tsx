@@ -6,6 +6,7 @@ import { useNonce } from "~/lib/nonce";
 import type { RootLoaderData } from "~/root";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { Price } from "./price";
+import { ProductGallery } from "./product-gallery";
 import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
 
 /** The product page's data (made on the server by loadProductPage). */
@@ -204,38 +205,20 @@ export function ProductView({ data }: { data: ProductViewData }) {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const base = root?.siteInfo.site_url ?? "";
   const { product } = data;
-  const [main, ...others] = product.images;
   const photoCount = data.qc.reduce((sum, set) => sum + set.photos.length, 0);
   return (
     <article className="product-page" aria-labelledby="product-title">
-      <div className="product-page__gallery">
-        {main ? (
-          <a href={main} className="product-page__main-image">
-            <img src={main} alt={product.name} width={600} height={600} />
-          </a>
-        ) : (
-          <span className="product-page__main-image product-page__main-image--none" aria-hidden="true">
-            No image
-          </span>
-        )}
-        {others.length ? (
-          <ul className="product-page__thumbs" aria-label="More images">
-            {others.map((image, index) => (
-              <li key={`${index}-${image}`}>
-                <a href={image} aria-label={`Image ${index + 2}`}>
-                  <img src={image} alt="" width={80} height={80} loading="lazy" decoding="async" />
-                </a>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
-
-      <div className="product-page__summary">
+      {/* name and price first: on a phone they come before the pictures, in the first screen */}
+      <div className="product-page__heading">
         <h1 id="product-title">{product.name}</h1>
         <p className="product-page__price">
           <Price cny={product.priceCny} />
         </p>
+      </div>
+
+      <ProductGallery images={product.images} name={product.name} />
+
+      <div className="product-page__summary">
         <ListingStatus data={data} />
         <dl className="product-page__facts">
           {product.platformLabel ? (

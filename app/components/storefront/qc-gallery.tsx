@@ -2,12 +2,15 @@
  * The product page's QC photos: the gallery (approved photos in sets, newest set first)
  * and the upload box. Without JavaScript every thumbnail is a link to the photo and the
  * upload box is a plain multipart form. With it: a lightbox (arrow keys, Escape,
- * thumbnails, a counter), and the selection checked with the server's rules before it is
- * sent, with drag and drop.
+ * thumbnails, a counter, zoom), the selection's count and sizes checked before it is sent
+ * (whether a file is an image is the server's to say: it reads the content), drag and
+ * drop, and the form emptied once the server took the photos.
  */
 import { Form, Link, useActionData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import { useCallback, useRef, useState, type DragEvent } from "react";
+import { Lightbox } from "~/components/ui/lightbox";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS, QC_MESSAGES } from "~/schemas/qc-rules";
 
 export type QcPhoto = { id: number; url: string; thumb: string; width: number; height: number; thumbWidth: number; thumbHeight: number };
@@ -29,77 +32,6 @@ function dayText(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-}
-
-function Lightbox({ photos, index, title, onMove, onClose }: { photos: QcPhoto[]; index: number; title: string; onMove: (index: number) => void; onClose: () => void }) {
-  const dialog = useRef<HTMLDivElement>(null);
-  const photo = photos[index];
-  const count = photos.length;
-  const move = useCallback((step: number) => onMove((index + step + count) % count), [index, count, onMove]);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-      else if (event.key === "ArrowLeft") move(-1);
-      else if (event.key === "ArrowRight") move(1);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [move, onClose]);
-
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = "hidden";
-    dialog.current?.focus();
-    return () => {
-      document.body.style.overflow = overflow;
-      before?.focus();
-    };
-  }, []);
-
-  if (!photo) return null;
-  return (
-    <div className="qc-lightbox" role="dialog" aria-modal="true" aria-label={`QC photos of ${title}`} tabIndex={-1} ref={dialog}>
-      <div className="qc-lightbox__bar">
-        <span className="qc-lightbox__counter" aria-live="polite">
-          {index + 1} / {count}
-        </span>
-        <a className="qc-lightbox__open" href={photo.url} target="_blank" rel="noreferrer">
-          Open full size
-        </a>
-        <button type="button" className="qc-lightbox__close" onClick={onClose} aria-label="Close (Escape)">
-          ×
-        </button>
-      </div>
-      <div className="qc-lightbox__stage">
-        {count > 1 ? (
-          <button type="button" className="qc-lightbox__nav qc-lightbox__nav--prev" onClick={() => move(-1)} aria-label="Previous photo (left arrow)">
-            ‹
-          </button>
-        ) : null}
-        <img key={photo.id} src={photo.url} width={photo.width || undefined} height={photo.height || undefined} alt={`QC photo ${index + 1} of ${count}`} />
-        {count > 1 ? (
-          <button type="button" className="qc-lightbox__nav qc-lightbox__nav--next" onClick={() => move(1)} aria-label="Next photo (right arrow)">
-            ›
-          </button>
-        ) : null}
-      </div>
-      {count > 1 ? (
-        <ul className="qc-lightbox__thumbs" aria-label="All QC photos">
-          {photos.map((item, position) => (
-            <li key={item.id}>
-              <button type="button" onClick={() => onMove(position)} aria-current={position === index || undefined} aria-label={`Photo ${position + 1}`}>
-                <img src={item.thumb} width={item.thumbWidth || undefined} height={item.thumbHeight || undefined} alt="" loading="lazy" decoding="async" />
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
 }
 
 export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string }) {
@@ -145,7 +77,24 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
           </ul>
         </section>
       ))}
-      {open !== null ? <Lightbox photos={photos} index={open} title={title} onMove={setOpen} onClose={close} /> : null}
+      {open !== null ? (
+        <Lightbox
+          photos={photos.map((photo, n) => ({
+            key: photo.id,
+            src: photo.url,
+            thumb: photo.thumb,
+            width: photo.width,
+            height: photo.height,
+            thumbWidth: photo.thumbWidth,
+            thumbHeight: photo.thumbHeight,
+            alt: `QC photo ${n + 1} of ${photos.length}`,
+          }))}
+          index={open}
+          label={`QC photos of ${title}`}
+          onMove={setOpen}
+          onClose={close}
+        />
+      ) : null}
     </div>
   );
 }
@@ -154,9 +103,14 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
 export function QcUploadBox({ action, viewer, productPath }: { action: string; viewer: QcUploaderView | null; productPath: string }) {
   const actionData = useActionData<QcUploadActionData>();
   const input = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const [clientErrors, setClientErrors] = useState<string[] | null>(null);
   const [chosen, setChosen] = useState<number>(0);
   const [dragging, setDragging] = useState(false);
+  const markSent = useResetAfterSuccess(formRef, () => {
+    setChosen(0);
+    setClientErrors(null);
+  });
 
   if (!viewer) {
     const back = encodeURIComponent(`${productPath}#qc-upload`);
@@ -217,12 +171,14 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
       ) : null}
       {full ? null : (
         <Form
+          ref={formRef}
           method="post"
           action={action}
           encType="multipart/form-data"
           className={`qc-upload__form${dragging ? " qc-upload__form--dragging" : ""}`}
           onSubmit={(event) => {
             if (!check()) event.preventDefault();
+            else markSent();
           }}
           onDragOver={(event) => {
             event.preventDefault();

@@ -12,12 +12,15 @@ export function SiteHeader({
   currency,
   returnTo,
   accountSlot,
+  search = true,
 }: {
   siteName: string;
   searchQuery: string;
   currency: CurrencyCode;
   returnTo: string;
   accountSlot?: ReactNode;
+  /** false on the home page: its own large search box is the one search there */
+  search?: boolean;
 }) {
   return (
     <header className="site-header">
@@ -28,28 +31,42 @@ export function SiteHeader({
         <nav className="site-header__links" aria-label="Site">
           <NavLink to="/blog">Blog</NavLink>
         </nav>
-        <Form method="get" action="/search" role="search" className="site-search">
-          <label htmlFor="site-search-q" className="visually-hidden">
-            Search products
-          </label>
-          <input
-            id="site-search-q"
-            type="search"
-            name="q"
-            defaultValue={searchQuery}
-            placeholder="Search products or paste a link"
-            autoComplete="off"
-            required
-            enterKeyHint="search"
-          />
-          <button type="submit">Search</button>
-        </Form>
+        {search ? <SearchForm query={searchQuery} /> : null}
         <CurrencyPicker currency={currency} returnTo={returnTo} />
         <nav className="site-header__nav" aria-label="Account">
           {accountSlot}
         </nav>
       </div>
     </header>
+  );
+}
+
+/** The header's search: GET /search, a name or a pasted marketplace link. */
+function SearchForm({ query }: { query: string }) {
+  return (
+    <Form method="get" action="/search" role="search" className="site-search">
+      <label htmlFor="site-search-q" className="visually-hidden">
+        Search products
+      </label>
+      <input
+        id="site-search-q"
+        type="search"
+        name="q"
+        defaultValue={query}
+        placeholder="Search or paste link"
+        autoComplete="off"
+        required
+        enterKeyHint="search"
+      />
+      {/* on a phone a magnifier leaves the box room for its placeholder; the name stays "Search" */}
+      <button type="submit">
+        <svg className="site-search__icon" aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+          <circle cx="10.5" cy="10.5" r="6.5" />
+          <path d="m15.5 15.5 5 5" />
+        </svg>
+        <span className="site-search__label">Search</span>
+      </button>
+    </Form>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-export type ToastData = { id: string; type: "success" | "error" | "info"; title?: string; message: string };
+export type ToastData = { id: string; type: "success" | "error" | "info"; title?: string; message: string; details?: string[] };
 
 /**
  * A flash message. Without JavaScript it stays until the next page and can be closed
@@ -9,7 +9,8 @@ export type ToastData = { id: string; type: "success" | "error" | "info"; title?
 export function ToastView({ toast }: { toast: ToastData }) {
   const [visible, setVisible] = useState(true);
   useEffect(() => {
-    if (toast.type === "error") return;
+    // errors, and messages with a list to read, stay until closed
+    if (toast.type === "error" || toast.details?.length) return;
     const timer = setTimeout(() => setVisible(false), 6000);
     return () => clearTimeout(timer);
   }, [toast.id, toast.type]);
@@ -22,6 +23,13 @@ export function ToastView({ toast }: { toast: ToastData }) {
         <div className="toast__body">
           {toast.title ? <strong className="toast__title">{toast.title}</strong> : null}
           <span className="toast__message">{toast.message}</span>
+          {toast.details?.length ? (
+            <ul className="toast__details">
+              {toast.details.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
         </div>
         <label htmlFor={inputId} className="toast__close" title="Close">
           <span aria-hidden="true">×</span>

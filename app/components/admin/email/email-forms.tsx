@@ -5,7 +5,7 @@
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { formatDateTime } from "~/components/admin/format";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
@@ -27,12 +27,14 @@ import {
 
 const VARIABLE_HINT = `Variables: ${BUILTIN_VARIABLES.map((name) => `{{${name}}}`).join(" ")} (escaped in HTML), plus your own below.`;
 
-function SaveOrCancel({ label, cancelTo }: { label: string; cancelTo: string }) {
+function SaveOrCancel({ label, cancelTo, secondary, children }: { label: string; cancelTo: string; secondary?: boolean; children?: ReactNode }) {
   return (
     <div className="form-actions">
-      <SubmitButton className="button" pendingText="Saving…">
+      {/* first in the form: Enter in a field saves, it never sends */}
+      <SubmitButton className={secondary ? "button button--secondary" : "button"} pendingText="Saving…">
         {label}
       </SubmitButton>
+      {children}
       <Link to={cancelTo} className="button button--secondary" preventScrollReset>
         Cancel
       </Link>
@@ -56,6 +58,7 @@ export function TemplateForm({
   submitLabel,
   cancelTo,
   hidden,
+  withTest,
 }: {
   id: string;
   intent: "create" | "update";
@@ -64,6 +67,8 @@ export function TemplateForm({
   submitLabel: string;
   cancelTo: string;
   hidden?: Record<string, string | number>;
+  /** a second button: save, then mail the template to the admin as a recipient gets it */
+  withTest?: boolean;
 }) {
   const [form, fields] = useForm<{ name: string; subject: string; html_content: string; text_content: string; template_variables: string }>({
     id,
@@ -110,7 +115,13 @@ export function TemplateForm({
       >
         <textarea {...getTextareaProps(fields.template_variables)} rows={3} className="admin-textarea--mono" spellCheck={false} />
       </Field>
-      <SaveOrCancel label={submitLabel} cancelTo={cancelTo} />
+      <SaveOrCancel label={submitLabel} cancelTo={cancelTo}>
+        {withTest ? (
+          <SubmitButton className="button button--secondary" name="then" value="test" pendingText="Sending the test…">
+            Save and send a test to me
+          </SubmitButton>
+        ) : null}
+      </SaveOrCancel>
     </Form>
   );
 }
@@ -178,6 +189,7 @@ export function CampaignForm({
   lastResult,
   submitLabel,
   cancelTo,
+  withStart,
 }: {
   id: string;
   intent: "create" | "update";
@@ -187,6 +199,8 @@ export function CampaignForm({
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
   cancelTo: string;
+  /** a second button that saves and starts at once (send now, or schedule): no draft left to execute */
+  withStart?: boolean;
 }) {
   const [form, fields] = useForm<{
     name: string;
@@ -221,7 +235,15 @@ export function CampaignForm({
   useEffect(() => setHydrated(true), []);
   const showTime = !hydrated || schedule !== "immediate";
   const showPattern = !hydrated || schedule === "recurring";
-  const recipient = (fields.recipient_type.initialValue as string | undefined) ?? "all";
+  const initialRecipient = ((fields.recipient_type.initialValue as string | undefined) ?? "all") as RecipientType;
+  const [recipient, setRecipient] = useState<RecipientType>(RECIPIENT_TYPES.includes(initialRecipient) ? initialRecipient : "all");
+  // the start button says what it will do; without JavaScript it cannot know the choice yet
+  const startLabel = !hydrated ? "Send now / schedule" : schedule === "immediate" ? "Save and send now" : schedule === "scheduled" ? "Save and schedule" : "Save and start the series";
+  const startHint = !hydrated
+    ? "Saves and starts: with “Send now” it sends at once; a set time or a repeating campaign is scheduled."
+    : schedule === "immediate"
+      ? `Sends at once to ${audience[recipient]} recipient${audience[recipient] === 1 ? "" : "s"} (${RECIPIENT_LABELS[recipient].toLowerCase()}).`
+      : undefined;
 
   return (
     // posts to the page's own address: the dialog (?modal=...) stays open with the errors
@@ -259,7 +281,7 @@ export function CampaignForm({
         <legend>Recipients</legend>
         {RECIPIENT_TYPES.map((type) => (
           <label key={type} className="admin-check">
-            <input type="radio" name={fields.recipient_type.name} value={type} defaultChecked={recipient === type} />
+            <input type="radio" name={fields.recipient_type.name} value={type} defaultChecked={initialRecipient === type} onChange={() => setRecipient(type)} />
             {RECIPIENT_LABELS[type]} <span className="muted">({audience[type]} now)</span>
           </label>
         ))}
@@ -302,7 +324,18 @@ export function CampaignForm({
           ) : null}
         </div>
       </fieldset>
-      <SaveOrCancel label={submitLabel} cancelTo={cancelTo} />
+      <SaveOrCancel label={submitLabel} cancelTo={cancelTo} secondary={withStart}>
+        {withStart ? (
+          <SubmitButton className="button" name="then" value="start" pendingText={schedule === "immediate" && hydrated ? "Sending…" : "Starting…"} aria-describedby={startHint ? `${id}-start-hint` : undefined}>
+            {startLabel}
+          </SubmitButton>
+        ) : null}
+      </SaveOrCancel>
+      {withStart && startHint ? (
+        <p className="field__hint" id={`${id}-start-hint`}>
+          {startHint}
+        </p>
+      ) : null}
     </Form>
   );
 }

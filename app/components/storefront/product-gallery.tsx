@@ -1,0 +1,73 @@
+/**
+ * A product's pictures. Without JavaScript the main picture and each thumbnail link to the
+ * picture itself. With it, a thumbnail shows its picture in the main place, and the main
+ * picture opens the viewer (zoom and pan, keys, swipes: app/components/ui/lightbox.tsx).
+ */
+import { useState } from "react";
+import { Lightbox } from "~/components/ui/lightbox";
+
+/** Whether a click is a plain one (a new tab or window is the browser's business). */
+const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) => !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0;
+
+export function ProductGallery({ images, name }: { images: string[]; name: string }) {
+  const [current, setCurrent] = useState(0);
+  const [open, setOpen] = useState<number | null>(null);
+  const main = images[current] ?? images[0];
+  if (!main) {
+    return (
+      <div className="product-page__gallery">
+        <span className="product-page__main-image product-page__main-image--none" aria-hidden="true">
+          No image
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div className="product-page__gallery">
+      <a
+        href={main}
+        className="product-page__main-image"
+        aria-label={images.length > 1 ? `${name}: picture ${current + 1} of ${images.length}, open the viewer` : `${name}: open the viewer`}
+        onClick={(event) => {
+          if (!plainClick(event)) return;
+          event.preventDefault();
+          setOpen(current);
+        }}
+      >
+        <img src={main} alt={name} width={600} height={600} />
+      </a>
+      {images.length > 1 ? (
+        <ul className="product-page__thumbs" aria-label="All pictures">
+          {images.map((image, index) => (
+            <li key={`${index}-${image}`}>
+              <a
+                href={image}
+                aria-label={`Picture ${index + 1}`}
+                aria-current={index === current || undefined}
+                onClick={(event) => {
+                  if (!plainClick(event)) return;
+                  event.preventDefault();
+                  setCurrent(index);
+                }}
+              >
+                <img src={image} alt="" width={80} height={80} loading="lazy" decoding="async" />
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {open !== null ? (
+        <Lightbox
+          photos={images.map((image, index) => ({ key: `${index}-${image}`, src: image, thumb: image, alt: `${name}, picture ${index + 1} of ${images.length}` }))}
+          index={open}
+          label={`Pictures of ${name}`}
+          onMove={(index) => {
+            setOpen(index);
+            setCurrent(index);
+          }}
+          onClose={() => setOpen(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

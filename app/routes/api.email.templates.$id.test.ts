@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { dataByMethod, dataMethodNotAllowed, dataOk, parseId } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/permissions.server";
+import { EMAIL_MESSAGES as M } from "~/schemas/email";
+import { EMAIL_ACCESS, sendTemplateTest } from "~/services/email.server";
+
+export const loader = () => dataMethodNotAllowed(["POST"]);
+
+/** POST: the saved template, as a recipient gets it, to the caller's own address now (CONTRACT.md). */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  dataByMethod(request, {
+    POST: async () => {
+      const actor = await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const email = await sendTemplateTest(parseId(params.id), actor);
+      return dataOk(M.testSent(email), { email });
+    },
+  });
