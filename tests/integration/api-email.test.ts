@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountByAdmin, openServerDb, pageLogin } from "../fakes/accounts";
 import { createCampaign, createTemplate, emailApi, execute, insertRecipients, waitForCampaign, type EmailApi } from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
-import { api, apiLogin } from "../setup/api-client";
+import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+
 import { startTestServer, type TestServer } from "../setup/server";
 
 let server: TestServer;
@@ -40,6 +41,7 @@ describe("who may call /api/email", () => {
     ["GET", "/templates/1"],
     ["PUT", "/templates/1", { name: "x", subject: "x", html_content: "x" }],
     ["DELETE", "/templates/1"],
+    ["POST", "/templates/1/send-test"],
     ["GET", "/campaigns"],
     ["POST", "/campaigns", { name: "x", subject: "x" }],
     ["GET", "/campaigns/1"],
@@ -118,6 +120,31 @@ describe("templates", () => {
     const gone = await call(`/templates/${id}`);
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ success: false, data: null, error: "NOT_FOUND" });
+  });
+
+  it("sends a test of a template to the caller, as a recipient would get it; 404 for none; 502 when the relay refuses", async () => {
+    const { id } = await createTemplate(call, { subject: "News for {{userName}}" });
+    const since = Date.now();
+    const sent = await call(`/templates/${id}/send-test`, { method: "POST" });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body).toEqual({ success: true, message: `Test sent to ${TEST_ADMIN.email}`, data: { email: TEST_ADMIN.email }, error: null });
+    const mail = await smtp.waitForMail(TEST_ADMIN.email, { since, subjectIncludes: "[Test]" });
+    expect(mail.subject).toBe(`[Test] News for ${TEST_ADMIN.username}`);
+    expect(mail.text).toContain(`Hi ${TEST_ADMIN.username} (${TEST_ADMIN.email})`);
+    expect(mail.headers["list-unsubscribe"]).toMatch(/^<http:\/\/[^>]+\/unsubscribe\?token=\d+\.[\w-]{22}>$/);
+    expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+
+    expect((await call("/templates/999999/send-test", { method: "POST" })).status).toBe(404);
+    smtp.behave({ reject: { code: 550, message: "5.7.1 Relay refused" } });
+    try {
+      const refused = await call(`/templates/${id}/send-test`, { method: "POST" });
+      expect(refused.status).toBe(502);
+      expect(refused.body).toMatchObject({ success: false, error: "MAIL_NOT_SENT", message: expect.stringContaining("Sending the test failed") });
+    } finally {
+      smtp.behave({});
+    }
+    // a test is no campaign: nothing was logged as sent
+    expect(db.prepare("SELECT count(*) AS n FROM email_sends WHERE email = ?").get(TEST_ADMIN.email)).toEqual({ n: 0 });
   });
 
   it("refuses bad input with 400 naming each field, and stores nothing", async () => {

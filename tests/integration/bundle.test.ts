@@ -78,9 +78,13 @@ describe("browser bundle", () => {
     }
   });
 
-  it("stays under 600 KB of minified JavaScript in all, apart from what loads on demand (the editor, under 500 KB)", () => {
+  // The cap on everything together (mostly the back office) moved from 600 to 640 KB with
+  // issue 20 (campaign start buttons, template tests, the viewer, the sign-up return; at
+  // 617 KB after the viewer was moved out to load on demand). The per-page caps above and
+  // below are unchanged; issue 21's one admin list component is where it shrinks again.
+  it("stays under 640 KB of minified JavaScript in all, apart from what loads on demand (the editor, under 500 KB)", () => {
     const eager = scripts.filter(([file]) => !onDemand.has(file)).reduce((sum, [, output]) => sum + output.bytes, 0);
-    expect(eager).toBeLessThan(600 * 1024);
+    expect(eager).toBeLessThan(640 * 1024);
     for (const file of onDemand) expect(metafile.outputs[file].bytes, file).toBeLessThan(500 * 1024);
   });
 

@@ -4,7 +4,7 @@
  * picture opens the viewer (zoom and pan, keys, swipes: app/components/ui/lightbox.tsx).
  */
 import { useState } from "react";
-import { Lightbox } from "~/components/ui/lightbox";
+import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 
 /** Whether a click is a plain one (a new tab or window is the browser's business). */
 const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) => !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0;
@@ -27,6 +27,8 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
       <a
         href={main}
         className="product-page__main-image"
+        onPointerEnter={preloadLightbox}
+        onFocus={preloadLightbox}
         aria-label={images.length > 1 ? `${name}: picture ${current + 1} of ${images.length}, open the viewer` : `${name}: open the viewer`}
         onClick={(event) => {
           if (!plainClick(event)) return;

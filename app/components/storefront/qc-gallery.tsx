@@ -8,7 +8,7 @@
  */
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useCallback, useRef, useState, type DragEvent } from "react";
-import { Lightbox } from "~/components/ui/lightbox";
+import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS, QC_MESSAGES } from "~/schemas/qc-rules";
@@ -56,6 +56,8 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
                   <a
                     href={photo.url}
                     className="qc-thumb"
+                    onPointerEnter={preloadLightbox}
+                    onFocus={preloadLightbox}
                     onClick={(event) => {
                       if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
                       event.preventDefault();

@@ -20,7 +20,9 @@ const FIT: View = { zoom: 1, x: 0, y: 0 };
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-export function Lightbox({ photos, index, label, onMove, onClose }: { photos: LightboxPhoto[]; index: number; label: string; onMove: (index: number) => void; onClose: () => void }) {
+export type LightboxProps = { photos: LightboxPhoto[]; index: number; label: string; onMove: (index: number) => void; onClose: () => void };
+
+export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProps) {
   const dialog = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<View>(FIT);
