@@ -24,7 +24,7 @@ import autocannon from "autocannon";
 import { createKysely, openSqlite } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
-import { seededRandom } from "../db/seed-catalogue";
+import { seededRandom } from "./demo/catalogue";
 import { countWords, htmlToText, readingTime } from "../app/lib/blog-text";
 import { runDifferential } from "./front-differential";
 import { startArgs } from "./start-command";

@@ -1,7 +1,7 @@
 /** `npm run seed`: migrates, then seeds demo data into empty domains. */
 import { closeDb, getDb } from "../app/lib/db.server";
 import { migrateToLatest } from "../db/migrate";
-import { seedDatabase } from "../db/seed";
+import { seedDatabase } from "./demo/seed";
 import { envOrExit } from "./lib";
 
 envOrExit();

@@ -114,7 +114,7 @@ export async function apiRoute(handler: Handler): Promise<Response> {
 }
 
 /**
- * The envelope of /api/email (CONTRACT.md "E-mail marketing"): every answer is
+ * The envelope of /api/email (docs/runtime.md "E-mail marketing"): every answer is
  * `{success, message, data, error}`. Success: `data` holds the answer, `error` is null.
  * Failure: `data` is null and `error` the machine code, next to the usual `message`,
  * `code` and `errors` of the error envelope.

@@ -3,7 +3,7 @@ import { articleSlug, countWords, htmlToText, postSlugFromTitle, readingTime, sl
 
 const NOW = 1_764_000_123_456;
 
-describe("post slugs (spec/admin.md 5)", () => {
+describe("post slugs (docs/product/admin.md 5)", () => {
   it.each([
     ["How to Buy on Weidian", "how-to-buy-on-weidian"],
     ["  QC Photos: What to Check?!  ", "qc-photos-what-to-check"],

@@ -1,5 +1,5 @@
 /**
- * The blog's text rules (spec/admin.md 5), pure and client-safe: slugs of posts,
+ * The blog's text rules (docs/product/admin.md 5), pure and client-safe: slugs of posts,
  * categories and tags, the plain text of a post's HTML, and the reading time.
  */
 
@@ -75,13 +75,13 @@ function trimSlug(slug: string): string {
   return cut;
 }
 
-/** 'article-' and the last six digits of the time (spec/admin.md 5). */
+/** 'article-' and the last six digits of the time (docs/product/admin.md 5). */
 export function articleSlug(now: number = Date.now()): string {
   return `article-${String(Math.floor(now)).slice(-6).padStart(6, "0")}`;
 }
 
 /**
- * A post's slug from its title (spec/admin.md 5): lowercased; the words of the pinyin
+ * A post's slug from its title (docs/product/admin.md 5): lowercased; the words of the pinyin
  * table become pinyin; if Chinese characters remain, 'article-' plus the last six digits
  * of the time; otherwise every run of other characters becomes one hyphen. A title with
  * nothing left (only punctuation, say) also gets the 'article-' form.
@@ -96,7 +96,7 @@ export function postSlugFromTitle(title: string, now: number = Date.now()): stri
 }
 
 /**
- * A category's (or tag's) slug from its name (spec/admin.md 5): lowercased; runs of
+ * A category's (or tag's) slug from its name (docs/product/admin.md 5): lowercased; runs of
  * characters that are neither letters/digits nor Chinese become hyphens; ends trimmed.
  * Also how a slug typed by hand is cleaned.
  */
@@ -153,7 +153,7 @@ export function countWords(text: string): number {
   return cjk + rest;
 }
 
-/** Words per minute (spec/admin.md 9). */
+/** Words per minute (docs/product/admin.md 9). */
 export const READING_WORDS_PER_MINUTE = 200;
 
 /** Minutes to read: words of the tag-stripped content ÷ 200, rounded up (at least 1). */

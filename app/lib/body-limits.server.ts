@@ -26,7 +26,7 @@ export const BLOG_FORM_FIELD_BYTES = 2 * MB;
  */
 const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }> = [
   {
-    // spec/storefront.md 5: up to 10 files of 10 MB each, plus the multipart framing
+    // docs/product/storefront.md 5: up to 10 files of 10 MB each, plus the multipart framing
     path: /^\/api\/qc\/products\/[^/]+\/qc-images\/(user|admin)$/,
     bytes: 10 * 10 * MB + MB,
     why: "QC photo uploads: 10 files of 10 MB",

@@ -1,5 +1,5 @@
 /**
- * Currencies and price display, client-safe (spec/storefront.md 2, 9). Prices are stored in
+ * Currencies and price display, client-safe (docs/product/storefront.md 2, 9). Prices are stored in
  * CNY; a rate is CNY per one unit of the currency; displayed = CNY ÷ rate, 2 decimals.
  */
 

@@ -7,7 +7,7 @@ import { ConfigError, parseEnv } from "./env.server";
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "env-test-"));
 
 describe("parseEnv", () => {
-  it("applies the defaults of CONTRACT.md", () => {
+  it("applies the defaults of docs/runtime.md", () => {
     const dir = tempDir();
     const env = parseEnv({ DATA_DIR: dir });
     expect(env.PORT).toBe(3000);

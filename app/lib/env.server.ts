@@ -1,5 +1,5 @@
 /**
- * The one reader of process.env. Every variable of CONTRACT.md is parsed here with zod,
+ * The one reader of process.env. Every variable of docs/runtime.md is parsed here with zod,
  * defaults are applied, and the signing secrets are generated once into
  * $DATA_DIR/secrets.json when they are not given.
  *

@@ -17,7 +17,7 @@ import { marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-ru
 export type Marketplace = Platform;
 const canonicalItemUrl = marketplaceUrl;
 
-/** Short links that need a server-side fetch to find the item (reference/marketplace-links.md). */
+/** Short links that need a server-side fetch to find the item (docs/marketplace-links.md). */
 export const SHORT_LINK_HOSTS = [
   "m.tb.cn",
   "tb.cn",

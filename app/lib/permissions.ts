@@ -72,7 +72,7 @@ export const PERMISSION_GROUPS: Array<{ label: string; prefix: string }> = [
 ];
 
 /**
- * QC actions (spec/storefront.md 6, spec/admin.md 6): upload needs qc.upload; review
+ * QC actions (docs/product/storefront.md 6, docs/product/admin.md 6): upload needs qc.upload; review
  * needs qc.review, qc.approve or qc.reject (approving: qc.review or qc.approve;
  * rejecting: qc.review or qc.reject); delete needs qc.delete; qc.manage covers all.
  */
@@ -89,14 +89,14 @@ export function publishesQc(access: Pick<Access, "allPermissions" | "hasAdminAcc
   return access.hasAdminAccess && canAny(access, QC_PERMISSIONS.upload);
 }
 
-/** Sidebar rules of spec/admin.md section 2. */
+/** Sidebar rules of docs/product/admin.md section 2. */
 export const sidebarRules = {
   users: (a: Access) => isSuperAdmin(a),
   products: (a: Access) =>
     canAny(a, ["product.create", "product.edit", "product.delete"]) || a.userType !== "user",
   blog: (a: Access) => a.allPermissions.some((p) => p.startsWith("blog.")),
   qc: (a: Access) => a.allPermissions.some((p) => p.startsWith("qc.")) || hasRole(a, "admin") || isSuperAdmin(a),
-  // super_admin and admin: the admin role or the is_admin flag (spec/admin.md 6: "is_admin
+  // super_admin and admin: the admin role or the is_admin flag (docs/product/admin.md 6: "is_admin
   // grants access to the admin area and management actions")
   email: (a: Access) => a.userType === "super_admin" || a.userType === "admin",
   system: (a: Access) => isSuperAdmin(a),

@@ -15,7 +15,7 @@ export function parseQuery<T>(
   return result.data;
 }
 
-/** The list envelope of spec/admin.md 3 (items, currentPage, totalPages, totalItems, ...). */
+/** The list envelope of docs/product/admin.md 3 (items, currentPage, totalPages, totalItems, ...). */
 export function pageEnvelope<T>(page: { items: T[]; page: number; totalPages: number; totalItems: number; limit: number }) {
   return {
     items: page.items,

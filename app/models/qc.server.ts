@@ -306,7 +306,7 @@ export async function qcFileUrlsOfProduct(db: DB, productId: number): Promise<st
 
 /**
  * The product's QC photos given by address (the admin product body's `qc_images`,
- * spec/admin.md 7): approved rows with no file of their own (bytes 0), so deleting one
+ * docs/product/admin.md 7): approved rows with no file of their own (bytes 0), so deleting one
  * never deletes a file the address points at. The list replaces the linked photos
  * (those not in it go); photos uploaded through the QC screens are never touched.
  */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
-import { notFound, loadProductPage, productPageAction, type LocateProduct } from "~/lib/product-page.server";
+import { notFound, loadProductPage, productPageAction, type LocateProduct } from "~/controllers/product-page.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { getProductByItem } from "~/services/catalogue.server";
 

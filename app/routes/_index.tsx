@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@r
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
-import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
+import { storefrontAccess, toProductCard } from "~/controllers/product-page.server";
 import type { RootLoaderData } from "~/root";
 import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/ui/error-page";
 import { can, canAny, isSuperAdmin, QC_PERMISSIONS, sidebarRules } from "~/lib/permissions";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
 import { blogDashboardCounts } from "~/services/blog.server";

@@ -6,7 +6,7 @@ import { AgentForm } from "~/components/admin/agent-form";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
 import { agentJson, getAgent, updateAgentByAdmin } from "~/services/agents.server";

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { agentTemplateFor, buildAgentLink } from "~/lib/marketplace-links";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";

@@ -5,7 +5,7 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AgentForm } from "~/components/admin/agent-form";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
 import { createAgent } from "~/services/agents.server";

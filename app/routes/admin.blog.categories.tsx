@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { BlogCategoriesPage } from "~/components/admin/blog-categories";
-import { blogCategoriesAction, blogCategoriesLoader } from "~/lib/admin-blog.server";
+import { blogCategoriesAction, blogCategoriesLoader } from "~/controllers/admin-blog.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 

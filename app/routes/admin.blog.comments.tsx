@@ -7,7 +7,7 @@ import { formatDateTime } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { commentQueueAction, commentQueueLoader } from "~/lib/admin-blog.server";
+import { commentQueueAction, commentQueueLoader } from "~/controllers/admin-blog.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";

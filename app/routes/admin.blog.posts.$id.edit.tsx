@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/re
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { BlogPostForm } from "~/components/admin/blog-post-form";
 import { formatDateTime } from "~/components/admin/format";
-import { postFormAction, postFormLoader, postIdParam } from "~/lib/admin-blog-post-form.server";
+import { postFormAction, postFormLoader, postIdParam } from "~/controllers/admin-blog-post-form.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES, POST_STATUS_LABELS } from "~/schemas/blog-rules";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { BlogPostListPage } from "~/components/admin/blog-post-list";
-import { blogPostListAction, blogPostListLoader } from "~/lib/admin-blog.server";
+import { blogPostListAction, blogPostListLoader } from "~/controllers/admin-blog.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { BlogPostForm } from "~/components/admin/blog-post-form";
-import { postFormAction, postFormLoader } from "~/lib/admin-blog-post-form.server";
+import { postFormAction, postFormLoader } from "~/controllers/admin-blog-post-form.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 

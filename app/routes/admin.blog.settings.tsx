@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { blogSettingsAction, blogSettingsLoader } from "~/lib/admin-blog.server";
+import { blogSettingsAction, blogSettingsLoader } from "~/controllers/admin-blog.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, POSTS_PER_PAGE_MAX } from "~/schemas/blog-rules";
 

@@ -5,7 +5,7 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { CategoryForm } from "~/components/admin/category-forms";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";

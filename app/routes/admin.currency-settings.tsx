@@ -8,7 +8,7 @@ import { ApiError } from "~/lib/api.server";
 import { CURRENCIES, CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode } from "~/lib/currency";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
 import { forceRefreshRates, getRates, setManualRatesFromInput, useAutomaticRates } from "~/services/currency.server";
@@ -16,7 +16,7 @@ import { forceRefreshRates, getRates, setManualRatesFromInput, useAutomaticRates
 const FOREIGN = CURRENCY_CODES.filter((code): code is Exclude<CurrencyCode, "CNY"> => code !== "CNY");
 const PAGE = "/admin/currency-settings";
 
-/** /admin/currency-settings (super admin): manual or automatic CNY rates (spec/admin.md 2, 4, 5). */
+/** /admin/currency-settings (super admin): manual or automatic CNY rates (docs/product/admin.md 2, 4, 5). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, { superAdmin: true });
   const view = await getRates();

@@ -12,7 +12,7 @@ import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { templateInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, variablesIn } from "~/schemas/email-rules";

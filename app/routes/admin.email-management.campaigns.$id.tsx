@@ -9,7 +9,7 @@ import { formatDateTime } from "~/components/admin/format";
 import { ApiError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { campaignInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, RECIPIENT_LABELS, RECURRING_LABELS, SCHEDULE_LABELS } from "~/schemas/email-rules";

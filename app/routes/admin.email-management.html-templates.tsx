@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { EmailErrorView } from "~/components/admin/email/email-parts";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { previewInputSchema } from "~/schemas/email";
 import { EMAIL_ACCESS, htmlTemplateJson, listHtmlTemplates, previewDefaults, previewHtmlTemplate } from "~/services/email.server";
 
@@ -12,7 +12,7 @@ import { EMAIL_ACCESS, htmlTemplateJson, listHtmlTemplates, previewDefaults, pre
  * runs nothing, and copied into a new editable template with one click.
  */
 const PATH = "/admin/email-management/html-templates";
-/** The values a preview fills in (spec/admin.md 7). */
+/** The values a preview fills in (docs/product/admin.md 7). */
 const PREVIEW_FIELDS = ["siteName", "userName", "siteUrl", "unsubscribeUrl"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { EmailErrorView, RecentChart, useLiveRefresh } from "~/components/admin/email/email-parts";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { EMAIL_ACCESS, emailOverview } from "~/services/email.server";
 
 /**
- * The statistics tab (spec/admin.md 3 "Email overview"): campaign counts, messages by
+ * The statistics tab (docs/product/admin.md 3 "Email overview"): campaign counts, messages by
  * outcome, the success rate (sent ÷ total, one decimal), templates, and the last 7 days
  * as a chart drawn with HTML (readable without JavaScript) and as a table.
  */

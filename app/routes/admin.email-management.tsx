@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useRouteError } from "@remix-run/react";
 import { EmailErrorView, EmailTabs } from "~/components/admin/email/email-parts";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { EMAIL_ACCESS } from "~/services/email.server";
 
 /**
- * E-mail marketing (spec/admin.md "Email marketing"): four tabs, each its own page under
+ * E-mail marketing (docs/product/admin.md "Email marketing"): four tabs, each its own page under
  * this one. Visitors go to the login page (the back office's login prompt); users without
  * access get '权限不足，需要管理员权限'. Each tab checks access again.
  */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ProductListPage } from "~/components/admin/product-list";
-import { productListAction, productListLoader } from "~/lib/admin-product-list.server";
+import { productListAction, productListLoader } from "~/controllers/admin-product-list.server";
 import { pageMeta } from "~/lib/meta";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
 

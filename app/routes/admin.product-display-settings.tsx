@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation, useRouteError } from "@remix-
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings, saveSiteSettings } from "~/services/site-settings.server";

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/re
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
-import { productFormAction, productFormLoader, productIdParam } from "~/lib/admin-product-form.server";
+import { productFormAction, productFormLoader, productIdParam } from "~/controllers/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
 
 /** /admin/products/:id/edit (product.edit): a non-numeric id is the invalid-id page. */

@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminQcImages, AdminQcUpload, QcDeleteDialogs } from "~/components/admin/qc-images";
-import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer } from "~/lib/admin-qc.server";
-import { productIdParam } from "~/lib/admin-product-form.server";
+import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer } from "~/controllers/admin-qc.server";
+import { productIdParam } from "~/controllers/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
 import { getProduct, productPath } from "~/services/catalogue.server";
-import { orNotFound } from "~/lib/product-page.server";
+import { orNotFound } from "~/controllers/product-page.server";
 
-/** /admin/products/:id/qc (spec/admin.md 2): the upload area and the product's QC photos. */
+/** /admin/products/:id/qc (docs/product/admin.md 2): the upload area and the product's QC photos. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { access } = await requireQcViewer(request);
   const id = productIdParam(params.id);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
-import { productFormAction, productFormLoader } from "~/lib/admin-product-form.server";
+import { productFormAction, productFormLoader } from "~/controllers/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
 
 /** /admin/products/new (product.create). */

@@ -7,7 +7,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { FormErrors } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer, toAdminQcImage } from "~/lib/admin-qc.server";
+import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
 import { ApiError } from "~/lib/api.server";
 import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
@@ -27,7 +27,7 @@ const selectedId = (params: URLSearchParams): number | null => {
 };
 
 /**
- * /admin/qc-manager (spec/admin.md 2, 5, 9): products as QC folders, in a folder list or a
+ * /admin/qc-manager (docs/product/admin.md 2, 5, 9): products as QC folders, in a folder list or a
  * grid of cards (up to 20 thumbnails, then '+N more'); filters, search by id or name, 10,
  * 20 or 50 a page; the chosen folder's photos with upload, select and delete; 'New QC
  * folder' by id.

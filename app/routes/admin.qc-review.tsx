@@ -9,22 +9,22 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { canAny, QC_PERMISSIONS } from "~/lib/permissions";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
 import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
-import { requireQcViewer, toAdminQcImage } from "~/lib/admin-qc.server";
+import { requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
 
 /**
- * /admin/qc-review (spec/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
+ * /admin/qc-review (docs/product/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
  * page, oldest first; approve or reject each (with an optional reason), or a selection.
  * One form: each photo's buttons name it, so it works without JavaScript. Staff who may
  * see QC management but hold no review permission see the queue without the buttons.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  // viewing QC management is open to the admin role and any qc.* holder (spec/admin.md 2, 6);
+  // viewing QC management is open to the admin role and any qc.* holder (docs/product/admin.md 2, 6);
   // approving and rejecting need their permissions (the buttons show only then; the action checks)
   const { access } = await requireQcViewer(request);
   const url = new URL(request.url);

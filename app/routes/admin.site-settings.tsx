@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { log } from "~/lib/log.server";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
 import type { SiteSettingKey } from "~/schemas/site-settings";
@@ -27,7 +27,7 @@ type FieldDef = {
 
 type TabId = "basic" | "seo" | "analytics" | "ad" | "tools";
 
-/** The five tabs of spec/admin.md 2 and the settings each one edits. */
+/** The five tabs of docs/product/admin.md 2 and the settings each one edits. */
 const TABS: Array<{ id: TabId; label: string; fields: FieldDef[] }> = [
   {
     id: "basic",

@@ -4,7 +4,7 @@ import { AdminShell } from "~/components/admin/admin-shell";
 import { visibleNav } from "~/components/admin/nav";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import adminStyles from "~/styles/admin.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];

@@ -13,7 +13,7 @@ import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { isSuperAdmin } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { ADMIN_MESSAGES, adminEditUserFormSchema, adminResetPasswordFormSchema, roleAssignmentSchema } from "~/schemas/admin-users";
 import { assignRoleToUser, getPermissionDialogData, getUserForAdmin, grantPermissionToUser, resetPasswordByAdmin, revokePermissionFromUser, revokeRoleFromUser, updateUserByAdmin } from "~/services/users.server";

@@ -15,7 +15,7 @@ import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { ADMIN_MESSAGES, adminBatchFormSchema, adminCreateUserSchema, BATCH_MAX, batchSummary, parseBatchLines, USER_MANAGEMENT_PERMISSIONS, USERS_PAGE_SIZE, userListQuerySchema, type UserTypeFilterValue } from "~/schemas/admin-users";
 import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin, type PermissionDialogData } from "~/services/users.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
 import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue.server";
 
@@ -14,7 +14,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 
 /**
  * POST /api/admin/categories {name, description?, parent_id?, sort_order?} (product.create) →
- * 201 {data}. An empty name says '分类名称是必填的' (spec/admin.md 5, "Shop category create").
+ * 201 {data}. An empty name says '分类名称是必填的' (docs/product/admin.md 5, "Shop category create").
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {

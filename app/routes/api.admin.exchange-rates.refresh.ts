@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { forceRefreshRates } from "~/services/currency.server";
 
 export const loader = () => methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { listAllPermissions } from "~/services/users.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { ADMIN_MESSAGES, adminUpdateUserSchema, USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { deleteUserByAdmin, getUserForAdmin, updateUserByAdmin } from "~/services/users.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { ADMIN_MESSAGES } from "~/schemas/admin-users";
 import { getUserDirectPermissions, grantPermissionToUser, revokePermissionFromUser } from "~/services/users.server";
 

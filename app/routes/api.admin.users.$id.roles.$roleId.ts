@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { ADMIN_MESSAGES, roleAssignmentSchema } from "~/schemas/admin-users";
 import { assignRoleToUser, getUserRoles, revokeRoleFromUser } from "~/services/users.server";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { ADMIN_MESSAGES, adminCreateUserSchema, USER_MANAGEMENT_PERMISSIONS, USER_TYPE_FILTERS } from "~/schemas/admin-users";
 import { createUserByAdmin, listUsersForAdmin } from "~/services/users.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { adminBatchBodySchema, batchSummary, parseBatchEntries } from "~/schemas/admin-users";
 import { batchCreateUsers } from "~/services/users.server";
 

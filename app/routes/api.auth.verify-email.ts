@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { getApiUser } from "~/lib/auth.server";
-import { getAccess } from "~/lib/permissions.server";
+import { getApiUser } from "~/services/request-user.server";
+import { getAccess } from "~/services/permissions.server";
 import { verifyEmailSchema } from "~/schemas/auth";
 import { verifyEmail } from "~/services/auth.server";
 import { signAccessToken } from "~/services/tokens.server";

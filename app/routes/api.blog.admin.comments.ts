@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { commentQueueQuerySchema } from "~/schemas/blog";
 import { commentJson, commentQueue } from "~/services/blog.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { BLOG_PERMISSIONS } from "~/lib/blog-api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { apiAdminPostListQuerySchema } from "~/schemas/blog";
 import { adminPostList, postListJson } from "~/services/blog.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { optionalApiUser, requireApiAdmin } from "~/lib/permissions.server";
+import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { BLOG_MESSAGES, blogCategoryUpdateSchema } from "~/schemas/blog";
 import { categoryJson, deleteBlogCategoryByAdmin, listCategoriesFor, updateBlogCategoryByAdmin } from "~/services/blog.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { optionalApiUser, requireApiAdmin } from "~/lib/permissions.server";
+import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { blogCategoryInputSchema } from "~/schemas/blog";
 import { categoryJson, createBlogCategory, listCategoriesFor } from "~/services/blog.server";
 

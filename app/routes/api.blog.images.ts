@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
-import { storeBlogImage } from "~/lib/blog-api.server";
+import { requireApiAdmin } from "~/services/permissions.server";
+import { storeBlogImage } from "~/controllers/blog-api.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

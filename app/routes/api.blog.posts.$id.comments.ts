@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { optionalApiUser, requireApiUser } from "~/lib/permissions.server";
+import { optionalApiUser, requireApiUser } from "~/services/permissions.server";
 import { BLOG_MESSAGES, commentInputSchema } from "~/schemas/blog";
 import { addComment, commentJson, listComments } from "~/services/blog.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { likeSchema } from "~/schemas/blog";
 import { likePost } from "~/services/blog.server";
 

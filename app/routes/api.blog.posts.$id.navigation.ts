@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { optionalApiUser } from "~/lib/permissions.server";
+import { optionalApiUser } from "~/services/permissions.server";
 import { postNavigation } from "~/services/blog.server";
 
 /** GET /api/blog/posts/:id/navigation → {data: {previous, next}}: the public posts before (older) and after (newer), each {id, slug, title} or null. */

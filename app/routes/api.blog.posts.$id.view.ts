@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { optionalApiUser } from "~/lib/permissions.server";
+import { optionalApiUser } from "~/services/permissions.server";
 import { countPostView, getPost } from "~/services/blog.server";
 
 export const loader = () => methodNotAllowed(["PUT"]);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { optionalApiUser, requireApiAdmin } from "~/lib/permissions.server";
+import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { postUpdateSchema } from "~/schemas/blog";
 import { deletePostByAdmin, getPost, postJson, updatePostByAdmin } from "~/services/blog.server";
 
@@ -14,7 +14,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 /** PUT and DELETE /api/blog/posts/:id (the id, not the slug). */
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
-    /** the fields given change, the status included (blog.edit, as CONTRACT.md names it) */
+    /** the fields given change, the status included (blog.edit, as docs/runtime.md names it) */
     PUT: async () => {
       await requireApiAdmin(request, { permission: "blog.edit" });
       const id = parseId(params.post);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { postInputSchema, postListQuerySchema } from "~/schemas/blog";
 import { createPost, listPublicPosts, postJson, postListJson } from "~/services/blog.server";

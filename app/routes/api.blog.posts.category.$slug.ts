@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { optionalApiUser } from "~/lib/permissions.server";
+import { optionalApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { postListQuerySchema } from "~/schemas/blog";
 import { categoryJson, listCategoryPosts, postListJson } from "~/services/blog.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { sideListLimit } from "~/lib/blog-api.server";
+import { sideListLimit } from "~/controllers/blog-api.server";
 import { featuredPosts, postJson } from "~/services/blog.server";
 
 /** GET /api/blog/posts/featured?limit → {data: [post]}: featured public posts, pinned first, newest first. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { optionalApiUser } from "~/lib/permissions.server";
+import { optionalApiUser } from "~/services/permissions.server";
 import { getPost, postJson } from "~/services/blog.server";
 
 /** GET /api/blog/posts/id/:id → {data: post} (any status for holders of blog.edit, else public posts only). */

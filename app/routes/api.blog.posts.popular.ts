@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { sideListLimit } from "~/lib/blog-api.server";
+import { sideListLimit } from "~/controllers/blog-api.server";
 import { popularPosts, postJson } from "~/services/blog.server";
 
 /** GET /api/blog/posts/popular?limit → {data: [post]}: the most viewed public posts. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { BLOG_MESSAGES, blogSettingsSchema } from "~/schemas/blog";
 import { blogSettingsJson, loadBlogSettings, saveBlogSettings } from "~/services/blog.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { getApiUser } from "~/lib/auth.server";
-import { getAccess } from "~/lib/permissions.server";
+import { getApiUser } from "~/services/request-user.server";
+import { getAccess } from "~/services/permissions.server";
 import { categoriesForStorefront, categoryJson } from "~/services/catalogue.server";
 
 /**

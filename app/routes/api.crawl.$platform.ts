@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { canAny } from "~/lib/permissions";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { crawlQuerySchema } from "~/schemas/marketplace";
 import { crawledJson, crawlItem } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 
-/** The crawl endpoints of spec/storefront.md 7: weidian, taobao (Tmall too: platform=tmall) and 1688. */
+/** The crawl endpoints of docs/product/storefront.md 7: weidian, taobao (Tmall too: platform=tmall) and 1688. */
 const ENDPOINTS = { weidian: "weidian", taobao: "taobao", "1688": "1688" } as const;
 
 /**

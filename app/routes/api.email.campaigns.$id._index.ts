@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { campaignInputSchema, EMAIL_MESSAGES as M, overStored } from "~/schemas/email";
 import { campaignInputOf, campaignJson, deleteEmailCampaign, EMAIL_ACCESS, editableEmailCampaign, emailCampaignDetail, runJson, updateEmailCampaign } from "~/services/email.server";
 

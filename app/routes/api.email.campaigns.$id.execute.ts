@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { dataByMethod, dataMethodNotAllowed, dataOk, parseId } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M } from "~/schemas/email";
 import { campaignJson, EMAIL_ACCESS, executeEmailCampaign } from "~/services/email.server";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataMethodNotAllowed, dataOk, parseId } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M } from "~/schemas/email";
 import { EMAIL_ACCESS, emailCampaignStats } from "~/services/email.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { campaignInputSchema, campaignListQuerySchema, EMAIL_MESSAGES as M } from "~/schemas/email";
 import { campaignJson, createEmailCampaign, EMAIL_ACCESS, listEmailCampaigns } from "~/services/email.server";
 
@@ -16,7 +16,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
       page: query.page,
       totalPages,
       totalItems,
-      // the spec's pagination fields (spec/admin.md 3 "Pagination")
+      // the spec's pagination fields (docs/product/admin.md 3 "Pagination")
       currentPage: query.page,
       hasNextPage: query.page < totalPages,
       hasPrevPage: query.page > 1,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { dataByMethod, dataMethodNotAllowed, dataOk, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M, previewInputSchema } from "~/schemas/email";
 import { EMAIL_ACCESS, previewHtmlTemplate } from "~/services/email.server";
 

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { dataByMethod, dataMethodNotAllowed, dataOk, parseId } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M } from "~/schemas/email";
 import { EMAIL_ACCESS, sendTemplateTest } from "~/services/email.server";
 
 export const loader = () => dataMethodNotAllowed(["POST"]);
 
-/** POST: the saved template, as a recipient gets it, to the caller's own address now (CONTRACT.md). */
+/** POST: the saved template, as a recipient gets it, to the caller's own address now (docs/runtime.md). */
 export const action = ({ request, params }: ActionFunctionArgs) =>
   dataByMethod(request, {
     POST: async () => {

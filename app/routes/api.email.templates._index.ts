@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M, templateInputSchema } from "~/schemas/email";
 import { createEmailTemplate, EMAIL_ACCESS, listEmailTemplates, templateJson } from "~/services/email.server";
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { getApiUser } from "~/lib/auth.server";
+import { getApiUser } from "~/services/request-user.server";
 import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
-import { getAccess } from "~/lib/permissions.server";
+import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productListQuerySchema } from "~/schemas/catalogue";
 import { listCatalogue, productJson } from "~/services/catalogue.server";

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
-import { getApiUser } from "~/lib/auth.server";
+import { getApiUser } from "~/services/request-user.server";
 import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
-import { getAccess } from "~/lib/permissions.server";
+import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { CATALOGUE_MESSAGES, searchQuerySchema } from "~/schemas/catalogue";
 import { productJson, searchCatalogue } from "~/services/catalogue.server";
@@ -19,7 +19,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const access = user ? await getAccess(user) : null;
     const page = await searchCatalogue(query, access).catch((error) => {
       if (error instanceof ApiError) throw error;
-      // spec/storefront.md 8: 'Failed to search products.', with an empty result
+      // docs/product/storefront.md 8: 'Failed to search products.', with an empty result
       log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
       throw new ApiError(500, CATALOGUE_MESSAGES.searchFailed, "SEARCH_FAILED", undefined, {
         ...pageEnvelope({ items: [], page: 1, limit: query.limit, totalItems: 0, totalPages: 1 }),

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { syncExternalSchema } from "~/schemas/catalogue";
 import { productJson } from "~/services/catalogue.server";
 import { syncExternal } from "~/services/marketplace.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ApiError, byMethod, methodNotAllowed, ok } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES as M, PRODUCT_IMAGE_MAX_BYTES } from "~/schemas/catalogue-rules";
 import { isUploadedFile, storeImage, withMultipart } from "~/services/uploads.server";
 

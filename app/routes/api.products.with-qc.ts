@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { sidebarRules } from "~/lib/permissions";
 import { ApiError } from "~/lib/api.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";

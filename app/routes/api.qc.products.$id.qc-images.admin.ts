@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
 import { QC_PERMISSIONS } from "~/lib/permissions";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
 import { receiveQcUpload } from "~/services/qc.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
 import { receiveQcUpload, uploadStatus } from "~/services/qc.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { QC_PERMISSIONS } from "~/lib/permissions";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { deleteQcImage } from "~/services/qc.server";
 
 export const loader = () => methodNotAllowed(["DELETE"]);

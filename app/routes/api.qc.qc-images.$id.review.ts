@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
 import { QC_PERMISSIONS } from "~/lib/permissions";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { reviewSchema } from "~/schemas/qc";
 import { qcImageJson, reviewQcImage } from "~/services/qc.server";
 

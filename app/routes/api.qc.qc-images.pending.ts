@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { QC_PERMISSIONS } from "~/lib/permissions";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { pendingQuerySchema } from "~/schemas/qc";
 import { pendingQueue, qcImageJson } from "~/services/qc.server";

@@ -7,7 +7,7 @@ const BANNER_KEYS = SITE_SETTING_KEYS.filter((key) => key.startsWith("ad_banner_
 /**
  * GET /api/site-settings/ad-banner-config → data: the banner as the storefront draws it
  * ({enabled, title, ...}) and, since the spec leaves the shape open, the same values under
- * their setting keys (spec/admin.md 3: ad_banner_enabled 'true'/'false', ad_banner_title, ...).
+ * their setting keys (docs/product/admin.md 3: ad_banner_enabled 'true'/'false', ad_banner_title, ...).
  */
 export const loader = () =>
   apiRoute(async () => {

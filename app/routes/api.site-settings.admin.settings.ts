@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/permissions.server";
+import { requireApiAdmin } from "~/services/permissions.server";
 import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
 import { getSettingsForAdmin, saveSettingsByAdmin } from "~/services/site-tools.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { collectionsQuerySchema } from "~/schemas/catalogue";
 import { productJson, userCollection } from "~/services/catalogue.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES, collectionBodySchema } from "~/schemas/catalogue";
 import { collect } from "~/services/catalogue.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { collectionState } from "~/services/catalogue.server";
 
 /** GET /api/users/collections/check/:productId → {isCollected}. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { getSessionUserId } from "~/lib/session.server";
-import { requireApiUser } from "~/lib/permissions.server";
+import { getSessionUserId } from "~/services/session.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import { issueTokenPair } from "~/services/tokens.server";
 import { changeOwnPassword } from "~/services/users.server";

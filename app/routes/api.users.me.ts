@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/permissions.server";
+import { requireApiUser } from "~/services/permissions.server";
 import { updateProfileSchema } from "~/schemas/auth";
 import { signAccessToken } from "~/services/tokens.server";
 import { updateOwnProfile, userJsonWithAccess } from "~/services/users.server";

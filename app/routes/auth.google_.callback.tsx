@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { safeRedirect } from "~/lib/http";
 import { log } from "~/lib/log.server";
-import { startSession } from "~/lib/session.server";
+import { startSession } from "~/services/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { MESSAGES } from "~/schemas/auth-rules";
 import { loginWithGoogle, sessionMaxAge } from "~/services/auth.server";

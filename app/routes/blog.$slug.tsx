@@ -2,7 +2,7 @@ import { data as withInit, type ActionFunctionArgs, type HeadersFunction, type L
 import { useActionData, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { BlogPostView, blogPostMeta, type BlogPostPageData } from "~/components/storefront/blog-post";
 import { ErrorPage } from "~/components/ui/error-page";
-import { loadPostPage, postPageAction } from "~/lib/blog-pages.server";
+import { loadPostPage, postPageAction } from "~/controllers/blog-pages.server";
 import { BLOG_POST_ID_HEADER } from "~/lib/content-version.server";
 import { rememberedHtml } from "~/lib/html-slot";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { PostCard, PostList } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
-import { pageParam, toPostCard, toPostListData } from "~/lib/blog-pages.server";
+import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.server";
 import { listCanonical, pageMeta } from "~/lib/meta";
 import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
 

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
-import { categoryPath, pageParam, toPostListData } from "~/lib/blog-pages.server";
+import { categoryPath, pageParam, toPostListData } from "~/controllers/blog-pages.server";
 import { listCanonical, pageMeta } from "~/lib/meta";
-import { orNotFound, storefrontAccess } from "~/lib/product-page.server";
+import { orNotFound, storefrontAccess } from "~/controllers/product-page.server";
 import { listCategoryPosts } from "~/services/blog.server";
 
 /** /blog/category/:slug: the posts of a category and its subcategories (hidden categories are 404 for visitors). */

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
-import { pageParam, tagPath, toPostListData } from "~/lib/blog-pages.server";
+import { pageParam, tagPath, toPostListData } from "~/controllers/blog-pages.server";
 import { listCanonical, pageMeta } from "~/lib/meta";
-import { orNotFound } from "~/lib/product-page.server";
+import { orNotFound } from "~/controllers/product-page.server";
 import { listTagPosts } from "~/services/blog.server";
 
 /** /blog/tag/:slug: the posts with a tag. */

@@ -2,7 +2,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteError, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BlogSidebar } from "~/components/storefront/blog-sidebar";
 import { ErrorPage } from "~/components/ui/error-page";
-import { blogSidebar } from "~/lib/blog-pages.server";
+import { blogSidebar } from "~/controllers/blog-pages.server";
 
 /** The blog's frame: the page (list or post) and the side column. */
 export async function loader() {

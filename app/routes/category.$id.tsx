@@ -5,7 +5,7 @@ import { ProductFilters, type ExternalFilter } from "~/components/storefront/pro
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
-import { idParam, orNotFound, storefrontAccess, toProductCard } from "~/lib/product-page.server";
+import { idParam, orNotFound, storefrontAccess, toProductCard } from "~/controllers/product-page.server";
 import { productListQuerySchema, searchSortSchema } from "~/schemas/catalogue";
 import { SEARCH_PAGE_SIZE, type SearchSort } from "~/schemas/catalogue-rules";
 import { categoriesForStorefront, getCategory, listCatalogue } from "~/services/catalogue.server";

@@ -1,7 +1,7 @@
 import { getSqlite } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
 
-/** 200 {"ok":true} when the database answers (CONTRACT.md). */
+/** 200 {"ok":true} when the database answers (docs/runtime.md). */
 export function loader() {
   try {
     const row = getSqlite().prepare("SELECT count(*) AS n FROM site_settings").get() as { n: number } | undefined;

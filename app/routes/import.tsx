@@ -5,10 +5,10 @@ import { ImportPanel, type PastedView } from "~/components/storefront/import-pan
 import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
-import { getPageUser } from "~/lib/auth.server";
+import { getPageUser } from "~/services/request-user.server";
 import { pageMeta } from "~/lib/meta";
 import { canAny } from "~/lib/permissions";
-import { getAccess } from "~/lib/permissions.server";
+import { getAccess } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { endSession } from "~/lib/session.server";
+import { endSession } from "~/services/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
 /** POST /logout: ends the session and goes home. A GET just goes home (no logout by link). */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
-import { idParam, loadProductPage, productPageAction, type LocateProduct } from "~/lib/product-page.server";
+import { idParam, loadProductPage, productPageAction, type LocateProduct } from "~/controllers/product-page.server";
 import { getProduct } from "~/services/catalogue.server";
 
 /** /product/:id: a product by its id (301 to /{platform}/{itemId} when it has both). */

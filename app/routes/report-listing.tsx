@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/ui/error-page";
 import { ApiError } from "~/lib/api.server";
-import { getPageUser } from "~/lib/auth.server";
+import { getPageUser } from "~/services/request-user.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";

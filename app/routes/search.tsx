@@ -8,10 +8,10 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { ApiError } from "~/lib/api.server";
-import { getPageUser } from "~/lib/auth.server";
+import { getPageUser } from "~/services/request-user.server";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { storefrontAccess, toProductCard } from "~/lib/product-page.server";
+import { storefrontAccess, toProductCard } from "~/controllers/product-page.server";
 import { searchQuerySchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES, SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
@@ -75,7 +75,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
   const [result, categories] = await Promise.all([
     searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access).catch((error) => {
-      // spec/storefront.md 8: 'Failed to search products.', shown with an empty result
+      // docs/product/storefront.md 8: 'Failed to search products.', shown with an empty result
       log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
       return null;
     }),

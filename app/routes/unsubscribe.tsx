@@ -8,7 +8,7 @@ import { loadSettings, toSiteInfo } from "~/services/site-settings.server";
 import { resubscribeByToken, unsubscribeByToken, unsubscribeState } from "~/services/unsubscribe.server";
 
 /**
- * /unsubscribe?token= (CONTRACT.md "E-mail marketing", RFC 8058). GET shows what the link
+ * /unsubscribe?token= (docs/runtime.md "E-mail marketing", RFC 8058). GET shows what the link
  * would do and a button: it never unsubscribes by itself (link scanners and previews
  * open links). POST unsubscribes without a login: the page's form, or a mail provider's
  * one-click request (body `List-Unsubscribe=One-Click`); the answer is this page, never
@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /**
  * The POST's form, or an empty one: a one-click request may come without a body or with
  * one that is not a form (RFC 8058 asks for the form body, but the token in the address
- * is what counts, CONTRACT.md: "POST /unsubscribe?token= (also with the one-click body)").
+ * is what counts, docs/runtime.md: "POST /unsubscribe?token= (also with the one-click body)").
  */
 async function formOf(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";

@@ -1,4 +1,4 @@
-/** Messages and rules of the admin site settings (spec/admin.md 5, 8): client-safe. */
+/** Messages and rules of the admin site settings (docs/product/admin.md 5, 8): client-safe. */
 import type { SiteSettingKey } from "./site-settings";
 
 export const SETTINGS_MESSAGES = {

@@ -1,11 +1,11 @@
-/** Admin user-management limits and messages (spec/admin.md 5, 8, 9): zod-free, client-safe. */
+/** Admin user-management limits and messages (docs/product/admin.md 5, 8, 9): zod-free, client-safe. */
 
 export const USERS_PAGE_SIZE = 10;
 export const PAGE_WINDOW = 5;
 /** Most users one batch may create (one request stays short). */
 export const BATCH_MAX = 200;
 
-/** Seeing the user list = any of these (spec/admin.md 6: manage users). */
+/** Seeing the user list = any of these (docs/product/admin.md 6: manage users). */
 export const USER_MANAGEMENT_PERMISSIONS = ["user.create", "user.edit", "user.delete"] as const;
 
 export const USER_TYPE_FILTERS = ["all", "admin", "regular"] as const;
@@ -61,5 +61,5 @@ export const ADMIN_MESSAGES = {
   superAdminHoldsAll: "Super admins hold every permission.",
 } as const;
 
-/** The batch summary of spec/admin.md 8. */
+/** The batch summary of docs/product/admin.md 8. */
 export const batchSummary = (success: number, failed: number) => `success ${success}, failed ${failed}`;

@@ -1,4 +1,4 @@
-/** Admin user-management inputs, limits and messages (spec/admin.md 5, 8, 9). */
+/** Admin user-management inputs, limits and messages (docs/product/admin.md 5, 8, 9). */
 import { z } from "zod";
 import { emailSchema, MESSAGES, PASSWORD_MAX, phoneSchema, usernameSchema } from "./auth";
 

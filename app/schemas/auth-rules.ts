@@ -39,12 +39,12 @@ export const MESSAGES = {
   authRequiredForAction: "Authentication required for this action.",
   userDeleted: "User account deleted",
   tokenExpired: "Token expired",
-  // spec/storefront.md 4: a client logs out on a message containing "expired" or
+  // docs/product/storefront.md 4: a client logs out on a message containing "expired" or
   // "Unauthorized"; a revoked or unreadable token must end the session the same way
   refreshTokenRequired: "refreshToken is required",
   tokenRevoked: "Session expired: please log in again",
   tokenInvalid: "Unauthorized: invalid token",
-  // spec/storefront.md 8 fallbacks
+  // docs/product/storefront.md 8 fallbacks
   sendCodeFailed: "Failed to send verification code. Please try again.",
   registrationFailed: "Registration failed. Please try again.",
   loginFailed: "Login failed. Please check your credentials and try again.",

@@ -1,5 +1,5 @@
 /**
- * Blog limits, statuses and messages (spec/admin.md 4, 5, 8, 9; spec/storefront.md 9):
+ * Blog limits, statuses and messages (docs/product/admin.md 4, 5, 8, 9; docs/product/storefront.md 9):
  * zod-free, so pages can import them without shipping zod. Schemas live in blog.ts.
  */
 
@@ -23,7 +23,7 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
 };
 
 /**
- * What the editor offers (spec/admin.md 4): only draft, published and private. A post is
+ * What the editor offers (docs/product/admin.md 4): only draft, published and private. A post is
  * scheduled by saving it published with a later "Publish at" time (stored as scheduled);
  * a scheduled or archived post keeps its status when edited (the select then offers it too).
  */
@@ -39,11 +39,11 @@ export const COMMENT_STATUS_LABELS: Record<CommentStatus, string> = {
   spam: "Spam",
 };
 
-/** `{type}` of a like (spec/storefront.md 7: 'like' by default). */
+/** `{type}` of a like (docs/product/storefront.md 7: 'like' by default). */
 export const LIKE_TYPES = ["like"] as const;
 export type LikeType = (typeof LIKE_TYPES)[number];
 
-/** spec/admin.md 9: the post list's page sizes. */
+/** docs/product/admin.md 9: the post list's page sizes. */
 export const ADMIN_POST_PAGE_SIZES = [10, 20, 50] as const;
 export const ADMIN_POST_PAGE_SIZE = 10;
 /** The public list's page size unless the blog settings say otherwise. */
@@ -71,7 +71,7 @@ export const COMMENT_FLOOD_SECONDS = 15;
 export const BLOG_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
 export const BLOG_MESSAGES = {
-  // spec/admin.md 5 and 8
+  // docs/product/admin.md 5 and 8
   titleContentRequired: "标题和内容为必填项",
   loadFailed: "加载数据失败",
   postLoadFailed: "加载文章失败",

@@ -1,5 +1,5 @@
 /**
- * Catalogue limits and messages (spec/storefront.md 5, 9; spec/admin.md 5, 8, 9): zod-free,
+ * Catalogue limits and messages (docs/product/storefront.md 5, 9; docs/product/admin.md 5, 8, 9): zod-free,
  * so pages can import them without shipping zod. Schemas live in catalogue.ts.
  */
 
@@ -7,7 +7,7 @@ export const PLATFORMS = ["weidian", "taobao", "tmall", "1688"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export const PLATFORM_LABELS: Record<Platform, string> = { weidian: "Weidian", taobao: "Taobao", tmall: "Tmall", "1688": "1688" };
 
-/** The canonical marketplace address of an item (shared/reference/marketplace-links.md). */
+/** The canonical marketplace address of an item (docs/marketplace-links.md). */
 export function marketplaceUrl(platform: Platform, itemId: string): string {
   switch (platform) {
     case "weidian":
@@ -26,7 +26,7 @@ export const PRODUCT_NAME_MAX = 255;
 export const SEARCH_PAGE_SIZE = 8;
 export const COLLECTIONS_PAGE_SIZE = 10;
 export const PRODUCT_LIST_PAGE_SIZE = 10;
-/** spec/admin.md 9: the back office's lists */
+/** docs/product/admin.md 9: the back office's lists */
 export const ADMIN_CATEGORY_PAGE_SIZE = 10;
 export const ADMIN_PRODUCT_PAGE_SIZES = [10, 20, 50, 100] as const;
 export const ADMIN_LOCAL_PAGE_SIZE = 10;
@@ -34,7 +34,7 @@ export const ADMIN_EXTERNAL_PAGE_SIZE = 20;
 export const LIST_LIMIT_MAX = 100;
 export const SKUS_MAX = 200;
 
-/** A new SKU row of the product form (spec/admin.md 9): "new model", price 0, stock 0. */
+/** A new SKU row of the product form (docs/product/admin.md 9): "new model", price 0, stock 0. */
 export const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" } as const;
 export const IMAGES_MAX = 30;
 export const PRODUCT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -52,7 +52,7 @@ export const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
 export const COLLECTION_SORTS = ["date", "price", "name"] as const;
 export type CollectionSort = (typeof COLLECTION_SORTS)[number];
 
-/** spec/admin.md 5, 8: the exchange-rate page. */
+/** docs/product/admin.md 5, 8: the exchange-rate page. */
 export const RATE_MESSAGES = {
   invalid: "请输入有效的汇率（正数）",
   saved: "手动汇率已保存",
@@ -62,9 +62,9 @@ export const RATE_MESSAGES = {
 
 /**
  * The 401 of the catalogue calls that need a login (collections, sync-external, product
- * images and the catalogue's admin calls): spec/storefront.md 5 "Any call that needs the
+ * images and the catalogue's admin calls): docs/product/storefront.md 5 "Any call that needs the
  * stored token and finds none fails with 'Authentication required for this action.'",
- * spec/admin.md 5 "Admin calls require a stored token (…)".
+ * docs/product/admin.md 5 "Admin calls require a stored token (…)".
  */
 export const NO_TOKEN = "Authentication required for this action.";
 

@@ -49,7 +49,7 @@ const imageUrl = z
   .max(2000, M.imageUrlInvalid)
   .refine((value) => /^\/uploads\/(products|qc)\/[\w./-]+$/.test(value) && !value.includes("..") || /^https?:\/\/[^\s]+$/i.test(value), M.imageUrlInvalid);
 
-/** Comma-separated or a list; trimmed, empties dropped (spec/admin.md 5). */
+/** Comma-separated or a list; trimmed, empties dropped (docs/product/admin.md 5). */
 export const imageList = z
   .union([z.array(z.string()), z.string()])
   .transform((value) => (Array.isArray(value) ? value : value.split(",")).map((v) => v.trim()).filter(Boolean))
@@ -68,7 +68,7 @@ export const skuInputSchema = z.object({
   sku_thumbnail_url: z.preprocess(blankToNull, imageUrl.nullable()).optional(),
 });
 
-/** sku_name is unique within a product (spec/admin.md 3), compared without case. */
+/** sku_name is unique within a product (docs/product/admin.md 3), compared without case. */
 function uniqueSkuNames(skus: Array<{ sku_name: string }>, ctx: z.RefinementCtx) {
   const seen = new Set<string>();
   skus.forEach((sku, index) => {
@@ -87,7 +87,7 @@ const productFields = {
   price_cny: price.optional(),
   category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),
   main_images: imageList.optional(),
-  // QC photos given by address (spec/admin.md 3, 7): linked, approved; uploads go through the QC screens
+  // QC photos given by address (docs/product/admin.md 3, 7): linked, approved; uploads go through the QC screens
   qc_images: imageList.optional(),
   platform: z.preprocess(blankToNull, platformSchema.nullable()).optional(),
   platform_item_id: z.preprocess(blankToNull, itemId.nullable()).optional(),
@@ -98,7 +98,7 @@ const productFields = {
 };
 
 /**
- * The admin product body (spec/admin.md 7): name, description, price_cny, category_id,
+ * The admin product body (docs/product/admin.md 7): name, description, price_cny, category_id,
  * main_images (also `images`), platform, platform_item_id, original_url, skus.
  */
 /** The accepted aliases of the spec's two generations of the product form. */
@@ -127,7 +127,7 @@ export const productUpdateSchema = z.preprocess(
 export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
 
 /**
- * POST /api/products/sync-external (spec/storefront.md 7). Fields left out stay as they
+ * POST /api/products/sync-external (docs/product/storefront.md 7). Fields left out stay as they
  * are when an editor syncs an existing product (defaults apply to a new one only).
  */
 export const syncExternalSchema = z.object({
@@ -225,7 +225,7 @@ export const categoryInputSchema = z.object({
 });
 export type CategoryBody = z.infer<typeof categoryInputSchema>;
 
-/** The back office's create form (spec/admin.md 5: '分类名称是必填的'); edit uses categoryInputSchema. */
+/** The back office's create form (docs/product/admin.md 5: '分类名称是必填的'); edit uses categoryInputSchema. */
 export const categoryCreateFormSchema = categoryInputSchema.extend({
   name: z.string(M.categoryNameRequiredZh).trim().min(1, M.categoryNameRequiredZh).max(100, "Category name is too long"),
 });

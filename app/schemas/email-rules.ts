@@ -28,9 +28,9 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   paused: "Paused",
 };
 
-/** Users who logged in within this many days are "active" (CONTRACT.md). */
+/** Users who logged in within this many days are "active" (docs/runtime.md). */
 export const ACTIVE_DAYS = 30;
-/** The statistics' recent window (spec/admin.md 9). */
+/** The statistics' recent window (docs/product/admin.md 9). */
 export const RECENT_STATS_DAYS = 7;
 export const CAMPAIGNS_PAGE_SIZE = 20;
 /** The most campaigns GET /api/email/campaigns?limit= answers at once. */
@@ -52,7 +52,7 @@ export type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 export const VARIABLE_PATTERN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 export const EMAIL_MESSAGES = {
-  // verbatim from spec/admin.md 6 and 8
+  // verbatim from docs/product/admin.md 6 and 8
   forbidden: "权限不足，需要管理员权限",
   noToken: "未找到认证令牌，请重新登录",
   editDraftOnly: "只有草稿状态的活动可以编辑",
@@ -104,7 +104,7 @@ export const EMAIL_MESSAGES = {
   campaignResumed: "Campaign resumed",
   campaignPaused: "Campaign paused",
   campaignUnscheduled: "Campaign is a draft again",
-  // failures of each call (spec/admin.md 8: "alerts for fetch, create, update, delete, execute and pause failures")
+  // failures of each call (docs/product/admin.md 8: "alerts for fetch, create, update, delete, execute and pause failures")
   createFailed: "Creating failed",
   updateFailed: "Saving failed",
   deleteFailed: "Deleting failed",
@@ -139,12 +139,12 @@ export const COMPLETION_LABELS: Record<CompletionIndicator, string> = {
   "not-started": "Not sent yet",
 };
 
-/** Sent divided by total, as a percentage with one decimal (spec/admin.md 9). */
+/** Sent divided by total, as a percentage with one decimal (docs/product/admin.md 9). */
 export function successRate(sent: number, total: number): number {
   return total > 0 ? Math.round((sent / total) * 1000) / 10 : 0;
 }
 
-/** Which actions a campaign's status allows (spec/admin.md 4). */
+/** Which actions a campaign's status allows (docs/product/admin.md 4). */
 export function campaignActions(status: CampaignStatus) {
   return {
     execute: status === "draft",

@@ -1,5 +1,5 @@
 /**
- * E-mail marketing inputs (spec/admin.md "Email marketing", CONTRACT.md "E-mail
+ * E-mail marketing inputs (docs/product/admin.md "Email marketing", docs/runtime.md "E-mail
  * marketing"): one zod schema per input, shared by the admin pages' actions and
  * /api/email. Limits and messages are in email-rules.ts (zod-free, for the pages).
  */
@@ -106,7 +106,7 @@ export const dateTimeSchema = z
 const SCHEDULE_SLACK_MS = 60_000;
 
 /**
- * POST/PUT /api/email/campaigns and the campaign form (spec/admin.md 5): name and subject
+ * POST/PUT /api/email/campaigns and the campaign form (docs/product/admin.md 5): name and subject
  * required; template optional (an integer, or omitted/empty); the time when scheduled, the
  * pattern when recurring (and an optional first time). Fields that do not apply to the
  * chosen schedule are dropped.
@@ -162,7 +162,7 @@ export const campaignListQuerySchema = z.object({
 
 
 /**
- * A PUT's body over the stored values (CONTRACT.md leaves partial updates open; decision
+ * A PUT's body over the stored values (docs/runtime.md leaves partial updates open; decision
  * 018): the fields it names replace the stored ones, the others stay. A body that is not
  * an object is checked as it is (and refused).
  */

@@ -1,7 +1,7 @@
 /**
  * Marketplace links, imports and agents: limits and messages (client-safe, no zod).
  * The admin import box speaks Chinese like the rest of the back office
- * (spec/admin.md 5, 8: '请输入商品链接或ID。'); the storefront speaks English.
+ * (docs/product/admin.md 5, 8: '请输入商品链接或ID。'); the storefront speaks English.
  */
 import { PLATFORM_LABELS, type Platform } from "./catalogue-rules";
 
@@ -11,7 +11,7 @@ export const IMPORT_MESSAGES = {
   unresolvable: "1688的二维码链接无法识别：请在1688应用中打开后复制商品链接。",
   empty: "没有获取到商品信息，请检查链接是否正确。",
   fetchFailed: "获取商品信息失败，请稍后重试。",
-  /** the shop's name is told, not filled: the form has no shop field (creation strips shop_name, spec/admin.md 4) */
+  /** the shop's name is told, not filled: the form has no shop field (creation strips shop_name, docs/product/admin.md 4) */
   filled: (platform: Platform, itemId: string, shopName?: string | null) =>
     `已导入${PLATFORM_LABELS[platform]}商品 ${itemId}${shopName ? `（店铺：${shopName}）` : ""}，请检查后保存。`,
 } as const;

@@ -1,5 +1,5 @@
 /**
- * QC photos: the spec's limits and messages (spec/storefront.md 5 and 9, spec/admin.md
+ * QC photos: the spec's limits and messages (docs/product/storefront.md 5 and 9, docs/product/admin.md
  * 5, 8 and 9), verbatim. Client-safe: the upload box checks a selection with the same
  * rules and words before sending it; the server checks again (by content, not by name).
  */
@@ -42,7 +42,7 @@ export const QC_FILTER_LABELS: Record<QcFilter, string> = {
 export type QcStatus = "pending" | "approved" | "rejected";
 
 export const QC_MESSAGES = {
-  // storefront (spec/storefront.md 5, 8)
+  // storefront (docs/product/storefront.md 5, 8)
   tooManyFiles: "Maximum 10 files allowed",
   invalidType: (file: string) => `${file}: Invalid file type. Only JPG, PNG, WEBP allowed`,
   tooLarge: (file: string) => `${file}: File too large. Maximum 10MB`,
@@ -57,10 +57,10 @@ export const QC_MESSAGES = {
   noPhotos: "No QC photos available.",
   tooManyRequests: "Too many requests, please try again later",
   productNotFound: "Product not found",
-  // what the server answers (the admin screens translate the first two, spec/admin.md 8)
+  // what the server answers (the admin screens translate the first two, docs/product/admin.md 8)
   alreadyProcessed: "QC image already processed",
   imageNotFound: "QC image not found",
-  // back office (spec/admin.md 5, 8)
+  // back office (docs/product/admin.md 5, 8)
   chooseToDelete: "请选择要删除的图片",
   chooseToReview: "请选择要操作的图片",
   validNumericId: "请输入有效的数字ID",
@@ -83,7 +83,7 @@ export const QC_MESSAGES = {
   deleted: (n: number) => `${n} photo${n === 1 ? "" : "s"} deleted.`,
 } as const;
 
-/** What the admin screens show for a review failure (spec/admin.md 8: by the server's message). */
+/** What the admin screens show for a review failure (docs/product/admin.md 8: by the server's message). */
 export function reviewFailureText(message: string): string {
   if (message.includes("already processed")) return QC_MESSAGES.alreadyProcessedZh;
   if (message.toLowerCase().includes("not found")) return QC_MESSAGES.imageNotFoundZh;
@@ -124,7 +124,7 @@ export function checkSelection(
 }
 
 /**
- * 'New QC folder' (spec/admin.md 5): the id, trimmed. 10 or more digits is a platform
+ * 'New QC folder' (docs/product/admin.md 5): the id, trimmed. 10 or more digits is a platform
  * item id first (then a database id); 1 to 9 digits a database id first (then a platform
  * item id); anything else '请输入有效的数字ID'.
  */

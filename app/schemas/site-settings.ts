@@ -1,4 +1,4 @@
-/** Site setting keys of spec/admin.md section 3, and their typed, client-safe view. */
+/** Site setting keys of docs/product/admin.md section 3, and their typed, client-safe view. */
 
 export const SITE_SETTING_KEYS = [
   "site_name",

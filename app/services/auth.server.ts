@@ -8,7 +8,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import type { Access } from "~/lib/permissions";
-import { getAccess } from "~/lib/permissions.server";
+import { getAccess } from "~/services/permissions.server";
 import { assignRole, countSuperAdmins, findRole } from "~/models/access.server";
 import {
   findLoginCandidate,

@@ -110,7 +110,7 @@ const fieldError = (status: number, field: string, message: string) =>
 
 // ---------------------------------------------------------------- JSON
 
-/** A post as the API answers it (CONTRACT.md "Blog"). */
+/** A post as the API answers it (docs/runtime.md "Blog"). */
 export function postJson(post: BlogPost) {
   return {
     id: post.id,
@@ -216,7 +216,7 @@ async function saveBlogSettingsWrite(body: BlogSettingsBody): Promise<BlogSettin
 
 export type PostList = { posts: BlogPost[]; page: number; totalPages: number; totalPosts: number; hasNext: boolean; hasPrev: boolean; limit: number };
 
-/** The list envelope of the blog (spec/admin.md 3): page, totalPages, totalPosts, hasNext, hasPrev. */
+/** The list envelope of the blog (docs/product/admin.md 3): page, totalPages, totalPosts, hasNext, hasPrev. */
 export function postListJson(list: PostList) {
   return {
     posts: list.posts.map(postJson),
@@ -401,7 +401,7 @@ const isUniqueSlugViolation = (error: unknown) =>
   String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /blog_posts\.slug/.test(String((error as Error).message));
 
 /**
- * Creates a post (blog.create, whatever its status: CONTRACT.md names blog.create for
+ * Creates a post (blog.create, whatever its status: docs/runtime.md names blog.create for
  * POST /posts; blog.publish is the permission of PUT /posts/:id/publish). Slug and
  * reading time are computed when absent.
  */
@@ -455,7 +455,7 @@ async function currentPost(id: number): Promise<BlogPost> {
   return post;
 }
 
-/** Applies the fields given, status included (blog.edit, as CONTRACT.md says for PUT /posts/:id). */
+/** Applies the fields given, status included (blog.edit, as docs/runtime.md says for PUT /posts/:id). */
 async function updatePostByAdminWrite(id: number, body: PostUpdateBody): Promise<BlogPost> {
   const current = await currentPost(id);
   const changes: Partial<PostRowInput> = {};
@@ -519,7 +519,7 @@ async function setPostStatusWrite(id: number, status: PostStatus, publishedAt?: 
 }
 
 /**
- * The list's one-click toggle (spec/admin.md 4): published becomes draft, anything else
+ * The list's one-click toggle (docs/product/admin.md 4): published becomes draft, anything else
  * published (now, when its kept time lies ahead: a toggled post is live at once).
  */
 export async function togglePublished(id: number): Promise<BlogPost> {

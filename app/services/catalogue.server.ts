@@ -2,7 +2,7 @@
  * The catalogue: products, categories, search, collections and the product JSON of the
  * API. Pages and /api call these same functions; they throw ApiError.
  *
- * Visibility (spec/admin.md 2): with show_external_products off, external products leave
+ * Visibility (docs/product/admin.md 2): with show_external_products off, external products leave
  * the storefront lists (home, hot, search, categories) but a direct link or a platform
  * lookup still shows them; products with show_in_listing off are reachable only directly.
  * Callers with product permissions (the admin) always see everything.
@@ -81,7 +81,7 @@ export async function storefrontFilter(access?: Access | null): Promise<ListFilt
 
 // ---------------------------------------------------------------- paths and JSON
 
-/** /{platform}/{item id} when both exist, else /product/{id} (spec/storefront.md 2). */
+/** /{platform}/{item id} when both exist, else /product/{id} (docs/product/storefront.md 2). */
 export function productPath(product: Pick<Product, "id" | "platform" | "platformItemId">): string {
   return product.platform && product.platformItemId
     ? `/${product.platform}/${encodeURIComponent(product.platformItemId)}`
@@ -134,7 +134,7 @@ export function productJson(product: Product | ProductWithSkus) {
 
 /**
  * One product's answer (its reads, the admin create and update): productJson plus
- * `qc_images`, the addresses of its approved QC photos (spec/admin.md 3). Lists carry only
+ * `qc_images`, the addresses of its approved QC photos (docs/product/admin.md 3). Lists carry only
  * qc_image_count, and pages read the photos themselves.
  */
 export async function productDetailJson(product: ProductWithSkus) {
@@ -283,7 +283,7 @@ function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
 }
 
 /**
- * Creates a local product (spec/admin.md 4: is_external is always false for products made
+ * Creates a local product (docs/product/admin.md 4: is_external is always false for products made
  * in the admin; shop fields are dropped). 409 when the marketplace item already exists.
  */
 export async function createProduct(body: ProductBody, actor: { user: User }): Promise<ProductWithSkus> {

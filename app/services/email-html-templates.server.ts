@@ -1,5 +1,5 @@
 /**
- * The built-in HTML templates shipped with the product (spec/admin.md 3: name,
+ * The built-in HTML templates shipped with the product (docs/product/admin.md 3: name,
  * displayName, description, type). Each is a starting point: previewed with sample
  * values, and copied into a new editable template with one click.
  *

@@ -1,6 +1,6 @@
 /**
- * E-mail marketing as the back office and /api/email see it (spec/admin.md "Email
- * marketing", CONTRACT.md "E-mail marketing"): templates, campaigns and their status
+ * E-mail marketing as the back office and /api/email see it (docs/product/admin.md "Email
+ * marketing", docs/runtime.md "E-mail marketing"): templates, campaigns and their status
  * rules, statistics, the built-in HTML templates. Sending itself is
  * app/services/campaign-sender.server.ts.
  */
@@ -77,7 +77,7 @@ import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.
 
 export type Actor = { user: Pick<User, "id" | "username">; access: Access };
 
-/** Who may use e-mail marketing: super_admin and admin (spec/admin.md 2; sidebarRules.email). */
+/** Who may use e-mail marketing: super_admin and admin (docs/product/admin.md 2; sidebarRules.email). */
 export const EMAIL_ACCESS = { adminAccess: true } as const;
 
 const notFound = (message: string) => new ApiError(404, message, "NOT_FOUND");
@@ -164,7 +164,7 @@ export async function sendTemplateTest(id: number, actor: Actor): Promise<string
 /** The names of the campaigns that use a template (it cannot be deleted while there are any). */
 export const templateUsers = (id: number) => campaignNamesUsingTemplate(getDb(), id);
 
-/** 409 with the campaigns that use it: delete them or change their template first (spec/admin.md 8). */
+/** 409 with the campaigns that use it: delete them or change their template first (docs/product/admin.md 8). */
 export async function deleteEmailTemplate(id: number): Promise<void> {
   const db = getDb();
   const users = await campaignNamesUsingTemplate(db, id);
@@ -323,7 +323,7 @@ export async function deleteEmailCampaign(id: number): Promise<void> {
 export type ExecuteOutcome = { campaign: Campaign; message: string };
 
 /**
- * POST /campaigns/:id/execute (CONTRACT.md): a draft starts (immediate), or waits for its
+ * POST /campaigns/:id/execute (docs/runtime.md): a draft starts (immediate), or waits for its
  * time (scheduled) or its series (recurring); a paused one resumes; others answer 400.
  */
 export async function executeEmailCampaign(id: number, actor: Actor): Promise<ExecuteOutcome> {
@@ -456,7 +456,7 @@ export async function audienceCounts(): Promise<Record<RecipientType, number>> {
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * GET /api/email/overview (spec/admin.md 3 "Email overview"). Active campaigns are the
+ * GET /api/email/overview (docs/product/admin.md 3 "Email overview"). Active campaigns are the
  * ones in motion (sending, scheduled or paused), so the five counts add up to the total;
  * the success rate is sent ÷ every log row (sent + failed + pending) in per cent with one
  * decimal; templates are active when a campaign uses them; recentStats are the last 7 UTC

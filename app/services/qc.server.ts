@@ -355,7 +355,7 @@ const forbidden = () => new ApiError(403, "权限不足，需要管理员权限"
 export type ReviewDecision = { status: "approved" | "rejected"; reason?: string | null };
 
 /**
- * Approves or rejects a pending photo (spec/admin.md 4): approved photos join the
+ * Approves or rejects a pending photo (docs/product/admin.md 4): approved photos join the
  * gallery; a rejected photo's files are deleted (its row keeps the reason for its
  * sender). A photo no longer pending answers 409 'QC image already processed'.
  */
@@ -447,7 +447,7 @@ const FILTERS: Record<QcFilter, { isExternal?: boolean; qc?: "with" | "without" 
   external: { isExternal: true },
 };
 
-/** Products as QC folders (spec/admin.md 2, QC file manager): filter, search by id or name, paged. */
+/** Products as QC folders (docs/product/admin.md 2, QC file manager): filter, search by id or name, paged. */
 export async function qcFolders(options: { page: number; limit: number; searchTerm?: string; filterType: QcFilter }): Promise<Page<QcFolder>> {
   const db = getDb();
   const page = await listProducts(db, { page: options.page, limit: options.limit, nameContains: options.searchTerm, ...FILTERS[options.filterType] });
@@ -460,7 +460,7 @@ export async function qcFolders(options: { page: number; limit: number; searchTe
 }
 
 /**
- * 'New QC folder' (spec/admin.md 5): finds the product of an id. 10+ digits is tried as a
+ * 'New QC folder' (docs/product/admin.md 5): finds the product of an id. 10+ digits is tried as a
  * platform item id first, 1–9 digits as a database id first, each falling back to the
  * other. '请输入有效的数字ID' for anything else, '找不到指定的产品' when nothing matches.
  */

@@ -5,7 +5,7 @@ import { SITE_SETTING_KEYS } from "~/schemas/site-settings";
 import { loadSettings, robotsTxt, saveSiteSettings, toAdBannerConfig, toSiteInfo } from "./site-settings.server";
 
 describe("site settings", () => {
-  it("has every key of spec/admin.md section 3 with a description after migration", async () => {
+  it("has every key of docs/product/admin.md section 3 with a description after migration", async () => {
     const entries = await getSettingEntries(getDb());
     for (const key of SITE_SETTING_KEYS) {
       expect(entries[key], key).toBeDefined();

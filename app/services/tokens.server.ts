@@ -27,7 +27,7 @@ export type AccessClaims = {
   username: string;
   is_admin: boolean;
   emailVerified: boolean;
-  /** role objects, as spec/storefront.md 3 describes the user "from the session token" */
+  /** role objects, as docs/product/storefront.md 3 describes the user "from the session token" */
   roles: Array<{ id: number; name: string; description: string }>;
   tv: number;
 };

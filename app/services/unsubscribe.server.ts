@@ -1,5 +1,5 @@
 /**
- * Unsubscribing from campaign mail without logging in (CONTRACT.md "E-mail marketing",
+ * Unsubscribing from campaign mail without logging in (docs/runtime.md "E-mail marketing",
  * RFC 8058). Each message carries a link with a token naming the user, signed with an
  * HMAC under a key of its own derived from the app's secret: it cannot be guessed or
  * altered, never expires, and works for that one user only.

@@ -6,7 +6,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
-import { getAccess } from "~/lib/permissions.server";
+import { getAccess } from "~/services/permissions.server";
 import {
   assignRole,
   countSuperAdmins,
@@ -61,7 +61,7 @@ import {
 
 type RoleJson = { id: number; name: string; description: string };
 
-/** The user object of spec/storefront.md 3 (API answers). */
+/** The user object of docs/product/storefront.md 3 (API answers). */
 export type UserJson = {
   id: number;
   email: string;

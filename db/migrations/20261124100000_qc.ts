@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen: never edit once landed, never import app code.
-// Quality-control photos of products (spec/storefront.md, spec/admin.md "QC"): each a
+// Quality-control photos of products (docs/product/storefront.md, docs/product/admin.md "QC"): each a
 // display image and a thumbnail under UPLOADS_DIR, pending until reviewed when a shopper
 // sent it, approved at once when staff did. A rejected photo's files are deleted; its row
 // stays (without addresses) so its sender sees the reason and the counts stay true.

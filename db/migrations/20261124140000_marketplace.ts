@@ -4,7 +4,7 @@ import { sql, type Kysely } from "kysely";
 // Marketplace links (docs/decisions/020-marketplace-links.md):
 // - agents: the shopping agents a product page links to, with a URL template per
 //   marketplace ({id}, {url}, {url2}); data an admin edits, seeded with the common agents'
-//   formats of shared/reference/marketplace-links.md (formats drift: that is why they are data);
+//   formats of docs/marketplace-links.md (formats drift: that is why they are data);
 // - listing_watch / price_history / listing_reports: the re-checks of external products,
 //   the prices seen, and shoppers' reports of dead links.
 
@@ -52,7 +52,7 @@ const numbered = (base: string, codes: { weidian: string; taobao: string; "1688"
   referral,
 });
 
-// shared/reference/marketplace-links.md, in its order
+// docs/marketplace-links.md, in its order
 const AGENTS: Agent[] = [
   { ...cnfansLike("cnfans.com"), name: "CNFans" },
   { ...cnfansLike("mulebuy.com"), name: "Mulebuy" },

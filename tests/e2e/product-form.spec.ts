@@ -71,7 +71,7 @@ test.describe("the product form", () => {
     // three presses, three rows; the image is not sent again
     for (let press = 0; press < 3; press++) await page.getByRole("button", { name: "Add SKU" }).click();
     await expect(skuRows(page)).toHaveCount(4);
-    // each new row is "new model" (spec/admin.md); names must differ within a product
+    // each new row is "new model" (docs/product/admin.md); names must differ within a product
     for (const [index, colour] of ["Red", "Blue", "Green", "Black"].entries()) await page.getByLabel(`SKU ${index + 1} name`).fill(colour);
     await page.getByRole("button", { name: "Create product" }).last().click();
     await expect(toast(page, `Product created: ${name}`)).toBeVisible();

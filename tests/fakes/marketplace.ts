@@ -24,7 +24,7 @@
  *   skuInfoMap: {"红色&gt;M": {skuId, price, canBookCount}}}, orderParamModel: {orderParam:
  *   {skuParam: {skuRangePrices: [{beginAmount, price}]}}}}}; a gone offer is a 404.
  * - Short links: m.tb.cn answers a page with a script redirect (`var url = '...'`);
- *   the others answer 302 with a Location (reference/marketplace-links.md).
+ *   the others answer 302 with a Location (docs/marketplace-links.md).
  *
  * Each item can also answer malformed data, fail (500) or hang (a timeout). Requests are
  * counted per item. Tests drive it directly; the Playwright run drives the same server

@@ -1,5 +1,5 @@
 /**
- * The admin users/roles/permissions API (spec/admin.md 7) over real HTTP against the
+ * The admin users/roles/permissions API (docs/product/admin.md 7) over real HTTP against the
  * built server: success shapes, validation, 401/403/404/409 in the JSON envelope.
  */
 import path from "node:path";

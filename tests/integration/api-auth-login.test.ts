@@ -59,7 +59,7 @@ describe("POST /api/auth/login", () => {
     });
     expect(Date.parse(body.user.last_login_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(JSON.stringify(body)).not.toContain(account.password);
-    // the user a client derives from the token (spec/storefront.md 3-4)
+    // the user a client derives from the token (docs/product/storefront.md 3-4)
     expect(decodeJwt(body.accessToken)).toMatchObject({
       sub: String(account.id),
       id: account.id,
@@ -232,7 +232,7 @@ describe("POST /api/auth/login", () => {
   it("the super admin logs in with the configured credentials", async () => {
     const response = await login({ email: TEST_ADMIN.email, password: TEST_ADMIN.password });
     expect(response.status).toBe(200);
-    // roles in the token are role objects, like the user's roles (spec/storefront.md 3)
+    // roles in the token are role objects, like the user's roles (docs/product/storefront.md 3)
     expect(decodeJwt(response.body.accessToken).roles).toEqual([{ id: expect.any(Number), name: "super_admin", description: expect.any(String) }]);
     expect(response.body.user).toMatchObject({ email: TEST_ADMIN.email, is_admin: true });
     expect(response.body.user.roles.map((r: { name: string }) => r.name)).toContain("super_admin");

@@ -54,7 +54,7 @@ describe("POST /api/auth/refresh-token", () => {
     const afterwards = await me(stolen.body.accessToken);
     expect(afterwards.status).toBe(401);
     expect(afterwards.body.code).toBe("TOKEN_REVOKED");
-    // words a spec client takes as "log out" (spec/storefront.md 4: isExpired, or "expired" in the message)
+    // words a spec client takes as "log out" (docs/product/storefront.md 4: isExpired, or "expired" in the message)
     expect(afterwards.body).toMatchObject({ success: false, isExpired: true, message: expect.stringMatching(/expired/) });
     expect((await refresh(stolen.body.refreshToken)).status).toBe(401);
     expect((await me(account.accessToken)).status).toBe(401);
@@ -127,7 +127,7 @@ describe("access tokens", () => {
     ]) {
       const response = await me(token);
       expect(response.status, name).toBe(401);
-      // "Unauthorized" in the message: a spec client logs out (spec/storefront.md 4)
+      // "Unauthorized" in the message: a spec client logs out (docs/product/storefront.md 4)
       expect(response.body, name).toMatchObject({ success: false, code: "INVALID_TOKEN", message: expect.stringContaining("Unauthorized") });
       expect(response.body.data, name).toBeUndefined();
     }

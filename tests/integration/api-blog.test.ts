@@ -293,7 +293,7 @@ describe("statuses and visibility", () => {
     expect(fromRow.body.data).toMatchObject({ status: "published", content: read.content, excerpt: "Kept." });
   });
 
-  it("gives each call the permission CONTRACT.md names: POST blog.create, PUT blog.edit (status included), PUT /publish blog.publish", async () => {
+  it("gives each call the permission docs/runtime.md names: POST blog.create, PUT blog.edit (status included), PUT /publish blog.publish", async () => {
     const draft = await createPost({ title: unique("Author draft ") }, author.token);
     expect(draft.status).toBe("draft");
     // blog.create may create a post in any status, a live one included

@@ -123,7 +123,7 @@ describe("admin products", () => {
       expect(fields(response.body), JSON.stringify(body)).toContain(field);
     }
     expect((await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems).toBe(before);
-    // each name rule says its own message, one at a time (spec/admin.md 5)
+    // each name rule says its own message, one at a time (docs/product/admin.md 5)
     for (const [name, message] of [
       ["   ", "Product name cannot be empty"],
       ["ab", "Product name must be at least 3 characters"],
@@ -180,7 +180,7 @@ describe("admin products", () => {
     for (const [method, pathname, body] of calls) {
       const anonymous = await api(server.url, pathname, { method, body });
       expect(anonymous.status, `${method} ${pathname}`).toBe(401);
-      // spec/admin.md 5: admin calls need a token ('Authentication required for this action.')
+      // docs/product/admin.md 5: admin calls need a token ('Authentication required for this action.')
       expect(anonymous.body, `${method} ${pathname}`).toMatchObject({ success: false, message: "Authentication required for this action." });
       for (const token of [user, editorOfOthers]) {
         const response = await api(server.url, pathname, { method, body, token });
@@ -517,7 +517,7 @@ describe("collections", () => {
     expect(userId).toBeGreaterThan(0);
   });
 
-  it("answers 401 'Authentication required for this action.' without a login (spec/storefront.md 5)", async () => {
+  it("answers 401 'Authentication required for this action.' without a login (docs/product/storefront.md 5)", async () => {
     for (const [method, path, body] of [
       ["GET", "/api/users/collections"],
       ["GET", "/api/users/collections/check/1"],
@@ -533,7 +533,7 @@ describe("collections", () => {
 
 describe("admin categories", () => {
   it("creates, edits (only changes; 'No changes detected.'), sorts and deletes with the spec's rules", async () => {
-    // spec/admin.md 5: create says '分类名称是必填的', edit 'Category name is required.'
+    // docs/product/admin.md 5: create says '分类名称是必填的', edit 'Category name is required.'
     const missingName = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  " } });
     expect(missingName.status).toBe(400);
     expect(missingName.body).toMatchObject({ success: false, message: "分类名称是必填的", errors: [{ field: "name", message: "分类名称是必填的" }] });

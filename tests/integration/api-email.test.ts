@@ -1,6 +1,6 @@
 /**
- * /api/email over real HTTP against the built server (CONTRACT.md "E-mail marketing",
- * spec/admin.md 7): the {success, message, data, error} envelope, who may call it, input
+ * /api/email over real HTTP against the built server (docs/runtime.md "E-mail marketing",
+ * docs/product/admin.md 7): the {success, message, data, error} envelope, who may call it, input
  * checks that name the field and change nothing, the campaign status rules, a template in
  * use, the built-in HTML templates, the overview and campaign stats; and the admin pages'
  * own guards.

@@ -335,7 +335,7 @@ describe("the back office", () => {
     expect(nav).toMatch(/\d+ published posts?<\/a>/);
     expect(nav).not.toContain("to moderate");
     expect(await html("/admin", cookies.admin)).toMatch(/\d+ comments? to moderate<\/a>/);
-    // who may write a post may publish it (CONTRACT.md: POST /posts needs blog.create)
+    // who may write a post may publish it (docs/runtime.md: POST /posts needs blog.create)
     const editor = await html("/admin/blog/posts/new", cookies.author);
     expect(editor).toContain("Publish now");
     expect(editor).toContain('<option value="published">');

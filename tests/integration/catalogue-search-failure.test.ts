@@ -1,5 +1,5 @@
 /**
- * spec/storefront.md 8: a search that fails says 'Failed to search products.' and answers
+ * docs/product/storefront.md 8: a search that fails says 'Failed to search products.' and answers
  * an empty result with it: the API as the error envelope with the list fields, the page
  * as its results view with the message (never the crash screen). The failure is real: the
  * search index is dropped under the running server.

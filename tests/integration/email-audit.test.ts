@@ -1,5 +1,5 @@
 /**
- * E-mail marketing against the spec and CONTRACT.md, the points an audit found (real
+ * E-mail marketing against the spec and docs/runtime.md, the points an audit found (real
  * built server, real SQLite, real HTTP, a real SMTP server on 127.0.0.1): a campaign that
  * is not a draft refuses any edit with '只有草稿状态的活动可以编辑' (API and page); a PUT
  * keeps what it does not name; the completion indicator of a run that reached nobody; the

@@ -170,7 +170,7 @@ describe("the QC screens of the back office", () => {
     for (const path of ["/admin/qc-manager", "/admin/qc-review", `/admin/products/${item.id}/qc`]) {
       expect((await page(path, regular.cookie)).status, path).toBe(403);
     }
-    // the admin role sees the QC screens, both sidebar items included (spec/admin.md 2, 6), but
+    // the admin role sees the QC screens, both sidebar items included (docs/product/admin.md 2, 6), but
     // reviews and deletes nothing without permissions: no buttons, and the actions answer 403
     expect((await page("/admin/qc-manager", plainAdmin.cookie)).status).toBe(200);
     expect((await page(`/admin/products/${item.id}/qc`, plainAdmin.cookie)).status).toBe(200);

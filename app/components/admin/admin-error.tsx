@@ -3,8 +3,8 @@ import { ErrorPage } from "~/components/ui/error-page";
 
 /**
  * An admin page's error boundary: 403/404 answers read as usual; anything unexpected
- * shows the page's own load-failure message (spec/admin.md 8, e.g. '加载设置失败'), with a
- * reload button when `reloadTo` is given (spec/admin.md 2: "a fallback error screen with a
+ * shows the page's own load-failure message (docs/product/admin.md 8, e.g. '加载设置失败'), with a
+ * reload button when `reloadTo` is given (docs/product/admin.md 2: "a fallback error screen with a
  * reload button"): a GET form for the same address, so it works without JavaScript.
  */
 export function AdminErrorPage({ error, loadFailed, reloadTo }: { error: unknown; loadFailed: string; reloadTo?: string }) {

@@ -13,7 +13,7 @@ import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { slugFromName } from "~/lib/blog-text";
 import { listAddress } from "~/lib/list-address";
-import type { blogCategoriesLoader, CategoryRow } from "~/lib/admin-blog.server";
+import type { blogCategoriesLoader, CategoryRow } from "~/controllers/admin-blog.server";
 
 type LoaderData = Awaited<ReturnType<typeof blogCategoriesLoader>>;
 type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string } | undefined;

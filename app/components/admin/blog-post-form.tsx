@@ -1,5 +1,5 @@
 /**
- * The post editor (create and edit; app/lib/admin-blog-post-form.server.ts). A plain
+ * The post editor (create and edit; app/controllers/admin-blog-post-form.server.ts). A plain
  * multipart form: the body is a <textarea> of HTML that works without JavaScript; with
  * JavaScript the rich-text editor (its own chunk, loaded only here) takes it over.
  * Buttons: "Save draft", "Publish now" and "Save" (keeps the chosen status).
@@ -9,7 +9,7 @@ import { Form, Link } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import type { PostFormValues } from "~/lib/admin-blog-post-form.server";
+import type { PostFormValues } from "~/controllers/admin-blog-post-form.server";
 import { POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
 
 const RichTextEditor = lazy(() => import("./rich-text-editor"));

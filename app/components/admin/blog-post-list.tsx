@@ -11,7 +11,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listAddress, listParams } from "~/lib/list-address";
-import type { blogPostListLoader } from "~/lib/admin-blog.server";
+import type { blogPostListLoader } from "~/controllers/admin-blog.server";
 import { ADMIN_POST_PAGE_SIZES, BLOG_ADMIN_PATHS, POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
 
 type Data = Awaited<ReturnType<typeof blogPostListLoader>>;

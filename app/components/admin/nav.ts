@@ -1,5 +1,5 @@
 /**
- * The back-office sidebar as data (spec/admin.md 2). Each later feature adds its entry
+ * The back-office sidebar as data (docs/product/admin.md 2). Each later feature adds its entry
  * here in one line; who sees it is decided on the server with `sidebarRules`, and only
  * the visible entries reach the browser.
  */
@@ -43,7 +43,7 @@ export const ADMIN_NAV: NavDefinition[] = [
     visible: sidebarRules.qc,
     children: [
       { id: "qc-manager", label: "QC file management", to: "/admin/qc-manager" },
-      // both sub-items for whoever sees QC management (spec/admin.md 2); reviewing itself needs qc.review / qc.approve / qc.reject
+      // both sub-items for whoever sees QC management (docs/product/admin.md 2); reviewing itself needs qc.review / qc.approve / qc.reject
       { id: "qc-review", label: "QC image review", to: "/admin/qc-review" },
     ],
   },

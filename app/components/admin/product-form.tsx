@@ -1,5 +1,5 @@
 /**
- * The back-office product form (create and edit; app/lib/admin-product-form.server.ts).
+ * The back-office product form (create and edit; app/controllers/admin-product-form.server.ts).
  * A plain multipart form: the SKU grid's add and remove buttons are conform intents (done
  * in the browser with JavaScript when no image files wait to be sent, by the server
  * otherwise), the import box, the bulk tools and the image files go to the server, "Save"
@@ -13,7 +13,7 @@ import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { NEW_SKU, PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 
-/** spec/admin.md 9: the bulk tools from 6 SKUs, three columns from 7 */
+/** docs/product/admin.md 9: the bulk tools from 6 SKUs, three columns from 7 */
 const BULK_TOOLS_FROM = 6;
 const COLUMNS_FROM = 7;
 
@@ -36,7 +36,7 @@ export type ProductFormOutcome = {
   uploadNotice: string | null;
   uploadFailures: string[];
   fatal: string | null;
-  /** the import box's result (spec/admin.md 5, 8), and the link a failed import keeps */
+  /** the import box's result (docs/product/admin.md 5, 8), and the link a failed import keeps */
   importNotice?: string | null;
   importError?: string | null;
   importLink?: string;
@@ -45,7 +45,7 @@ export type ProductFormOutcome = {
 };
 
 /**
- * The import box (spec/admin.md 2): a link or id from Weidian, Taobao, Tmall or 1688 (or
+ * The import box (docs/product/admin.md 2): a link or id from Weidian, Taobao, Tmall or 1688 (or
  * an agent's link) fills the form from the marketplace; nothing is saved until "Save".
  * Inside the product form: its button posts the whole form with intent=import.
  */

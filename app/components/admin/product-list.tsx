@@ -1,5 +1,5 @@
 /**
- * The two back-office product lists (local and external; app/lib/admin-product-list.server.ts).
+ * The two back-office product lists (local and external; app/controllers/admin-product-list.server.ts).
  * Without JavaScript: a search form with a page-size select and a button, checkboxes and
  * a "Delete selected" button that leads to a confirmation step. With JavaScript: the
  * search runs 300 ms after typing stops, the page size applies at once, and a
@@ -14,7 +14,7 @@ import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import type { productListLoader, ProductListActionData } from "~/lib/admin-product-list.server";
+import type { productListLoader, ProductListActionData } from "~/controllers/admin-product-list.server";
 import { listAddress, listParams as listParamsOf } from "~/lib/list-address";
 import { ADMIN_PRODUCT_PAGE_SIZES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
 

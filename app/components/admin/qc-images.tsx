@@ -1,5 +1,5 @@
 /**
- * The back office's QC photo pieces (app/lib/admin-qc.server.ts): the upload form and a
+ * The back office's QC photo pieces (app/controllers/admin-qc.server.ts): the upload form and a
  * product's photos with select, delete selected (a confirmation step) and delete one.
  * Without JavaScript: plain forms and links; with it, a select-all box appears.
  */

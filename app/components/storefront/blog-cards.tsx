@@ -1,6 +1,6 @@
 /**
  * The blog's lists: post cards, the list with its pager, and the blog's one date format.
- * Client-safe; the data is made on the server (app/lib/blog-pages.server.ts).
+ * Client-safe; the data is made on the server (app/controllers/blog-pages.server.ts).
  */
 import { Link, useSearchParams } from "@remix-run/react";
 import { EmptyState } from "~/components/ui/empty-state";

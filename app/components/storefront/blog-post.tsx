@@ -1,7 +1,7 @@
 /**
  * The post page: the article (its body through <HtmlSlot>, sent once), likes, previous
  * and next posts, and the comments with their likes, replies and the comment form. Every
- * action is a plain form (app/lib/blog-pages.server.ts).
+ * action is a plain form (app/controllers/blog-pages.server.ts).
  */
 import type { MetaDescriptor } from "@remix-run/node";
 import { Form, Link, useRouteLoaderData } from "@remix-run/react";

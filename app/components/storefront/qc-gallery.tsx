@@ -159,7 +159,7 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
         <p className="notice notice--info">{QC_MESSAGES.limitReached}</p>
       ) : (
         <p className="muted">
-          {/* the allowance in the spec's words (spec/storefront.md 5) */}
+          {/* the allowance in the spec's words (docs/product/storefront.md 5) */}
           <span className="qc-upload__allowance">{QC_MESSAGES.onlyMore(viewer.remaining ?? QC_LIMITS.perUserPerProduct, viewer.used)}</span>. Photos wait for a moderator before
           they appear. JPG, PNG or WEBP, up to 10 MB each, 10 at a time.
         </p>

@@ -10,7 +10,7 @@ export function pageWindow(current: number, total: number, size = 5): number[] {
 
 /**
  * The first page, the last, and those within `around` of the current one, with a gap
- * ("…") where numbers are skipped (spec/admin.md 9, the blog's lists).
+ * ("…") where numbers are skipped (docs/product/admin.md 9, the blog's lists).
  */
 export function pageLinks(current: number, total: number, around = 2): Array<number | "gap"> {
   const pages = new Set<number>([1, total]);

@@ -391,7 +391,7 @@ export function DeleteCampaignForm({ campaign, action, returnTo, cancelTo, error
 }
 
 /**
- * What may be done with a campaign in its status (spec/admin.md 4: execute only a draft,
+ * What may be done with a campaign in its status (docs/product/admin.md 4: execute only a draft,
  * pause only a sending one, edit only a draft, delete unless sending; a paused one
  * resumes, a scheduled one can go back to draft). Confirmations are dialogs chosen by the
  * URL; pause, resume and back-to-draft are one click (nothing is lost by them).

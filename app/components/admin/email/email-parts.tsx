@@ -142,7 +142,7 @@ export function RecentChart({ days }: { days: DayStat[] }) {
 
 /**
  * The error screens of e-mail marketing: 403 in the spec's words ('权限不足，需要管理员权限'),
- * 4xx as usual, and for anything unexpected the fallback with a reload button (spec/admin.md 2).
+ * 4xx as usual, and for anything unexpected the fallback with a reload button (docs/product/admin.md 2).
  */
 export function EmailErrorView({ error }: { error: unknown }) {
   const location = useLocation();

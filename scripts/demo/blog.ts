@@ -8,13 +8,13 @@
  * cannot log in; they only give the posts and comments their names.
  */
 import type { Kysely } from "kysely";
-import { htmlToText, readingTime } from "../app/lib/blog-text";
-import { sanitizePostHtml, sanitizeCommentHtml } from "../app/lib/html-sanitize.server";
-import { insertBlogCategory, insertComment, insertPost, insertTag, setPostTags } from "../app/models/blog.server";
-import { insertUser } from "../app/models/user.server";
-import { removeUpload, storeImage, type StoredUpload } from "../app/services/uploads.server";
-import { renderProductImage } from "./seed-catalogue";
-import type { Database } from "./schema";
+import { htmlToText, readingTime } from "../../app/lib/blog-text";
+import { sanitizePostHtml, sanitizeCommentHtml } from "../../app/lib/html-sanitize.server";
+import { insertBlogCategory, insertComment, insertPost, insertTag, setPostTags } from "../../app/models/blog.server";
+import { insertUser } from "../../app/models/user.server";
+import { removeUpload, storeImage, type StoredUpload } from "../../app/services/uploads.server";
+import { renderProductImage } from "./catalogue";
+import type { Database } from "../../db/schema";
 import type { Seeder } from "./seed";
 
 type PostSeed = {

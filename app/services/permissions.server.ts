@@ -9,8 +9,8 @@ import { PERMISSIONS, userTypeOf, type Access, type Permission } from "~/lib/per
 import { directPermissionsOfUser, rolesOfUser } from "~/models/access.server";
 import type { User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
-import { getApiUser, getPageUser } from "./auth.server";
-import { oncePerRequest } from "./request-scope.server";
+import { getApiUser, getPageUser } from "./request-user.server";
+import { oncePerRequest } from "~/lib/request-scope.server";
 
 /** The roles and permissions a user holds now (computed once per page view). */
 export function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
@@ -48,9 +48,9 @@ function forbidden(message = "You do not have permission to do this."): Response
 
 /**
  * Sections whose visitors get a login-required screen (401, with a button to
- * /login?redirectTo=<the page>) instead of the redirect: spec/admin.md 2, "Email
+ * /login?redirectTo=<the page>) instead of the redirect: docs/product/admin.md 2, "Email
  * marketing: Unauthenticated: a login-required screen with a button to /login"; their
- * 403 says '权限不足，需要管理员权限' alone (spec/admin.md 6).
+ * 403 says '权限不足，需要管理员权限' alone (docs/product/admin.md 6).
  */
 const LOGIN_SCREEN_SECTIONS = ["/admin/email-management"];
 const ADMIN_REQUIRED_TEXT = "权限不足，需要管理员权限";
@@ -77,7 +77,7 @@ export async function requireUser(request: Request): Promise<{ user: User; acces
 /** Pages under /admin: back-office access plus, optionally, a requirement (else 403). */
 export async function requireAdmin(request: Request, requirement?: Requirement): Promise<{ user: User; access: Access }> {
   const result = await requireUser(request);
-  // the e-mail pages say it in the spec's words alone (spec/admin.md 6)
+  // the e-mail pages say it in the spec's words alone (docs/product/admin.md 6)
   const specWords = showsLoginScreen(new URL(request.url).pathname);
   if (!result.access.hasAdminAccess) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : `You do not have access to the admin area. ${ADMIN_REQUIRED_TEXT}`);
   if (requirement && !meets(result.access, requirement)) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : undefined);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { sanitizePostHtml } from "~/lib/html-sanitize.server";
-import { DEMO_POSTS } from "./seed-blog";
+import { DEMO_POSTS } from "./blog";
 import { seedDatabase } from "./seed";
 
 afterAll(() => closeDb());

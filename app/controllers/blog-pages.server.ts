@@ -8,10 +8,10 @@ import type { PostCardData, PostListData } from "~/components/storefront/blog-ca
 import type { BlogPostPageData, CommentActionData, CommentView } from "~/components/storefront/blog-post";
 import type { BlogSidebarData } from "~/components/storefront/blog-sidebar";
 import { ApiError } from "~/lib/api.server";
-import { getPageUser } from "~/lib/auth.server";
+import { getPageUser } from "~/services/request-user.server";
 import { provideHtml } from "~/lib/html-slot.server";
-import { getAccess, requireUser } from "~/lib/permissions.server";
-import { orNotFound } from "~/lib/product-page.server";
+import { getAccess, requireUser } from "~/services/permissions.server";
+import { orNotFound } from "~/controllers/product-page.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { BLOG_MESSAGES as M, commentInputSchema } from "~/schemas/blog";
 import {

@@ -1,13 +1,13 @@
 /**
  * The loader and action of the two back-office product lists (/admin/products for local
- * products, /admin/external-products for imported ones, spec/admin.md 2, 8, 9): search,
+ * products, /admin/external-products for imported ones, docs/product/admin.md 2, 8, 9): search,
  * page sizes, delete one with a confirmation step, and bulk delete (choose, confirm,
  * delete), each checked on the server.
  */
 import { ApiError } from "~/lib/api.server";
 import { listAddress } from "~/lib/list-address";
 import { can, sidebarRules } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/catalogue";
 import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";

@@ -1,13 +1,13 @@
 /**
  * What the back office's QC screens share on the server (the product's QC page and the
- * QC file manager, spec/admin.md 2): who may see them, the images as the screens show
+ * QC file manager, docs/product/admin.md 2): who may see them, the images as the screens show
  * them, and the action that uploads (multipart) or deletes (one, or a selection after a
  * confirmation step), each checked on the server.
  */
 import { data } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { canAny, QC_PERMISSIONS, sidebarRules, type Access } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { AdminQcImage, QcImagesActionData } from "~/components/admin/qc-images";
 import { deleteSelectionSchema } from "~/schemas/qc";

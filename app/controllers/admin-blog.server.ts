@@ -1,16 +1,16 @@
 /**
- * The loaders and actions of the blog's back office (spec/admin.md 2, 4, 5, 8, 9):
+ * The loaders and actions of the blog's back office (docs/product/admin.md 2, 4, 5, 8, 9):
  * the category tree (/admin/blog, also /admin/blog/categories), the post list, the
  * comment queue and the blog settings. The post editor is admin-blog-post-form.server.ts.
  * Every loader and action checks the caller; dialogs are chosen by the URL (decision 007).
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError } from "~/lib/api.server";
-import { BLOG_PERMISSIONS } from "~/lib/blog-api.server";
+import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
 import { can } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/lib/permissions.server";
+import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import {
   adminPostListQuerySchema,

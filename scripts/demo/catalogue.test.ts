@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { marketplaceUrl } from "~/schemas/catalogue-rules";
-import { DEMO_PRODUCTS, initialsOf, planCatalogue } from "./seed-catalogue";
+import { DEMO_PRODUCTS, initialsOf, planCatalogue } from "./catalogue";
 import { seedDatabase } from "./seed";
 
 afterAll(() => closeDb());

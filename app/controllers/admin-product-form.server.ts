@@ -1,6 +1,6 @@
 /**
  * The loader and action of the back-office product form (/admin/products/new and
- * /admin/products/:id/edit; spec/admin.md 2, 4, 5, 8, 9). One multipart form does
+ * /admin/products/:id/edit; docs/product/admin.md 2, 4, 5, 8, 9). One multipart form does
  * everything without JavaScript:
  * - the SKU grid's "add row" and "remove row" are conform intents (the form comes back
  *   with the row added or removed, nothing saved);
@@ -9,14 +9,14 @@
  * - chosen image files are stored whatever the button, their addresses added to the
  *   images field, each failure named with its file ('n/m images uploaded');
  * - the import box fills the form from a marketplace link or id, nothing saved;
- * - "save" validates and creates or updates, the errors classified as spec/admin.md 8.
+ * - "save" validates and creates or updates, the errors classified as docs/product/admin.md 8.
  */
 import { getDb } from "~/lib/db.server";
 import { linkedQcUrls } from "~/models/qc.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError } from "~/lib/api.server";
 import { PRODUCT_FORM_FILE_STREAM_BYTES, PRODUCT_FORM_MAX_FILES } from "~/lib/body-limits.server";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { productInputSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M, PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
@@ -165,7 +165,7 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
   let reading = await readPastedLink(text);
   if (reading.kind === "short") {
     // a short link is a supported format: one that leads to no item is an empty result (check
-    // the link); one whose service does not answer is a failed fetch (spec/admin.md 5, 8)
+    // the link); one whose service does not answer is a failed fetch (docs/product/admin.md 5, 8)
     let unreachable = false;
     const resolved = await resolveShortLink(reading.url).catch((error: unknown) => {
       unreachable = !(error instanceof FetchRefused);
@@ -208,7 +208,7 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
   return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId, item.shopName), importError: null, importLink: "" };
 }
 
-/** What a save's failure tells the admin (spec/admin.md 8). */
+/** What a save's failure tells the admin (docs/product/admin.md 8). */
 function classify(error: ApiError, mode: ProductFormMode, form: FormData): string {
   const text = `${error.code ?? ""} ${error.message}`;
   if (error.status === 409 || /already exists|duplicate|重复/i.test(text)) {

@@ -1,5 +1,5 @@
 /**
- * The post editor's loader and action (/admin/blog/posts/new and /:id/edit; spec/admin.md
+ * The post editor's loader and action (/admin/blog/posts/new and /:id/edit; docs/product/admin.md
  * 2, 4, 5). One multipart form that works without JavaScript (the rich-text editor only
  * enhances its textarea): "Save draft" sets draft, "Publish now" publishes, the form's own
  * submit keeps the chosen status; a chosen featured image is stored through the uploads
@@ -10,9 +10,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError } from "~/lib/api.server";
 import { readingTime } from "~/lib/blog-text";
 import { BLOG_FORM_FIELD_BYTES, BLOG_FORM_FILE_STREAM_BYTES, MB } from "~/lib/body-limits.server";
-import { storeBlogImageFile } from "~/lib/blog-api.server";
+import { storeBlogImageFile } from "~/controllers/blog-api.server";
 import { can } from "~/lib/permissions";
-import { requireAdmin } from "~/lib/permissions.server";
+import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { BLOG_MESSAGES as M, EDITOR_STATUSES, postInputSchema, type PostStatus } from "~/schemas/blog";
 import {
@@ -73,7 +73,7 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
   const { access } = await requireAdmin(request, permissionFor(mode));
   const categories = flattenTree(categoryTree(await listCategoriesFor(access))).map((node) => ({ id: node.id, name: node.name, depth: node.depth }));
   const post = mode.kind === "edit" ? await postOrNotFound(mode.id, access) : null;
-  // whoever may write the post may publish it (CONTRACT.md: POST blog.create, PUT blog.edit)
+  // whoever may write the post may publish it (docs/runtime.md: POST blog.create, PUT blog.edit)
   const statuses = [...EDITOR_STATUSES] as PostStatus[];
   if (post && !statuses.includes(post.status)) statuses.push(post.status);
   const values: PostFormValues = post

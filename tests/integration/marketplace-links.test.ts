@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAgents } from "~/models/agent.server";
-import { getDb } from "./db.server";
-import { agentTemplateFor, buildAgentLink, findLink, readMarketplaceInput, type AgentPattern, type Marketplace } from "./marketplace-links";
+import { getDb } from "~/lib/db.server";
+import { agentTemplateFor, buildAgentLink, findLink, readMarketplaceInput, type AgentPattern, type Marketplace } from "~/lib/marketplace-links";
 
 let agents: AgentPattern[];
 
+// the link reading of app/lib/marketplace-links.ts with the agents the migration stores
 beforeAll(async () => {
-  // the agents the migration seeds from shared/reference/marketplace-links.md
+  // the agents the migration seeds from docs/marketplace-links.md
   agents = (await listAgents(getDb())).map((agent) => ({ name: agent.name, templates: agent.templates, readOnly: agent.readPatterns }));
 });
 

@@ -4,9 +4,9 @@
  * lives in migrations, never here.
  */
 import type { Kysely } from "kysely";
-import { blogSeeder } from "./seed-blog";
-import { catalogueSeeder } from "./seed-catalogue";
-import type { Database } from "./schema";
+import { blogSeeder } from "./blog";
+import { catalogueSeeder } from "./catalogue";
+import type { Database } from "../../db/schema";
 
 export type Seeder<Prepared = void> = {
   name: string;

@@ -14,12 +14,12 @@
  */
 import type { Kysely } from "kysely";
 import sharp from "sharp";
-import { insertCategory } from "../app/models/category.server";
-import { insertProduct, type SkuInput } from "../app/models/product.server";
-import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
-import { insertQcImages, type NewQcImage } from "../app/models/qc.server";
-import { removeUpload, storeImage, storeImageWithThumbnail, type StoredUpload } from "../app/services/uploads.server";
-import type { Database, Platform } from "./schema";
+import { insertCategory } from "../../app/models/category.server";
+import { insertProduct, type SkuInput } from "../../app/models/product.server";
+import { marketplaceUrl, PLATFORMS } from "../../app/schemas/catalogue-rules";
+import { insertQcImages, type NewQcImage } from "../../app/models/qc.server";
+import { removeUpload, storeImage, storeImageWithThumbnail, type StoredUpload } from "../../app/services/uploads.server";
+import type { Database, Platform } from "../../db/schema";
 import type { Seeder } from "./seed";
 
 // ---------------------------------------------------------------- pseudo-random

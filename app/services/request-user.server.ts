@@ -4,7 +4,7 @@ import { getDb } from "~/lib/db.server";
 import { findUserById, type User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { verifyAccessToken } from "~/services/tokens.server";
-import { oncePerRequest } from "./request-scope.server";
+import { oncePerRequest } from "~/lib/request-scope.server";
 import { getSessionUserId } from "./session.server";
 
 /**
