@@ -100,6 +100,7 @@ function decode(raw: Buffer, encoding: string): Buffer {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are read as the app sends them
 async function json<T = any>(port: number, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -163,7 +164,7 @@ function compare(front: Answer, app: Answer, request: Req, productRead: boolean)
   const length = front.headers["content-length"];
   if (request.method === "GET" && length !== undefined && Number(length) !== front.raw.length) return `Content-Length ${length} but ${front.raw.length} bytes sent`;
   if (request.method === "HEAD") return front.raw.length ? `a HEAD answer with ${front.raw.length} bytes of body` : null;
-  let frontText = masked(front.body.toString("utf8"), nonceOf(front.headers));
+  const frontText = masked(front.body.toString("utf8"), nonceOf(front.headers));
   let appText = masked(app.body.toString("utf8"), nonceOf(app.headers));
   if (productRead) {
     // the app's render counted a view of its own, after the front's answer counted one
@@ -203,7 +204,7 @@ type Catalogue = {
 
 async function readCatalogue(port: number, token: string): Promise<Catalogue> {
   const products = (await json(port, "GET", "/api/admin/products?limit=100", token)).body;
-  const list: any[] = products.items ?? products.data ?? [];
+  const list: Array<Record<string, unknown>> = products.items ?? products.data ?? [];
   const categories = (await json(port, "GET", "/api/categories", undefined)).body.data as Array<{ id: number }>;
   const posts = (await json(port, "GET", "/api/blog/admin/posts?limit=50", token)).body.data.posts as Array<{ id: number; slug: string; status: string; tags: Array<{ slug: string }> }>;
   const blogCategories = (await json(port, "GET", "/api/blog/categories", undefined)).body.data as Array<{ slug: string }>;

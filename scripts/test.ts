@@ -1,7 +1,8 @@
 /**
- * `npm test`: every check the project has, in order: typecheck, build, vitest (unit and
- * integration), Playwright (projects js and no-js). Ends with one plain line
- * `N passed, N failed` totalling every test run (the typecheck counts as one).
+ * `npm test`: every check the project has, in order: typecheck, lint (ESLint with the
+ * layer rules, and Prettier's check), build, vitest (unit and integration), Playwright
+ * (projects js and no-js). Ends with one plain line `N passed, N failed` totalling every
+ * test run (the typecheck and the lint count as one each).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -62,6 +63,10 @@ ensureChromium();
 
 // 1. typecheck
 if (run("npx", ["tsc", "--noEmit"]) === 0) passed += 1;
+else failed += 1;
+
+// 1b. lint: ESLint (the layers of docs/architecture.md among its rules) and Prettier
+if (run("npm", ["run", "--silent", "lint"]) === 0) passed += 1;
 else failed += 1;
 
 // 2. build (integration and e2e tests run the built server, as `npm start` does)

@@ -11,7 +11,6 @@ import { ApiError } from "~/lib/api.server";
 import { readingTime } from "~/lib/blog-text";
 import { BLOG_FORM_FIELD_BYTES, BLOG_FORM_FILE_STREAM_BYTES, MB } from "~/lib/body-limits.server";
 import { storeBlogImageFile } from "~/controllers/blog-api.server";
-import { can } from "~/lib/permissions";
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { BLOG_MESSAGES as M, EDITOR_STATUSES, postInputSchema, type PostStatus } from "~/schemas/blog";

@@ -8,7 +8,6 @@
  * Kept on globalThis: the server and the Remix build each hold a copy of this module.
  */
 declare global {
-  // eslint-disable-next-line no-var
   var __contentVersion: Versions | undefined;
 }
 

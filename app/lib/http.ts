@@ -9,6 +9,7 @@ const DEFAULT_REDIRECT = "/";
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = DEFAULT_REDIRECT): string {
   if (!to || typeof to !== "string") return fallback;
   const target = to.trim();
+  // eslint-disable-next-line no-control-regex -- a control character makes the address unsafe
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\") || /[\u0000-\u001f]/.test(target)) {
     return fallback;
   }

@@ -25,7 +25,6 @@ export type RequestScope = {
 };
 
 declare global {
-  // eslint-disable-next-line no-var
   var __requestScope: AsyncLocalStorage<RequestScope> | undefined;
 }
 

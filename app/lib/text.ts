@@ -4,6 +4,7 @@
  */
 
 /** C0 and C1 control characters and DEL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
@@ -20,5 +21,6 @@ export function plainLine(text: string): string {
  * standing alone. A feed or sitemap written with it is always well-formed.
  */
 export function xmlSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
 }

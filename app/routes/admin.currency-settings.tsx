@@ -11,7 +11,7 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
-import { forceRefreshRates, getRates, setManualRatesFromInput, useAutomaticRates } from "~/services/currency.server";
+import { forceRefreshRates, getRates, setManualRatesFromInput, switchToAutomaticRates } from "~/services/currency.server";
 
 const FOREIGN = CURRENCY_CODES.filter((code): code is Exclude<CurrencyCode, "CNY"> => code !== "CNY");
 const PAGE = "/admin/currency-settings";
@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "automatic") {
-    await useAutomaticRates();
+    await switchToAutomaticRates();
     return redirectWithToast(PAGE, { message: "Automatic rates are in effect again" });
   }
 

@@ -18,7 +18,8 @@ import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { ADMIN_MESSAGES, adminBatchFormSchema, adminCreateUserSchema, BATCH_MAX, batchSummary, parseBatchLines, USER_MANAGEMENT_PERMISSIONS, USERS_PAGE_SIZE, userListQuerySchema, type UserTypeFilterValue } from "~/schemas/admin-users";
-import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin, type PermissionDialogData } from "~/services/users.server";
+import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin } from "~/services/users.server";
+import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "userId"];

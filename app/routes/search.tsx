@@ -4,7 +4,6 @@ import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
-import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { ApiError } from "~/lib/api.server";

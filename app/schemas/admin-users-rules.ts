@@ -1,4 +1,5 @@
 /** Admin user-management limits and messages (docs/product/admin.md 5, 8, 9): zod-free, client-safe. */
+import type { UserType } from "~/lib/permissions";
 
 export const USERS_PAGE_SIZE = 10;
 export const PAGE_WINDOW = 5;
@@ -63,3 +64,14 @@ export const ADMIN_MESSAGES = {
 
 /** The batch summary of docs/product/admin.md 8. */
 export const batchSummary = (success: number, failed: number) => `success ${success}, failed ${failed}`;
+
+/** A role or a permission as the back office shows it. */
+export type RoleJson = { id: number; name: string; description: string };
+
+/** What the permission dialog shows of a user (the server makes it; the dialog only shows it). */
+export type PermissionDialogData = {
+  user: { id: number; username: string; userType: UserType; hasAdminAccess: boolean };
+  roles: Array<RoleJson & { held: boolean; expiresAt: string | null }>;
+  /** null for users without back-office access: ordinary users need no management permissions */
+  permissionGroups: Array<{ label: string; prefix: string; permissions: Array<RoleJson & { held: boolean }> }> | null;
+};

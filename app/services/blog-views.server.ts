@@ -18,9 +18,7 @@ const VIEW_WINDOW_MS = 30 * 60_000;
 const VIEW_KEYS_MAX = 50_000;
 
 declare global {
-  // eslint-disable-next-line no-var
   var __blogRecentViews: Map<string, number> | undefined;
-  // eslint-disable-next-line no-var
   var __popularPosts: { ids: string; blogVersion: number } | undefined;
 }
 

@@ -91,9 +91,7 @@ type Pending = { resolve: (end: StepEnd) => void; reject: (error: Error) => void
 type WorkerHandle = { worker: Worker; pending: Map<number, Pending>; exited: Promise<void>; idleTimer?: NodeJS.Timeout };
 
 declare global {
-  // eslint-disable-next-line no-var
   var __campaignWorker: WorkerHandle | undefined;
-  // eslint-disable-next-line no-var
   var __campaignInThread: Map<number, () => void> | undefined;
 }
 

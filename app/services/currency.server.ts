@@ -174,7 +174,7 @@ export async function setManualRatesFromInput(input: Record<string, unknown>): P
 }
 
 /** Back to automatic mode: the fetched rates (or the defaults) are in effect again; the manual values are kept for later. */
-export async function useAutomaticRates(): Promise<RatesView> {
+export async function switchToAutomaticRates(): Promise<RatesView> {
   await setRateMode(getDb(), "automatic");
   forget();
   return effective(await stored());

@@ -107,7 +107,6 @@ export type JobRunner = {
 };
 
 declare global {
-  // eslint-disable-next-line no-var
   var __jobRunner: JobRunner | undefined;
 }
 

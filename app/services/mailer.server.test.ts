@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyMailError, composeBulkMail } from "./mailer.server";
+import { classifyMailError, composeBulkMail, parseMailbox } from "./mailer.server";
 
 describe("classifyMailError", () => {
   it("a 5xx about the recipient is permanent, with the SMTP answer", () => {
@@ -58,5 +58,18 @@ describe("composeBulkMail", () => {
     const raw = composeBulkMail({ ...mail, to: { name: "john_doe", address: "john@example.com" } }, "Site <no-reply@localhost>").toString();
     expect(raw).toContain("\r\nTo: john_doe <john@example.com>\r\n");
     expect(raw).toMatch(/^From: Site <no-reply@localhost>\r\n/);
+  });
+});
+
+describe("parseMailbox", () => {
+  it.each([
+    ["Site <no-reply@localhost>", { name: "Site", address: "no-reply@localhost" }],
+    ['"QC Finder, Mail" <news@shop.example>', { name: "QC Finder, Mail", address: "news@shop.example" }],
+    ['"Say \\"hi\\"" <a@b.example>', { name: 'Say "hi"', address: "a@b.example" }],
+    ["淘宝代购 <shop@example.cn>", { name: "淘宝代购", address: "shop@example.cn" }],
+    ["<bare@example.com>", { name: "", address: "bare@example.com" }],
+    ["  plain@example.com ", { name: "", address: "plain@example.com" }],
+  ])("%s", (from, expected) => {
+    expect(parseMailbox(from)).toEqual(expected);
   });
 });

@@ -16,8 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter, type TransportOptions } from "nodemailer";
 import { domainToASCII } from "node:url";
-import addressparser from "nodemailer/lib/addressparser";
-import * as mimeFuncs from "nodemailer/lib/mime-funcs";
+import libmime from "libmime";
 import { escapeHtml } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
@@ -123,13 +122,22 @@ function getBulkTransporter(): Transporter {
   return bulkTransporter;
 }
 
+/**
+ * MAIL_FROM read as a mailbox: `Name <address>`, `"Name" <address>` or a bare address
+ * (anything else is taken as the address itself).
+ */
+export function parseMailbox(from: string): { name: string; address: string } {
+  const named = /^\s*(?:"((?:[^"\\]|\\.)*)"|([^<]*?))\s*<\s*([^<>\s]+)\s*>\s*$/.exec(from);
+  if (named) return { name: (named[1] ?? named[2] ?? "").replace(/\\(.)/g, "$1").trim(), address: named[3] };
+  return { name: "", address: from.trim() };
+}
+
 /** The envelope sender: the address of MAIL_FROM. */
 let sender: { from: string; address: string; header: string } | undefined;
 function senderOf(from: string) {
   if (sender?.from !== from) {
-    const parsed = addressparser(from, { flatten: true })[0];
-    const address = parsed?.address || from;
-    sender = { from, address, header: formatAddress(parsed?.name ?? "", address) };
+    const { name, address } = parseMailbox(from);
+    sender = { from, address, header: formatAddress(name, address) };
   }
   return sender;
 }
@@ -139,7 +147,7 @@ function formatAddress(name: string, address: string): string {
   const at = address.lastIndexOf("@");
   const ascii = at > 0 ? `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}` : address;
   if (!name.trim()) return `<${ascii}>`;
-  const shown = /[^\x20-\x7e]/.test(name) ? mimeFuncs.encodeWord(name, "Q", 52) : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
+  const shown = /[^\x20-\x7e]/.test(name) ? libmime.encodeWord(name, "Q", 52) : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
   return `${shown} <${ascii}>`;
 }
 
@@ -156,11 +164,11 @@ let boundaryCount = 0;
  */
 export function composeBulkMail(mail: BulkMail, from: string, date = new Date()): Buffer {
   const boundary = `--_qc_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
-  const header = (name: string, value: string) => mimeFuncs.foldLines(`${name}: ${value}`, 76);
+  const header = (name: string, value: string) => libmime.foldLines(`${name}: ${value}`, 76);
   const lines = [
     header("From", senderOf(from).header),
     header("To", formatAddress(mail.to.name, mail.to.address)),
-    header("Subject", mimeFuncs.encodeWords(mail.subject.replace(/[\r\n]+/g, " "), "Q", 52)),
+    header("Subject", libmime.encodeWords(mail.subject.replace(/[\r\n]+/g, " "), "Q", 52)),
     `Message-ID: ${mail.messageId}`,
     `Date: ${date.toUTCString().replace(/GMT$/, "+0000")}`,
     "MIME-Version: 1.0",

@@ -82,7 +82,6 @@ type Plan = { base: string; pages: SitemapEntry[]; blocks: Array<{ block: number
 type Built = { version: string; plan: Promise<Plan>; files: Map<string, Promise<SitemapFile | null>>; bytes: number };
 
 declare global {
-  // eslint-disable-next-line no-var
   var __sitemap: Built | undefined;
 }
 

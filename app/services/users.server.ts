@@ -41,6 +41,8 @@ import {
   USERS_PAGE_SIZE,
   type AdminCreateUserInput,
   type AdminUpdateUserInput,
+  type PermissionDialogData,
+  type RoleJson,
 } from "~/schemas/admin-users";
 import type { UserUpdate } from "../../db/schema";
 import { hashPassword, verifyPassword } from "./crypto.server";
@@ -59,7 +61,6 @@ import {
   type StoredUpload,
 } from "./uploads.server";
 
-type RoleJson = { id: number; name: string; description: string };
 
 /** The user object of docs/product/storefront.md 3 (API answers). */
 export type UserJson = {
@@ -583,13 +584,6 @@ export async function listAllPermissions(): Promise<RoleJson[]> {
 }
 
 /** What the permission dialog shows for one user (plain data, ready for a page). */
-export type PermissionDialogData = {
-  user: { id: number; username: string; userType: Access["userType"]; hasAdminAccess: boolean };
-  roles: Array<RoleJson & { held: boolean; expiresAt: string | null }>;
-  /** null for users without back-office access: ordinary users need no management permissions */
-  permissionGroups: Array<{ label: string; prefix: string; permissions: Array<RoleJson & { held: boolean }> }> | null;
-};
-
 export async function getPermissionDialogData(userId: number): Promise<PermissionDialogData> {
   const db = getDb();
   const user = await findUserById(db, userId);

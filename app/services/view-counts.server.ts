@@ -20,7 +20,6 @@ export type ViewWatch = { count: number; watchers: number };
 type State = { pending: Map<number, number>; watched: Map<number, ViewWatch>; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
 
 declare global {
-  // eslint-disable-next-line no-var
   var __productViews: State | undefined;
 }
 

@@ -186,7 +186,7 @@ test.describe("catalogue", () => {
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${base}${product.path}`);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
     expect(jsonLd).toMatchObject({ "@type": "Product", name: product.name, sku: product.itemId, offers: { priceCurrency: "CNY", price: "100.00" } });
-    await expect(page.getByRole("link", { name: "View on Weidian" })).toHaveAttribute("rel", "nofollow noopener");
+    await expect(page.getByRole("link", { name: "View on Weidian" })).toHaveAttribute("rel", "nofollow noopener noreferrer");
 
     // the view was counted once: on the canonical address, not before the redirect (views
     // are written within a second, in one transaction)

@@ -86,6 +86,9 @@ export function AdminShell({
           </Form>
         </div>
       </aside>
+      {/* a tap beside the open menu closes it (no JavaScript); hidden from assistive
+          technology, which has the menu's own close button */}
+      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- a backdrop, not a field's label */}
       <label htmlFor={DRAWER_ID} className="admin-backdrop" aria-hidden="true" />
       <div className="admin-content">
         {navigation.state === "loading" ? (

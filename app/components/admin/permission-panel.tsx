@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ADMIN_MESSAGES } from "~/schemas/admin-users";
-import type { PermissionDialogData } from "~/services/users.server";
+import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 import { formatDate } from "./format";
 import { UserTypeBadge } from "./user-type-badge";
 

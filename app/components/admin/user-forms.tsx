@@ -3,7 +3,7 @@
  * password), each a plain <form method="post"> that works without JavaScript.
  */
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import type { z } from "zod";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";

@@ -18,7 +18,7 @@ export function AdBanner({ config }: { config: AdBannerConfig }) {
         </div>
         {hasButton ? (
           <div className="ad-banner__action">
-            <a className="button button--accent" href={config.link} rel="noopener sponsored" target="_blank">
+            <a className="button button--accent" href={config.link} rel="noopener noreferrer sponsored" target="_blank">
               {config.buttonText}
             </a>
             {config.buttonSubtext ? (

@@ -246,7 +246,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
         </dl>
         {product.originalUrl ? (
           <p>
-            <a className="button button--secondary" href={product.originalUrl} rel="nofollow noopener" target="_blank">
+            <a className="button button--secondary" href={product.originalUrl} rel="nofollow noopener noreferrer" target="_blank">
               View on {product.platformLabel ?? "the marketplace"}
             </a>
           </p>

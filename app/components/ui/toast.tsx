@@ -8,12 +8,13 @@ export type ToastData = { id: string; type: "success" | "error" | "info"; title?
  */
 export function ToastView({ toast }: { toast: ToastData }) {
   const [visible, setVisible] = useState(true);
+  // errors, and messages with a list to read, stay until closed
+  const stays = toast.type === "error" || Boolean(toast.details?.length);
   useEffect(() => {
-    // errors, and messages with a list to read, stay until closed
-    if (toast.type === "error" || toast.details?.length) return;
+    if (stays) return;
     const timer = setTimeout(() => setVisible(false), 6000);
     return () => clearTimeout(timer);
-  }, [toast.id, toast.type]);
+  }, [toast.id, stays]);
   if (!visible) return null;
   const inputId = `toast-${toast.id}`;
   return (

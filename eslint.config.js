@@ -1,0 +1,132 @@
+// ESLint (flat config): the recommended rules of JavaScript, TypeScript, React, its hooks
+// and jsx-a11y, and the layer rules of docs/architecture.md: what each folder of app/ may
+// import. `npm run lint` runs it with Prettier's check; `npm test` runs `npm run lint`.
+import js from "@eslint/js";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import react from "eslint-plugin-react";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** An import of any of these layers, by the `~/` alias or by a relative path. */
+const layer = (...names) => names.flatMap((name) => [`~/${name}/**`, `**/app/${name}/**`, `../${name}/**`, `../../${name}/**`]);
+
+/** The rule that keeps a folder's imports to the layers below it (message: which rule). */
+const only = (message, groups, { allowTypeImports = false } = {}) => ({
+  "no-restricted-imports": "off",
+  "@typescript-eslint/no-restricted-imports": ["error", { patterns: groups.map((group) => ({ group, message, allowTypeImports })) }],
+});
+
+export default tseslint.config(
+  {
+    ignores: ["build/**", "public/build/**", "node_modules/**", ".cache/**", ".tmp/**", "test-results/**", "playwright-report/**", "data/**"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      // unused names are mistakes, except a deliberate `_` and rest siblings that leave fields out
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true, caughtErrors: "none" }],
+      // `declare global { var x }` is how a module keeps one value across Remix's re-imports
+      "no-var": "error",
+    },
+  },
+  {
+    files: ["app/**/*.tsx"],
+    ...react.configs.flat.recommended,
+    ...react.configs.flat["jsx-runtime"],
+    plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
+    settings: { react: { version: "18.3" } },
+    rules: {
+      ...react.configs.flat.recommended.rules,
+      ...react.configs.flat["jsx-runtime"].rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+      // TypeScript checks the props
+      "react/prop-types": "off",
+      // an apostrophe in text is fine; a stray > or } is a mistake
+      "react/no-unescaped-entities": ["error", { forbid: [">", "}"] }],
+      // "QC photo 3 of 6" names the thing shown (shoppers' word for it), not the element
+      "jsx-a11y/img-redundant-alt": "off",
+    },
+  },
+  {
+    // autofocus only where the page or dialog has one task and its first field is it (log
+    // in, register, a code, a reset, a new QC folder): a pattern a rule cannot tell apart
+    files: ["app/routes/**/*.tsx"],
+    rules: { "jsx-a11y/no-autofocus": "off" },
+  },
+  {
+    // a migration sees the database as it was then, not as db/schema.ts says it is now
+    files: ["db/migrations/**/*.ts", "db/migrate.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // tests and fixtures: control characters in expected strings are the point; Playwright
+    // fixtures that need no other fixture take `{}`; JSON answers are read loosely
+    files: ["tests/**/*.ts", "**/*.test.{ts,tsx}"],
+    rules: { "no-control-regex": "off", "no-empty-pattern": "off", "@typescript-eslint/no-explicit-any": "off" },
+  },
+  // ---------------------------------------------------------------- the layers
+  {
+    files: ["app/lib/**/*.{ts,tsx}"],
+    ignores: ["app/lib/**/*.test.{ts,tsx}"],
+    rules: only("app/lib is plumbing: it imports no app layer (docs/architecture.md)", [layer("models", "services", "controllers", "components", "routes")]),
+  },
+  {
+    files: ["app/schemas/**/*.ts"],
+    rules: only("app/schemas is shared with the browser: schemas import only schemas and client-safe lib modules (docs/architecture.md)", [
+      [...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"],
+    ]),
+  },
+  {
+    files: ["app/models/**/*.ts"],
+    rules: only("app/models holds queries: it imports lib and schemas only (docs/architecture.md)", [layer("services", "controllers", "components", "routes")]),
+  },
+  {
+    files: ["app/services/**/*.ts"],
+    rules: only("app/services may use models, lib and schemas, never pages or components (docs/architecture.md)", [layer("controllers", "components", "routes")]),
+  },
+  {
+    files: ["app/controllers/**/*.ts"],
+    // a controller may name the props its page's components take (types only)
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: layer("routes"), message: "controllers serve routes, never the other way round (docs/architecture.md)" },
+            { group: layer("components"), allowTypeImports: true, message: "a controller imports only the types of components (docs/architecture.md)" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/components/**/*.tsx", "app/components/**/*.ts"],
+    ignores: ["app/components/**/*.test.{ts,tsx}"],
+    // a component may type its data with its page controller's loader (`typeof loader`,
+    // erased from the bundle); services, models and server plumbing stay out entirely
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [...layer("models", "services", "routes"), "~/lib/*.server"],
+              message: "components run in the browser: no server modules, not even their types (docs/architecture.md)",
+            },
+            { group: layer("controllers"), allowTypeImports: true, message: "a component imports only the types of its page controller (docs/architecture.md)" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["db/migrations/**/*.ts"],
+    rules: only("a migration is frozen: it never imports app code, which changes (docs/architecture.md)", [["~/**", "**/app/**", "../app/**", "../../app/**"]]),
+  },
+);
