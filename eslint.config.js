@@ -19,7 +19,16 @@ const only = (message, groups, { allowTypeImports = false } = {}) => ({
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "public/build/**", "node_modules/**", ".cache/**", ".tmp/**", "test-results/**", "playwright-report/**", "data/**"],
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "node_modules/**",
+      ".cache/**",
+      ".tmp/**",
+      "test-results/**",
+      "playwright-report/**",
+      "data/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -28,7 +37,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       // unused names are mistakes, except a deliberate `_` and rest siblings that leave fields out
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true, caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true, caughtErrors: "none" },
+      ],
       // `declare global { var x }` is how a module keeps one value across Remix's re-imports
       "no-var": "error",
     },
@@ -74,7 +86,9 @@ export default tseslint.config(
   {
     files: ["app/lib/**/*.{ts,tsx}"],
     ignores: ["app/lib/**/*.test.{ts,tsx}"],
-    rules: only("app/lib is plumbing: it imports no app layer (docs/architecture.md)", [layer("models", "services", "controllers", "components", "routes")]),
+    rules: only("app/lib is plumbing: it imports no app layer (docs/architecture.md)", [
+      layer("models", "services", "controllers", "components", "routes"),
+    ]),
   },
   {
     files: ["app/schemas/**/*.ts"],
@@ -84,11 +98,15 @@ export default tseslint.config(
   },
   {
     files: ["app/models/**/*.ts"],
-    rules: only("app/models holds queries: it imports lib and schemas only (docs/architecture.md)", [layer("services", "controllers", "components", "routes")]),
+    rules: only("app/models holds queries: it imports lib and schemas only (docs/architecture.md)", [
+      layer("services", "controllers", "components", "routes"),
+    ]),
   },
   {
     files: ["app/services/**/*.ts"],
-    rules: only("app/services may use models, lib and schemas, never pages or components (docs/architecture.md)", [layer("controllers", "components", "routes")]),
+    rules: only("app/services may use models, lib and schemas, never pages or components (docs/architecture.md)", [
+      layer("controllers", "components", "routes"),
+    ]),
   },
   {
     files: ["app/controllers/**/*.ts"],
@@ -99,7 +117,11 @@ export default tseslint.config(
         {
           patterns: [
             { group: layer("routes"), message: "controllers serve routes, never the other way round (docs/architecture.md)" },
-            { group: layer("components"), allowTypeImports: true, message: "a controller imports only the types of components (docs/architecture.md)" },
+            {
+              group: layer("components"),
+              allowTypeImports: true,
+              message: "a controller imports only the types of components (docs/architecture.md)",
+            },
           ],
         },
       ],
@@ -119,7 +141,11 @@ export default tseslint.config(
               group: [...layer("models", "services", "routes"), "~/lib/*.server"],
               message: "components run in the browser: no server modules, not even their types (docs/architecture.md)",
             },
-            { group: layer("controllers"), allowTypeImports: true, message: "a component imports only the types of its page controller (docs/architecture.md)" },
+            {
+              group: layer("controllers"),
+              allowTypeImports: true,
+              message: "a component imports only the types of its page controller (docs/architecture.md)",
+            },
           ],
         },
       ],
@@ -127,6 +153,8 @@ export default tseslint.config(
   },
   {
     files: ["db/migrations/**/*.ts"],
-    rules: only("a migration is frozen: it never imports app code, which changes (docs/architecture.md)", [["~/**", "**/app/**", "../app/**", "../../app/**"]]),
+    rules: only("a migration is frozen: it never imports app code, which changes (docs/architecture.md)", [
+      ["~/**", "**/app/**", "../app/**", "../../app/**"],
+    ]),
   },
 );

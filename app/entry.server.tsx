@@ -65,7 +65,7 @@ export default function handleRequest(
 export function handleError(error: unknown, { request }: { request: Request }) {
   // an aborted request, or a body over its limit (the server answers that one with a 413)
   if (request.signal.aborted || isPayloadTooLarge(error)) return;
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
 }
 
 let jobRunner: JobRunner | undefined;

@@ -15,9 +15,7 @@ const { values } = parseArgs({
 });
 if (!values.email || !values.password) fail("usage: npm run admin:create -- --email E --password P [--username U]");
 
-const check = adminCreateUserSchema
-  .pick({ email: true, password: true })
-  .safeParse({ email: values.email, password: values.password });
+const check = adminCreateUserSchema.pick({ email: true, password: true }).safeParse({ email: values.email, password: values.password });
 if (!check.success) fail(`${String(check.error.issues[0].path[0])}: ${check.error.issues[0].message}`);
 
 envOrExit();

@@ -109,46 +109,168 @@ const say = (text: string) => console.log(text);
 
 // ---------------------------------------------------------------- the catalogue generator
 
-
 const BRANDS: readonly [string, string][] = [
-  ["Nike", "耐克"], ["Adidas", "阿迪达斯"], ["New Balance", "新百伦"], ["Puma", "彪马"], ["Converse", "匡威"],
-  ["Vans", "万斯"], ["Li-Ning", "李宁"], ["Anta", "安踏"], ["Uniqlo", "优衣库"], ["The North Face", "北面"],
-  ["Arcteryx", "始祖鸟"], ["Patagonia", "巴塔哥尼亚"], ["Stussy", "斯图西"], ["Carhartt", "卡哈特"], ["Levi's", "李维斯"],
-  ["Casio", "卡西欧"], ["Seiko", "精工"], ["Xiaomi", "小米"], ["Huawei", "华为"], ["Anker", "安克"],
-  ["Coach", "蔻驰"], ["Longchamp", "珑骧"], ["Moncler", "盟可睐"], ["Canada Goose", "加拿大鹅"], ["Timberland", "添柏岚"],
-  ["Dr. Martens", "马丁博士"], ["Asics", "亚瑟士"], ["Salomon", "萨洛蒙"], ["Onitsuka Tiger", "鬼塚虎"], ["Champion", "冠军"],
-  ["Ralph Lauren", "拉夫劳伦"], ["Lacoste", "鳄鱼"], ["Fila", "斐乐"], ["Jordan", "乔丹"], ["Supreme", "苏博瑞"],
+  ["Nike", "耐克"],
+  ["Adidas", "阿迪达斯"],
+  ["New Balance", "新百伦"],
+  ["Puma", "彪马"],
+  ["Converse", "匡威"],
+  ["Vans", "万斯"],
+  ["Li-Ning", "李宁"],
+  ["Anta", "安踏"],
+  ["Uniqlo", "优衣库"],
+  ["The North Face", "北面"],
+  ["Arcteryx", "始祖鸟"],
+  ["Patagonia", "巴塔哥尼亚"],
+  ["Stussy", "斯图西"],
+  ["Carhartt", "卡哈特"],
+  ["Levi's", "李维斯"],
+  ["Casio", "卡西欧"],
+  ["Seiko", "精工"],
+  ["Xiaomi", "小米"],
+  ["Huawei", "华为"],
+  ["Anker", "安克"],
+  ["Coach", "蔻驰"],
+  ["Longchamp", "珑骧"],
+  ["Moncler", "盟可睐"],
+  ["Canada Goose", "加拿大鹅"],
+  ["Timberland", "添柏岚"],
+  ["Dr. Martens", "马丁博士"],
+  ["Asics", "亚瑟士"],
+  ["Salomon", "萨洛蒙"],
+  ["Onitsuka Tiger", "鬼塚虎"],
+  ["Champion", "冠军"],
+  ["Ralph Lauren", "拉夫劳伦"],
+  ["Lacoste", "鳄鱼"],
+  ["Fila", "斐乐"],
+  ["Jordan", "乔丹"],
+  ["Supreme", "苏博瑞"],
 ];
 
 /** [Chinese, English, category index] */
 const ITEMS: readonly [string, string, number][] = [
-  ["连帽卫衣", "hoodie", 4], ["圆领卫衣", "crewneck sweatshirt", 4], ["半拉链卫衣", "half-zip sweatshirt", 4],
-  ["羽绒服", "down jacket", 5], ["冲锋衣", "shell jacket", 5], ["夹克", "jacket", 5], ["风衣", "trench coat", 5], ["摇粒绒外套", "fleece jacket", 5],
-  ["短袖T恤", "t-shirt", 6], ["长袖T恤", "long sleeve tee", 6], ["Polo衫", "polo shirt", 6], ["衬衫", "shirt", 6], ["毛衣", "sweater", 6],
-  ["牛仔裤", "jeans", 7], ["工装裤", "cargo pants", 7], ["运动短裤", "shorts", 7], ["卫裤", "sweatpants", 7],
-  ["运动鞋", "sneakers", 1], ["篮球鞋", "basketball shoes", 1], ["跑步鞋", "running shoes", 1], ["板鞋", "skate shoes", 1], ["帆布鞋", "canvas shoes", 1],
-  ["马丁靴", "boots", 2], ["雪地靴", "snow boots", 2], ["切尔西靴", "chelsea boots", 2],
-  ["双肩包", "backpack", 8], ["斜挎包", "crossbody bag", 8], ["托特包", "tote bag", 8], ["钱包", "wallet", 8],
-  ["手表", "watch", 10], ["机械表", "automatic watch", 10], ["棒球帽", "baseball cap", 11], ["渔夫帽", "bucket hat", 11], ["毛线帽", "beanie", 11],
-  ["项链", "necklace", 9], ["皮带", "belt", 9], ["墨镜", "sunglasses", 9], ["围巾", "scarf", 9],
-  ["蓝牙耳机", "wireless earbuds", 12], ["充电宝", "power bank", 12], ["手机壳", "phone case", 12], ["智能手环", "smart band", 12],
+  ["连帽卫衣", "hoodie", 4],
+  ["圆领卫衣", "crewneck sweatshirt", 4],
+  ["半拉链卫衣", "half-zip sweatshirt", 4],
+  ["羽绒服", "down jacket", 5],
+  ["冲锋衣", "shell jacket", 5],
+  ["夹克", "jacket", 5],
+  ["风衣", "trench coat", 5],
+  ["摇粒绒外套", "fleece jacket", 5],
+  ["短袖T恤", "t-shirt", 6],
+  ["长袖T恤", "long sleeve tee", 6],
+  ["Polo衫", "polo shirt", 6],
+  ["衬衫", "shirt", 6],
+  ["毛衣", "sweater", 6],
+  ["牛仔裤", "jeans", 7],
+  ["工装裤", "cargo pants", 7],
+  ["运动短裤", "shorts", 7],
+  ["卫裤", "sweatpants", 7],
+  ["运动鞋", "sneakers", 1],
+  ["篮球鞋", "basketball shoes", 1],
+  ["跑步鞋", "running shoes", 1],
+  ["板鞋", "skate shoes", 1],
+  ["帆布鞋", "canvas shoes", 1],
+  ["马丁靴", "boots", 2],
+  ["雪地靴", "snow boots", 2],
+  ["切尔西靴", "chelsea boots", 2],
+  ["双肩包", "backpack", 8],
+  ["斜挎包", "crossbody bag", 8],
+  ["托特包", "tote bag", 8],
+  ["钱包", "wallet", 8],
+  ["手表", "watch", 10],
+  ["机械表", "automatic watch", 10],
+  ["棒球帽", "baseball cap", 11],
+  ["渔夫帽", "bucket hat", 11],
+  ["毛线帽", "beanie", 11],
+  ["项链", "necklace", 9],
+  ["皮带", "belt", 9],
+  ["墨镜", "sunglasses", 9],
+  ["围巾", "scarf", 9],
+  ["蓝牙耳机", "wireless earbuds", 12],
+  ["充电宝", "power bank", 12],
+  ["手机壳", "phone case", 12],
+  ["智能手环", "smart band", 12],
 ];
 
 const CATEGORIES: readonly [string, number | null][] = [
-  ["鞋类 Shoes", null], ["运动鞋 Sneakers", 0], ["靴子 Boots", 0], ["服装 Clothing", null], ["卫衣 Hoodies", 3],
-  ["外套 Jackets", 3], ["上衣 Tops", 3], ["裤子 Pants", 3], ["包袋 Bags", null], ["配饰 Accessories", null],
-  ["手表 Watches", 9], ["帽子 Hats", 9], ["数码 Electronics", null],
+  ["鞋类 Shoes", null],
+  ["运动鞋 Sneakers", 0],
+  ["靴子 Boots", 0],
+  ["服装 Clothing", null],
+  ["卫衣 Hoodies", 3],
+  ["外套 Jackets", 3],
+  ["上衣 Tops", 3],
+  ["裤子 Pants", 3],
+  ["包袋 Bags", null],
+  ["配饰 Accessories", null],
+  ["手表 Watches", 9],
+  ["帽子 Hats", 9],
+  ["数码 Electronics", null],
 ];
 
-const MODS_ZH = ["加绒", "宽松", "修身", "复古", "情侣款", "新款", "潮牌", "百搭", "秋冬", "夏季", "男女同款", "重磅", "高街", "日系", "美式", "", "", ""];
+const MODS_ZH = [
+  "加绒",
+  "宽松",
+  "修身",
+  "复古",
+  "情侣款",
+  "新款",
+  "潮牌",
+  "百搭",
+  "秋冬",
+  "夏季",
+  "男女同款",
+  "重磅",
+  "高街",
+  "日系",
+  "美式",
+  "",
+  "",
+  "",
+];
 const MODS_EN = ["oversized", "vintage", "slim fit", "premium", "limited", "classic", "new season", "heavyweight", "", "", ""];
 const COLOURS = ["黑色", "白色", "灰色", "藏青", "卡其", "酒红", "米白", "军绿", "Black", "White", "Grey", ""];
-const FEATURES_ZH = ["面料柔软舒适", "做工精细，细节到位", "版型正，上身效果好", "支持七天无理由退换", "实物拍摄，质检图齐全", "工厂直发，价格实惠", "大码可选", "新品上市，限时优惠"];
-const FEATURES_EN = ["Soft and comfortable fabric", "Fine stitching and details", "True to size", "QC photos available on request", "Ships from the factory", "Limited stock at this price", "Plus sizes available", "New arrival"];
-const SHOP_PREFIX = ["潮流", "优选", "阿杰", "北街", "老顾客", "广州", "莆田", "义乌", "深圳", "上海", "杭州", "东莞", "Ace", "Top", "Kings", "Urban"];
+const FEATURES_ZH = [
+  "面料柔软舒适",
+  "做工精细，细节到位",
+  "版型正，上身效果好",
+  "支持七天无理由退换",
+  "实物拍摄，质检图齐全",
+  "工厂直发，价格实惠",
+  "大码可选",
+  "新品上市，限时优惠",
+];
+const FEATURES_EN = [
+  "Soft and comfortable fabric",
+  "Fine stitching and details",
+  "True to size",
+  "QC photos available on request",
+  "Ships from the factory",
+  "Limited stock at this price",
+  "Plus sizes available",
+  "New arrival",
+];
+const SHOP_PREFIX = [
+  "潮流",
+  "优选",
+  "阿杰",
+  "北街",
+  "老顾客",
+  "广州",
+  "莆田",
+  "义乌",
+  "深圳",
+  "上海",
+  "杭州",
+  "东莞",
+  "Ace",
+  "Top",
+  "Kings",
+  "Urban",
+];
 const SHOP_SUFFIX = ["旗舰店", "工作室", "小店", "批发", "严选", "服饰", "鞋业", "数码", " Store", " Studio"];
 const SIZES = ["S", "M", "L", "XL", "XXL", "EU 40", "EU 41", "EU 42", "EU 43", "黑色", "白色", "标准版", "Pro"];
-
 
 /** Creates and fills the benchmark database; returns the seconds it took. */
 async function buildDatabase(file: string, count: number): Promise<number> {
@@ -167,7 +289,11 @@ async function buildDatabase(file: string, count: number): Promise<number> {
     (name, description, price_fen, category_id, images, platform, platform_item_id, original_url, shop_name, is_external, view_count)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertSku = sqlite.prepare("INSERT INTO product_skus (product_id, sku_name, price_fen, stock, position) VALUES (?, ?, ?, ?, ?)");
-  const shops = Array.from({ length: 400 }, (_, n) => `${SHOP_PREFIX[n % SHOP_PREFIX.length]}${SHOP_SUFFIX[Math.floor(n / SHOP_PREFIX.length) % SHOP_SUFFIX.length]}${n >= 160 ? ` ${n}` : ""}`);
+  const shops = Array.from(
+    { length: 400 },
+    (_, n) =>
+      `${SHOP_PREFIX[n % SHOP_PREFIX.length]}${SHOP_SUFFIX[Math.floor(n / SHOP_PREFIX.length) % SHOP_SUFFIX.length]}${n >= 160 ? ` ${n}` : ""}`,
+  );
 
   let lastReport = performance.now();
   sqlite.transaction(() => {
@@ -197,7 +323,10 @@ async function buildDatabase(file: string, count: number): Promise<number> {
       const itemId = String((platform === "weidian" ? 7_000_000_000 : 600_000_000_000) + i);
       const external = rng() < 0.45;
       const images = JSON.stringify(
-        Array.from({ length: 1 + Math.floor(rng() * 3) }, (_, n) => `/uploads/products/2026-11/bench-${i.toString(16).padStart(8, "0")}-${n}.webp`),
+        Array.from(
+          { length: 1 + Math.floor(rng() * 3) },
+          (_, n) => `/uploads/products/2026-11/bench-${i.toString(16).padStart(8, "0")}-${n}.webp`,
+        ),
       );
       const price = Math.round((19 + rng() * rng() * 2500) * 100);
       const views = rng() < 0.3 ? Math.floor(rng() * rng() * 20_000) : 0;
@@ -260,7 +389,28 @@ function ensureBenchPost(file: string): void {
   try {
     if (sqlite.prepare("SELECT id FROM blog_posts WHERE slug = ?").get(BENCH_POST_SLUG)) return;
     const rng = seededRandom(1500);
-    const WORDS = ["quality", "control", "photos", "stitching", "seller", "agent", "parcel", "sizes", "weidian", "taobao", "measure", "fabric", "logo", "warehouse", "shipping", "return", "check", "price", "batch", "review"];
+    const WORDS = [
+      "quality",
+      "control",
+      "photos",
+      "stitching",
+      "seller",
+      "agent",
+      "parcel",
+      "sizes",
+      "weidian",
+      "taobao",
+      "measure",
+      "fabric",
+      "logo",
+      "warehouse",
+      "shipping",
+      "return",
+      "check",
+      "price",
+      "batch",
+      "review",
+    ];
     const paragraph = () => Array.from({ length: 50 }, () => WORDS[Math.floor(rng() * WORDS.length)]).join(" ");
     const blocks: string[] = [];
     for (let n = 0; n < 30; n++) {
@@ -271,11 +421,20 @@ function ensureBenchPost(file: string): void {
     }
     const content = blocks.join("");
     const words = countWords(htmlToText(content));
-    const categoryId = Number(sqlite.prepare("INSERT INTO blog_categories (name, slug) VALUES ('Bench guides', 'bench-guides') ON CONFLICT (slug) DO UPDATE SET name = excluded.name RETURNING id").pluck().get());
+    const categoryId = Number(
+      sqlite
+        .prepare(
+          "INSERT INTO blog_categories (name, slug) VALUES ('Bench guides', 'bench-guides') ON CONFLICT (slug) DO UPDATE SET name = excluded.name RETURNING id",
+        )
+        .pluck()
+        .get(),
+    );
     const postId = Number(
       sqlite
-        .prepare(`INSERT INTO blog_posts (title, slug, excerpt, content, content_text, category_id, status, reading_time, featured_image, published_at)
-          VALUES (?, ?, ?, ?, ?, ?, 'published', ?, ?, ?) RETURNING id`)
+        .prepare(
+          `INSERT INTO blog_posts (title, slug, excerpt, content, content_text, category_id, status, reading_time, featured_image, published_at)
+          VALUES (?, ?, ?, ?, ?, ?, 'published', ?, ?, ?) RETURNING id`,
+        )
         .pluck()
         .get(
           "The long QC photo guide: 1,500 words on what to check",
@@ -290,12 +449,26 @@ function ensureBenchPost(file: string): void {
         ),
     );
     for (const name of ["QC photos", "Guides", "Bench"]) {
-      const tagId = Number(sqlite.prepare("INSERT INTO blog_tags (name, slug) VALUES (?, ?) ON CONFLICT (slug) DO UPDATE SET name = excluded.name RETURNING id").pluck().get(name, name.toLowerCase().replace(/\s+/g, "-")));
+      const tagId = Number(
+        sqlite
+          .prepare("INSERT INTO blog_tags (name, slug) VALUES (?, ?) ON CONFLICT (slug) DO UPDATE SET name = excluded.name RETURNING id")
+          .pluck()
+          .get(name, name.toLowerCase().replace(/\s+/g, "-")),
+      );
       sqlite.prepare("INSERT INTO blog_post_tags (post_id, tag_id) VALUES (?, ?)").run(postId, tagId);
     }
-    const userId = Number(sqlite.prepare("INSERT INTO users (username, email, email_verified) VALUES ('bench_reader', 'bench-reader@example.invalid', 1) ON CONFLICT DO UPDATE SET email_verified = 1 RETURNING id").pluck().get());
+    const userId = Number(
+      sqlite
+        .prepare(
+          "INSERT INTO users (username, email, email_verified) VALUES ('bench_reader', 'bench-reader@example.invalid', 1) ON CONFLICT DO UPDATE SET email_verified = 1 RETURNING id",
+        )
+        .pluck()
+        .get(),
+    );
     for (let n = 0; n < 10; n++) {
-      sqlite.prepare("INSERT INTO blog_comments (post_id, user_id, content, status) VALUES (?, ?, ?, 'approved')").run(postId, userId, `<p>Comment ${n + 1}: ${paragraph().slice(0, 160)}</p>`);
+      sqlite
+        .prepare("INSERT INTO blog_comments (post_id, user_id, content, status) VALUES (?, ?, ?, 'approved')")
+        .run(postId, userId, `<p>Comment ${n + 1}: ${paragraph().slice(0, 160)}</p>`);
     }
     say(`database: blog post /blog/${BENCH_POST_SLUG} added (${words} words, 10 comments)`);
   } finally {
@@ -414,7 +587,13 @@ function cannon(url: string, seconds: number, rotate?: string[]): Promise<autoca
 /** Load that runs beside a measurement (content changes, other visitors' views): started after the first check, stopped after the run. */
 type Background = { start: () => void; stop: () => Promise<string> };
 
-async function measure(label: string, url: string, serverPid: number | undefined, rotate?: string[], background?: Background): Promise<Row> {
+async function measure(
+  label: string,
+  url: string,
+  serverPid: number | undefined,
+  rotate?: string[],
+  background?: Background,
+): Promise<Row> {
   let status: number | null = null;
   if (args.only && !label.startsWith("raw") && !label.toLowerCase().includes(args.only.toLowerCase())) {
     return { label, url, status: null, reqPerSec: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, rss: null, bytesPerResponse: 0 };
@@ -472,7 +651,9 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
   // the inline module script imports the entry and the matched routes' modules by URL; the
   // manifest it also holds names other routes' modules, which the browser does not load
   for (const match of text.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) {
-    for (const imported of match[1].matchAll(/\bimport\b[^"'\n]*["'](\/build\/[^"'\s]+\.js)["']|\bimport\(\s*["'](\/build\/[^"'\s]+\.js)["']\s*\)/g)) {
+    for (const imported of match[1].matchAll(
+      /\bimport\b[^"'\n]*["'](\/build\/[^"'\s]+\.js)["']|\bimport\(\s*["'](\/build\/[^"'\s]+\.js)["']\s*\)/g,
+    )) {
       scripts.add(imported[1] ?? imported[2]);
     }
   }
@@ -482,7 +663,9 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
   for (const src of scripts) {
     const absolute = new URL(src.replace(/&amp;/g, "&"), origin);
     if (absolute.origin !== origin || !absolute.pathname.startsWith("/build/")) continue;
-    const body = await fetch(absolute).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null);
+    const body = await fetch(absolute)
+      .then((r) => (r.ok ? r.arrayBuffer() : null))
+      .catch(() => null);
     if (!body) continue;
     const buffer = Buffer.from(body);
     js += buffer.length;
@@ -497,7 +680,9 @@ async function canonicalUrl(url: string): Promise<{ url: string; status: number 
   const hops: string[] = [];
   let current = url;
   for (let n = 0; n < 5; n++) {
-    const response = await fetch(current, { redirect: "manual", headers: { "user-agent": BROWSER_HEADERS["user-agent"] } }).catch(() => null);
+    const response = await fetch(current, { redirect: "manual", headers: { "user-agent": BROWSER_HEADERS["user-agent"] } }).catch(
+      () => null,
+    );
     if (!response) return { url: current, status: null, hops };
     await response.arrayBuffer();
     const location = response.headers.get("location");
@@ -560,7 +745,11 @@ function summariseProfiles(dir: string, since: number): void {
 const BENCH_ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password" };
 
 async function benchAdminToken(base: string): Promise<string> {
-  const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(BENCH_ADMIN) });
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
   const token = ((await login.json()) as { accessToken?: string }).accessToken;
   if (!token) fail(`the bench admin could not log in (${login.status})`);
   return token;
@@ -737,14 +926,17 @@ async function pagesAtRate(url: string, rate: number, until: () => boolean): Pro
   const one = () =>
     new Promise<void>((resolve) => {
       const t0 = performance.now();
-      const request = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: BROWSER_HEADERS }, (response) => {
-        response.resume();
-        response.on("end", () => {
-          if (response.statusCode === 200) latencies.push(performance.now() - t0);
-          else errors++;
-          resolve();
-        });
-      });
+      const request = http.get(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: BROWSER_HEADERS },
+        (response) => {
+          response.resume();
+          response.on("end", () => {
+            if (response.statusCode === 200) latencies.push(performance.now() - t0);
+            else errors++;
+            resolve();
+          });
+        },
+      );
       request.on("error", () => {
         errors++;
         resolve();
@@ -783,7 +975,18 @@ type CampaignRow = {
 async function measureCampaign(base: string, sink: ChildProcess, productUrl: string): Promise<CampaignRow> {
   const loadBefore = loadText();
   const empty: PaceResult = { requests: 0, errors: 0, p50: 0, p95: 0, p99: 0, achieved: 0 };
-  const row: CampaignRow = { recipients: 0, seconds: 0, perSecond: 0, received: 0, distinct: 0, duplicates: 0, idle: empty, during: empty, loadBefore, loadAfter: loadBefore };
+  const row: CampaignRow = {
+    recipients: 0,
+    seconds: 0,
+    perSecond: 0,
+    received: 0,
+    distinct: 0,
+    duplicates: 0,
+    idle: empty,
+    during: empty,
+    loadBefore,
+    loadAfter: loadBefore,
+  };
   const token = await benchAdminToken(base);
   const call = async (pathname: string, body?: unknown) => {
     const response = await fetch(`${base}/api/email${pathname}`, {
@@ -904,13 +1107,20 @@ async function drill(n: number): Promise<Drill> {
 
     const restored = path.join(folder, "restored");
     const started = performance.now();
-    const restore = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "restore.ts"), replica, restored], { cwd: ROOT, encoding: "utf8" });
+    const restore = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "restore.ts"), replica, restored], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     result.restoreSeconds = (performance.now() - started) / 1000;
     if (restore.status !== 0) throw new Error(`restore failed: ${restore.stderr.trim()}`);
     const copy = openSqlite(path.join(restored, "app.db"));
     try {
       result.integrity = String(copy.pragma("integrity_check", { simple: true }));
-      const present = new Set((copy.prepare("SELECT name FROM categories WHERE name LIKE ?").all(`drill ${n} %`) as Array<{ name: string }>).map((row) => row.name));
+      const present = new Set(
+        (copy.prepare("SELECT name FROM categories WHERE name LIKE ?").all(`drill ${n} %`) as Array<{ name: string }>).map(
+          (row) => row.name,
+        ),
+      );
       const lost = [...acknowledged].filter(([name]) => !present.has(name));
       result.missing = lost.length;
       // how far back before the crash the oldest lost acknowledgement was
@@ -947,8 +1157,10 @@ async function runDrills(count: number): Promise<never> {
   const ok = drills.filter((d) => !d.error && d.integrity === "ok" && d.lostMs <= 1000);
   const worst = Math.max(...drills.map((d) => d.lostMs));
   say("");
-  say(`drills: ${ok.length} of ${count} within 1 s of acknowledged writes lost with integrity ok; at worst ${worst} ms lost; ` +
-    `${drills.reduce((sum, d) => sum + d.acknowledged, 0)} writes acknowledged, ${drills.reduce((sum, d) => sum + d.missing, 0)} missing in all`);
+  say(
+    `drills: ${ok.length} of ${count} within 1 s of acknowledged writes lost with integrity ok; at worst ${worst} ms lost; ` +
+      `${drills.reduce((sum, d) => sum + d.acknowledged, 0)} writes acknowledged, ${drills.reduce((sum, d) => sum + d.missing, 0)} missing in all`,
+  );
   say(`  target "≤ 1 s of acknowledged writes lost, integrity ok, ${count} of ${count}": ${ok.length === count ? "met" : "MISSED"}`);
   process.exit(0);
 }
@@ -963,9 +1175,16 @@ const lpad = (text: string, width: number) => (text.length >= width ? text : " "
 
 say(`bench: ${PRODUCTS.toLocaleString("en")} products, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint`);
 const runStarted = Date.now();
-const loadText = () => os.loadavg().map((n) => n.toFixed(2)).join(" ");
-say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}, load average ${loadText()}`);
-if (os.loadavg()[0] > 0.5 * os.cpus().length) say("machine: WARNING other work is running (load average above half the cores): the figures will be low");
+const loadText = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+say(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}, load average ${loadText()}`,
+);
+if (os.loadavg()[0] > 0.5 * os.cpus().length)
+  say("machine: WARNING other work is running (load average above half the cores): the figures will be low");
 
 // 1. the database
 const dataDir = args["data-dir"] ? path.resolve(args["data-dir"]) : fs.mkdtempSync(path.join(os.tmpdir(), "qc-bench-"));
@@ -980,7 +1199,9 @@ if (existing === PRODUCTS) {
   say(`database: building ${dbFile} …`);
   const seconds = await buildDatabase(dbFile, PRODUCTS);
   const size = fs.statSync(dbFile).size;
-  say(`database: ${PRODUCTS.toLocaleString("en")} products in ${seconds.toFixed(1)} s (${(PRODUCTS / seconds).toFixed(0)} rows/s), file ${(size / 2 ** 20).toFixed(0)} MB`);
+  say(
+    `database: ${PRODUCTS.toLocaleString("en")} products in ${seconds.toFixed(1)} s (${(PRODUCTS / seconds).toFixed(0)} rows/s), file ${(size / 2 ** 20).toFixed(0)} MB`,
+  );
 }
 
 ensureBenchPost(dbFile);
@@ -997,7 +1218,8 @@ if (args["db-only"]) {
 // 2. the build and the server
 if (args.build || !fs.existsSync(SERVER_BUILD) || !fs.existsSync(COMPILED_SERVER)) {
   say("build: running `npm run build` …");
-  const build = () => spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } }).status;
+  const build = () =>
+    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } }).status;
   if (build() !== 0 && build() !== 0) fail("npm run build failed");
 } else {
   const built = Math.min(fs.statSync(SERVER_BUILD).mtimeMs, fs.statSync(COMPILED_SERVER).mtimeMs);
@@ -1026,7 +1248,18 @@ const serverEnv: NodeJS.ProcessEnv = {
   // real marketplaces (unreachable here, and not what is measured): off
   LISTING_CHECKS_PER_HOUR: "0",
 };
-for (const name of ["NODE_ENV", "DATABASE_PATH", "UPLOADS_DIR", "PUBLIC_URL", "TRUST_PROXY", "SMTP_URL", "EMAIL_SEND_RATE", "EMAIL_CONNECTIONS", "REFERENCE_PORT"]) delete serverEnv[name];
+for (const name of [
+  "NODE_ENV",
+  "DATABASE_PATH",
+  "UPLOADS_DIR",
+  "PUBLIC_URL",
+  "TRUST_PROXY",
+  "SMTP_URL",
+  "EMAIL_SEND_RATE",
+  "EMAIL_CONNECTIONS",
+  "REFERENCE_PORT",
+])
+  delete serverEnv[name];
 const referencePort = DIFFERENTIAL_STEPS ? await freePort() : 0;
 // the reference listener (express and Remix only) the differential run compares the front with
 if (referencePort) serverEnv.REFERENCE_PORT = String(referencePort);
@@ -1038,8 +1271,14 @@ if (RUN_CAMPAIGN) {
     sink!.once("message", () => resolve());
     sink!.once("exit", (code) => reject(new Error(`the SMTP sink exited (${code})`)));
   }).catch((error) => fail((error as Error).message));
-  Object.assign(serverEnv, { SMTP_URL: `smtp://127.0.0.1:${sinkPort}`, EMAIL_CONNECTIONS: String(CAMPAIGN_CONNECTIONS), EMAIL_SEND_RATE: String(CAMPAIGN_RATE_LIMIT) });
-  say(`smtp sink: smtp-server on 127.0.0.1:${sinkPort} (own process); the server sends with ${CAMPAIGN_CONNECTIONS} connections, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}`);
+  Object.assign(serverEnv, {
+    SMTP_URL: `smtp://127.0.0.1:${sinkPort}`,
+    EMAIL_CONNECTIONS: String(CAMPAIGN_CONNECTIONS),
+    EMAIL_SEND_RATE: String(CAMPAIGN_RATE_LIMIT),
+  });
+  say(
+    `smtp sink: smtp-server on 127.0.0.1:${sinkPort} (own process); the server sends with ${CAMPAIGN_CONNECTIONS} connections, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}`,
+  );
 }
 const nodeArgs = startArgs().slice(0, -1);
 if (args.profile) {
@@ -1047,7 +1286,11 @@ if (args.profile) {
   nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`);
 }
 say(`server: node ${[...nodeArgs, "scripts/start.mjs"].join(" ")} on port ${appPort} (as npm start)`);
-const app = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "inherit", "inherit"] });
+const app = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], {
+  cwd: ROOT,
+  env: serverEnv,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 const raw = startRawServer(rawPort);
 const cleanup = async () => {
   await Promise.all([stop(app), stop(raw), ...(sink ? [stop(sink)] : [])]);
@@ -1082,18 +1325,25 @@ if (WRITES && !args.only) {
   say(`writes: ${WRITES.toLocaleString("en")} products through POST /api/admin/products (4 at a time) …`);
   writes = await writeProducts(base, adminToken, WRITES);
   memory.afterWrites = rssMb(app.pid) ?? 0;
-  say(`writes: ${writes.count} in ${writes.seconds.toFixed(1)} s (${(writes.count / writes.seconds).toFixed(0)}/s${writes.failed ? `, ${writes.failed} failed` : ""}), RSS ${memory.afterWrites.toFixed(0)} MB`);
+  say(
+    `writes: ${writes.count} in ${writes.seconds.toFixed(1)} s (${(writes.count / writes.seconds).toFixed(0)}/s${writes.failed ? `, ${writes.failed} failed` : ""}), RSS ${memory.afterWrites.toFixed(0)} MB`,
+  );
 }
 
 // a product in the middle of the catalogue that has SKUs
 const probe = openSqlite(dbFile);
 const productId =
-  (probe.prepare("SELECT product_id AS id FROM product_skus WHERE product_id >= ? ORDER BY product_id LIMIT 1").get(Math.floor(PRODUCTS / 2)) as { id: number } | undefined)?.id ??
-  Math.floor(PRODUCTS / 2);
+  (
+    probe
+      .prepare("SELECT product_id AS id FROM product_skus WHERE product_id >= ? ORDER BY product_id LIMIT 1")
+      .get(Math.floor(PRODUCTS / 2)) as { id: number } | undefined
+  )?.id ?? Math.floor(PRODUCTS / 2);
 probe.close();
 
 const product = await canonicalUrl(`${base}/product/${productId}`);
-say(`product page: /product/${productId} ${product.hops.length ? product.hops.join(", ") : "(no redirect)"}, answers ${product.status ?? "nothing"}`);
+say(
+  `product page: /product/${productId} ${product.hops.length ? product.hops.join(", ") : "(no redirect)"}, answers ${product.status ?? "nothing"}`,
+);
 
 const SEARCH_TERMS: [string, string][] = [
   ["search API, English word", "hoodie"],
@@ -1109,7 +1359,12 @@ const searchPath = (term: string) => `/api/products/search?q=${encodeURIComponen
 for (const [label, term] of SEARCH_TERMS) rows.push(await measure(`${label} (${term})`, `${base}${searchPath(term)}`, app.pid));
 // the server keeps search answers for visitors (per address): this row measures the search itself
 rows.push(
-  await measure("search API, each address new (the 4 terms)", `${base}${searchPath("hoodie")}`, app.pid, SEARCH_TERMS.map(([, term]) => searchPath(term))),
+  await measure(
+    "search API, each address new (the 4 terms)",
+    `${base}${searchPath("hoodie")}`,
+    app.pid,
+    SEARCH_TERMS.map(([, term]) => searchPath(term)),
+  ),
 );
 rows.push(await measure("product API /api/products/:id", `${base}/api/products/${productId}`, app.pid));
 rows.push(await measure("search page /search?q=hoodie", `${base}/search?q=hoodie`, app.pid));
@@ -1117,7 +1372,15 @@ rows.push(await measure(`product page ${new URL(product.url).pathname}`, product
 const blogPostUrl = `${base}/blog/${BENCH_POST_SLUG}`;
 rows.push(await measure(`blog post page /blog/${BENCH_POST_SLUG}`, blogPostUrl, app.pid));
 // what keeps dropping stored pages in a live shop: staff editing, and views moving the hot list
-rows.push(await measure("product page, a catalogue write a second", product.url, app.pid, undefined, writesEverySecond(base, adminToken, productId)));
+rows.push(
+  await measure(
+    "product page, a catalogue write a second",
+    product.url,
+    app.pid,
+    undefined,
+    writesEverySecond(base, adminToken, productId),
+  ),
+);
 rows.push(await measure("home page, product pages viewed 100/s", `${base}/`, app.pid, undefined, viewsBeside(product.url, 100)));
 memory.afterLoad = rssMb(app.pid) ?? 0;
 memory.peakLoad = memory.peak;
@@ -1156,7 +1419,8 @@ if (DIFFERENTIAL_STEPS) {
     userToken: adminToken,
     log: (line) => lines.push(line),
   });
-  for (const mismatch of differential.mismatches.slice(0, 20)) say(`  MISMATCH step ${mismatch.step}: ${mismatch.request}: ${mismatch.reason}`);
+  for (const mismatch of differential.mismatches.slice(0, 20))
+    say(`  MISMATCH step ${mismatch.step}: ${mismatch.request}: ${mismatch.reason}`);
 }
 
 clearInterval(sampler);
@@ -1168,7 +1432,9 @@ await cleanup();
 const rawRow = rows[0];
 const ratio = (row: Row) => (rawRow.reqPerSec ? row.reqPerSec / rawRow.reqPerSec : 0);
 say("");
-say(`results (${PRODUCTS.toLocaleString("en")} products, ${CONNECTIONS} connections, ${DURATION} s each after a ${WARMUP} s warm-up; the client asks for gzip like a browser; load average at the end ${loadAfter})`);
+say(
+  `results (${PRODUCTS.toLocaleString("en")} products, ${CONNECTIONS} connections, ${DURATION} s each after a ${WARMUP} s warm-up; the client asks for gzip like a browser; load average at the end ${loadAfter})`,
+);
 const header = `${pad("endpoint", 46)} ${lpad("status", 6)} ${lpad("req/s", 8)} ${lpad("p50 ms", 7)} ${lpad("p99 ms", 7)} ${lpad("× raw", 6)} ${lpad("RSS MB", 7)} ${lpad("bytes/resp", 10)}`;
 say(header);
 say("-".repeat(header.length));
@@ -1184,16 +1450,24 @@ say("");
 say("page weight (gzip level 9)");
 for (const weight of weights) {
   if (!weight) continue;
-  say(`  ${pad(weight.label, 14)} HTML ${kb(weight.htmlGz)} gz (${kb(weight.html)}), JS ${kb(weight.jsGz)} gz (${kb(weight.js)}, ${weight.scripts} files)  ${new URL(weight.url).pathname}`);
+  say(
+    `  ${pad(weight.label, 14)} HTML ${kb(weight.htmlGz)} gz (${kb(weight.html)}), JS ${kb(weight.jsGz)} gz (${kb(weight.js)}, ${weight.scripts} files)  ${new URL(weight.url).pathname}`,
+  );
 }
 
 if (campaign) {
   const c = campaign;
   say("");
-  say(`campaign (${c.recipients.toLocaleString("en")} recipients, ${CAMPAIGN_CONNECTIONS} SMTP connections to a local smtp-server sink, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}; load average ${c.loadBefore} before, ${c.loadAfter} after)`);
-  say(`  delivered ${c.received.toLocaleString("en")} messages to ${c.distinct.toLocaleString("en")} addresses (${c.duplicates} twice) in ${c.seconds.toFixed(1)} s from the execute call: ${c.perSecond.toFixed(0)} messages/s`);
+  say(
+    `campaign (${c.recipients.toLocaleString("en")} recipients, ${CAMPAIGN_CONNECTIONS} SMTP connections to a local smtp-server sink, EMAIL_SEND_RATE=${CAMPAIGN_RATE_LIMIT}; load average ${c.loadBefore} before, ${c.loadAfter} after)`,
+  );
+  say(
+    `  delivered ${c.received.toLocaleString("en")} messages to ${c.distinct.toLocaleString("en")} addresses (${c.duplicates} twice) in ${c.seconds.toFixed(1)} s from the execute call: ${c.perSecond.toFixed(0)} messages/s`,
+  );
   const pace = (label: string, r: PaceResult) =>
-    say(`  product page at ${PAGE_RATE}/s ${pad(label, 16)} ${r.requests} answers (${r.achieved.toFixed(0)}/s${r.errors ? `, ${r.errors} errors` : ""}): p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+    say(
+      `  product page at ${PAGE_RATE}/s ${pad(label, 16)} ${r.requests} answers (${r.achieved.toFixed(0)}/s${r.errors ? `, ${r.errors} errors` : ""}): p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+    );
   pace("idle", c.idle);
   pace("during campaign", c.during);
   say(`  server RSS after the campaign: ${campaignRss?.toFixed(0) ?? "-"} MB`);
@@ -1206,10 +1480,15 @@ say(
     `, ${memory.afterLoad.toFixed(0)} MB after the load, peak ${memory.peakLoad.toFixed(0)} MB up to then` +
     (memory.peak > memory.peakLoad ? `, ${memory.peak.toFixed(0)} MB later (campaign, differential)` : ""),
 );
-if (writes) say(`writes before the load: ${writes.count.toLocaleString("en")} products through the admin API in ${writes.seconds.toFixed(1)} s (${(writes.count / writes.seconds).toFixed(0)}/s)`);
+if (writes)
+  say(
+    `writes before the load: ${writes.count.toLocaleString("en")} products through the admin API in ${writes.seconds.toFixed(1)} s (${(writes.count / writes.seconds).toFixed(0)}/s)`,
+  );
 if (differential) {
   const d = differential;
-  say(`differential (seed ${d.seed}): ${d.requests} requests, ${d.compared} answers from memory compared (${d.storedPages} pages, ${d.keptAnswers} API answers), ${d.changes} content changes, ${d.raced} raced, ${d.mismatches.length} mismatches`);
+  say(
+    `differential (seed ${d.seed}): ${d.requests} requests, ${d.compared} answers from memory compared (${d.storedPages} pages, ${d.keptAnswers} API answers), ${d.changes} content changes, ${d.raced} raced, ${d.mismatches.length} mismatches`,
+  );
 }
 
 const missing = rows.filter((row) => row.status !== 200 && !args.only).map((row) => `${row.label} (${row.status ?? "no answer"})`);
@@ -1286,7 +1565,9 @@ const targets: Target[] = [
   {
     name: "product page p95 during the campaign ≤ 2× idle",
     met: campaign && !campaign.error && campaign.idle.p95 ? campaign.during.p95 <= 2 * campaign.idle.p95 : null,
-    detail: campaign ? `${campaign.during.p95.toFixed(2)} ms vs ${campaign.idle.p95.toFixed(2)} ms idle (${campaign.idle.p95 ? (campaign.during.p95 / campaign.idle.p95).toFixed(2) : "-"}×)` : "not measured",
+    detail: campaign
+      ? `${campaign.during.p95.toFixed(2)} ms vs ${campaign.idle.p95.toFixed(2)} ms idle (${campaign.idle.p95 ? (campaign.during.p95 / campaign.idle.p95).toFixed(2) : "-"}×)`
+      : "not measured",
   },
 ];
 say("");

@@ -15,7 +15,13 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
-import { contentVersion, PRODUCT_ID_HEADER, SHARED_ANSWER_HEADER, viewsVersion, type ViewDependency } from "../app/lib/content-version.server";
+import {
+  contentVersion,
+  PRODUCT_ID_HEADER,
+  SHARED_ANSWER_HEADER,
+  viewsVersion,
+  type ViewDependency,
+} from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
 import { countProductView, unwatchViews, watchViews, type ViewWatch } from "../app/services/view-counts.server";
@@ -39,7 +45,12 @@ type FastRoute = { pattern: RegExp; routeId: string; path: string; params: strin
  */
 export const FAST_ROUTES: readonly FastRoute[] = [
   { pattern: /^\/api\/products\/search$/, routeId: "routes/api.products.search", path: "api/products/search", params: [] },
-  { pattern: /^\/api\/products\/platform\/([^/]+)$/, routeId: "routes/api.products.platform.$itemId", path: "api/products/platform/:itemId", params: ["itemId"] },
+  {
+    pattern: /^\/api\/products\/platform\/([^/]+)$/,
+    routeId: "routes/api.products.platform.$itemId",
+    path: "api/products/platform/:itemId",
+    params: ["itemId"],
+  },
   { pattern: /^\/api\/products\/(\d+)$/, routeId: "routes/api.products.$id", path: "api/products/:id", params: ["id"] },
   { pattern: /^\/api\/products$/, routeId: "routes/api.products._index", path: "api/products", params: [] },
   { pattern: /^\/api\/categories$/, routeId: "routes/api.categories", path: "api/categories", params: [] },
@@ -51,7 +62,9 @@ export function checkFastRoutes(build: ServerBuild): void {
   for (const route of FAST_ROUTES) {
     const found = build.routes[route.routeId];
     if (!found?.module.loader || found.path !== route.path) {
-      throw new Error(`fast lane: route ${route.routeId} (${route.path}) is not in the build as expected (found ${found ? found.path : "nothing"})`);
+      throw new Error(
+        `fast lane: route ${route.routeId} (${route.path}) is not in the build as expected (found ${found ? found.path : "nothing"})`,
+      );
     }
   }
 }
@@ -153,7 +166,8 @@ function viewCountSites(text: string): { matches: RegExpExecArray[]; products: A
     else if (value && typeof value === "object") {
       const object = value as Record<string, unknown>;
       for (const [key, child] of Object.entries(object)) {
-        if (key === "view_count" && typeof child === "number" && typeof object.id === "number") products.push({ id: object.id, count: child });
+        if (key === "view_count" && typeof child === "number" && typeof object.id === "number")
+          products.push({ id: object.id, count: child });
         else walk(child);
       }
     }
@@ -169,7 +183,12 @@ function viewCountSites(text: string): { matches: RegExpExecArray[]; products: A
 
 type Versions = { contentVersion: number; dataVersion: number; productViews: number };
 
-function keep(key: string, versions: Versions, answer: { status: number; headers: Array<[string, string]>; body: Buffer }, kind: "product" | "visitors") {
+function keep(
+  key: string,
+  versions: Versions,
+  answer: { status: number; headers: Array<[string, string]>; body: Buffer },
+  kind: "product" | "visitors",
+) {
   const text = answer.body.toString("utf8");
   const sites = viewCountSites(text);
   if (!sites) return;
@@ -191,7 +210,7 @@ function keep(key: string, versions: Versions, answer: { status: number; headers
   while (kept.size && (kept.size >= KEPT_MAX || keptBytes + size > KEPT_MAX_BYTES)) dropKept(kept.oldest()!);
   kept.set(key, {
     used: 0,
-    productId: kind === "product" ? sites.products[0]?.id ?? null : null,
+    productId: kind === "product" ? (sites.products[0]?.id ?? null) : null,
     status: answer.status,
     headers: answer.headers,
     pieces,
@@ -239,11 +258,20 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
 function isSecure(req: IncomingMessage, trustProxy: number): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
   if (trustProxy <= 0) return false;
-  return String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+  return (
+    String(req.headers["x-forwarded-proto"] ?? "")
+      .split(",")[0]
+      .trim() === "https"
+  );
 }
 
 function requestUrl(req: IncomingMessage, trustProxy: number): string {
-  const forwardedHost = trustProxy > 0 ? String(req.headers["x-forwarded-host"] ?? "").split(",")[0].trim() : "";
+  const forwardedHost =
+    trustProxy > 0
+      ? String(req.headers["x-forwarded-host"] ?? "")
+          .split(",")[0]
+          .trim()
+      : "";
   const host = forwardedHost || req.headers.host || "localhost";
   return `${isSecure(req, trustProxy) ? "https" : "http"}://${host}${req.url ?? "/"}`;
 }
@@ -281,7 +309,9 @@ function encode(body: Buffer, encoding: Encoding): Buffer {
   switch (encoding) {
     // compression's own settings: br at quality 4, gzip and deflate at zlib's default level
     case "br":
-      return zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+      return zlib.brotliCompressSync(body, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      });
     case "gzip":
       return zlib.gzipSync(body);
     case "deflate":
@@ -345,12 +375,21 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
   function answerFromKept(req: IncomingMessage, res: ServerResponse, entry: Kept) {
     res.setHeader("X-Answer-Cache", "hit");
     // a product's own answer counts its view (a list counts none)
-    if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? ""))) countProductView(entry.productId);
+    if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? "")))
+      countProductView(entry.productId);
     const counts = entry.counts.map((site) => site.base + (site.watch.count - site.seen));
     const signature = counts.join(",");
     if (entry.last?.counts === signature) {
       const bodies = entry.last.bodies;
-      return send(req, res, entry.status, entry.headers, bodies.identity!, [], (encoding) => (bodies[encoding] ??= encode(bodies.identity!, encoding)));
+      return send(
+        req,
+        res,
+        entry.status,
+        entry.headers,
+        bodies.identity!,
+        [],
+        (encoding) => (bodies[encoding] ??= encode(bodies.identity!, encoding)),
+      );
     }
     const parts: Buffer[] = [entry.pieces[0]];
     counts.forEach((count, n) => parts.push(Buffer.from(String(count)), entry.pieces[n + 1]));
@@ -363,10 +402,20 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     send(req, res, entry.status, entry.headers, identity, [], (encoding) => (bodies[encoding] ??= encode(identity, encoding)));
   }
 
-  async function answerFromLoader(req: IncomingMessage, res: ServerResponse, route: FastRoute, params: Record<string, string>, keepAs: string) {
+  async function answerFromLoader(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: FastRoute,
+    params: Record<string, string>,
+    keepAs: string,
+  ) {
     const module = options.getBuild().routes[route.routeId]?.module;
     if (!module?.loader) throw new Error(`fast lane: route ${route.routeId} has no loader in the build`);
-    const versions: Versions = { contentVersion: contentVersion(), dataVersion: dataVersion(), productViews: viewsVersion("product-views") };
+    const versions: Versions = {
+      contentVersion: contentVersion(),
+      dataVersion: dataVersion(),
+      productViews: viewsVersion("product-views"),
+    };
     const request = new Request(requestUrl(req, trustProxy), { method: "GET", headers: fetchHeaders(req.headers) });
     const context = { clientIp: clientAddress(req, trustProxy), cspNonce: "" };
     const result: unknown = await module.loader({ request, params, context });
@@ -398,7 +447,11 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
 
     const started = process.hrtime.bigint();
     if (!pathname.startsWith("/api/")) {
-      const page = { secure: isSecure(req, trustProxy), clientIp: () => clientAddress(req, trustProxy), securityHeaders: options.securityHeaders };
+      const page = {
+        secure: isSecure(req, trustProxy),
+        clientIp: () => clientAddress(req, trustProxy),
+        securityHeaders: options.securityHeaders,
+      };
       if (!servePageCache(req, res, page)) return false;
       logWhenSent(req, res, started, null);
       return true;
@@ -416,7 +469,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     }
     requestScope.run(scope, () => {
       answerFromLoader(req, res, match.route, match.params, keepAs).catch((error: unknown) => {
-        log.error(`GET ${url} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        log.error(`GET ${url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (res.headersSent) {
           res.destroy();
           return;

@@ -68,19 +68,31 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 function send(port: number, req: Req): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: "127.0.0.1", port, path: req.path, method: req.method, headers: req.headers, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const raw = Buffer.concat(chunks);
-        try {
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, raw, body: decode(raw, String(response.headers["content-encoding"] ?? "")) });
-        } catch (error) {
-          reject(new Error(`${req.method} ${req.path}: the body does not decode as ${response.headers["content-encoding"]}: ${(error as Error).message}`));
-        }
-      });
-      response.on("error", reject);
-    });
+    const request = http.request(
+      { host: "127.0.0.1", port, path: req.path, method: req.method, headers: req.headers, agent },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          try {
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              raw,
+              body: decode(raw, String(response.headers["content-encoding"] ?? "")),
+            });
+          } catch (error) {
+            reject(
+              new Error(
+                `${req.method} ${req.path}: the body does not decode as ${response.headers["content-encoding"]}: ${(error as Error).message}`,
+              ),
+            );
+          }
+        });
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -101,7 +113,13 @@ function decode(raw: Buffer, encoding: string): Buffer {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are read as the app sends them
-async function json<T = any>(port: number, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
+async function json<T = any>(
+  port: number,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: "application/json" };
@@ -128,9 +146,18 @@ async function json<T = any>(port: number, method: string, path: string, token: 
 }
 
 /** Headers that belong to the connection or name who answered, not to the answer. */
-const CONNECTION_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "x-page-cache", "x-answer-cache"]);
+const CONNECTION_HEADERS = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "x-page-cache",
+  "x-answer-cache",
+]);
 
-const nonceOf = (headers: http.IncomingHttpHeaders) => /'nonce-([^']+)'/.exec(String(headers["content-security-policy"] ?? ""))?.[1] ?? null;
+const nonceOf = (headers: http.IncomingHttpHeaders) =>
+  /'nonce-([^']+)'/.exec(String(headers["content-security-policy"] ?? ""))?.[1] ?? null;
 
 function masked(text: string, nonce: string | null): string {
   return nonce ? text.split(nonce).join("NONCE") : text;
@@ -159,10 +186,12 @@ function compare(front: Answer, app: Answer, request: Req, productRead: boolean)
   const frontHeaders = headerMap(front);
   const appHeaders = headerMap(app);
   for (const name of new Set([...frontHeaders.keys(), ...appHeaders.keys()])) {
-    if (frontHeaders.get(name) !== appHeaders.get(name)) return `header ${name}: front ${JSON.stringify(frontHeaders.get(name))}, app ${JSON.stringify(appHeaders.get(name))}`;
+    if (frontHeaders.get(name) !== appHeaders.get(name))
+      return `header ${name}: front ${JSON.stringify(frontHeaders.get(name))}, app ${JSON.stringify(appHeaders.get(name))}`;
   }
   const length = front.headers["content-length"];
-  if (request.method === "GET" && length !== undefined && Number(length) !== front.raw.length) return `Content-Length ${length} but ${front.raw.length} bytes sent`;
+  if (request.method === "GET" && length !== undefined && Number(length) !== front.raw.length)
+    return `Content-Length ${length} but ${front.raw.length} bytes sent`;
   if (request.method === "HEAD") return front.raw.length ? `a HEAD answer with ${front.raw.length} bytes of body` : null;
   const frontText = masked(front.body.toString("utf8"), nonceOf(front.headers));
   let appText = masked(app.body.toString("utf8"), nonceOf(app.headers));
@@ -206,17 +235,28 @@ async function readCatalogue(port: number, token: string): Promise<Catalogue> {
   const products = (await json(port, "GET", "/api/admin/products?limit=100", token)).body;
   const list: Array<Record<string, unknown>> = products.items ?? products.data ?? [];
   const categories = (await json(port, "GET", "/api/categories", undefined)).body.data as Array<{ id: number }>;
-  const posts = (await json(port, "GET", "/api/blog/admin/posts?limit=50", token)).body.data.posts as Array<{ id: number; slug: string; status: string; tags: Array<{ slug: string }> }>;
+  const posts = (await json(port, "GET", "/api/blog/admin/posts?limit=50", token)).body.data.posts as Array<{
+    id: number;
+    slug: string;
+    status: string;
+    tags: Array<{ slug: string }>;
+  }>;
   const blogCategories = (await json(port, "GET", "/api/blog/categories", undefined)).body.data as Array<{ slug: string }>;
   const words = new Set<string>(["hoodie", "耐克", "连帽卫衣", "jacket", "nothing-matches-this", "外套", "a", "Nike 耐克"]);
   for (const product of list.slice(0, 30)) {
     const name = String(product.title ?? product.name ?? "");
-    for (const word of name.split(/\s+/).filter((w: string) => w.length >= 2).slice(0, 2)) words.add(word);
+    for (const word of name
+      .split(/\s+/)
+      .filter((w: string) => w.length >= 2)
+      .slice(0, 2))
+      words.add(word);
   }
   return {
     productPaths: list.map((p) => String(p.url)),
     productIds: list.map((p) => Number(p.id)),
-    items: list.filter((p) => p.platform && p.platform_item_id).map((p) => ({ platform: String(p.platform), itemId: String(p.platform_item_id) })),
+    items: list
+      .filter((p) => p.platform && p.platform_item_id)
+      .map((p) => ({ platform: String(p.platform), itemId: String(p.platform_item_id) })),
     categoryIds: categories.map((c) => c.id),
     words: [...words],
     posts: posts.filter((p) => p.status === "published").map((p) => p.slug),
@@ -226,7 +266,20 @@ async function readCatalogue(port: number, token: string): Promise<Catalogue> {
   };
 }
 
-const ENCODINGS = ["", "gzip", "br", "gzip, deflate, br", "gzip, deflate, br, zstd", "deflate", "gzip;q=0, br", "identity", "*", "br;q=0.5, gzip", "gzip;q=0", "compress"];
+const ENCODINGS = [
+  "",
+  "gzip",
+  "br",
+  "gzip, deflate, br",
+  "gzip, deflate, br, zstd",
+  "deflate",
+  "gzip;q=0, br",
+  "identity",
+  "*",
+  "br;q=0.5, gzip",
+  "gzip;q=0",
+  "compress",
+];
 const AGENTS = [
   "Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/121.0 Safari/537.36",
@@ -234,7 +287,16 @@ const AGENTS = [
   "curl/8.5.0",
   "UptimeRobot/2.0",
 ];
-const CURRENCY_COOKIES = ["currency=EUR", "currency=krw", " currency = KRW ", "currency=EURx", "currency=GBP; currency=JPY", "currency=xx; currency=cad", "currency=", "currency=USD"];
+const CURRENCY_COOKIES = [
+  "currency=EUR",
+  "currency=krw",
+  " currency = KRW ",
+  "currency=EURx",
+  "currency=GBP; currency=JPY",
+  "currency=xx; currency=cad",
+  "currency=",
+  "currency=USD",
+];
 const AGENT_COOKIES = ["agent=1", "agent= 2", "agent=abc", "agent=999999", "agent=3 ", "agent=02"];
 const OTHER_COOKIES = ["theme=dark", "_ga=GA1.2.3", "sid=garbage-not-a-session", "toast=x", "SID=upper", "sidx=1"];
 
@@ -305,7 +367,13 @@ const LONG_CHINESE =
   "细节做工：走线平整，无明显线头；胸前刺绣图案立体饱满；吊牌与水洗标齐全。尺码建议：身高170厘米体重65公斤选择M码，喜欢宽松效果可以大一码。";
 
 /** One content change through the admin API (catalogue, rates, settings, blog), as staff make them. */
-async function changeContent(rng: ReturnType<typeof generator>, port: number, options: DifferentialOptions, catalogue: Catalogue, step: number): Promise<string> {
+async function changeContent(
+  rng: ReturnType<typeof generator>,
+  port: number,
+  options: DifferentialOptions,
+  catalogue: Catalogue,
+  step: number,
+): Promise<string> {
   const token = options.adminToken;
   switch (rng.int(7)) {
     case 0: {
@@ -338,7 +406,9 @@ async function changeContent(rng: ReturnType<typeof generator>, port: number, op
     }
     case 3: {
       const value = rng.chance(0.5) ? "true" : "false";
-      await json(port, "PUT", "/api/site-settings/admin/settings", token, { settings: { show_external_products: value, site_title: `差分 ${step}` } });
+      await json(port, "PUT", "/api/site-settings/admin/settings", token, {
+        settings: { show_external_products: value, site_title: `差分 ${step}` },
+      });
       return `settings (external ${value})`;
     }
     case 4: {
@@ -378,7 +448,16 @@ const isProductRead = (request: Req) =>
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialReport> {
   const rng = generator(options.seed);
   const catalogue = await readCatalogue(options.port, options.adminToken);
-  const report: DifferentialReport = { seed: options.seed, requests: 0, compared: 0, storedPages: 0, keptAnswers: 0, raced: 0, changes: 0, mismatches: [] };
+  const report: DifferentialReport = {
+    seed: options.seed,
+    requests: 0,
+    compared: 0,
+    storedPages: 0,
+    keptAnswers: 0,
+    raced: 0,
+    changes: 0,
+    mismatches: [],
+  };
   const fail = (step: number, request: Req, reason: string) => {
     report.mismatches.push({ step, request: `${request.method} ${request.path} ${JSON.stringify(request.headers)}`, reason });
     options.log?.(`step ${step}: ${request.method} ${request.path}: ${reason}`);

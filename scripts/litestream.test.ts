@@ -24,7 +24,9 @@ describe("LITESTREAM_REPLICA_URL's forms", () => {
       const text = fs.readFileSync(file, "utf8");
       expect(text).toContain('  - path: "/data/app.db"');
       expect(text).toContain("    monitor-interval: 250ms");
-      expect(text).toContain('      - url: "s3://b/p"\n        endpoint: "https://s3.example"\n        region: "r1"\n        force-path-style: "true"\n        sync-interval: "250ms"');
+      expect(text).toContain(
+        '      - url: "s3://b/p"\n        endpoint: "https://s3.example"\n        region: "r1"\n        force-path-style: "true"\n        sync-interval: "250ms"',
+      );
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });

@@ -47,7 +47,8 @@ export function replicaConfig(replicaUrl: string): Replica {
     const region = url.searchParams.get("region");
     if (endpoint) replica.endpoint = endpoint;
     if (region) replica.region = region;
-    if (url.searchParams.get("force-path-style") === "true" || (endpoint && !url.searchParams.has("force-path-style"))) replica["force-path-style"] = "true";
+    if (url.searchParams.get("force-path-style") === "true" || (endpoint && !url.searchParams.has("force-path-style")))
+      replica["force-path-style"] = "true";
     if (url.searchParams.get("skip-verify") === "true") replica["skip-verify"] = "true";
     return replica;
   }
@@ -88,7 +89,10 @@ export function restoreFromReplica(replicaUrl: string, outputPath: string, optio
     if (options.ifReplicaExists) args.push("-if-replica-exists");
     const result = spawnSync(litestreamBinary(), [...args, placeholder], { encoding: "utf8" });
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? result.error.message : ""}`;
-    if (result.status !== 0) throw new Error(`litestream restore failed (${result.status ?? result.error?.message}): ${output.trim().split("\n").slice(-3).join(" ")}`);
+    if (result.status !== 0)
+      throw new Error(
+        `litestream restore failed (${result.status ?? result.error?.message}): ${output.trim().split("\n").slice(-3).join(" ")}`,
+      );
     return { restored: fs.existsSync(outputPath), output };
   } finally {
     fs.rmSync(path.dirname(config), { recursive: true, force: true });
@@ -112,17 +116,25 @@ kill -TERM $child 2>/dev/null; wait $child`;
  * Runs `litestream replicate` for the database until stop(); started again (after 5 s) if
  * it ends by itself. Its lines go to `log`.
  */
-export function startReplication(databasePath: string, replicaUrl: string, log: { info: (line: string) => void; warn: (line: string) => void }): Replication {
+export function startReplication(
+  databasePath: string,
+  replicaUrl: string,
+  log: { info: (line: string) => void; warn: (line: string) => void },
+): Replication {
   const version = spawnSync(litestreamBinary(), ["version"], { encoding: "utf8" });
   if (version.status !== 0) {
-    throw new Error(`LITESTREAM_REPLICA_URL is set but Litestream does not run here (${litestreamBinary()}: ${version.error?.message ?? version.stderr}); install it or unset the variable`);
+    throw new Error(
+      `LITESTREAM_REPLICA_URL is set but Litestream does not run here (${litestreamBinary()}: ${version.error?.message ?? version.stderr}); install it or unset the variable`,
+    );
   }
   const config = writeConfig(databasePath, replicaUrl);
   let child: ChildProcess | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
   const run = () => {
-    const current = spawn("sh", ["-c", WATCH, "litestream", litestreamBinary(), config, String(process.pid)], { stdio: ["ignore", "pipe", "pipe"] });
+    const current = spawn("sh", ["-c", WATCH, "litestream", litestreamBinary(), config, String(process.pid)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child = current;
     const relay = (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) {

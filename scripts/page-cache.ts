@@ -58,22 +58,23 @@ type Versions = {
   blogVersion: number | null;
 };
 
-type Entry = Used & Versions & {
-  /** pages listing by views: the versions of those views they were rendered at */
-  views: Array<[ViewDependency, number]>;
-  identity: Buffer;
-  /** made on first use (most browsers ask for br, monitors for nothing) */
-  br: Buffer | null;
-  gzip: Buffer | null;
-  /** the headers of the render's Response (content type, cache control...), none internal */
-  headers: Array<[string, string]>;
-  /** the CSP nonce of the render: the page's scripts carry it */
-  nonce: string;
-  productId: number | null;
-  /** the public post of a blog post page, whose views a hit counts */
-  blogPostId: number | null;
-  storedAt: number;
-};
+type Entry = Used &
+  Versions & {
+    /** pages listing by views: the versions of those views they were rendered at */
+    views: Array<[ViewDependency, number]>;
+    identity: Buffer;
+    /** made on first use (most browsers ask for br, monitors for nothing) */
+    br: Buffer | null;
+    gzip: Buffer | null;
+    /** the headers of the render's Response (content type, cache control...), none internal */
+    headers: Array<[string, string]>;
+    /** the CSP nonce of the render: the page's scripts carry it */
+    nonce: string;
+    productId: number | null;
+    /** the public post of a blog post page, whose views a hit counts */
+    blogPostId: number | null;
+    storedAt: number;
+  };
 
 /** What the Remix handler needs to store its answer to a request that may be kept. */
 export type PageCacheNote = { key: string; versions: Versions; views: Record<ViewDependency, number> };
@@ -192,8 +193,15 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
 
   if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
   if (entry.blogPostId !== null) {
-    const viewer = { userAgent: req.headers["user-agent"] ?? null, incrementView: incrementViewParam(url), clientIp: context.clientIp(), userId: null };
-    countPostViewBy(entry.blogPostId, viewer).catch((error: unknown) => log.warn(`blog: a view of post #${entry.blogPostId} was not counted: ${String(error)}`));
+    const viewer = {
+      userAgent: req.headers["user-agent"] ?? null,
+      incrementView: incrementViewParam(url),
+      clientIp: context.clientIp(),
+      userId: null,
+    };
+    countPostViewBy(entry.blogPostId, viewer).catch((error: unknown) =>
+      log.warn(`blog: a view of post #${entry.blogPostId} was not counted: ${String(error)}`),
+    );
   }
   for (const [name, value] of context.securityHeaders(entry.nonce, context.secure)) res.setHeader(name, value);
   let vary: string | undefined;
@@ -216,7 +224,11 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
  * a successful HTML page that sets no cookie; always answers the Response to send (the
  * body may have been read). `nonce` is the CSP nonce the page was rendered with.
  */
-export async function storePageCache(note: PageCacheNote | null, nonce: string, response: globalThis.Response): Promise<globalThis.Response> {
+export async function storePageCache(
+  note: PageCacheNote | null,
+  nonce: string,
+  response: globalThis.Response,
+): Promise<globalThis.Response> {
   const productId = response.headers.get(PRODUCT_ID_HEADER);
   const blogPostId = response.headers.get(BLOG_POST_ID_HEADER);
   const headers = new Headers(response.headers);
@@ -229,7 +241,8 @@ export async function storePageCache(note: PageCacheNote | null, nonce: string, 
     !response.headers.has("Set-Cookie") &&
     !response.headers.has("Content-Encoding") &&
     !/no-store|private|no-transform/.test(response.headers.get("Cache-Control") ?? "");
-  if (!cacheable || !note) return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (!cacheable || !note)
+    return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
   const html = await response.text();
   const answer = new globalThis.Response(html, { status: 200, statusText: response.statusText, headers });
   const identity = Buffer.from(html);

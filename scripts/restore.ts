@@ -64,7 +64,11 @@ try {
   const integrity = check.pragma("integrity_check", { simple: true });
   if (integrity !== "ok") fail(`restored, but integrity_check says: ${integrity}`);
   const tables = (
-    check.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_litestream%' ESCAPE '\\' ORDER BY name").all() as Array<{ name: string }>
+    check
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_litestream%' ESCAPE '\\' ORDER BY name",
+      )
+      .all() as Array<{ name: string }>
   ).map((row) => row.name);
   console.log(`integrity ok; rows per table:`);
   for (const table of tables) {
@@ -76,4 +80,6 @@ try {
 } finally {
   check.close();
 }
-console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s. Copy the uploads folder into ${path.join(target, "uploads")}, then start with DATA_DIR=${target}`);
+console.log(
+  `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Copy the uploads folder into ${path.join(target, "uploads")}, then start with DATA_DIR=${target}`,
+);

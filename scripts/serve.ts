@@ -10,12 +10,7 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
 import http, { type IncomingHttpHeaders, type Server } from "node:http";
-import {
-  createReadableStreamFromReadable,
-  createRequestHandler,
-  writeReadableStreamToWritable,
-  type ServerBuild,
-} from "@remix-run/node";
+import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } from "../app/lib/body-limits.server";
@@ -83,7 +78,11 @@ function plainPage(status: number, title: string, text: string): string {
 /** An error answer in the form the client expects: the JSON envelope on /api, a plain page elsewhere. */
 function sendError(req: Request, res: Response, status: number, message: string, code: string, page: { title: string; text: string }) {
   if (isApiPath(req.path)) res.status(status).json({ success: false, message, code });
-  else res.status(status).type("html").send(plainPage(status, page.title, page.text));
+  else
+    res
+      .status(status)
+      .type("html")
+      .send(plainPage(status, page.title, page.text));
 }
 
 /** The CSP of pages: scripts run only with this answer's nonce. */
@@ -386,7 +385,10 @@ function uploadsHandler(root: string) {
       dotfiles: "deny",
       // nothing runs in an uploaded file; a browser showing an image on its own styles its
       // viewer page inline, which is harmless (no script, no network) and allowed
-      headers: { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox" },
+      headers: {
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      },
     });
   };
 }

@@ -42,7 +42,11 @@ fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
 if (env.LITESTREAM_REPLICA_URL && !fs.existsSync(env.DATABASE_PATH)) {
   try {
     const { restored } = restoreFromReplica(env.LITESTREAM_REPLICA_URL, env.DATABASE_PATH, { ifReplicaExists: true });
-    log.info(restored ? `database restored from the replica ${env.LITESTREAM_REPLICA_URL}` : `the replica ${env.LITESTREAM_REPLICA_URL} holds nothing yet: a new database`);
+    log.info(
+      restored
+        ? `database restored from the replica ${env.LITESTREAM_REPLICA_URL}`
+        : `the replica ${env.LITESTREAM_REPLICA_URL} holds nothing yet: a new database`,
+    );
   } catch (error) {
     fail(`restoring the database from ${env.LITESTREAM_REPLICA_URL} failed: ${(error as Error).message}`);
   }
@@ -66,7 +70,9 @@ if (admin?.created) {
   log.info(`first super admin created: ${admin.email} (username ${admin.username})`);
   if (admin.generatedPassword) {
     // printed once, on purpose: there is no other way to learn it
-    console.log(`\n  Super admin password (shown only now): ${admin.generatedPassword}\n  Log in at ${env.PUBLIC_URL}/login and change it on your profile page.\n`);
+    console.log(
+      `\n  Super admin password (shown only now): ${admin.generatedPassword}\n  Log in at ${env.PUBLIC_URL}/login and change it on your profile page.\n`,
+    );
   }
 } else if (admin?.promoted) {
   log.info(`existing user ${admin.email} made super admin`);

@@ -81,13 +81,7 @@ if (!build() && !build()) {
 // 3. vitest
 const vitestReport = path.join(TMP, "vitest-report.json");
 fs.rmSync(vitestReport, { force: true });
-const vitestStatus = run("npx", [
-  "vitest",
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${vitestReport}`,
-]);
+const vitestStatus = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
 const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(vitestReport);
 if (vitest) {
   passed += vitest.numPassedTests;
@@ -102,9 +96,7 @@ if (vitest) {
 const playwrightReport = path.join(TMP, "playwright-report.json");
 fs.rmSync(playwrightReport, { force: true });
 const playwrightStatus = run("npx", ["playwright", "test"]);
-const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
-  playwrightReport,
-);
+const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(playwrightReport);
 if (playwright) {
   passed += playwright.stats.expected + playwright.stats.flaky;
   failed += playwright.stats.unexpected;

@@ -33,7 +33,8 @@ export type PostFormMode = { kind: "create" } | { kind: "edit"; id: number };
 /** The id of /admin/blog/posts/:id/edit, or the 404 page. */
 export function postIdParam(value: string | undefined): number {
   const id = Number(value);
-  if (!value || !/^\d{1,15}$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw new Response("Invalid post id", { status: 404, statusText: M.postNotFound });
+  if (!value || !/^\d{1,15}$/.test(value) || !Number.isSafeInteger(id) || id <= 0)
+    throw new Response("Invalid post id", { status: 404, statusText: M.postNotFound });
   return id;
 }
 
@@ -70,7 +71,11 @@ export type PostFormValues = {
 
 export async function postFormLoader(request: Request, mode: PostFormMode) {
   const { access } = await requireAdmin(request, permissionFor(mode));
-  const categories = flattenTree(categoryTree(await listCategoriesFor(access))).map((node) => ({ id: node.id, name: node.name, depth: node.depth }));
+  const categories = flattenTree(categoryTree(await listCategoriesFor(access))).map((node) => ({
+    id: node.id,
+    name: node.name,
+    depth: node.depth,
+  }));
   const post = mode.kind === "edit" ? await postOrNotFound(mode.id, access) : null;
   // whoever may write the post may publish it (docs/runtime.md: POST blog.create, PUT blog.edit)
   const statuses = [...EDITOR_STATUSES] as PostStatus[];
@@ -93,14 +98,39 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
         // empty while it is the computed one, so a longer text gets its longer time
         reading_time: post.readingTime !== readingTime(post.content) ? String(post.readingTime) : "",
       }
-    : { title: "", slug: "", excerpt: "", content: "", category_id: "", tags: "", status: "draft", published_at: "", is_featured: false, is_pinned: false, featured_image: "", meta_title: "", meta_description: "", reading_time: "" };
+    : {
+        title: "",
+        slug: "",
+        excerpt: "",
+        content: "",
+        category_id: "",
+        tags: "",
+        status: "draft",
+        published_at: "",
+        is_featured: false,
+        is_pinned: false,
+        featured_image: "",
+        meta_title: "",
+        meta_description: "",
+        reading_time: "",
+      };
   return {
     mode,
     categories,
     statuses,
     values,
     post: post
-      ? { id: post.id, title: post.title, path: postPath(post), status: post.status, live: isPublic(post), createdAt: post.createdAt, updatedAt: post.updatedAt, author: post.authorUsername, views: post.viewCount }
+      ? {
+          id: post.id,
+          title: post.title,
+          path: postPath(post),
+          status: post.status,
+          live: isPublic(post),
+          createdAt: post.createdAt,
+          updatedAt: post.updatedAt,
+          author: post.authorUsername,
+          views: post.viewCount,
+        }
       : null,
   };
 }
@@ -140,28 +170,34 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
       return { result: submission.reply({ formErrors: missing ? [M.titleContentRequired] : [M.saveFailed] }), fatal: null };
     }
     // a featured image that could not be stored stops the save: the editor sees why, and chooses again
-    if (uploadError) return { result: submission.reply({ fieldErrors: { featured_image: [uploadError] }, formErrors: [`${M.saveFailed}: ${uploadError}`] }), fatal: null };
+    if (uploadError)
+      return {
+        result: submission.reply({ fieldErrors: { featured_image: [uploadError] }, formErrors: [`${M.saveFailed}: ${uploadError}`] }),
+        fatal: null,
+      };
 
     const value = submission.value;
     try {
       const saved =
         mode.kind === "create"
           ? await createPost(value, actor)
-          : await updatePostByAdmin(
-              mode.id,
-              {
-                ...value,
-                slug: value.slug ?? null,
-                excerpt: value.excerpt ?? null,
-                category_id: value.category_id ?? null,
-                featured_image: value.featured_image ?? null,
-                meta_title: value.meta_title ?? null,
-                meta_description: value.meta_description ?? null,
-                published_at: value.published_at ?? null,
-                tags: value.tags ?? [],
-              },
-            );
-      const message = intent === "publish" && saved.status === "published" ? M.postPublished(saved.title) : mode.kind === "create" ? M.postCreated(saved.title) : M.postUpdated(saved.title);
+          : await updatePostByAdmin(mode.id, {
+              ...value,
+              slug: value.slug ?? null,
+              excerpt: value.excerpt ?? null,
+              category_id: value.category_id ?? null,
+              featured_image: value.featured_image ?? null,
+              meta_title: value.meta_title ?? null,
+              meta_description: value.meta_description ?? null,
+              published_at: value.published_at ?? null,
+              tags: value.tags ?? [],
+            });
+      const message =
+        intent === "publish" && saved.status === "published"
+          ? M.postPublished(saved.title)
+          : mode.kind === "create"
+            ? M.postCreated(saved.title)
+            : M.postUpdated(saved.title);
       return redirectWithToast(`/admin/blog/posts/${saved.id}/edit`, { message });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -84,7 +84,12 @@ export async function blogCategoriesLoader(request: Request, path: string) {
   const manage = can(access, "blog.manage_categories");
   const modal = url.searchParams.get("modal");
   const target = rows.find((row) => row.id === Number(url.searchParams.get("categoryId"))) ?? null;
-  let dialog: { kind: "create" } | { kind: "edit"; category: CategoryRow; excluded: number[] } | { kind: "delete"; category: CategoryRow; childCount: number } | { kind: "missing" } | null = null;
+  let dialog:
+    | { kind: "create" }
+    | { kind: "edit"; category: CategoryRow; excluded: number[] }
+    | { kind: "delete"; category: CategoryRow; childCount: number }
+    | { kind: "missing" }
+    | null = null;
   if (manage && modal === "create") dialog = { kind: "create" };
   else if (manage && (modal === "edit" || modal === "delete")) {
     if (!target) dialog = { kind: "missing" };
@@ -124,7 +129,10 @@ export async function blogCategoriesAction(request: Request, path: string) {
     } catch (error) {
       if (error instanceof ApiError) {
         const prefix = intent === "create" ? M.categoryCreateFailed : M.categoryUpdateFailed;
-        return { intent, result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)) };
+        return {
+          intent,
+          result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)),
+        };
       }
       throw error;
     }
@@ -202,7 +210,9 @@ export async function blogPostListAction(request: Request) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const returnTo = String(formData.get("returnTo") ?? "");
-  const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo) ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS) : POST_LIST_PATH;
+  const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo)
+    ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS)
+    : POST_LIST_PATH;
   const id = Number(formData.get("postId"));
 
   if (intent === "toggle") {
@@ -211,7 +221,9 @@ export async function blogPostListAction(request: Request) {
     try {
       if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.postNotFound, "NOT_FOUND");
       const post = await togglePublished(id);
-      return redirectWithToast(back, { message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title) });
+      return redirectWithToast(back, {
+        message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title),
+      });
     } catch (error) {
       if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.publishFailed} (${error.message})` });
       throw error;
@@ -268,7 +280,9 @@ export async function commentQueueAction(request: Request) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const returnTo = String(formData.get("returnTo") ?? "");
-  const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo) ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"]) : COMMENTS_PATH;
+  const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo)
+    ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"])
+    : COMMENTS_PATH;
   const id = Number(formData.get("commentId"));
   try {
     if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
@@ -308,7 +322,12 @@ export async function blogSettingsAction(request: Request) {
     posts_per_page: formData.get("posts_per_page"),
   });
   if (!parsed.success) {
-    return { errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) as Record<string, string> };
+    return {
+      errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) as Record<
+        string,
+        string
+      >,
+    };
   }
   await saveBlogSettings(parsed.data);
   return redirectWithToast(SETTINGS_PATH, { message: M.settingsSaved });

@@ -58,21 +58,32 @@ async function productOrNotFound(id: number) {
   try {
     return await getProduct(id);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response(FORM_MESSAGES.notFound(id), { status: 404, statusText: M.productNotFound });
+    if (error instanceof ApiError && error.status === 404)
+      throw new Response(FORM_MESSAGES.notFound(id), { status: 404, statusText: M.productNotFound });
     throw error;
   }
 }
 
-const permissionFor = (mode: ProductFormMode) => ({ permission: mode.kind === "create" ? ("product.create" as const) : ("product.edit" as const) });
+const permissionFor = (mode: ProductFormMode) => ({
+  permission: mode.kind === "create" ? ("product.create" as const) : ("product.edit" as const),
+});
 
 export async function productFormLoader(request: Request, mode: ProductFormMode) {
   const { access } = await requireAdmin(request, permissionFor(mode));
-  const categories = (await categoriesForStorefront(access)).map((category) => ({ id: category.id, name: category.name, parentId: category.parentId }));
+  const categories = (await categoriesForStorefront(access)).map((category) => ({
+    id: category.id,
+    name: category.name,
+    parentId: category.parentId,
+  }));
   if (mode.kind === "create") return { mode, categories, product: null, listing: null };
   const product = await productOrNotFound(mode.id);
   const watched = product.isExternal && product.platform && product.platformItemId;
   const [state, history, reports] = watched
-    ? await Promise.all([listingStatesOf([product.id]).then((states) => states.get(product.id) ?? null), priceHistoryOf(product.id), reportsOf(product.id)])
+    ? await Promise.all([
+        listingStatesOf([product.id]).then((states) => states.get(product.id) ?? null),
+        priceHistoryOf(product.id),
+        reportsOf(product.id),
+      ])
     : [null, [], []];
   return {
     mode,
@@ -131,7 +142,13 @@ async function storeChosenImages(form: FormData, ownerId: number): Promise<Uploa
   for (const file of files) {
     if (!isUploadedFile(file)) continue;
     try {
-      const stored = await storeImage(file, "products", ownerId, { notImage: M.imageNotImage, tooLarge: M.imageTooLarge }, PRODUCT_IMAGE_MAX_BYTES);
+      const stored = await storeImage(
+        file,
+        "products",
+        ownerId,
+        { notImage: M.imageNotImage, tooLarge: M.imageTooLarge },
+        PRODUCT_IMAGE_MAX_BYTES,
+      );
       outcome.urls.push(stored.url);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -158,7 +175,9 @@ function uploadSummary(outcome: UploadOutcome): { notice: string | null; failure
  * 10–12 digit number is tried on Weidian, then 1688.
  */
 async function importIntoForm(form: FormData): Promise<{ importNotice: string | null; importError: string | null; importLink: string }> {
-  const text = String(form.get("import_link") ?? "").trim().slice(0, 2000);
+  const text = String(form.get("import_link") ?? "")
+    .trim()
+    .slice(0, 2000);
   // a failed import keeps the link in its box
   const failed = (importError: string) => ({ importNotice: null, importError, importLink: text });
   if (!text) return failed(IMPORT_MESSAGES.required);
@@ -217,7 +236,8 @@ function classify(error: ApiError, mode: ProductFormMode, form: FormData): strin
   }
   if (error.status === 400 || /validation|验证/i.test(text)) return FORM_MESSAGES.invalid;
   if (error.status === 401 || error.status === 403 || /authoriz|权限/i.test(text)) return FORM_MESSAGES.permission;
-  if (mode.kind === "edit" && (error.status === 404 || /not found|找不到/i.test(text)) && !error.errors?.length) return FORM_MESSAGES.notFound(mode.id);
+  if (mode.kind === "edit" && (error.status === 404 || /not found|找不到/i.test(text)) && !error.errors?.length)
+    return FORM_MESSAGES.notFound(mode.id);
   return FORM_MESSAGES.failed(error.message);
 }
 
@@ -242,7 +262,12 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
   const handle = async (form: FormData) => {
     // checked before anything reads the rows: parsing thousands of them is slow
     if (skuIndexes(form).length > SKUS_MAX) {
-      return answer({ result: undefined, fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`, uploadNotice: null, uploadFailures: [] as string[] });
+      return answer({
+        result: undefined,
+        fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`,
+        uploadNotice: null,
+        uploadFailures: [] as string[],
+      });
     }
     const uploads = uploadSummary(await storeChosenImages(form, user.id));
     const importing = form.get("intent") === "import" ? await importIntoForm(form) : null;
@@ -265,20 +290,28 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     if (importing) return answer({ result: { ...submission.reply(), error: {} }, ...extra, ...importing });
     if (form.get("bulk") === "apply") return answer({ result: { ...submission.reply(), error: {} }, ...extra });
     if (submission.status !== "success") {
-      return answer({ result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(), ...extra });
+      return answer({
+        result: submission.status === "error" ? submission.reply({ formErrors: [FORM_MESSAGES.invalid] }) : submission.reply(),
+        ...extra,
+      });
     }
 
     // an image that could not be stored stops the save: the admin sees which, and chooses again
-    if (uploads.failures.length) return answer({ result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra });
+    if (uploads.failures.length)
+      return answer({ result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra });
 
     // the grid is the whole list: no rows left means no SKUs
-    const body = { ...submission.value, main_images: submission.value.main_images ?? [], qc_images: submission.value.qc_images ?? [], skus: submission.value.skus ?? [] };
+    const body = {
+      ...submission.value,
+      main_images: submission.value.main_images ?? [],
+      qc_images: submission.value.qc_images ?? [],
+      skus: submission.value.skus ?? [],
+    };
     try {
       const saved = mode.kind === "create" ? await createProduct(body, { user }) : await updateProductByAdmin(mode.id, body, { user });
-      return redirectWithToast(
-        saved.isExternal ? "/admin/external-products" : "/admin/products",
-        { message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}` },
-      );
+      return redirectWithToast(saved.isExternal ? "/admin/external-products" : "/admin/products", {
+        message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}`,
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const fieldErrors: Record<string, string[]> = {};

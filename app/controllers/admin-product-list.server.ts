@@ -12,7 +12,14 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/catalogue";
 import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
 import { listingStatesOf } from "~/services/listing-watch.server";
-import { categoriesForStorefront, deleteProductByAdmin, deleteProductsByAdmin, getProduct, listCatalogue, productPath } from "~/services/catalogue.server";
+import {
+  categoriesForStorefront,
+  deleteProductByAdmin,
+  deleteProductsByAdmin,
+  getProduct,
+  listCatalogue,
+  productPath,
+} from "~/services/catalogue.server";
 
 export type ProductListKind = "local" | "external";
 
@@ -28,7 +35,8 @@ const listAddressOf = (kind: ProductListKind, params: URLSearchParams) => listAd
 
 async function requireProductManager(request: Request) {
   const actor = await requireAdmin(request);
-  if (!sidebarRules.products(actor.access)) throw new Response("You do not have permission to manage products.", { status: 403, statusText: "Forbidden" });
+  if (!sidebarRules.products(actor.access))
+    throw new Response("You do not have permission to manage products.", { status: 403, statusText: "Forbidden" });
   return actor;
 }
 
@@ -37,12 +45,26 @@ export async function productListLoader(request: Request, kind: ProductListKind)
   const url = new URL(request.url);
   const query = adminProductListQuerySchema(PRODUCT_LISTS[kind].defaultLimit).parse(Object.fromEntries(url.searchParams));
   const [page, categories] = await Promise.all([
-    listCatalogue({ page: query.page, limit: query.limit, q: query.q, isExternal: PRODUCT_LISTS[kind].isExternal, unavailableOnly: kind === "external" && query.listing === "unavailable" }, access),
+    listCatalogue(
+      {
+        page: query.page,
+        limit: query.limit,
+        q: query.q,
+        isExternal: PRODUCT_LISTS[kind].isExternal,
+        unavailableOnly: kind === "external" && query.listing === "unavailable",
+      },
+      access,
+    ),
     categoriesForStorefront(access),
   ]);
   const categoryNames = new Map(categories.map((category) => [category.id, category.name]));
   const listings = kind === "external" ? await listingStatesOf(page.items.map((product) => product.id)) : new Map();
-  const allowed = { create: can(access, "product.create"), edit: can(access, "product.edit"), delete: can(access, "product.delete"), qc: sidebarRules.qc(access) };
+  const allowed = {
+    create: can(access, "product.create"),
+    edit: can(access, "product.edit"),
+    delete: can(access, "product.delete"),
+    qc: sidebarRules.qc(access),
+  };
 
   let confirmDelete: { id: number; name: string } | null = null;
   if (url.searchParams.get("modal") === "delete" && allowed.delete) {
@@ -67,7 +89,7 @@ export async function productListLoader(request: Request, kind: ProductListKind)
         name: product.name,
         thumbnail: product.images[0] ?? null,
         priceCny: product.priceCny,
-        categoryName: product.categoryId ? categoryNames.get(product.categoryId) ?? null : null,
+        categoryName: product.categoryId ? (categoryNames.get(product.categoryId) ?? null) : null,
         platform: product.platform,
         itemId: product.platformItemId,
         shopName: product.shopName,
@@ -92,7 +114,8 @@ async function isOfList(id: number, kind: ProductListKind): Promise<boolean> {
 }
 
 export type BulkConfirmation = { ids: number[]; names: string[]; missing: number };
-export type ProductListActionData = { intent: "bulk-confirm"; confirm: BulkConfirmation } | { intent: "bulk-confirm" | "bulk-delete" | "delete"; error: string };
+export type ProductListActionData =
+  { intent: "bulk-confirm"; confirm: BulkConfirmation } | { intent: "bulk-confirm" | "bulk-delete" | "delete"; error: string };
 
 const idsOf = (formData: FormData) => formData.getAll("ids").map(String);
 
@@ -117,7 +140,8 @@ export async function productListAction(request: Request, kind: ProductListKind)
       if (!(await isOfList(id, kind))) throw new ApiError(404, M.productNotFound);
       await deleteProductByAdmin(id);
     } catch (error) {
-      if (error instanceof ApiError) return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
+      if (error instanceof ApiError)
+        return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
       throw error;
     }
     return redirectWithToast(back, { message: external ? M.externalDeleted : M.productDeleted });
@@ -133,7 +157,14 @@ export async function productListAction(request: Request, kind: ProductListKind)
         (product): product is NonNullable<typeof product> => product !== null && product.isExternal === PRODUCT_LISTS[kind].isExternal,
       );
       if (found.length === 0) return { intent, error: M.productsNoneSelected };
-      return { intent, confirm: { ids: found.map((product) => product.id), names: found.map((product) => product.name), missing: ids.length - found.length } };
+      return {
+        intent,
+        confirm: {
+          ids: found.map((product) => product.id),
+          names: found.map((product) => product.name),
+          missing: ids.length - found.length,
+        },
+      };
     }
     const own = (await Promise.all(ids.map(async (id) => ((await isOfList(id, kind)) ? id : null)))).filter((id) => id !== null);
     const outcome = await deleteProductsByAdmin(own);
@@ -141,7 +172,10 @@ export async function productListAction(request: Request, kind: ProductListKind)
     for (const id of ids) if (!own.includes(id)) outcome.failed.push({ id, reason: M.productNotFound });
     if (outcome.deleted === 0) {
       const reason = outcome.failed[0]?.reason ?? M.productNotFound;
-      return redirectWithToast(back, { type: "error", message: external ? M.externalBulkDeleteFailed(reason) : `${M.productDeleteFailed}: ${reason}` });
+      return redirectWithToast(back, {
+        type: "error",
+        message: external ? M.externalBulkDeleteFailed(reason) : `${M.productDeleteFailed}: ${reason}`,
+      });
     }
     const summary = external ? M.externalBulkDeleted(outcome.deleted) : M.productsDeleted(outcome.deleted);
     const failures = outcome.failed.length ? ` (${outcome.failed.length} not found)` : "";

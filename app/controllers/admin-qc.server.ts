@@ -17,12 +17,17 @@ import { deleteQcImage, deleteQcImages, qcImagesForAdmin, receiveQcUpload, type 
 /** Back-office access and the QC section of the sidebar (any qc.* permission, or the admin role). */
 export async function requireQcViewer(request: Request) {
   const actor = await requireAdmin(request);
-  if (!sidebarRules.qc(actor.access)) throw new Response("You do not have permission to manage QC photos.", { status: 403, statusText: "Forbidden" });
+  if (!sidebarRules.qc(actor.access))
+    throw new Response("You do not have permission to manage QC photos.", { status: 403, statusText: "Forbidden" });
   return actor;
 }
 
 export function qcAllowed(access: Access) {
-  return { upload: canAny(access, QC_PERMISSIONS.upload), delete: canAny(access, QC_PERMISSIONS.delete), review: canAny(access, QC_PERMISSIONS.review) };
+  return {
+    upload: canAny(access, QC_PERMISSIONS.upload),
+    delete: canAny(access, QC_PERMISSIONS.delete),
+    review: canAny(access, QC_PERMISSIONS.review),
+  };
 }
 
 export function toAdminQcImage(image: QcImage): AdminQcImage {
@@ -58,13 +63,20 @@ export async function qcImagesAction(
     requireMore(actor, { anyOf: QC_PERMISSIONS.upload });
     try {
       const outcome = await receiveQcUpload(request, target.productId, actor, { field: "qcImages", clientIp: target.clientIp });
-      if (outcome.uploaded.some((image) => !image.imageUrl)) return redirectWithToast(target.back, { type: "error", message: M.uploadedNoUrl });
+      if (outcome.uploaded.some((image) => !image.imageUrl))
+        return redirectWithToast(target.back, { type: "error", message: M.uploadedNoUrl });
       const skipped = outcome.errors.map((error) => error.message).join(" ");
       const done = M.uploadedPublished(outcome.uploaded.length);
-      return redirectWithToast(target.back, { type: skipped ? "info" : "success", message: skipped ? `${done} Not uploaded: ${skipped}` : done });
+      return redirectWithToast(target.back, {
+        type: skipped ? "info" : "success",
+        message: skipped ? `${done} Not uploaded: ${skipped}` : done,
+      });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.status === 403) throw error;
-      const body: QcImagesActionData = { intent: "upload", errors: [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])] };
+      const body: QcImagesActionData = {
+        intent: "upload",
+        errors: [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])],
+      };
       return data(body, { status: error.status });
     }
   }
@@ -76,7 +88,8 @@ export async function qcImagesAction(
     try {
       await deleteQcImage(Number(formData.get("imageId")), actor);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return redirectWithToast(target.back, { type: "error", message: `${M.deleteFailed}: ${error.message}` });
+      if (error instanceof ApiError && error.status < 500)
+        return redirectWithToast(target.back, { type: "error", message: `${M.deleteFailed}: ${error.message}` });
       throw error;
     }
     return redirectWithToast(target.back, { message: M.deleted(1) });

@@ -22,9 +22,16 @@ export async function storeBlogImageFile(file: UploadedFile, ownerId: number): P
 
 /** POST /api/blog/images: the multipart field `image` (or `file`), one picture. */
 export async function storeBlogImage(request: Request, ownerId: number): Promise<string> {
-  return withMultipart(request, { maxFileBytes: BLOG_IMAGE_MAX_BYTES, maxFiles: 1, maxFields: 5, messages: { fileTooLarge: M.imageTooLarge } }, async (form) => {
-    const file = form.get("image") ?? form.get("file");
-    if (!isUploadedFile(file) || file.size === 0) throw new ApiError(400, "Choose an image to upload", "VALIDATION_ERROR", [{ field: "image", message: "Choose an image to upload" }]);
-    return storeBlogImageFile(file, ownerId);
-  });
+  return withMultipart(
+    request,
+    { maxFileBytes: BLOG_IMAGE_MAX_BYTES, maxFiles: 1, maxFields: 5, messages: { fileTooLarge: M.imageTooLarge } },
+    async (form) => {
+      const file = form.get("image") ?? form.get("file");
+      if (!isUploadedFile(file) || file.size === 0)
+        throw new ApiError(400, "Choose an image to upload", "VALIDATION_ERROR", [
+          { field: "image", message: "Choose an image to upload" },
+        ]);
+      return storeBlogImageFile(file, ownerId);
+    },
+  );
 }

@@ -51,7 +51,10 @@ export function toPostCard(post: BlogPost): PostCardData {
     href: postPath(post),
     summary: postSummary(post, 180),
     image: post.featuredImage,
-    category: post.categoryName && post.categorySlug && post.categoryVisible ? { name: post.categoryName, href: categoryPath(post.categorySlug) } : null,
+    category:
+      post.categoryName && post.categorySlug && post.categoryVisible
+        ? { name: post.categoryName, href: categoryPath(post.categorySlug) }
+        : null,
     publishedAt: post.publishedAt,
     readingTime: post.readingTime,
     author: authorName(post),
@@ -73,8 +76,16 @@ export function pageParam(request: Request): number {
 export async function blogSidebar(): Promise<BlogSidebarData> {
   const [categories, tags, popular] = await Promise.all([listCategoriesFor(null), listTagsWithCounts(), popularPosts()]);
   return {
-    categories: flattenTree(categoryTree(categories)).map((node) => ({ name: node.name, href: categoryPath(node.slug), depth: node.depth, postCount: node.postCount })),
-    tags: tags.filter((tag) => tag.postCount > 0).slice(0, 24).map((tag) => ({ name: tag.name, href: tagPath(tag.slug), postCount: tag.postCount })),
+    categories: flattenTree(categoryTree(categories)).map((node) => ({
+      name: node.name,
+      href: categoryPath(node.slug),
+      depth: node.depth,
+      postCount: node.postCount,
+    })),
+    tags: tags
+      .filter((tag) => tag.postCount > 0)
+      .slice(0, 24)
+      .map((tag) => ({ name: tag.name, href: tagPath(tag.slug), postCount: tag.postCount })),
     popular: popular.map((post) => ({ title: post.title, href: postPath(post) })),
   };
 }
@@ -127,7 +138,9 @@ export async function loadPostPage(request: Request, clientIp: string, slug: str
   const replyId = Number(url.searchParams.get("replyTo"));
   const replyTo = thread.find((comment) => comment.id === replyId) ?? null;
   const deleteId = Number(url.searchParams.get("deleteComment"));
-  const deleting = viewer ? thread.flatMap((comment) => [comment, ...comment.replies]).find((comment) => comment.id === deleteId && comment.own) ?? null : null;
+  const deleting = viewer
+    ? (thread.flatMap((comment) => [comment, ...comment.replies]).find((comment) => comment.id === deleteId && comment.own) ?? null)
+    : null;
   return {
     post: {
       id: post.id,
@@ -138,7 +151,10 @@ export async function loadPostPage(request: Request, clientIp: string, slug: str
       isPublic: isPublic(post),
       description: post.metaDescription?.trim() || postSummary(post, 160),
       metaTitle: post.metaTitle,
-      category: post.categoryName && post.categorySlug && post.categoryVisible ? { name: post.categoryName, href: categoryPath(post.categorySlug) } : null,
+      category:
+        post.categoryName && post.categorySlug && post.categoryVisible
+          ? { name: post.categoryName, href: categoryPath(post.categorySlug) }
+          : null,
       tags: post.tags.map((tag) => ({ name: tag.name, href: tagPath(tag.slug) })),
       author: authorName(post),
       publishedAt: post.publishedAt,
@@ -212,7 +228,8 @@ export async function postPageAction(request: Request, slug: string) {
     // the form comes back with what was typed and the reason (no conform on this page: its script stays small)
     const typed = String(formData.get("content") ?? "");
     const parsed = commentInputSchema.safeParse({ content: typed, parent_id: formData.get("parent_id") ?? undefined });
-    if (!parsed.success) return { commentError: parsed.error.issues[0]?.message ?? M.commentRequired, content: typed } satisfies CommentActionData;
+    if (!parsed.success)
+      return { commentError: parsed.error.issues[0]?.message ?? M.commentRequired, content: typed } satisfies CommentActionData;
     try {
       const comment = await addComment(post.id, parsed.data, actor);
       return redirectWithToast(`${path}#comment-${comment.id}`, {

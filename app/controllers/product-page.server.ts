@@ -13,7 +13,16 @@ import type { Access } from "~/lib/permissions";
 import { getAccess, requireUser } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
-import { collect, collectionState, countViewOf, productPath, shouldCountView, uncollect, type Product, type ProductWithSkus } from "~/services/catalogue.server";
+import {
+  collect,
+  collectionState,
+  countViewOf,
+  productPath,
+  shouldCountView,
+  uncollect,
+  type Product,
+  type ProductWithSkus,
+} from "~/services/catalogue.server";
 import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
 import { approvedQcImages, groupIntoSets, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
 import { agentLinksFor, enabledAgents } from "~/services/agents.server";
@@ -151,13 +160,23 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
     enabledAgents(),
     watched ? listingNotice(product.id) : null,
   ]);
-  const agents = { links: links.map(({ name, url, preferred: isPreferred }) => ({ name, url, preferred: isPreferred })), choices, preferredId: links.some((link) => link.preferred) ? preferred : null };
+  const agents = {
+    links: links.map(({ name, url, preferred: isPreferred }) => ({ name, url, preferred: isPreferred })),
+    choices,
+    preferredId: links.some((link) => link.preferred) ? preferred : null,
+  };
   // the page cache (scripts/page-cache.ts) counts the views of the copies it serves by this id
   return data(toView(product, viewer, qcImages, agents, listing), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 
-async function viewerOf(user: NonNullable<Awaited<ReturnType<typeof getPageUser>>>, productId: number): Promise<NonNullable<ProductViewData["viewer"]>> {
-  const [collected, qc] = await Promise.all([collectionState(user, productId), getAccess(user).then((access) => uploaderState(productId, user, access))]);
+async function viewerOf(
+  user: NonNullable<Awaited<ReturnType<typeof getPageUser>>>,
+  productId: number,
+): Promise<NonNullable<ProductViewData["viewer"]>> {
+  const [collected, qc] = await Promise.all([
+    collectionState(user, productId),
+    getAccess(user).then((access) => uploaderState(productId, user, access)),
+  ]);
   return {
     collected,
     qc: {
@@ -177,13 +196,23 @@ const isMultipart = (request: Request) => (request.headers.get("Content-Type") ?
  * notice (files refused one by one are named in it); when nothing could be stored the
  * page comes back with the messages (400, 404 or 429).
  */
-async function qcUploadAction(request: Request, product: ProductWithSkus, actor: Awaited<ReturnType<typeof requireUser>>, clientIp: string) {
+async function qcUploadAction(
+  request: Request,
+  product: ProductWithSkus,
+  actor: Awaited<ReturnType<typeof requireUser>>,
+  clientIp: string,
+) {
   const back = `${productPath(product)}#qc-upload`;
   try {
     const outcome = await receiveQcUpload(request, product.id, actor, { field: "photos", clientIp });
-    const done = outcome.published ? QC_MESSAGES.uploadedPublished(outcome.uploaded.length) : QC_MESSAGES.uploadedPending(outcome.uploaded.length);
+    const done = outcome.published
+      ? QC_MESSAGES.uploadedPublished(outcome.uploaded.length)
+      : QC_MESSAGES.uploadedPending(outcome.uploaded.length);
     const skipped = outcome.errors.map((error) => error.message);
-    return redirectWithToast(back, skipped.length ? { message: `${done} Not uploaded:`, details: skipped, type: "info" } : { message: done, type: "success" });
+    return redirectWithToast(
+      back,
+      skipped.length ? { message: `${done} Not uploaded:`, details: skipped, type: "info" } : { message: done, type: "success" },
+    );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401 || error.status === 403) throw error;
     const messages = [...new Set([...(error.errors ?? []).map((item) => item.message), error.message])];
@@ -196,7 +225,11 @@ async function qcUploadAction(request: Request, product: ProductWithSkus, actor:
  * The product page's action: collect or uncollect, or a QC photo upload (logged-in users;
  * visitors go to log in).
  */
-export async function productPageAction(request: Request, locate: LocateProduct, clientIp = ""): Promise<Response | ReturnType<typeof data<QcUploadActionData>>> {
+export async function productPageAction(
+  request: Request,
+  locate: LocateProduct,
+  clientIp = "",
+): Promise<Response | ReturnType<typeof data<QcUploadActionData>>> {
   const actor = await requireUser(request);
   const { user } = actor;
   const product = await orNotFound(locate({ countView: false }));

@@ -73,9 +73,11 @@ export function toApiResponse(error: unknown): Response {
   if (isPayloadTooLarge(error)) {
     // the server answers this 413 itself (scripts/serve.ts); this is its JSON twin
     const limit = (error as { limit?: number }).limit;
-    return apiError(413, limit ? `The request is too large (at most ${formatBytes(limit)})` : defaultMessage(413), { code: "PAYLOAD_TOO_LARGE" });
+    return apiError(413, limit ? `The request is too large (at most ${formatBytes(limit)})` : defaultMessage(413), {
+      code: "PAYLOAD_TOO_LARGE",
+    });
   }
-  log.error(`[api] unexpected error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  log.error(`[api] unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return apiError(500, "Internal server error", { code: "INTERNAL_ERROR" });
 }
 
@@ -125,11 +127,20 @@ export function dataOk(message: string, data: unknown, init?: ResponseInit): Res
 
 async function asDataEnvelope(response: Response): Promise<Response> {
   if (response.ok) return response;
-  const body = (await response.json().catch(() => ({ message: response.statusText || defaultMessage(response.status) }))) as Record<string, unknown>;
+  const body = (await response.json().catch(() => ({ message: response.statusText || defaultMessage(response.status) }))) as Record<
+    string,
+    unknown
+  >;
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   return json(
-    { ...body, success: false, message: body.message ?? defaultMessage(response.status), data: null, error: body.code ?? body.message ?? null },
+    {
+      ...body,
+      success: false,
+      message: body.message ?? defaultMessage(response.status),
+      data: null,
+      error: body.code ?? body.message ?? null,
+    },
     { status: response.status, headers },
   );
 }
@@ -162,7 +173,10 @@ export function ok<T extends Record<string, unknown>>(body: T, init?: ResponseIn
 }
 
 /** Reads a JSON (or urlencoded/multipart form) body and validates it with a zod schema. */
-export async function readBody<T>(request: Request, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } }): Promise<T> {
+export async function readBody<T>(
+  request: Request,
+  schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } },
+): Promise<T> {
   let raw: unknown = {};
   const type = request.headers.get("Content-Type") ?? "";
   if (type.includes("application/json")) {
@@ -197,7 +211,10 @@ export function parseId(value: string | undefined, name = "id"): number {
 }
 
 /** Dispatches a resource route's action by HTTP method; other methods get 405. */
-export function byMethod(request: Request, handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", () => Promise<Response>>>): Promise<Response> {
+export function byMethod(
+  request: Request,
+  handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", () => Promise<Response>>>,
+): Promise<Response> {
   const handler = handlers[request.method as keyof typeof handlers];
   if (!handler) return Promise.resolve(methodNotAllowed(["GET", ...Object.keys(handlers)]));
   return apiRoute(handler);

@@ -61,7 +61,10 @@ export const SLUG_MAX_LENGTH = 80;
 
 /** Letters with accents lose them (é → e), full-width forms become plain (Ａ → a). */
 function fold(value: string): string {
-  return value.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return value
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 function trimSlug(slug: string): string {

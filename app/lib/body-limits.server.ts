@@ -54,7 +54,6 @@ const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }>
   },
 ];
 
-
 /**
  * The byte limit for a request's body. A form sent with JavaScript posts to the page's
  * address plus ".data" (Remix's single fetch: /product/51.data): the same page, the

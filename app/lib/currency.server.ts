@@ -23,7 +23,10 @@ export function currencyOfCookieHeader(header: string | null | undefined): Curre
   for (const part of header.split(";")) {
     const index = part.indexOf("=");
     if (index < 0 || part.slice(0, index).trim() !== COOKIE_NAME) continue;
-    const value = part.slice(index + 1).trim().toUpperCase();
+    const value = part
+      .slice(index + 1)
+      .trim()
+      .toUpperCase();
     if (isCurrencyCode(value)) return value;
   }
   return DEFAULT_CURRENCY;

@@ -29,7 +29,12 @@ export function checkpointsByLitestream(): boolean {
 function open(): Handle {
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
   if (checkpointsByLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
-  return { sqlite, db: createKysely(sqlite, { onQuery: countQuery }), dataVersion: sqlite.prepare("PRAGMA data_version").pluck(), seenVersion: null };
+  return {
+    sqlite,
+    db: createKysely(sqlite, { onQuery: countQuery }),
+    dataVersion: sqlite.prepare("PRAGMA data_version").pluck(),
+    seenVersion: null,
+  };
 }
 
 export function getDb(): DB {

@@ -23,7 +23,19 @@ export function fillVariables(template: string, values: Readonly<Record<string, 
   });
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", copy: "©", reg: "®", hellip: "…", mdash: "—", ndash: "–" };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  copy: "©",
+  reg: "®",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+};
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
@@ -41,7 +53,9 @@ export function htmlToText(html: string): string {
     .replace(/<!--[\s\S]*?-->/g, "")
     .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, "")
     .replace(/<a\b[^>]*?\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a\s*>/gi, (_whole, _quote, href: string, inner: string) => {
-      const label = decodeEntities(inner.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+      const label = decodeEntities(inner.replace(/<[^>]*>/g, ""))
+        .replace(/\s+/g, " ")
+        .trim();
       const url = decodeEntities(href).trim();
       if (!label) return url;
       return label === url || url.startsWith("#") ? label : `${label} (${url})`;

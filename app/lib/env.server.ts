@@ -20,12 +20,10 @@ export class ConfigError extends Error {
   }
 }
 
-const DEFAULT_RATES_URL =
-  "https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/cny.json";
+const DEFAULT_RATES_URL = "https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/cny.json";
 const DEFAULT_RATES_BACKUP_URL = "https://latest.currency-api.pages.dev/v1/currencies/cny.json";
 
-const blankToUndefined = (value: unknown) =>
-  typeof value === "string" && value.trim() === "" ? undefined : value;
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 
@@ -55,10 +53,7 @@ const integer = (min: number, max: number) =>
 const positiveSeconds = integer(1, 10 * 365 * 24 * 3600);
 
 const rawSchema = z.object({
-  NODE_ENV: z.preprocess(
-    blankToUndefined,
-    z.enum(["development", "production", "test"]).default("production"),
-  ),
+  NODE_ENV: z.preprocess(blankToUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: z.preprocess(blankToUndefined, integer(0, 65535).default(3000)),
   REFERENCE_PORT: z.preprocess(blankToUndefined, integer(1, 65535).optional()),
   HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),

@@ -7,7 +7,9 @@ import { ApiError } from "./api.server";
  * message as the form error. Anything else is rethrown (a 500 page).
  */
 export function replyWithApiError<T>(
-  submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<T> },
+  submission: {
+    reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<T>;
+  },
   error: unknown,
   options: { hideFields?: string[] } = {},
 ): SubmissionResult<T> {

@@ -31,7 +31,14 @@ describe("posts keep the editor's formatting", () => {
   it("accepts images only from the uploads folder or https", () => {
     expect(isAllowedImageSrc("/uploads/blog/2026-11/a.webp")).toBe(true);
     expect(isAllowedImageSrc("https://img.example/a.jpg")).toBe(true);
-    for (const src of ["http://img.example/a.jpg", "/uploads/../secrets.json", "//evil.example/a.png", "data:image/png;base64,AA", "/static/a.png", "javascript:alert(1)"]) {
+    for (const src of [
+      "http://img.example/a.jpg",
+      "/uploads/../secrets.json",
+      "//evil.example/a.png",
+      "data:image/png;base64,AA",
+      "/static/a.png",
+      "javascript:alert(1)",
+    ]) {
       expect(isAllowedImageSrc(src), src).toBe(false);
     }
   });
@@ -45,7 +52,9 @@ describe("comments", () => {
   });
 
   it("keep only p, br, a and blockquote, every link with rel ugc nofollow noopener noreferrer", () => {
-    const html = sanitizeCommentHtml('<blockquote>quoted</blockquote><p><b>bold</b> <a href="https://a.example" rel="me" target="_blank">a</a> <a href="/local">local</a></p><h1>big</h1>');
+    const html = sanitizeCommentHtml(
+      '<blockquote>quoted</blockquote><p><b>bold</b> <a href="https://a.example" rel="me" target="_blank">a</a> <a href="/local">local</a></p><h1>big</h1>',
+    );
     expect(html).toBe(`<blockquote>quoted</blockquote><p>bold <a href="https://a.example" rel="${COMMENT_LINK_REL}">a</a> local</p>big`);
     expect(countLinks(html)).toBe(1);
   });

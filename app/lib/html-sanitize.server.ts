@@ -18,7 +18,25 @@ import { isAllowedImageSrc } from "./blog-text";
 export { isAllowedImageSrc };
 
 /** Tags that are dropped with everything inside them (never shown as text). */
-const NON_TEXT_TAGS = ["script", "style", "textarea", "option", "noscript", "template", "iframe", "object", "embed", "svg", "math", "title", "head", "xmp", "noembed", "noframes", "plaintext"];
+const NON_TEXT_TAGS = [
+  "script",
+  "style",
+  "textarea",
+  "option",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+  "title",
+  "head",
+  "xmp",
+  "noembed",
+  "noframes",
+  "plaintext",
+];
 
 /** A tag name nobody allows: a transform renames what must go to it, and it is discarded. */
 const DROP = "x-dropped";
@@ -28,8 +46,31 @@ const REL_VALUES = new Set(["nofollow", "noopener", "noreferrer", "sponsored", "
 
 const POST_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    "p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "strike", "del",
-    "code", "pre", "blockquote", "ul", "ol", "li", "a", "img", "hr",
+    "p",
+    "br",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "strike",
+    "del",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "img",
+    "hr",
   ],
   allowedAttributes: {
     a: ["href", "title", "target", "rel"],
@@ -59,7 +100,12 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
       const kept: sanitizeHtml.Attributes = {};
       if (attribs.href) kept.href = attribs.href.trim();
       if (attribs.title) kept.title = attribs.title;
-      const rel = new Set((attribs.rel ?? "").toLowerCase().split(/\s+/).filter((value) => REL_VALUES.has(value)));
+      const rel = new Set(
+        (attribs.rel ?? "")
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((value) => REL_VALUES.has(value)),
+      );
       if (attribs.target === "_blank") {
         kept.target = "_blank";
         rel.add("noopener");
@@ -68,7 +114,10 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
       if (rel.size) kept.rel = [...rel].join(" ");
       return { tagName, attribs: kept };
     },
-    ol: (tagName, attribs): sanitizeHtml.Tag => ({ tagName, attribs: /^\d{1,6}$/.test(attribs.start ?? "") ? { start: attribs.start } : {} }),
+    ol: (tagName, attribs): sanitizeHtml.Tag => ({
+      tagName,
+      attribs: /^\d{1,6}$/.test(attribs.start ?? "") ? { start: attribs.start } : {},
+    }),
   },
 };
 

@@ -9,7 +9,12 @@ export function listParams(params: URLSearchParams, dialogParams: readonly strin
   return next;
 }
 
-export function listAddress(path: string, params: URLSearchParams, dialogParams: readonly string[], extra: Record<string, string> = {}): string {
+export function listAddress(
+  path: string,
+  params: URLSearchParams,
+  dialogParams: readonly string[],
+  extra: Record<string, string> = {},
+): string {
   const next = listParams(params, dialogParams);
   for (const [key, value] of Object.entries(extra)) next.set(key, value);
   const query = next.toString();

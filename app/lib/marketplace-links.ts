@@ -109,7 +109,12 @@ export function readMarketplaceUrl(url: URL): { platform: Marketplace; itemId: s
 
 // ---------------------------------------------------------------- agent templates
 
-type TemplateParts = { host: string; segments: string[]; query: Array<[string, string]>; hash: { segments: string[]; query: Array<[string, string]> } | null };
+type TemplateParts = {
+  host: string;
+  segments: string[];
+  query: Array<[string, string]>;
+  hash: { segments: string[]; query: Array<[string, string]> } | null;
+};
 
 const TOKENS: Record<string, string> = { "{id}": "__QCID__", "{url}": "__QCURL__", "{url2}": "__QCURLTWICE__" };
 
@@ -143,7 +148,13 @@ function matchPiece(template: string, actual: string, captured: Captured): boole
   if (!/__QC(ID|URL|URLTWICE)__/.test(template)) return template.toLowerCase() === actual.toLowerCase();
   const pattern = template
     .split(/(__QCID__|__QCURL__|__QCURLTWICE__)/)
-    .map((part) => (part === "__QCID__" ? "(?<id>\\d{5,20})" : part === "__QCURL__" || part === "__QCURLTWICE__" ? "(?<url>.+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part) =>
+      part === "__QCID__"
+        ? "(?<id>\\d{5,20})"
+        : part === "__QCURL__" || part === "__QCURLTWICE__"
+          ? "(?<url>.+)"
+          : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   const found = new RegExp(`^${pattern}$`, "i").exec(actual);
   if (!found) return false;
@@ -218,7 +229,11 @@ function readLinkParameter(url: URL, parts: TemplateParts): { platform: Marketpl
 }
 
 /** Reads a link through one template: the item it names, or null. */
-export function readWithTemplate(url: URL, template: string, platform: Marketplace | null): { platform: Marketplace; itemId: string } | null {
+export function readWithTemplate(
+  url: URL,
+  template: string,
+  platform: Marketplace | null,
+): { platform: Marketplace; itemId: string } | null {
   const parts = splitTemplate(template);
   if (!parts || !sameSite(parts.host, url.hostname)) return null;
   const byParameter = readLinkParameter(url, parts);
@@ -316,5 +331,5 @@ export function buildAgentLink(template: string, item: { platform: Marketplace; 
 
 /** The template an agent uses for an item: Tmall items go through the Taobao one unless the agent has its own. */
 export function agentTemplateFor(templates: Partial<Record<Marketplace, string>>, platform: Marketplace): string | null {
-  return templates[platform] ?? (platform === "tmall" ? templates.taobao ?? null : null);
+  return templates[platform] ?? (platform === "tmall" ? (templates.taobao ?? null) : null);
 }

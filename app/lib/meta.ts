@@ -10,7 +10,6 @@ export function absoluteUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, "")}${path.startsWith("/") ? "" : "/"}${path}`;
 }
 
-
 /**
  * A list page's canonical link: its address on the site's base address, with ?page= past
  * the first page (each page lists other posts), without any other parameter.
@@ -29,13 +28,10 @@ export function rootSiteInfo(matches: MatchLike[]): SiteInfo | undefined {
  * Meta tags for a page: "<page title> | <site name>" (or the site title on the home page),
  * the page's description or the site's, and the site's keywords.
  */
-export function pageMeta(
-  matches: MatchLike[],
-  page: { title?: string; description?: string; noindex?: boolean } = {},
-): MetaDescriptor[] {
+export function pageMeta(matches: MatchLike[], page: { title?: string; description?: string; noindex?: boolean } = {}): MetaDescriptor[] {
   const site = rootSiteInfo(matches);
   const siteName = site?.site_name ?? "";
-  const title = page.title ? (siteName ? `${page.title} | ${siteName}` : page.title) : site?.site_title ?? siteName;
+  const title = page.title ? (siteName ? `${page.title} | ${siteName}` : page.title) : (site?.site_title ?? siteName);
   const description = page.description ?? site?.site_description ?? "";
   const tags: MetaDescriptor[] = [
     { title },

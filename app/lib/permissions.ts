@@ -92,8 +92,7 @@ export function publishesQc(access: Pick<Access, "allPermissions" | "hasAdminAcc
 /** Sidebar rules of docs/product/admin.md section 2. */
 export const sidebarRules = {
   users: (a: Access) => isSuperAdmin(a),
-  products: (a: Access) =>
-    canAny(a, ["product.create", "product.edit", "product.delete"]) || a.userType !== "user",
+  products: (a: Access) => canAny(a, ["product.create", "product.edit", "product.delete"]) || a.userType !== "user",
   blog: (a: Access) => a.allPermissions.some((p) => p.startsWith("blog.")),
   qc: (a: Access) => a.allPermissions.some((p) => p.startsWith("qc.")) || hasRole(a, "admin") || isSuperAdmin(a),
   // super_admin and admin: the admin role or the is_admin flag (docs/product/admin.md 6: "is_admin

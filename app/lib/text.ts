@@ -21,6 +21,9 @@ export function plainLine(text: string): string {
  * standing alone. A feed or sitemap written with it is always well-formed.
  */
 export function xmlSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    "",
+  );
 }

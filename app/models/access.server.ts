@@ -79,25 +79,16 @@ export async function assignRole(
   await db
     .insertInto("user_roles")
     .values({ user_id: input.userId, role_id: input.roleId, expires_at: input.expiresAt, assigned_by: input.assignedBy })
-    .onConflict((oc) =>
-      oc.columns(["user_id", "role_id"]).doUpdateSet({ expires_at: input.expiresAt, assigned_by: input.assignedBy }),
-    )
+    .onConflict((oc) => oc.columns(["user_id", "role_id"]).doUpdateSet({ expires_at: input.expiresAt, assigned_by: input.assignedBy }))
     .execute();
 }
 
 export async function revokeRole(db: DB, userId: number, roleId: number): Promise<boolean> {
-  const result = await db
-    .deleteFrom("user_roles")
-    .where("user_id", "=", userId)
-    .where("role_id", "=", roleId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom("user_roles").where("user_id", "=", userId).where("role_id", "=", roleId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function grantPermission(
-  db: DB,
-  input: { userId: number; permissionId: number; grantedBy: number | null },
-): Promise<void> {
+export async function grantPermission(db: DB, input: { userId: number; permissionId: number; grantedBy: number | null }): Promise<void> {
   await db
     .insertInto("user_permissions")
     .values({ user_id: input.userId, permission_id: input.permissionId, granted_by: input.grantedBy })

@@ -102,7 +102,10 @@ export async function findAgentByName(db: DB, name: string): Promise<Agent | und
 }
 
 export async function insertAgent(db: DB, input: AgentInput): Promise<Agent> {
-  const last = await db.selectFrom("agents").select((eb) => eb.fn.max("sort_order").as("max")).executeTakeFirst();
+  const last = await db
+    .selectFrom("agents")
+    .select((eb) => eb.fn.max("sort_order").as("max"))
+    .executeTakeFirst();
   const row = await db
     .insertInto("agents")
     .values({ ...toValues(input), sort_order: input.sortOrder ?? Number(last?.max ?? 0) + 10 })
@@ -114,7 +117,11 @@ export async function insertAgent(db: DB, input: AgentInput): Promise<Agent> {
 export async function updateAgent(db: DB, id: number, input: AgentInput): Promise<Agent | undefined> {
   const row = await db
     .updateTable("agents")
-    .set({ ...toValues(input), ...(input.sortOrder !== undefined ? { sort_order: input.sortOrder } : {}), updated_at: new Date().toISOString() })
+    .set({
+      ...toValues(input),
+      ...(input.sortOrder !== undefined ? { sort_order: input.sortOrder } : {}),
+      updated_at: new Date().toISOString(),
+    })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();

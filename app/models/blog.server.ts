@@ -182,7 +182,12 @@ export async function deleteBlogCategory(db: DB, id: number, parentId: number | 
 }
 
 /** Slugs of a table equal to `base` or `base-…` (what a new slug must not repeat). */
-export async function slugsLike(db: DB, table: "blog_posts" | "blog_categories" | "blog_tags", base: string, exceptId?: number): Promise<Set<string>> {
+export async function slugsLike(
+  db: DB,
+  table: "blog_posts" | "blog_categories" | "blog_tags",
+  base: string,
+  exceptId?: number,
+): Promise<Set<string>> {
   let query = db
     .selectFrom(table)
     .select("slug")
@@ -219,7 +224,11 @@ export async function insertTag(db: DB, name: string, slug: string): Promise<Blo
 /** Sets a post's tags to exactly these; tags no post uses any more are removed. */
 export async function setPostTags(db: DB, postId: number, tagIds: number[]): Promise<void> {
   await db.deleteFrom("blog_post_tags").where("post_id", "=", postId).execute();
-  if (tagIds.length) await db.insertInto("blog_post_tags").values(tagIds.map((tagId) => ({ post_id: postId, tag_id: tagId }))).execute();
+  if (tagIds.length)
+    await db
+      .insertInto("blog_post_tags")
+      .values(tagIds.map((tagId) => ({ post_id: postId, tag_id: tagId })))
+      .execute();
   await deleteUnusedTags(db);
 }
 
@@ -360,11 +369,14 @@ function filterSql(filter: PostFilter) {
   if (filter.categoryIds) {
     conditions.push(filter.categoryIds.length ? sql`p.category_id IN (${sql.join(filter.categoryIds)})` : sql`0 = 1`);
   }
-  if (filter.tagId !== undefined) conditions.push(sql`EXISTS (SELECT 1 FROM blog_post_tags pt WHERE pt.post_id = p.id AND pt.tag_id = ${filter.tagId})`);
+  if (filter.tagId !== undefined)
+    conditions.push(sql`EXISTS (SELECT 1 FROM blog_post_tags pt WHERE pt.post_id = p.id AND pt.tag_id = ${filter.tagId})`);
   if (filter.featured) conditions.push(sql`p.is_featured = 1`);
   if (filter.titleContains) {
     const needle = filter.titleContains.toLowerCase();
-    conditions.push(sql`(instr(lower(p.title), ${needle}) > 0 OR instr(lower(coalesce(p.excerpt, '')), ${needle}) > 0 OR instr(lower(p.slug), ${needle}) > 0)`);
+    conditions.push(
+      sql`(instr(lower(p.title), ${needle}) > 0 OR instr(lower(coalesce(p.excerpt, '')), ${needle}) > 0 OR instr(lower(p.slug), ${needle}) > 0)`,
+    );
   }
   if (filter.search) {
     if (filter.search.rankedIds) {
@@ -393,7 +405,9 @@ function orderSql(order: PostOrder, filter: PostFilter) {
       // a title holding the whole query first (the index does not weigh short terms such as "3" or 两字 words)
       const titleFirst = phrase ? sql`(instr(lower(p.title), ${phrase}) > 0) DESC, ` : sql``;
       // then the position in the ranked list (a comma-joined text: no query per id)
-      return ranked?.length ? sql`${titleFirst}instr(${`,${ranked.join(",")},`}, ',' || p.id || ',') ASC, ${byDate}` : sql`${titleFirst}${byDate}`;
+      return ranked?.length
+        ? sql`${titleFirst}instr(${`,${ranked.join(",")},`}, ',' || p.id || ',') ASC, ${byDate}`
+        : sql`${titleFirst}${byDate}`;
     }
     default:
       return byDate;
@@ -444,7 +458,11 @@ export async function searchPostIds(db: DB, longTerms: string[], cap = 2000): Pr
 export type PostNeighbour = { id: number; slug: string; title: string };
 
 /** The public posts just before (older) and after (newer) a post, by publication time. */
-export async function postNeighbours(db: DB, post: { id: number; publishedAt: string | null }, now = nowIso()): Promise<{ previous: PostNeighbour | null; next: PostNeighbour | null }> {
+export async function postNeighbours(
+  db: DB,
+  post: { id: number; publishedAt: string | null },
+  now = nowIso(),
+): Promise<{ previous: PostNeighbour | null; next: PostNeighbour | null }> {
   const at = post.publishedAt ?? "";
   const visible = sql`status = 'published' AND published_at <= ${now} AND id != ${post.id}`;
   const [older, newer] = await Promise.all([
@@ -536,7 +554,11 @@ export async function publishDuePosts(db: DB, now = nowIso()): Promise<Array<{ i
 }
 
 /** Public posts for the sitemap and the feeds' dates: slug and last change, newest first. */
-export async function publicPostStamps(db: DB, limit: number, now = nowIso()): Promise<Array<{ slug: string; updatedAt: string; publishedAt: string }>> {
+export async function publicPostStamps(
+  db: DB,
+  limit: number,
+  now = nowIso(),
+): Promise<Array<{ slug: string; updatedAt: string; publishedAt: string }>> {
   const rows = await db
     .selectFrom("blog_posts")
     .select(["slug", "updated_at", "published_at"])
@@ -550,12 +572,19 @@ export async function publicPostStamps(db: DB, limit: number, now = nowIso()): P
 
 /** The newest change of any post, whatever its status (the feeds' Last-Modified: a post leaving them changes them too). */
 export async function lastPostChange(db: DB): Promise<string | null> {
-  const row = await db.selectFrom("blog_posts").select((eb) => eb.fn.max("updated_at").as("at")).executeTakeFirst();
+  const row = await db
+    .selectFrom("blog_posts")
+    .select((eb) => eb.fn.max("updated_at").as("at"))
+    .executeTakeFirst();
   return row?.at ?? null;
 }
 
 /** Rows of a table counted by status, every status present (0 when none). */
-async function countByStatus<S extends string>(db: DB, table: "blog_posts" | "blog_comments", statuses: readonly S[]): Promise<Record<S, number>> {
+async function countByStatus<S extends string>(
+  db: DB,
+  table: "blog_posts" | "blog_comments",
+  statuses: readonly S[],
+): Promise<Record<S, number>> {
   const { rows } = await sql<{ status: S; n: number }>`SELECT status, count(*) AS n FROM ${sql.table(table)} GROUP BY status`.execute(db);
   const counts = Object.fromEntries(statuses.map((status) => [status, 0])) as Record<S, number>;
   for (const row of rows) counts[row.status] = Number(row.n);
@@ -617,11 +646,17 @@ export async function listPostComments(db: DB, postId: number, viewerId: number 
 }
 
 export async function findComment(db: DB, id: number, viewerId: number | null = null): Promise<BlogComment | undefined> {
-  const { rows } = await sql<CommentRow>`SELECT ${commentColumns(viewerId)} FROM blog_comments m JOIN users u ON u.id = m.user_id WHERE m.id = ${id}`.execute(db);
+  const { rows } =
+    await sql<CommentRow>`SELECT ${commentColumns(viewerId)} FROM blog_comments m JOIN users u ON u.id = m.user_id WHERE m.id = ${id}`.execute(
+      db,
+    );
   return rows[0] && toComment(rows[0]);
 }
 
-export async function insertComment(db: DB, input: { postId: number; parentId: number | null; userId: number; content: string; status: BlogCommentStatus }): Promise<number> {
+export async function insertComment(
+  db: DB,
+  input: { postId: number; parentId: number | null; userId: number; content: string; status: BlogCommentStatus },
+): Promise<number> {
   const row = await db
     .insertInto("blog_comments")
     .values({ post_id: input.postId, parent_id: input.parentId, user_id: input.userId, content: input.content, status: input.status })
@@ -645,12 +680,21 @@ export async function deleteComment(db: DB, id: number): Promise<boolean> {
 
 /** When the user last commented anywhere (the flood rule). */
 export async function lastCommentAt(db: DB, userId: number): Promise<string | null> {
-  const row = await db.selectFrom("blog_comments").select("created_at").where("user_id", "=", userId).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("blog_comments")
+    .select("created_at")
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row?.created_at ?? null;
 }
 
 /** The moderation queue: comments of a status (or all), newest first, with their post. */
-export async function listCommentQueue(db: DB, options: { status: BlogCommentStatus | null; page: number; limit: number }): Promise<{ items: QueuedComment[]; total: number }> {
+export async function listCommentQueue(
+  db: DB,
+  options: { status: BlogCommentStatus | null; page: number; limit: number },
+): Promise<{ items: QueuedComment[]; total: number }> {
   const where = options.status ? sql`m.status = ${options.status}` : sql`1 = 1`;
   const offset = (options.page - 1) * options.limit;
   const [{ rows }, count] = await Promise.all([
@@ -659,7 +703,10 @@ export async function listCommentQueue(db: DB, options: { status: BlogCommentSta
       WHERE ${where} ORDER BY m.created_at DESC, m.id DESC LIMIT ${options.limit} OFFSET ${offset}`.execute(db),
     sql<{ n: number }>`SELECT count(*) AS n FROM blog_comments m WHERE ${where}`.execute(db),
   ]);
-  return { items: rows.map((row) => ({ ...toComment(row), postTitle: row.post_title, postSlug: row.post_slug })), total: Number(count.rows[0]?.n ?? 0) };
+  return {
+    items: rows.map((row) => ({ ...toComment(row), postTitle: row.post_title, postSlug: row.post_slug })),
+    total: Number(count.rows[0]?.n ?? 0),
+  };
 }
 
 /** Public posts and comments waiting for moderation, in one query (the dashboard). */
@@ -681,7 +728,13 @@ export const POST_LIKES: LikeTarget = { table: "blog_post_likes", column: "post_
 export const COMMENT_LIKES: LikeTarget = { table: "blog_comment_likes", column: "comment_id" };
 
 /** Likes, or takes the like back when there is one (the caller runs it in a transaction). */
-export async function toggleLike(db: DB, target: LikeTarget, id: number, userId: number, type: string): Promise<{ liked: boolean; likeCount: number }> {
+export async function toggleLike(
+  db: DB,
+  target: LikeTarget,
+  id: number,
+  userId: number,
+  type: string,
+): Promise<{ liked: boolean; likeCount: number }> {
   const { table, column } = target;
   const removed = await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${id} AND user_id = ${userId}`.execute(db);
   const liked = Number(removed.numAffectedRows ?? 0) === 0;
@@ -691,7 +744,9 @@ export async function toggleLike(db: DB, target: LikeTarget, id: number, userId:
 }
 
 export async function hasLiked(db: DB, target: LikeTarget, id: number, userId: number): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(target.table)} WHERE ${sql.ref(target.column)} = ${id} AND user_id = ${userId}`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM ${sql.table(target.table)} WHERE ${sql.ref(target.column)} = ${id} AND user_id = ${userId}`.execute(db);
   return Number(rows[0]?.n ?? 0) > 0;
 }
 

@@ -14,7 +14,15 @@ export type Category = {
 
 export type CategoryWithCount = Category & { productCount: number };
 
-type Row = { id: number; name: string; description: string | null; parent_id: number | null; sort_order: number; created_at: string; updated_at: string };
+type Row = {
+  id: number;
+  name: string;
+  description: string | null;
+  parent_id: number | null;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+};
 
 const toCategory = (row: Row): Category => ({
   id: row.id,
@@ -48,7 +56,11 @@ export async function findCategory(db: DB, id: number): Promise<Category | undef
 
 /** The category and its direct subcategories (their products belong to it on the storefront). */
 export async function categoryWithChildren(db: DB, id: number): Promise<number[]> {
-  const rows = await db.selectFrom("categories").select("id").where((eb) => eb.or([eb("id", "=", id), eb("parent_id", "=", id)])).execute();
+  const rows = await db
+    .selectFrom("categories")
+    .select("id")
+    .where((eb) => eb.or([eb("id", "=", id), eb("parent_id", "=", id)]))
+    .execute();
   return rows.map((row) => row.id);
 }
 
@@ -97,7 +109,11 @@ export async function updateCategory(
 }
 
 export async function countChildren(db: DB, id: number): Promise<number> {
-  const row = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).where("parent_id", "=", id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("categories")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("parent_id", "=", id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -111,9 +127,12 @@ export async function setSortOrders(db: DB, entries: Array<{ id: number; sortOrd
   let changed = 0;
   const now = new Date().toISOString();
   for (const entry of entries) {
-    const result = await db.updateTable("categories").set({ sort_order: entry.sortOrder, updated_at: now }).where("id", "=", entry.id).executeTakeFirst();
+    const result = await db
+      .updateTable("categories")
+      .set({ sort_order: entry.sortOrder, updated_at: now })
+      .where("id", "=", entry.id)
+      .executeTakeFirst();
     changed += Number(result.numUpdatedRows);
   }
   return changed;
 }
-

@@ -6,7 +6,12 @@ import { toProduct, type Page, type Product } from "./product.server";
 import type { Selectable } from "kysely";
 
 export async function isCollected(db: DB, userId: number, productId: number): Promise<boolean> {
-  const row = await db.selectFrom("collections").select("product_id").where("user_id", "=", userId).where("product_id", "=", productId).executeTakeFirst();
+  const row = await db
+    .selectFrom("collections")
+    .select("product_id")
+    .where("user_id", "=", userId)
+    .where("product_id", "=", productId)
+    .executeTakeFirst();
   return Boolean(row);
 }
 
@@ -33,7 +38,11 @@ export async function listCollection(
   userId: number,
   options: { sort: "date" | "price" | "name"; order: "asc" | "desc"; page: number; limit: number },
 ): Promise<Page<CollectedProduct>> {
-  const counted = await db.selectFrom("collections").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const counted = await db
+    .selectFrom("collections")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   const totalItems = Number(counted.n);
   const totalPages = Math.max(1, Math.ceil(totalItems / options.limit));
   const page = Math.min(Math.max(1, options.page), totalPages);

@@ -45,7 +45,10 @@ function parseVariableValues(text: string): Record<string, VariableValue> {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === "object" && !Array.isArray(value)) {
       return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, v === null || ["string", "number", "boolean"].includes(typeof v) ? (v as VariableValue) : String(v)]),
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+          k,
+          v === null || ["string", "number", "boolean"].includes(typeof v) ? (v as VariableValue) : String(v),
+        ]),
       );
     }
   } catch {
@@ -85,7 +88,11 @@ function templateQuery(db: DB) {
     .selectAll("t")
     .select((eb) => [
       "u.username as created_by_name",
-      eb.selectFrom("email_campaigns as c").whereRef("c.template_id", "=", "t.id").select(eb.fn.countAll<number>().as("n")).as("campaign_count"),
+      eb
+        .selectFrom("email_campaigns as c")
+        .whereRef("c.template_id", "=", "t.id")
+        .select(eb.fn.countAll<number>().as("n"))
+        .as("campaign_count"),
     ]);
 }
 
@@ -99,7 +106,13 @@ export async function findTemplate(db: DB, id: number): Promise<EmailTemplate | 
   return row && toTemplate(row as TemplateRow);
 }
 
-export type TemplateValues = { name: string; subject: string; htmlContent: string; textContent: string | null; variables: Record<string, VariableValue> };
+export type TemplateValues = {
+  name: string;
+  subject: string;
+  htmlContent: string;
+  textContent: string | null;
+  variables: Record<string, VariableValue>;
+};
 
 export async function insertTemplate(db: DB, values: TemplateValues & { createdBy: number | null }): Promise<number> {
   const row = await db
@@ -192,7 +205,13 @@ type CampaignRow = Selectable<EmailCampaignsTable> & {
   uncertain: number | null;
 };
 
-const totalsOf = (row: { total: number | null; sent: number | null; failed: number | null; skipped: number | null; uncertain: number | null }): SendTotals => {
+const totalsOf = (row: {
+  total: number | null;
+  sent: number | null;
+  failed: number | null;
+  skipped: number | null;
+  uncertain: number | null;
+}): SendTotals => {
   const total = Number(row.total ?? 0);
   const sent = Number(row.sent ?? 0);
   const failed = Number(row.failed ?? 0);
@@ -427,7 +446,12 @@ export async function findRun(db: DB, id: number): Promise<CampaignRun | undefin
 }
 
 export async function listRuns(db: DB, campaignId: number): Promise<CampaignRun[]> {
-  const rows = await db.selectFrom("email_campaign_runs").selectAll().where("campaign_id", "=", campaignId).orderBy("seq", "desc").execute();
+  const rows = await db
+    .selectFrom("email_campaign_runs")
+    .selectAll()
+    .where("campaign_id", "=", campaignId)
+    .orderBy("seq", "desc")
+    .execute();
   return rows.map(toRun);
 }
 
@@ -463,7 +487,8 @@ function audienceQuery(db: DB, recipientType: RecipientType, activeDays: number,
     .where((eb) => eb.not(eb.exists(eb.selectFrom("email_unsubscribes as x").select("x.user_id").whereRef("x.user_id", "=", "u.id"))));
   const cutoff = isoCutoff(activeDays, now);
   if (recipientType === "active") query = query.where("u.last_login_at", ">=", cutoff);
-  if (recipientType === "inactive") query = query.where((eb) => eb.or([eb("u.last_login_at", "is", null), eb("u.last_login_at", "<", cutoff)]));
+  if (recipientType === "inactive")
+    query = query.where((eb) => eb.or([eb("u.last_login_at", "is", null), eb("u.last_login_at", "<", cutoff)]));
   return query;
 }
 
@@ -541,7 +566,11 @@ export async function createRun(db: DB, input: NewRun): Promise<CampaignRun | un
         .columns(["run_id", "campaign_id", "user_id"])
         .expression(audience.orderBy("u.id"))
         .executeTakeFirst();
-      await trx.updateTable("email_campaign_runs").set({ total_recipients: Number(added.numInsertedOrUpdatedRows ?? 0) }).where("id", "=", inserted.id).execute();
+      await trx
+        .updateTable("email_campaign_runs")
+        .set({ total_recipients: Number(added.numInsertedOrUpdatedRows ?? 0) })
+        .where("id", "=", inserted.id)
+        .execute();
       const row = await trx.selectFrom("email_campaign_runs").selectAll().where("id", "=", inserted.id).executeTakeFirstOrThrow();
       return toRun(row);
     });
@@ -591,7 +620,12 @@ export async function transition(
 ): Promise<boolean> {
   try {
     return await db.transaction().execute(async (trx) => {
-      const run = await trx.updateTable("email_campaign_runs").set(runColumns(input.run)).where("id", "=", input.runId).where("status", "in", input.runFrom).executeTakeFirst();
+      const run = await trx
+        .updateTable("email_campaign_runs")
+        .set(runColumns(input.run))
+        .where("id", "=", input.runId)
+        .where("status", "in", input.runFrom)
+        .executeTakeFirst();
       if (Number(run.numUpdatedRows) === 0) throw new NotCreated();
       const campaign = await trx
         .updateTable("email_campaigns")
@@ -610,12 +644,12 @@ export async function transition(
 
 function runColumns(values: RunUpdate) {
   return {
-      ...(values.status !== undefined ? { status: values.status } : {}),
-      ...(values.pauseReason !== undefined ? { pause_reason: values.pauseReason } : {}),
-      ...(values.resumeAt !== undefined ? { resume_at: values.resumeAt } : {}),
-      ...(values.pausedAt !== undefined ? { paused_at: values.pausedAt } : {}),
-      ...(values.finishedAt !== undefined ? { finished_at: values.finishedAt } : {}),
-      ...(values.outageCount !== undefined ? { outage_count: values.outageCount } : {}),
+    ...(values.status !== undefined ? { status: values.status } : {}),
+    ...(values.pauseReason !== undefined ? { pause_reason: values.pauseReason } : {}),
+    ...(values.resumeAt !== undefined ? { resume_at: values.resumeAt } : {}),
+    ...(values.pausedAt !== undefined ? { paused_at: values.pausedAt } : {}),
+    ...(values.finishedAt !== undefined ? { finished_at: values.finishedAt } : {}),
+    ...(values.outageCount !== undefined ? { outage_count: values.outageCount } : {}),
   };
 }
 
@@ -635,7 +669,12 @@ export async function recoverInFlight(db: DB, runId: number): Promise<number> {
       .where("status", "=", "sending")
       .executeTakeFirst();
     const count = Number(result.numUpdatedRows);
-    if (count) await trx.updateTable("email_campaign_runs").set((eb) => ({ uncertain_count: eb("uncertain_count", "+", count) })).where("id", "=", runId).execute();
+    if (count)
+      await trx
+        .updateTable("email_campaign_runs")
+        .set((eb) => ({ uncertain_count: eb("uncertain_count", "+", count) }))
+        .where("id", "=", runId)
+        .execute();
     return count;
   });
 }
@@ -651,7 +690,15 @@ export type ClaimedSend = {
   unsubscribed: boolean;
 };
 
-type ClaimRow = { id: number; user_id: number | null; attempts: number; email: string | null; username: string | null; email_verified: number | null; unsubscribed: number };
+type ClaimRow = {
+  id: number;
+  user_id: number | null;
+  attempts: number;
+  email: string | null;
+  username: string | null;
+  email_verified: number | null;
+  unsubscribed: number;
+};
 
 /*
  * The sender's hot path: one transaction records a wave's results and claims the next
@@ -725,7 +772,16 @@ export function exchangeSends(db: DB, input: { results: SendResult[]; runId: num
       for (const result of input.results) {
         if (result.status === "retry") {
           statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
-        } else if (statements.sent.run({ id: result.id, status: result.status, email: result.email, error: result.error ?? null, attemptsAdded: result.attemptsAdded, finishedAt }).changes) {
+        } else if (
+          statements.sent.run({
+            id: result.id,
+            status: result.status,
+            email: result.email,
+            error: result.error ?? null,
+            attemptsAdded: result.attemptsAdded,
+            finishedAt,
+          }).changes
+        ) {
           ended[result.status] += 1;
         }
       }
@@ -763,7 +819,11 @@ export async function openSends(db: DB, runId: number): Promise<{ open: number; 
     .where("run_id", "=", runId)
     .where("status", "in", ["pending", "sending"])
     .executeTakeFirstOrThrow();
-  return { open: Number(row.open), inFlight: Number(row.in_flight ?? 0), nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at) };
+  return {
+    open: Number(row.open),
+    inFlight: Number(row.in_flight ?? 0),
+    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
+  };
 }
 
 export type SendFailure = { userId: number | null; email: string | null; error: string | null; finishedAt: string | null; runSeq: number };
@@ -778,20 +838,37 @@ export async function failedSends(db: DB, campaignId: number, limit: number): Pr
     .orderBy("s.id", "desc")
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ userId: row.user_id, email: row.email, error: row.last_error, finishedAt: row.finished_at, runSeq: row.seq }));
+  return rows.map((row) => ({
+    userId: row.user_id,
+    email: row.email,
+    error: row.last_error,
+    finishedAt: row.finished_at,
+    runSeq: row.seq,
+  }));
 }
 
 /** Rows waiting for a retry after a temporary failure (the reason shown on the campaign page). */
-export async function retryingSends(db: DB, runId: number): Promise<{ count: number; lastError: string | null; nextAttemptAt: number | null }> {
+export async function retryingSends(
+  db: DB,
+  runId: number,
+): Promise<{ count: number; lastError: string | null; nextAttemptAt: number | null }> {
   const row = await db
     .selectFrom("email_sends")
-    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.max("last_error").as("last_error"), eb.fn.min("next_attempt_at").as("next_attempt_at")])
+    .select((eb) => [
+      eb.fn.countAll<number>().as("n"),
+      eb.fn.max("last_error").as("last_error"),
+      eb.fn.min("next_attempt_at").as("next_attempt_at"),
+    ])
     .where("run_id", "=", runId)
     .where("status", "in", ["pending", "sending"])
     .where("status", "=", "pending")
     .where("attempts", ">", 0)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.n), lastError: (row.last_error as string | null) ?? null, nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at) };
+  return {
+    count: Number(row.n),
+    lastError: (row.last_error as string | null) ?? null,
+    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
+  };
 }
 
 /** Every log row by status (the overview's emailLogs). */
@@ -849,6 +926,9 @@ export async function deleteUnsubscribe(db: DB, userId: number): Promise<boolean
 }
 
 export async function countUnsubscribes(db: DB): Promise<number> {
-  const row = await db.selectFrom("email_unsubscribes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("email_unsubscribes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

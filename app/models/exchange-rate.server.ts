@@ -40,7 +40,11 @@ export async function saveAutoRates(db: DB, rates: Record<string, number>, at: s
       .onConflict((oc) => oc.column("code").doUpdateSet({ auto_rate: rate }))
       .execute();
   }
-  await db.updateTable("exchange_rate_state").set({ auto_updated_at: at, last_attempt_at: at, last_error: null }).where("id", "=", 1).execute();
+  await db
+    .updateTable("exchange_rate_state")
+    .set({ auto_updated_at: at, last_attempt_at: at, last_error: null })
+    .where("id", "=", 1)
+    .execute();
 }
 
 /** Stores manual rates and switches to manual mode (call inside a transaction). */
@@ -60,5 +64,9 @@ export async function setRateMode(db: DB, mode: "automatic" | "manual"): Promise
 }
 
 export async function recordRateFailure(db: DB, at: string, error: string): Promise<void> {
-  await db.updateTable("exchange_rate_state").set({ last_attempt_at: at, last_error: error.slice(0, 500) }).where("id", "=", 1).execute();
+  await db
+    .updateTable("exchange_rate_state")
+    .set({ last_attempt_at: at, last_error: error.slice(0, 500) })
+    .where("id", "=", 1)
+    .execute();
 }

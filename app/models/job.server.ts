@@ -159,7 +159,12 @@ export async function recoverInterruptedJobs(db: DB, message: string): Promise<J
 /** The job of a periodic task (its key is `every:<name>`), made pending at `runAt` when missing or finished. */
 export async function ensurePeriodicJob(db: DB, name: string, runAt: number, options: { dueNow?: boolean } = {}): Promise<void> {
   const key = `every:${name}`;
-  const unfinished = await db.selectFrom("jobs").select(["id", "status", "run_at"]).where("key", "=", key).where("status", "in", ["pending", "running"]).executeTakeFirst();
+  const unfinished = await db
+    .selectFrom("jobs")
+    .select(["id", "status", "run_at"])
+    .where("key", "=", key)
+    .where("status", "in", ["pending", "running"])
+    .executeTakeFirst();
   if (!unfinished) {
     await insertJob(db, { name, key, runAt });
     return;
@@ -191,10 +196,6 @@ export async function deletePendingJob(db: DB, key: string): Promise<number> {
 
 /** Finished jobs (done or failed) older than `before` (epoch ms). */
 export async function deleteFinishedJobs(db: DB, before: number): Promise<number> {
-  const result = await db
-    .deleteFrom("jobs")
-    .where("status", "in", ["done", "failed"])
-    .where("finished_at", "<", before)
-    .executeTakeFirst();
+  const result = await db.deleteFrom("jobs").where("status", "in", ["done", "failed"]).where("finished_at", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

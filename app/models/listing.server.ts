@@ -16,7 +16,14 @@ export type PricePoint = { priceCny: number; recordedAt: string };
 
 export type ListingToCheck = { productId: number; platform: Platform; itemId: string; priceCny: number | null; createdAt: string };
 
-type WatchRow = { product_id: number; status: "ok" | "unavailable"; checked_at: string | null; misses: number; unavailable_since: string | null; last_error: string | null };
+type WatchRow = {
+  product_id: number;
+  status: "ok" | "unavailable";
+  checked_at: string | null;
+  misses: number;
+  unavailable_since: string | null;
+  last_error: string | null;
+};
 
 const toState = (row: WatchRow): ListingState => ({
   productId: row.product_id,
@@ -48,14 +55,24 @@ export async function claimNextListing(db: DB, now: string, dueBefore: string): 
       .values({ product_id: row.id, checked_at: now })
       .onConflict((oc) => oc.column("product_id").doUpdateSet({ checked_at: now }))
       .execute();
-    return { productId: row.id, platform: row.platform, itemId: row.platform_item_id, priceCny: row.price_fen === null ? null : row.price_fen / 100, createdAt: row.created_at };
+    return {
+      productId: row.id,
+      platform: row.platform,
+      itemId: row.platform_item_id,
+      priceCny: row.price_fen === null ? null : row.price_fen / 100,
+      createdAt: row.created_at,
+    };
   });
 }
 
 /** The item answered: no misses, available again. */
 export async function recordFound(db: DB, productId: number): Promise<{ wasUnavailable: boolean }> {
   const before = await db.selectFrom("listing_watch").select("status").where("product_id", "=", productId).executeTakeFirst();
-  await db.updateTable("listing_watch").set({ status: "ok", misses: 0, unavailable_since: null, last_error: null }).where("product_id", "=", productId).execute();
+  await db
+    .updateTable("listing_watch")
+    .set({ status: "ok", misses: 0, unavailable_since: null, last_error: null })
+    .where("product_id", "=", productId)
+    .execute();
   return { wasUnavailable: before?.status === "unavailable" };
 }
 
@@ -67,7 +84,9 @@ export async function recordMissing(db: DB, productId: number, now: string, thre
       misses: eb("misses", "+", 1),
       last_error: null,
       status: sql<"ok" | "unavailable">`CASE WHEN misses + 1 >= ${threshold} THEN 'unavailable' ELSE status END`,
-      unavailable_since: sql<string | null>`CASE WHEN misses + 1 >= ${threshold} AND unavailable_since IS NULL THEN ${now} ELSE unavailable_since END`,
+      unavailable_since: sql<
+        string | null
+      >`CASE WHEN misses + 1 >= ${threshold} AND unavailable_since IS NULL THEN ${now} ELSE unavailable_since END`,
     }))
     .where("product_id", "=", productId)
     .returningAll()
@@ -77,14 +96,25 @@ export async function recordMissing(db: DB, productId: number, now: string, thre
 
 /** The marketplace could not be asked (it failed or answered oddly): not counted as a miss. */
 export async function recordCheckError(db: DB, productId: number, message: string): Promise<void> {
-  await db.updateTable("listing_watch").set({ last_error: message.slice(0, 500) }).where("product_id", "=", productId).execute();
+  await db
+    .updateTable("listing_watch")
+    .set({ last_error: message.slice(0, 500) })
+    .where("product_id", "=", productId)
+    .execute();
 }
 
 /** Records a price seen (CNY × 100), the first time also the price known before. */
-export async function recordPrice(db: DB, productId: number, input: { previousFen: number | null; previousAt: string; newFen: number; at: string }): Promise<void> {
+export async function recordPrice(
+  db: DB,
+  productId: number,
+  input: { previousFen: number | null; previousAt: string; newFen: number; at: string },
+): Promise<void> {
   const any = await db.selectFrom("price_history").select("id").where("product_id", "=", productId).limit(1).executeTakeFirst();
   if (!any && input.previousFen !== null) {
-    await db.insertInto("price_history").values({ product_id: productId, price_fen: input.previousFen, recorded_at: input.previousAt }).execute();
+    await db
+      .insertInto("price_history")
+      .values({ product_id: productId, price_fen: input.previousFen, recorded_at: input.previousAt })
+      .execute();
   }
   await db.insertInto("price_history").values({ product_id: productId, price_fen: input.newFen, recorded_at: input.at }).execute();
 }
@@ -118,7 +148,15 @@ export async function listingStates(db: DB, productIds: number[]): Promise<Map<n
     .select(["product_id", (eb) => eb.fn.countAll<number>().as("n")])
     .execute();
   for (const report of reports) {
-    const state = states.get(report.product_id) ?? { productId: report.product_id, status: "ok" as const, checkedAt: null, misses: 0, unavailableSince: null, lastError: null, reports: 0 };
+    const state = states.get(report.product_id) ?? {
+      productId: report.product_id,
+      status: "ok" as const,
+      checkedAt: null,
+      misses: 0,
+      unavailableSince: null,
+      lastError: null,
+      reports: 0,
+    };
     state.reports = Number(report.n);
     states.set(report.product_id, state);
   }
@@ -129,7 +167,10 @@ export async function insertListingReport(db: DB, input: { productId: number; us
   await db.insertInto("listing_reports").values({ product_id: input.productId, user_id: input.userId, note: input.note }).execute();
 }
 
-export async function listingReports(db: DB, productId: number): Promise<Array<{ note: string | null; createdAt: string; username: string | null }>> {
+export async function listingReports(
+  db: DB,
+  productId: number,
+): Promise<Array<{ note: string | null; createdAt: string; username: string | null }>> {
   const rows = await db
     .selectFrom("listing_reports as r")
     .leftJoin("users as u", "u.id", "r.user_id")

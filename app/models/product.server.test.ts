@@ -26,12 +26,23 @@ describe("searchProducts", () => {
       expect(first.totalItems, sort).toBe(SEARCH_COUNT_CAP);
       expect(first.totalCapped, sort).toBe(true);
       expect(first.items, sort).toHaveLength(8);
-      expect(first.items.every((p) => p.showInListing && p.name.startsWith(tag)), sort).toBe(true);
-      if (sort === "price_asc") expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => a! - b!));
-      if (sort === "price_desc") expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => b! - a!));
+      expect(
+        first.items.every((p) => p.showInListing && p.name.startsWith(tag)),
+        sort,
+      ).toBe(true);
+      if (sort === "price_asc")
+        expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => a! - b!));
+      if (sort === "price_desc")
+        expect(first.items.map((p) => p.priceCny)).toEqual([...first.items.map((p) => p.priceCny)].sort((a, b) => b! - a!));
     }
     // a narrower search is counted exactly and ranked
-    const exact = await searchProducts(db, splitTerms(`${tag} 款式`), { page: 1, limit: 8, sort: "relevance", listedOnly: true, hideExternal: true });
+    const exact = await searchProducts(db, splitTerms(`${tag} 款式`), {
+      page: 1,
+      limit: 8,
+      sort: "relevance",
+      listedOnly: true,
+      hideExternal: true,
+    });
     expect(exact.totalCapped).toBe(true);
     const last = SEARCH_COUNT_CAP + 199;
     const one = await searchProducts(db, splitTerms(`${tag} 款式 ${last}`), { page: 1, limit: 8, sort: "relevance" });
@@ -42,10 +53,18 @@ describe("searchProducts", () => {
   it("keeps both indexes in step with renames", async () => {
     const db = getDb();
     const product = await db.transaction().execute((trx) => insertProduct(trx, { name: "Renamed 旧名字 item" }, [], null));
-    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(product.id);
+    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(
+      product.id,
+    );
     await updateProduct(db, product.id, { name: "Renamed 新名字 item" });
-    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).not.toContain(product.id);
-    expect((await searchProducts(db, splitTerms("新名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(product.id);
-    expect((await searchProducts(db, splitTerms("新名字"), { page: 1, limit: 8, sort: "newest" })).items.map((p) => p.id)).toContain(product.id);
+    expect((await searchProducts(db, splitTerms("旧名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).not.toContain(
+      product.id,
+    );
+    expect((await searchProducts(db, splitTerms("新名"), { page: 1, limit: 8, sort: "relevance" })).items.map((p) => p.id)).toContain(
+      product.id,
+    );
+    expect((await searchProducts(db, splitTerms("新名字"), { page: 1, limit: 8, sort: "newest" })).items.map((p) => p.id)).toContain(
+      product.id,
+    );
   });
 });

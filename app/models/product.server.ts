@@ -131,7 +131,13 @@ export async function skusOf(db: DB, productId: number): Promise<Sku[]> {
     .orderBy("position")
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.sku_name, priceCny: row.price_fen / 100, stock: row.stock, thumbnailUrl: row.thumbnail_url }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.sku_name,
+    priceCny: row.price_fen / 100,
+    stock: row.stock,
+    thumbnailUrl: row.thumbnail_url,
+  }));
 }
 
 /** A product with its SKUs and category name, in one read transaction. */
@@ -191,7 +197,9 @@ export async function insertProductOnce(
   const row = await db
     .insertInto("products")
     .values({ ...toValues(input), name: input.name, created_by: createdBy })
-    .onConflict((oc) => oc.columns(["platform", "platform_item_id"]).where("platform", "is not", null).where("platform_item_id", "is not", null).doNothing())
+    .onConflict((oc) =>
+      oc.columns(["platform", "platform_item_id"]).where("platform", "is not", null).where("platform_item_id", "is not", null).doNothing(),
+    )
     .returningAll()
     .executeTakeFirst();
   if (row) {
@@ -235,7 +243,9 @@ export async function addViewCounts(db: DB, views: ReadonlyMap<number, number>):
 }
 
 /** The dashboard's catalogue counts (QC photos included), in one query. */
-export async function countCatalogue(db: DB): Promise<{ local: number; external: number; categories: number; qcApproved: number; qcPending: number }> {
+export async function countCatalogue(
+  db: DB,
+): Promise<{ local: number; external: number; categories: number; qcApproved: number; qcPending: number }> {
   const { rows } = await sql<{ local: number; external: number; categories: number; qc_approved: number; qc_pending: number }>`SELECT
       (SELECT count(*) FROM products WHERE is_external = 0) AS local,
       (SELECT count(*) FROM products WHERE is_external = 1) AS external,
@@ -335,14 +345,19 @@ export type ProductStamp = Pick<Product, "id" | "platform" | "platformItemId" | 
  */
 export async function productIdBlocks(db: DB, filter: ListFilter, size: number): Promise<Array<{ block: number; count: number }>> {
   // the size is bound as a float by the driver: integer division needs it cast
-  const { rows } = await sql<{ block: number; n: number }>`SELECT (p.id - 1) / CAST(${size} AS INTEGER) AS block, count(*) AS n FROM products p
+  const { rows } = await sql<{
+    block: number;
+    n: number;
+  }>`SELECT (p.id - 1) / CAST(${size} AS INTEGER) AS block, count(*) AS n FROM products p
     WHERE ${whereSql(filter)} GROUP BY block ORDER BY block`.execute(db);
   return rows.map((row) => ({ block: Number(row.block), count: Number(row.n) }));
 }
 
 /** The products of one id block (see productIdBlocks()), by id: what a sitemap lists of them. */
 export async function productStampsInBlock(db: DB, filter: ListFilter, block: number, size: number): Promise<ProductStamp[]> {
-  const { rows } = await sql<Pick<Row, "id" | "platform" | "platform_item_id" | "updated_at">>`SELECT p.id, p.platform, p.platform_item_id, p.updated_at
+  const { rows } = await sql<
+    Pick<Row, "id" | "platform" | "platform_item_id" | "updated_at">
+  >`SELECT p.id, p.platform, p.platform_item_id, p.updated_at
     FROM products p WHERE p.id > ${block * size} AND p.id <= ${(block + 1) * size} AND ${whereSql(filter)} ORDER BY p.id`.execute(db);
   return rows.map((row) => ({ id: row.id, platform: row.platform, platformItemId: row.platform_item_id, updatedAt: row.updated_at }));
 }
@@ -403,7 +418,12 @@ function matchSource(terms: SearchTerms) {
       : sql`1 = 1`;
     return { from: sql`products_fts f`, where: sql`products_fts MATCH ${ftsPhrase(terms.long)}`, rank: sql`bm25(products_fts)`, post };
   }
-  return { from: sql`products_grams f`, where: sql`products_grams MATCH ${ftsPhrase(terms.short)}`, rank: sql`bm25(products_grams)`, post: sql`1 = 1` };
+  return {
+    from: sql`products_grams f`,
+    where: sql`products_grams MATCH ${ftsPhrase(terms.short)}`,
+    rank: sql`bm25(products_grams)`,
+    post: sql`1 = 1`,
+  };
 }
 
 /**
@@ -427,7 +447,9 @@ export async function searchProducts(
   const source = matchSource(terms);
   const filter = sql`${whereSql(options)} AND ${source.post}`;
   const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM ${source.from} JOIN products p ON p.id = f.rowid WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(db);
+      SELECT 1 FROM ${source.from} JOIN products p ON p.id = f.rowid WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(
+    db,
+  );
   const found = Number(counted.rows[0]?.n ?? 0);
   if (found === 0) return empty;
   const totalCapped = found > SEARCH_COUNT_CAP;
@@ -454,5 +476,12 @@ export async function searchProducts(
       WHERE p.id IN (SELECT f.rowid FROM ${source.from} WHERE ${source.where}) AND ${filter} ORDER BY ${order} ${window}`;
   }
   const { rows } = await query.execute(db);
-  return { items: rows.map(toProduct), totalItems, page, limit: options.limit, totalPages: pageCount(totalItems, options.limit), totalCapped };
+  return {
+    items: rows.map(toProduct),
+    totalItems,
+    page,
+    limit: options.limit,
+    totalPages: pageCount(totalItems, options.limit),
+    totalCapped,
+  };
 }

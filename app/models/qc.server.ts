@@ -142,7 +142,9 @@ export async function findQcImage(db: DB, id: number): Promise<QcImageWithProduc
     .select(["p.name as product_name", "p.platform as product_platform", "p.platform_item_id as product_item_id"])
     .where("q.id", "=", id)
     .executeTakeFirst();
-  return row && { ...toQcImage(row), productName: row.product_name, productPlatform: row.product_platform, productItemId: row.product_item_id };
+  return (
+    row && { ...toQcImage(row), productName: row.product_name, productPlatform: row.product_platform, productItemId: row.product_item_id }
+  );
 }
 
 export async function findQcImages(db: DB, ids: number[]): Promise<QcImage[]> {
@@ -162,7 +164,11 @@ export async function qcImagesOfProduct(db: DB, productId: number, statuses: QcS
 
 /** One user's photos of one product (their pending ones and the reasons of rejected ones). */
 export async function qcImagesOfUploader(db: DB, productId: number, userId: number): Promise<QcImage[]> {
-  const rows = await selectImages(db).where("q.product_id", "=", productId).where("q.uploaded_by", "=", userId).orderBy("q.id", "desc").execute();
+  const rows = await selectImages(db)
+    .where("q.product_id", "=", productId)
+    .where("q.uploaded_by", "=", userId)
+    .orderBy("q.id", "desc")
+    .execute();
   return rows.map(toQcImage);
 }
 
@@ -201,7 +207,10 @@ export async function countActiveUploads(db: DB, productId: number, userId: numb
 }
 
 /** Pending photos, oldest first (the review queue), with their products. */
-export async function listPendingQcImages(db: DB, options: { page: number; limit: number }): Promise<{ items: QcImageWithProduct[]; totalItems: number; page: number; totalPages: number }> {
+export async function listPendingQcImages(
+  db: DB,
+  options: { page: number; limit: number },
+): Promise<{ items: QcImageWithProduct[]; totalItems: number; page: number; totalPages: number }> {
   const counted = await db
     .selectFrom("qc_images")
     .where("status", "=", "pending")
@@ -218,14 +227,22 @@ export async function listPendingQcImages(db: DB, options: { page: number; limit
     .limit(options.limit)
     .offset((page - 1) * options.limit)
     .execute();
-  const items = rows.map((row) => ({ ...toQcImage(row), productName: row.product_name, productPlatform: row.product_platform, productItemId: row.product_item_id }));
+  const items = rows.map((row) => ({
+    ...toQcImage(row),
+    productName: row.product_name,
+    productPlatform: row.product_platform,
+    productItemId: row.product_item_id,
+  }));
   return { items, totalItems, page, totalPages };
 }
 
 export async function countQcImages(db: DB): Promise<{ approved: number; pending: number }> {
   const row = await db
     .selectFrom("qc_images")
-    .select([sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"), sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending")])
+    .select([
+      sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"),
+      sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending"),
+    ])
     .executeTakeFirstOrThrow();
   return { approved: Number(row.approved), pending: Number(row.pending) };
 }
@@ -300,7 +317,12 @@ export async function deleteQcImageRow(db: DB, id: number): Promise<boolean> {
 
 /** Every stored address of a product's uploaded photos (to delete the files with the product; linked ones own none). */
 export async function qcFileUrlsOfProduct(db: DB, productId: number): Promise<string[]> {
-  const rows = await db.selectFrom("qc_images").select(["image_url", "thumb_url"]).where("product_id", "=", productId).where("bytes", ">", 0).execute();
+  const rows = await db
+    .selectFrom("qc_images")
+    .select(["image_url", "thumb_url"])
+    .where("product_id", "=", productId)
+    .where("bytes", ">", 0)
+    .execute();
   return rows.flatMap((row) => [row.image_url, row.thumb_url]).filter((url): url is string => url !== null);
 }
 
@@ -312,7 +334,12 @@ export async function qcFileUrlsOfProduct(db: DB, productId: number): Promise<st
  */
 export async function setLinkedQcImages(db: DB, productId: number, urls: string[], actorId: number | null): Promise<void> {
   const wanted = [...new Set(urls)];
-  const linked = await db.selectFrom("qc_images").select(["id", "image_url"]).where("product_id", "=", productId).where("bytes", "=", 0).execute();
+  const linked = await db
+    .selectFrom("qc_images")
+    .select(["id", "image_url"])
+    .where("product_id", "=", productId)
+    .where("bytes", "=", 0)
+    .execute();
   const gone = linked.filter((row) => !row.image_url || !wanted.includes(row.image_url)).map((row) => row.id);
   if (gone.length) await db.deleteFrom("qc_images").where("id", "in", gone).execute();
   const have = new Set(linked.map((row) => row.image_url));
@@ -352,6 +379,13 @@ export async function approvedQcUrls(db: DB, productId: number): Promise<string[
 
 /** The addresses of the product's linked QC photos (see setLinkedQcImages), oldest first. */
 export async function linkedQcUrls(db: DB, productId: number): Promise<string[]> {
-  const rows = await db.selectFrom("qc_images").select("image_url").where("product_id", "=", productId).where("bytes", "=", 0).where("image_url", "is not", null).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("qc_images")
+    .select("image_url")
+    .where("product_id", "=", productId)
+    .where("bytes", "=", 0)
+    .where("image_url", "is not", null)
+    .orderBy("id")
+    .execute();
   return rows.map((row) => row.image_url!);
 }

@@ -31,11 +31,7 @@ export async function addHit(db: DB, bucket: string, windowMs: number, now = Dat
 
 /** Hits in the current window (0 when the window is over). */
 export async function peekHits(db: DB, bucket: string, now = Date.now()): Promise<Window> {
-  const row = await db
-    .selectFrom("rate_limits")
-    .select(["count", "window_ends_at"])
-    .where("bucket", "=", bucket)
-    .executeTakeFirst();
+  const row = await db.selectFrom("rate_limits").select(["count", "window_ends_at"]).where("bucket", "=", bucket).executeTakeFirst();
   if (!row || row.window_ends_at <= now) return { count: 0, windowEndsAt: now };
   return { count: row.count, windowEndsAt: row.window_ends_at };
 }

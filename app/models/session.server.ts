@@ -18,11 +18,7 @@ export async function insertSession(
 }
 
 export async function findSession(db: DB, idHash: string): Promise<{ userId: number; expiresAt: string } | undefined> {
-  const row = await db
-    .selectFrom("sessions")
-    .select(["user_id", "expires_at"])
-    .where("id", "=", idHash)
-    .executeTakeFirst();
+  const row = await db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id", "=", idHash).executeTakeFirst();
   return row && { userId: row.user_id, expiresAt: row.expires_at };
 }
 

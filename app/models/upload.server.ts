@@ -94,7 +94,13 @@ export async function listUnusedAvatarUploads(db: DB, before: string): Promise<S
     .where("kind", "=", "avatars")
     .where("created_at", "<", before)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("users").select("users.id").where("users.avatar_url", "=", sql<string>`${UPLOADS_URL_PREFIX} || uploads.path`))),
+      not(
+        exists(
+          selectFrom("users")
+            .select("users.id")
+            .where("users.avatar_url", "=", sql<string>`${UPLOADS_URL_PREFIX} || uploads.path`),
+        ),
+      ),
     )
     .limit(500)
     .execute();

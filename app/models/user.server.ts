@@ -65,10 +65,7 @@ export async function findUserByGoogleId(db: DB, googleId: string): Promise<User
 }
 
 /** Login by e-mail or username: returns the user and the password hash. */
-export async function findLoginCandidate(
-  db: DB,
-  identifier: string,
-): Promise<{ user: User; passwordHash: string | null } | undefined> {
+export async function findLoginCandidate(db: DB, identifier: string): Promise<{ user: User; passwordHash: string | null } | undefined> {
   const column = identifier.includes("@") ? "email" : "username";
   const row = await db.selectFrom("users").selectAll().where(column, "=", identifier).executeTakeFirst();
   return row && { user: toUser(row), passwordHash: row.password_hash };
@@ -157,17 +154,15 @@ export async function bumpTokenVersion(db: DB, id: number): Promise<void> {
 
 /** The users waiting to change their e-mail to `email`, the latest first. */
 export async function findUsersByPendingEmail(db: DB, email: string): Promise<User[]> {
-  const rows = await db
-    .selectFrom("users")
-    .selectAll()
-    .where("pending_email", "=", email)
-    .orderBy("updated_at", "desc")
-    .execute();
+  const rows = await db.selectFrom("users").selectAll().where("pending_email", "=", email).orderBy("updated_at", "desc").execute();
   return rows.map(toUser);
 }
 
 export async function countUsers(db: DB): Promise<number> {
-  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -201,10 +196,7 @@ export async function listUsers(
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`users.username LIKE ${pattern} ESCAPE '\\'`,
-        sql<boolean>`users.email LIKE ${pattern} ESCAPE '\\'`,
-      ]),
+      eb.or([sql<boolean>`users.username LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`users.email LIKE ${pattern} ESCAPE '\\'`]),
     );
   }
   if (options.type === "admin") query = query.where(adminCondition);
@@ -224,7 +216,10 @@ export async function listUsers(
 }
 
 export async function countUsersByType(db: DB): Promise<{ all: number; admin: number; regular: number }> {
-  const all = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const all = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const admin = await db
     .selectFrom("users")
     .where(adminCondition)

@@ -11,7 +11,10 @@ function locate(params: { platform?: string; itemId?: string }): { locate: Locat
   const platform = params.platform as Platform;
   const itemId = params.itemId ?? "";
   if (!PLATFORMS.includes(platform) || !/^[A-Za-z0-9_-]{1,40}$/.test(itemId)) throw notFound();
-  return { locate: ({ countView }) => getProductByItem(itemId, platform, { countView }), path: `/${platform}/${encodeURIComponent(itemId)}` };
+  return {
+    locate: ({ countView }) => getProductByItem(itemId, platform, { countView }),
+    path: `/${platform}/${encodeURIComponent(itemId)}`,
+  };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -41,7 +41,15 @@ export default function Home() {
           <label htmlFor="site-search-q" className="visually-hidden">
             Search products
           </label>
-          <input id="site-search-q" type="search" name="q" placeholder="Product name or link" autoComplete="off" required enterKeyHint="search" />
+          <input
+            id="site-search-q"
+            type="search"
+            name="q"
+            placeholder="Product name or link"
+            autoComplete="off"
+            required
+            enterKeyHint="search"
+          />
           <button type="submit">Search</button>
         </Form>
         <p id="hero-search-hint" className="hero__hint">

@@ -27,7 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const canSeeProducts = sidebarRules.products(access);
   if (canSeeProducts) cards.push({ id: "local-products", label: "Local products", value: catalogue.local, to: "/admin/products" });
   cards.push({ id: "categories", label: "Total categories", value: catalogue.categories, to: "/admin/categories" });
-  if (canSeeProducts) cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
+  if (canSeeProducts)
+    cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
   const canSeeQc = sidebarRules.qc(access);
   const canReviewQc = canAny(access, QC_PERMISSIONS.review);
   // the spec's four count cards stay four; QC has its own panel

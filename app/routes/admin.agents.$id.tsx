@@ -59,7 +59,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.agent.name ?? "Agent"} · Shopping agents · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.agent.name ?? "Agent"} · Shopping agents · Admin`, noindex: true });
 
 export default function EditAgent() {
   const { agent } = useLoaderData<typeof loader>();

@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const agents = await allAgents();
   const confirmId = Number(url.searchParams.get("agentId"));
-  const confirm = url.searchParams.get("modal") === "delete" ? agents.find((agent) => agent.id === confirmId) ?? null : null;
+  const confirm = url.searchParams.get("modal") === "delete" ? (agents.find((agent) => agent.id === confirmId) ?? null) : null;
   return {
     agents: agents.map((agent) => ({
       id: agent.id,
@@ -34,7 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       referral: agent.referralParam && agent.referralCode ? `${agent.referralParam}=${agent.referralCode}` : null,
       samples: PLATFORMS.flatMap((platform) => {
         const template = agentTemplateFor(agent.templates, platform);
-        return template ? [{ platform, label: PLATFORM_LABELS[platform], url: buildAgentLink(template, { platform, itemId: SAMPLE[platform] }) }] : [];
+        return template
+          ? [{ platform, label: PLATFORM_LABELS[platform], url: buildAgentLink(template, { platform, itemId: SAMPLE[platform] }) }]
+          : [];
       }),
     })),
     confirm: confirm ? { id: confirm.id, name: confirm.name } : null,
@@ -61,7 +63,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast("/admin/agents", { message: M.deleted(agent.name) });
     }
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/admin/agents", { type: "error", message: error.message });
+    if (error instanceof ApiError && error.status < 500)
+      return redirectWithToast("/admin/agents", { type: "error", message: error.message });
     throw error;
   }
   throw new Response("Unknown action", { status: 400 });
@@ -78,7 +81,9 @@ export default function AgentsPage() {
           <h1>
             Shopping agents <span className="admin-badge admin-badge--count">{agents.length}</span>
           </h1>
-          <p className="muted">Product pages show a "Buy via" link for each agent shown here, in this order; a shopper's own choice comes first.</p>
+          <p className="muted">
+            Product pages show a "Buy via" link for each agent shown here, in this order; a shopper's own choice comes first.
+          </p>
         </div>
         <div className="admin-toolbar">
           <Link to="/admin/agents/new" className="button">
@@ -119,10 +124,22 @@ export default function AgentsPage() {
               <td data-label="Actions">
                 <Form method="post" className="admin-row-actions">
                   <input type="hidden" name="agentId" value={agent.id} />
-                  <SubmitButton name="intent" value="up" className="button--secondary button--small" disabled={index === 0} aria-label={`Move ${agent.name} up`}>
+                  <SubmitButton
+                    name="intent"
+                    value="up"
+                    className="button--secondary button--small"
+                    disabled={index === 0}
+                    aria-label={`Move ${agent.name} up`}
+                  >
                     ↑
                   </SubmitButton>
-                  <SubmitButton name="intent" value="down" className="button--secondary button--small" disabled={index === agents.length - 1} aria-label={`Move ${agent.name} down`}>
+                  <SubmitButton
+                    name="intent"
+                    value="down"
+                    className="button--secondary button--small"
+                    disabled={index === agents.length - 1}
+                    aria-label={`Move ${agent.name} down`}
+                  >
                     ↓
                   </SubmitButton>
                   <SubmitButton name="intent" value={agent.enabled ? "disable" : "enable"} className="button--secondary button--small">
@@ -131,7 +148,12 @@ export default function AgentsPage() {
                   <Link to={`/admin/agents/${agent.id}`} aria-label={`Edit ${agent.name}`}>
                     Edit
                   </Link>
-                  <Link to={`/admin/agents?modal=delete&agentId=${agent.id}`} className="admin-link--danger" aria-label={`Delete ${agent.name}`} preventScrollReset>
+                  <Link
+                    to={`/admin/agents?modal=delete&agentId=${agent.id}`}
+                    className="admin-link--danger"
+                    aria-label={`Delete ${agent.name}`}
+                    preventScrollReset
+                  >
                     Delete
                   </Link>
                 </Form>
@@ -144,7 +166,8 @@ export default function AgentsPage() {
         <AdminDialog id="delete-agent" title="Delete agent" closeTo="/admin/agents">
           <ConfirmForm intent="delete" fields={{ agentId: confirm.id }} submitLabel="Delete agent" cancelTo="/admin/agents">
             <p>
-              Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it, hide it instead.
+              Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it,
+              hide it instead.
             </p>
           </ConfirmForm>
         </AdminDialog>

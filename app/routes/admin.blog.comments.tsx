@@ -83,7 +83,12 @@ export default function AdminBlogComments() {
                     </SubmitButton>
                   ))}
                 </Form>
-                <Link to={listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS, { modal: "delete", commentId: String(comment.id) })} className="admin-link--danger" preventScrollReset aria-label={`Delete the comment by ${comment.author}`}>
+                <Link
+                  to={listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS, { modal: "delete", commentId: String(comment.id) })}
+                  className="admin-link--danger"
+                  preventScrollReset
+                  aria-label={`Delete the comment by ${comment.author}`}
+                >
                   Delete
                 </Link>
               </div>
@@ -91,10 +96,23 @@ export default function AdminBlogComments() {
           ))}
         </ul>
       )}
-      <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={listParams(searchParams, DIALOG_PARAMS)} basePath={COMMENTS_PATH} variant="ends" label="Comment pages" />
+      <Pagination
+        currentPage={data.page}
+        totalPages={data.totalPages}
+        searchParams={listParams(searchParams, DIALOG_PARAMS)}
+        basePath={COMMENTS_PATH}
+        variant="ends"
+        label="Comment pages"
+      />
       {data.confirmDelete ? (
         <AdminDialog id="delete-comment" title="Delete comment" closeTo={here}>
-          <ConfirmForm action={COMMENTS_PATH} intent="delete" fields={{ commentId: data.confirmDelete, returnTo: here }} submitLabel="Delete comment" cancelTo={here}>
+          <ConfirmForm
+            action={COMMENTS_PATH}
+            intent="delete"
+            fields={{ commentId: data.confirmDelete, returnTo: here }}
+            submitLabel="Delete comment"
+            cancelTo={here}
+          >
             <p>Delete this comment and its replies? This cannot be undone.</p>
           </ConfirmForm>
         </AdminDialog>

@@ -11,7 +11,8 @@ import { BLOG_MESSAGES, POST_STATUS_LABELS } from "~/schemas/blog-rules";
 export const loader = ({ request, params }: LoaderFunctionArgs) => postFormLoader(request, { kind: "edit", id: postIdParam(params.id) });
 export const action = ({ request, params }: ActionFunctionArgs) => postFormAction(request, { kind: "edit", id: postIdParam(params.id) });
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.post?.title ?? "Post"} · Edit post · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.post?.title ?? "Post"} · Edit post · Admin`, noindex: true });
 
 export default function EditBlogPost() {
   const data = useLoaderData<typeof loader>();
@@ -26,7 +27,8 @@ export default function EditBlogPost() {
           </p>
           <h1>Edit post</h1>
           <p className="muted">
-            {POST_STATUS_LABELS[post.status]} · by {post.author ?? "—"} · created {formatDateTime(post.createdAt)} · updated {formatDateTime(post.updatedAt)} · {post.views} views
+            {POST_STATUS_LABELS[post.status]} · by {post.author ?? "—"} · created {formatDateTime(post.createdAt)} · updated{" "}
+            {formatDateTime(post.updatedAt)} · {post.views} views
           </p>
         </div>
         <div className="admin-toolbar">

@@ -32,7 +32,16 @@ export default function AdminBlogSettings() {
         <p className="muted">Even without moderation, a comment with more than two links waits for it; staff comments never do.</p>
         <div className="field">
           <label htmlFor="posts-per-page">Posts per page</label>
-          <input id="posts-per-page" name="posts_per_page" type="number" min={1} max={POSTS_PER_PAGE_MAX} step={1} defaultValue={settings.postsPerPage} aria-describedby="posts-per-page-error" />
+          <input
+            id="posts-per-page"
+            name="posts_per_page"
+            type="number"
+            min={1}
+            max={POSTS_PER_PAGE_MAX}
+            step={1}
+            defaultValue={settings.postsPerPage}
+            aria-describedby="posts-per-page-error"
+          />
           <div id="posts-per-page-error" className="field__error" aria-live="polite">
             {errors.posts_per_page}
           </div>

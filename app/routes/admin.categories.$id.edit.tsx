@@ -16,11 +16,13 @@ import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } f
 /** The category of the address, or the site's 404 page (a non-numeric id included). */
 async function categoryOf(idParam: string | undefined) {
   const id = Number(idParam);
-  if (!idParam || !/^\d+$/.test(idParam) || !Number.isSafeInteger(id) || id <= 0) throw new Response("Invalid category id", { status: 404, statusText: "Invalid category id" });
+  if (!idParam || !/^\d+$/.test(idParam) || !Number.isSafeInteger(id) || id <= 0)
+    throw new Response("Invalid category id", { status: 404, statusText: "Invalid category id" });
   try {
     return await getCategory(id);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response(M.categoryNotFound, { status: 404, statusText: M.categoryNotFound });
+    if (error instanceof ApiError && error.status === 404)
+      throw new Response(M.categoryNotFound, { status: 404, statusText: M.categoryNotFound });
     throw error;
   }
 }

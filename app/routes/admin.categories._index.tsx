@@ -17,18 +17,27 @@ import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema, categoryListQuerySchema, categorySortFormSchema } from "~/schemas/catalogue";
 import { ADMIN_CATEGORY_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
-import { adminCategoryPage, createCategory, deleteCategoryByAdmin, moveCategory, parentChoices, updateCategoryByAdmin } from "~/services/catalogue.server";
+import {
+  adminCategoryPage,
+  createCategory,
+  deleteCategoryByAdmin,
+  moveCategory,
+  parentChoices,
+  updateCategoryByAdmin,
+} from "~/services/catalogue.server";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "categoryId"];
 
 const listSearch = (params: URLSearchParams) => listParams(params, DIALOG_PARAMS);
-const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress("/admin/categories", params, DIALOG_PARAMS, extra);
+const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) =>
+  listAddress("/admin/categories", params, DIALOG_PARAMS, extra);
 
 /** Where to go after an action: a list address the form named, else the list. */
 function backTo(formData: FormData, request: Request): string {
   const returnTo = formData.get("returnTo");
-  if (typeof returnTo === "string" && /^\/admin\/categories(\?[^#]*)?$/.test(returnTo)) return listHref(new URL(returnTo, "http://x").searchParams);
+  if (typeof returnTo === "string" && /^\/admin\/categories(\?[^#]*)?$/.test(returnTo))
+    return listHref(new URL(returnTo, "http://x").searchParams);
   return listHref(new URL(request.url).searchParams);
 }
 
@@ -53,7 +62,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     dialog = {
       kind: "delete",
       category: target
-        ? { id: target.id, name: target.name, productCount: target.productCount, childCount: all.items.filter((c) => c.parentId === target.id).length }
+        ? {
+            id: target.id,
+            name: target.name,
+            productCount: target.productCount,
+            childCount: all.items.filter((c) => c.parentId === target.id).length,
+          }
         : null,
     };
   }
@@ -102,11 +116,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "sort") {
     requireMore(actor, { permission: "product.edit" });
     const parsed = categorySortFormSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}` });
+    if (!parsed.success)
+      return redirectWithToast(back, {
+        type: "error",
+        message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}`,
+      });
     try {
       await updateCategoryByAdmin(parsed.data.id, { sort_order: parsed.data.sort_order });
     } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
+      if (error instanceof ApiError)
+        return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
       throw error;
     }
     return redirectWithToast(back, { message: M.categorySorted });
@@ -119,9 +138,15 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
       // past the neighbour the admin sees: the list may be narrowed by a search
       const moved = await moveCategory(id, intent, new URL(back, "http://x").searchParams.get("q") ?? "");
-      return redirectWithToast(back, moved ? { message: M.categorySorted } : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" });
+      return redirectWithToast(
+        back,
+        moved
+          ? { message: M.categorySorted }
+          : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" },
+      );
     } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
+      if (error instanceof ApiError)
+        return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
       throw error;
     }
   }
@@ -223,7 +248,15 @@ export default function AdminCategories() {
                       <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
                         Sort order of {category.name}
                       </label>
-                      <input id={`sort-${category.id}`} name="sort_order" type="number" min={0} step={1} defaultValue={category.sortOrder} className="admin-inline-form__number" />
+                      <input
+                        id={`sort-${category.id}`}
+                        name="sort_order"
+                        type="number"
+                        min={0}
+                        step={1}
+                        defaultValue={category.sortOrder}
+                        className="admin-inline-form__number"
+                      />
                       <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
                         Set
                       </SubmitButton>
@@ -238,10 +271,22 @@ export default function AdminCategories() {
                       <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
                         <input type="hidden" name="categoryId" value={category.id} />
                         <input type="hidden" name="returnTo" value={returnTo} />
-                        <button type="submit" name="intent" value="up" className="button button--secondary button--small" aria-label={`Move ${category.name} up`}>
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="up"
+                          className="button button--secondary button--small"
+                          aria-label={`Move ${category.name} up`}
+                        >
                           ↑
                         </button>
-                        <button type="submit" name="intent" value="down" className="button button--secondary button--small" aria-label={`Move ${category.name} down`}>
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="down"
+                          className="button button--secondary button--small"
+                          aria-label={`Move ${category.name} down`}
+                        >
                           ↓
                         </button>
                       </Form>
@@ -269,7 +314,12 @@ export default function AdminCategories() {
         </table>
       )}
 
-      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listSearch(searchParams)} label="Category pages" />
+      <Pagination
+        currentPage={list.currentPage}
+        totalPages={list.totalPages}
+        searchParams={listSearch(searchParams)}
+        label="Category pages"
+      />
 
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-category" title="Add category" closeTo={closeHref}>
@@ -287,7 +337,12 @@ export default function AdminCategories() {
       {dialog?.kind === "delete" ? (
         <AdminDialog id="delete-category" title="Delete category" closeTo={closeHref}>
           {dialog.category ? (
-            <DeleteCategoryForm category={dialog.category} error={actionData?.intent === "delete" ? actionData.error : undefined} cancelTo={closeHref} returnTo={returnTo} />
+            <DeleteCategoryForm
+              category={dialog.category}
+              error={actionData?.intent === "delete" ? actionData.error : undefined}
+              cancelTo={closeHref}
+              returnTo={returnTo}
+            />
           ) : (
             <p role="alert">{M.categoryNotFound}</p>
           )}

@@ -43,7 +43,14 @@ export default function NewCategory() {
         <h1>Add category</h1>
       </header>
       <section className="card">
-        <CategoryForm id="new-category-form" intent="create" parents={parents} lastResult={actionData?.result} submitLabel="Create category" cancelTo="/admin/categories" />
+        <CategoryForm
+          id="new-category-form"
+          intent="create"
+          parents={parents}
+          lastResult={actionData?.result}
+          submitLabel="Create category"
+          cancelTo="/admin/categories"
+        />
       </section>
     </div>
   );

@@ -53,7 +53,10 @@ export async function action({ request }: ActionFunctionArgs) {
       PAGE,
       fetched
         ? { message: "Exchange rates refreshed from the live source" }
-        : { type: "error", message: "The live rates could not be fetched. Set the rates manually below if the ones in effect are out of date." },
+        : {
+            type: "error",
+            message: "The live rates could not be fetched. Set the rates manually below if the ones in effect are out of date.",
+          },
     );
   }
 
@@ -85,7 +88,9 @@ export default function CurrencySettings() {
         <dl className="admin-facts">
           <dt>Mode</dt>
           <dd>
-            <span className={mode === "manual" ? "admin-badge admin-badge--warning" : "admin-badge admin-badge--success"}>{mode === "manual" ? "Manual" : "Automatic"}</span>
+            <span className={mode === "manual" ? "admin-badge admin-badge--warning" : "admin-badge admin-badge--success"}>
+              {mode === "manual" ? "Manual" : "Automatic"}
+            </span>
           </dd>
           <dt>Last update</dt>
           <dd>{lastUpdated ? formatDateTime(lastUpdated) : RATE_MESSAGES.neverUpdated}</dd>
@@ -104,7 +109,9 @@ export default function CurrencySettings() {
             </Form>
           ) : null}
         </div>
-        <p className="field__hint">Force refresh fetches the live rates now (ignoring the once-a-day limit) and returns to automatic mode.</p>
+        <p className="field__hint">
+          Force refresh fetches the live rates now (ignoring the once-a-day limit) and returns to automatic mode.
+        </p>
       </section>
 
       <section className="card" aria-labelledby="manual-rates">
@@ -145,8 +152,14 @@ export default function CurrencySettings() {
         <h2 id="rates-help">How rates work</h2>
         <ul className="admin-help">
           <li>Each rate is how many CNY one unit of the currency costs, for example 1 USD = 6.64 CNY. Four decimals are recommended.</li>
-          <li>Saving manual rates switches to manual mode: the rates you set are used until you refresh or go back to automatic rates. Empty or zero values keep the automatic rate for that currency.</li>
-          <li>In automatic mode the rates are fetched once a day. If the source is unavailable the last fetched rates (or the defaults) stay in effect.</li>
+          <li>
+            Saving manual rates switches to manual mode: the rates you set are used until you refresh or go back to automatic rates. Empty
+            or zero values keep the automatic rate for that currency.
+          </li>
+          <li>
+            In automatic mode the rates are fetched once a day. If the source is unavailable the last fetched rates (or the defaults) stay
+            in effect.
+          </li>
           <li>Displayed price = CNY price ÷ rate, rounded to 2 decimals; the CNY price is shown beside it.</li>
         </ul>
       </section>

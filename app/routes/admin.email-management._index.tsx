@@ -50,14 +50,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const templates = await listEmailTemplates();
   const modal = url.searchParams.get("modal");
   const templateId = Number(url.searchParams.get("templateId"));
-  const target = Number.isInteger(templateId) && templateId > 0 ? templates.find((t) => t.id === templateId) ?? null : null;
+  const target = Number.isInteger(templateId) && templateId > 0 ? (templates.find((t) => t.id === templateId) ?? null) : null;
   let dialog: Dialog = null;
   if (modal === "create") {
     // "Use as a new template" on the HTML templates tab starts from a built-in one
     const from = url.searchParams.get("from");
     const builtIn = from ? listHtmlTemplates().find((t) => t.name === from) : undefined;
     dialog = builtIn
-      ? { kind: "create", from: builtIn.displayName, defaults: { name: builtIn.displayName, subject: builtIn.subject, htmlContent: builtIn.html, textContent: builtIn.text, variables: {} } }
+      ? {
+          kind: "create",
+          from: builtIn.displayName,
+          defaults: {
+            name: builtIn.displayName,
+            subject: builtIn.subject,
+            htmlContent: builtIn.html,
+            textContent: builtIn.text,
+            variables: {},
+          },
+        }
       : { kind: "create" };
   } else if (modal === "edit") {
     const template = target ? await getEmailTemplate(target.id).catch(notFoundAsNull) : null;
@@ -65,7 +75,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       kind: "edit",
       template: template && {
         id: template.id,
-        values: { name: template.name, subject: template.subject, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variableValues },
+        values: {
+          name: template.name,
+          subject: template.subject,
+          htmlContent: template.htmlContent,
+          textContent: template.textContent,
+          variables: template.variableValues,
+        },
       },
     };
   } else if (modal === "delete") {
@@ -101,7 +117,9 @@ export async function action({ request }: ActionFunctionArgs) {
     let template;
     try {
       template =
-        intent === "create" ? await createEmailTemplate(submission.value, actor) : await updateEmailTemplate(Number(formData.get("templateId")), submission.value);
+        intent === "create"
+          ? await createEmailTemplate(submission.value, actor)
+          : await updateEmailTemplate(Number(formData.get("templateId")), submission.value);
     } catch (error) {
       return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
     }
@@ -123,7 +141,11 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
       return redirectWithToast(back, { message: M.testSent(await sendTemplateTest(id, actor)) });
     } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}` });
+      if (error instanceof ApiError)
+        return redirectWithToast(back, {
+          type: "error",
+          message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}`,
+        });
       throw error;
     }
   }
@@ -207,15 +229,28 @@ export default function EmailTemplates() {
                 </td>
                 <td data-label="Actions">
                   <div className="admin-row-actions">
-                    <Link to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`} aria-label={`New campaign with ${template.name}`}>
+                    <Link
+                      to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`}
+                      aria-label={`New campaign with ${template.name}`}
+                    >
                       Use
                     </Link>
-                    <Link to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })} aria-label={`Edit ${template.name}`} preventScrollReset>
+                    <Link
+                      to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })}
+                      aria-label={`Edit ${template.name}`}
+                      preventScrollReset
+                    >
                       Edit
                     </Link>
                     <Form method="post" className="admin-inline-form" preventScrollReset>
                       <input type="hidden" name="templateId" value={template.id} />
-                      <SubmitButton name="intent" value="test" className="button--link" pendingText="Sending…" aria-label={`Send a test of ${template.name} to me`}>
+                      <SubmitButton
+                        name="intent"
+                        value="test"
+                        className="button--link"
+                        pendingText="Sending…"
+                        aria-label={`Send a test of ${template.name} to me`}
+                      >
                         Send a test to me
                       </SubmitButton>
                     </Form>
@@ -236,7 +271,12 @@ export default function EmailTemplates() {
       )}
 
       {dialog?.kind === "create" ? (
-        <AdminDialog id="create-template" title={dialog.from ? `New template from “${dialog.from}”` : "New template"} closeTo={closeHref} wide>
+        <AdminDialog
+          id="create-template"
+          title={dialog.from ? `New template from “${dialog.from}”` : "New template"}
+          closeTo={closeHref}
+          wide
+        >
           <TemplateForm
             id="create-template-form"
             intent="create"

@@ -38,7 +38,8 @@ const LIST = "/admin/email-management/campaigns";
 
 function campaignId(raw: string | undefined): number {
   const id = Number(raw);
-  if (!raw || !/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" });
+  if (!raw || !/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0)
+    throw new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" });
   return id;
 }
 
@@ -64,7 +65,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     runs: detail.runs.map(runJson),
     openRun: open ? runJson(open) : null,
     failures: detail.failures,
-    retrying: detail.retrying && { ...detail.retrying, nextAttemptAt: detail.retrying.nextAttemptAt ? new Date(detail.retrying.nextAttemptAt).toISOString() : null },
+    retrying: detail.retrying && {
+      ...detail.retrying,
+      nextAttemptAt: detail.retrying.nextAttemptAt ? new Date(detail.retrying.nextAttemptAt).toISOString() : null,
+    },
     preview,
     dialog:
       modal === "edit" && detail.actions.edit && templates && audience
@@ -106,7 +110,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await editableEmailCampaign(id);
       } catch (error) {
         if (error instanceof ApiError && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
-        throw error instanceof ApiError && error.status === 404 ? new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" }) : error;
+        throw error instanceof ApiError && error.status === 404
+          ? new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" })
+          : error;
       }
       const submission = parseWithZod(formData, { schema: campaignInputSchema });
       if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
@@ -158,7 +164,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.campaign.name ?? "Campaign"} · Email · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.campaign.name ?? "Campaign"} · Email · Admin`, noindex: true });
 
 export default function EmailCampaign() {
   const { campaign, runs, openRun, failures, retrying, preview, dialog } = useLoaderData<typeof loader>();
@@ -184,7 +191,12 @@ export default function EmailCampaign() {
         <h2 id="campaign-title">
           {campaign.name} <CampaignStatusBadge status={campaign.status} />
         </h2>
-        <CampaignActions campaign={campaign} action={here} returnTo={here} hrefs={{ execute: `${here}?modal=execute`, edit: `${here}?modal=edit`, delete: `${here}?modal=delete` }} />
+        <CampaignActions
+          campaign={campaign}
+          action={here}
+          returnTo={here}
+          hrefs={{ execute: `${here}?modal=execute`, edit: `${here}?modal=edit`, delete: `${here}?modal=delete` }}
+        />
       </div>
 
       {openRun?.pause_reason ? (
@@ -196,7 +208,8 @@ export default function EmailCampaign() {
       {retrying ? (
         <p className="notice" role="status">
           {retrying.count} recipient{retrying.count === 1 ? " is" : "s are"} waiting for a retry after a temporary failure
-          {retrying.lastError ? ` (${retrying.lastError})` : ""}; next try {formatDateTime(retrying.nextAttemptAt)}. Temporary failures never count as failed.
+          {retrying.lastError ? ` (${retrying.lastError})` : ""}; next try {formatDateTime(retrying.nextAttemptAt)}. Temporary failures
+          never count as failed.
         </p>
       ) : null}
       {uncertain > 0 ? (
@@ -208,7 +221,13 @@ export default function EmailCampaign() {
       <div className="admin-card email-campaign__progress">
         {campaign.run_count > 0 ? (
           <CampaignProgress
-            numbers={{ total: campaign.total_recipients, sent: campaign.sent_count, failed: campaign.failed_count, pending: campaign.pending_count, skipped: campaign.skipped_count }}
+            numbers={{
+              total: campaign.total_recipients,
+              sent: campaign.sent_count,
+              failed: campaign.failed_count,
+              pending: campaign.pending_count,
+              skipped: campaign.skipped_count,
+            }}
           />
         ) : (
           <p className="muted">{campaign.status === "scheduled" ? `Starts ${formatDateTime(campaign.next_run_at)}.` : "Not sent yet."}</p>

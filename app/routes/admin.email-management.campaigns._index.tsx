@@ -50,7 +50,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const modal = url.searchParams.get("modal");
   const campaignId = Number(url.searchParams.get("campaignId"));
   let dialog:
-    | { kind: "create"; templates: Array<{ id: number; name: string }>; audience: Awaited<ReturnType<typeof audienceCounts>>; templateId: number | null }
+    | {
+        kind: "create";
+        templates: Array<{ id: number; name: string }>;
+        audience: Awaited<ReturnType<typeof audienceCounts>>;
+        templateId: number | null;
+      }
     | { kind: "execute" | "delete"; campaign: ReturnType<typeof campaignJson> | null; audience: number }
     | null = null;
   if (modal === "create") {
@@ -70,7 +75,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   return {
     query,
-    list: { items: items.map(campaignJson), totalItems, totalPages: Math.max(1, Math.ceil(totalItems / CAMPAIGNS_PAGE_SIZE)), currentPage: query.page },
+    list: {
+      items: items.map(campaignJson),
+      totalItems,
+      totalPages: Math.max(1, Math.ceil(totalItems / CAMPAIGNS_PAGE_SIZE)),
+      currentPage: query.page,
+    },
     dialog,
   };
 }
@@ -90,7 +100,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
   }
-  if (formData.get("then") !== "start") return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+  if (formData.get("then") !== "start")
+    return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
   // "Send now" / "Schedule" in the same step: no draft left that still needs Execute
   try {
     const { message } = await executeEmailCampaign(campaign.id, actor);
@@ -105,7 +116,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email campaigns · Admin", noindex: true });
 
-function scheduleText(campaign: { schedule_type: string; scheduled_at: string | null; recurring_pattern: keyof typeof RECURRING_LABELS | null; next_run_at: string | null }) {
+function scheduleText(campaign: {
+  schedule_type: string;
+  scheduled_at: string | null;
+  recurring_pattern: keyof typeof RECURRING_LABELS | null;
+  next_run_at: string | null;
+}) {
   if (campaign.schedule_type === "immediate") return "Send now";
   if (campaign.schedule_type === "scheduled") return `At ${formatDateTime(campaign.scheduled_at)}`;
   const pattern = campaign.recurring_pattern ? RECURRING_LABELS[campaign.recurring_pattern] : "Repeating";
@@ -141,7 +157,11 @@ export default function EmailCampaigns() {
 
       <nav className="admin-segments" aria-label="Filter by status">
         {FILTERS.map((filter) => (
-          <Link key={filter.label} to={filter.value ? `${PATH}?status=${filter.value}` : PATH} aria-current={query.status === filter.value ? "page" : undefined}>
+          <Link
+            key={filter.label}
+            to={filter.value ? `${PATH}?status=${filter.value}` : PATH}
+            aria-current={query.status === filter.value ? "page" : undefined}
+          >
             {filter.label}
           </Link>
         ))}
@@ -186,7 +206,13 @@ export default function EmailCampaigns() {
                   {campaign.run_count > 0 ? (
                     <CampaignProgress
                       compact
-                      numbers={{ total: campaign.total_recipients, sent: campaign.sent_count, failed: campaign.failed_count, pending: campaign.pending_count, skipped: campaign.skipped_count }}
+                      numbers={{
+                        total: campaign.total_recipients,
+                        sent: campaign.sent_count,
+                        failed: campaign.failed_count,
+                        pending: campaign.pending_count,
+                        skipped: campaign.skipped_count,
+                      }}
                     />
                   ) : (
                     <span className="muted">Not sent yet</span>
@@ -212,7 +238,12 @@ export default function EmailCampaigns() {
         </table>
       )}
 
-      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listParams(searchParams, DIALOG_PARAMS)} label="Campaign pages" />
+      <Pagination
+        currentPage={list.currentPage}
+        totalPages={list.totalPages}
+        searchParams={listParams(searchParams, DIALOG_PARAMS)}
+        label="Campaign pages"
+      />
 
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-campaign" title="New campaign" closeTo={closeHref} wide>
@@ -233,7 +264,13 @@ export default function EmailCampaigns() {
       {dialog?.kind === "execute" ? (
         <AdminDialog id="execute-campaign" title="Execute campaign" closeTo={closeHref}>
           {dialog.campaign ? (
-            <ExecuteCampaignForm campaign={dialog.campaign} audience={dialog.audience} action={detailPath(dialog.campaign.id)} returnTo={closeHref} cancelTo={closeHref} />
+            <ExecuteCampaignForm
+              campaign={dialog.campaign}
+              audience={dialog.audience}
+              action={detailPath(dialog.campaign.id)}
+              returnTo={closeHref}
+              cancelTo={closeHref}
+            />
           ) : (
             <p role="alert">{M.campaignNotFound}</p>
           )}
@@ -243,7 +280,12 @@ export default function EmailCampaigns() {
       {dialog?.kind === "delete" ? (
         <AdminDialog id="delete-campaign" title="Delete campaign" closeTo={closeHref}>
           {dialog.campaign ? (
-            <DeleteCampaignForm campaign={dialog.campaign} action={detailPath(dialog.campaign.id)} returnTo={closeHref} cancelTo={closeHref} />
+            <DeleteCampaignForm
+              campaign={dialog.campaign}
+              action={detailPath(dialog.campaign.id)}
+              returnTo={closeHref}
+              cancelTo={closeHref}
+            />
           ) : (
             <p role="alert">{M.campaignNotFound}</p>
           )}

@@ -40,14 +40,21 @@ export default function HtmlTemplates() {
       </div>
       <ul className="email-designs">
         {templates.map((template) => (
-          <li key={template.name} className="admin-card email-designs__item" aria-current={preview?.name === template.name ? "true" : undefined}>
+          <li
+            key={template.name}
+            className="admin-card email-designs__item"
+            aria-current={preview?.name === template.name ? "true" : undefined}
+          >
             <h3>{template.displayName}</h3>
             <p className="muted">{template.description}</p>
             <div className="admin-row-actions">
               <Link to={`${PATH}?preview=${template.name}#preview`} preventScrollReset aria-label={`Preview ${template.displayName}`}>
                 Preview
               </Link>
-              <Link to={`/admin/email-management?modal=create&from=${template.name}`} aria-label={`Use ${template.displayName} as a new template`}>
+              <Link
+                to={`/admin/email-management?modal=create&from=${template.name}`}
+                aria-label={`Use ${template.displayName} as a new template`}
+              >
                 Use as a new template
               </Link>
             </div>

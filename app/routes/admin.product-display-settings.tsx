@@ -84,7 +84,6 @@ export default function ProductDisplaySettings() {
           A direct link to a product (or a lookup by its marketplace item id) always shows it. The admin product pages are never affected.
         </p>
       </section>
-
     </div>
   );
 }

@@ -7,10 +7,13 @@ import { productFormAction, productFormLoader, productIdParam } from "~/controll
 import { pageMeta } from "~/lib/meta";
 
 /** /admin/products/:id/edit (product.edit): a non-numeric id is the invalid-id page. */
-export const loader = ({ request, params }: LoaderFunctionArgs) => productFormLoader(request, { kind: "edit", id: productIdParam(params.id) });
-export const action = ({ request, params }: ActionFunctionArgs) => productFormAction(request, { kind: "edit", id: productIdParam(params.id) });
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  productFormLoader(request, { kind: "edit", id: productIdParam(params.id) });
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  productFormAction(request, { kind: "edit", id: productIdParam(params.id) });
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.product?.name ?? "Product"} · Edit product · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.product?.name ?? "Product"} · Edit product · Admin`, noindex: true });
 
 export default function EditProduct() {
   const { categories, product, listing } = useLoaderData<typeof loader>();
@@ -52,7 +55,11 @@ export default function EditProduct() {
               </>
             ) : null}
             <dt>Prices seen</dt>
-            <dd>{listing.history.length ? listing.history.map((point) => `¥${point.priceCny.toFixed(2)} (${formatDate(point.recordedAt)})`).join(" ← ") : "—"}</dd>
+            <dd>
+              {listing.history.length
+                ? listing.history.map((point) => `¥${point.priceCny.toFixed(2)} (${formatDate(point.recordedAt)})`).join(" ← ")
+                : "—"}
+            </dd>
           </dl>
           <h3>Dead-link reports ({listing.reports.length})</h3>
           {listing.reports.length ? (
@@ -69,7 +76,15 @@ export default function EditProduct() {
           )}
         </section>
       ) : null}
-      <ProductForm id="edit-product" defaults={product} categories={categories} outcome={outcome} submitLabel="Save product" cancelTo={back} importBox={<ProductImportBox outcome={outcome} />} />
+      <ProductForm
+        id="edit-product"
+        defaults={product}
+        categories={categories}
+        outcome={outcome}
+        submitLabel="Save product"
+        cancelTo={back}
+        importBox={<ProductImportBox outcome={outcome} />}
+      />
     </div>
   );
 }

@@ -18,7 +18,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const allowed = qcAllowed(access);
   const confirmId = Number(url.searchParams.get("imageId"));
-  const confirmOne = url.searchParams.get("modal") === "delete" && allowed.delete ? images.find((image) => image.id === confirmId) ?? null : null;
+  const confirmOne =
+    url.searchParams.get("modal") === "delete" && allowed.delete ? (images.find((image) => image.id === confirmId) ?? null) : null;
   return {
     product: { id: product.id, name: product.name, isExternal: product.isExternal, url: productPath(product) },
     images,
@@ -35,7 +36,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return qcImagesAction(request, actor, { productId: id, back: `/admin/products/${id}/qc`, clientIp: String(context.clientIp ?? "") });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => pageMeta(matches, { title: `${data?.product.name ?? "Product"} · QC photos · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageMeta(matches, { title: `${data?.product.name ?? "Product"} · QC photos · Admin`, noindex: true });
 
 export default function ProductQcPage() {
   const { product, images, allowed, confirmOne } = useLoaderData<typeof loader>();
@@ -46,7 +48,9 @@ export default function ProductQcPage() {
     <div className="admin-page">
       <header className="admin-page__header">
         <p>
-          <Link to={product.isExternal ? "/admin/external-products" : "/admin/products"}>← {product.isExternal ? "External products" : "Local products"}</Link>
+          <Link to={product.isExternal ? "/admin/external-products" : "/admin/products"}>
+            ← {product.isExternal ? "External products" : "Local products"}
+          </Link>
         </p>
         <h1>QC photos: {product.name}</h1>
         <p className="muted">
@@ -83,7 +87,12 @@ export default function ProductQcPage() {
         />
       </section>
 
-      <QcDeleteDialogs action={self} closeTo={self} confirmOne={confirmOne} confirmSelection={actionData && "confirm" in actionData ? actionData.confirm.ids : null} />
+      <QcDeleteDialogs
+        action={self}
+        closeTo={self}
+        confirmOne={confirmOne}
+        confirmSelection={actionData && "confirm" in actionData ? actionData.confirm.ids : null}
+      />
     </div>
   );
 }

@@ -22,7 +22,15 @@ export default function NewProduct() {
         </p>
         <h1>Add product</h1>
       </header>
-      <ProductForm id="new-product" defaults={null} categories={categories} outcome={outcome} submitLabel="Create product" cancelTo="/admin/products" importBox={<ProductImportBox outcome={outcome} />} />
+      <ProductForm
+        id="new-product"
+        defaults={null}
+        categories={categories}
+        outcome={outcome}
+        submitLabel="Create product"
+        cancelTo="/admin/products"
+        importBox={<ProductImportBox outcome={outcome} />}
+      />
     </div>
   );
 }

@@ -44,11 +44,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const id = selectedId(url.searchParams);
   if (id !== null) {
     const product = await productForQc(id);
-    if (product) selected = { id: product.id, name: product.name, isExternal: product.isExternal, url: productPath(product), images: await adminImagesOf(product.id) };
+    if (product)
+      selected = {
+        id: product.id,
+        name: product.name,
+        isExternal: product.isExternal,
+        url: productPath(product),
+        images: await adminImagesOf(product.id),
+      };
     else selectedMissing = true;
   }
   const confirmId = Number(url.searchParams.get("imageId"));
-  const confirmOne = url.searchParams.get("modal") === "delete" && allowed.delete ? selected?.images.find((image) => image.id === confirmId) ?? null : null;
+  const confirmOne =
+    url.searchParams.get("modal") === "delete" && allowed.delete
+      ? (selected?.images.find((image) => image.id === confirmId) ?? null)
+      : null;
 
   return {
     query,
@@ -86,7 +96,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (probe.get("intent") === "new-folder") {
       try {
         const product = await findFolderProduct(String(probe.get("productId") ?? ""));
-        return redirectWithToast(listAddress(PATH, url.searchParams, DIALOG_PARAMS, { product: String(product.id) }), { message: `QC folder: ${product.name}` });
+        return redirectWithToast(listAddress(PATH, url.searchParams, DIALOG_PARAMS, { product: String(product.id) }), {
+          message: `QC folder: ${product.name}`,
+        });
       } catch (error) {
         if (error instanceof ApiError && error.status < 500) return { intent: "new-folder", error: error.message } satisfies NewFolderData;
         throw error;
@@ -95,9 +107,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const id = selectedId(url.searchParams);
   if (id === null || !(await productForQc(id))) {
-    return redirectWithToast(listAddress(PATH, url.searchParams, [...DIALOG_PARAMS, "product"]), { type: "error", message: M.productNotFoundZh });
+    return redirectWithToast(listAddress(PATH, url.searchParams, [...DIALOG_PARAMS, "product"]), {
+      type: "error",
+      message: M.productNotFoundZh,
+    });
   }
-  return qcImagesAction(request, actor, { productId: id, back: listAddress(PATH, url.searchParams, DIALOG_PARAMS), clientIp: String(context.clientIp ?? "") });
+  return qcImagesAction(request, actor, {
+    productId: id,
+    back: listAddress(PATH, url.searchParams, DIALOG_PARAMS),
+    clientIp: String(context.clientIp ?? ""),
+  });
 }
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "QC file manager · Admin", noindex: true });
@@ -161,7 +180,11 @@ export default function QcManagerPage() {
         </Form>
         <nav className="admin-segments" aria-label="Filter folders">
           {QC_FILTERS.map((filter) => (
-            <Link key={filter} to={withParams({ filterType: filter }, ["page"])} aria-current={query.filterType === filter ? "page" : undefined}>
+            <Link
+              key={filter}
+              to={withParams({ filterType: filter }, ["page"])}
+              aria-current={query.filterType === filter ? "page" : undefined}
+            >
               {QC_FILTER_LABELS[filter]}
             </Link>
           ))}
@@ -201,7 +224,9 @@ export default function QcManagerPage() {
                     ))}
                     {folder.approved > QC_LIMITS.cardThumbnails ? (
                       <li className="admin-qc-strip__more">
-                        <Link to={withParams({ view: "folders", product: String(folder.id) })}>+{folder.approved - QC_LIMITS.cardThumbnails} more</Link>
+                        <Link to={withParams({ view: "folders", product: String(folder.id) })}>
+                          +{folder.approved - QC_LIMITS.cardThumbnails} more
+                        </Link>
                       </li>
                     ) : null}
                   </ul>
@@ -249,7 +274,9 @@ export default function QcManagerPage() {
                     · <Link to={`/admin/products/${selected.id}/edit`}>Edit product</Link>
                   </p>
                 </header>
-                {allowed.upload ? <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} /> : null}
+                {allowed.upload ? (
+                  <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} />
+                ) : null}
                 <AdminQcImages
                   images={selected.images}
                   canDelete={allowed.delete}
@@ -266,7 +293,12 @@ export default function QcManagerPage() {
         </div>
       )}
 
-      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={new URLSearchParams(here.split("?")[1] ?? "")} label="Folder pages" />
+      <Pagination
+        currentPage={list.currentPage}
+        totalPages={list.totalPages}
+        searchParams={new URLSearchParams(here.split("?")[1] ?? "")}
+        label="Folder pages"
+      />
 
       {newFolder || folderError ? (
         <AdminDialog id="new-qc-folder" title="New QC folder" closeTo={closeNewFolder}>
@@ -274,7 +306,16 @@ export default function QcManagerPage() {
             <input type="hidden" name="intent" value="new-folder" />
             <div className="field">
               <label htmlFor="new-folder-id">Product id</label>
-              <input id="new-folder-id" name="productId" inputMode="numeric" autoComplete="off" maxLength={64} required aria-describedby="new-folder-help new-folder-errors" autoFocus />
+              <input
+                id="new-folder-id"
+                name="productId"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={64}
+                required
+                aria-describedby="new-folder-help new-folder-errors"
+                autoFocus
+              />
               <p id="new-folder-help" className="muted">
                 A database id (1–9 digits) or a marketplace item id (10 digits or more).
               </p>
@@ -293,7 +334,12 @@ export default function QcManagerPage() {
       ) : null}
 
       {selected ? (
-        <QcDeleteDialogs action={here} closeTo={here} confirmOne={confirmOne} confirmSelection={imagesData && "confirm" in imagesData ? imagesData.confirm.ids : null} />
+        <QcDeleteDialogs
+          action={here}
+          closeTo={here}
+          confirmOne={confirmOne}
+          confirmSelection={imagesData && "confirm" in imagesData ? imagesData.confirm.ids : null}
+        />
       ) : null}
     </div>
   );

@@ -63,7 +63,8 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await reviewQcImage(id, { status, reason: String(formData.get(`reason-${id}`) ?? "") }, actor);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500 && error.status !== 403) return redirectWithToast(back, { type: "error", message: reviewFailureText(error.message) });
+      if (error instanceof ApiError && error.status < 500 && error.status !== 403)
+        return redirectWithToast(back, { type: "error", message: reviewFailureText(error.message) });
       if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
       throw error;
     }
@@ -83,7 +84,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const done = outcome.done ? (status === "approved" ? M.approved(outcome.done) : M.rejected(outcome.done)) : "";
     if (outcome.failed.length === 0) return redirectWithToast(back, { message: done });
-    return redirectWithToast(back, { type: outcome.done ? "info" : "error", message: [done, M.batchFailed(outcome.failed.length)].filter(Boolean).join(" ") });
+    return redirectWithToast(back, {
+      type: outcome.done ? "info" : "error",
+      message: [done, M.batchFailed(outcome.failed.length)].filter(Boolean).join(" "),
+    });
   }
 
   throw new Response("Unknown action", { status: 400 });
@@ -107,7 +111,9 @@ export default function QcReviewPage() {
           <h1>
             QC review <span className="admin-badge admin-badge--count">{list.totalItems}</span>
           </h1>
-          <p className="muted">Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted.</p>
+          <p className="muted">
+            Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted.
+          </p>
         </div>
         <div className="admin-toolbar">
           <Link to="/admin/qc-manager" className="button button--secondary">
@@ -117,7 +123,9 @@ export default function QcReviewPage() {
       </header>
 
       {reviews ? null : (
-        <p className="notice notice--info">You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.</p>
+        <p className="notice notice--info">
+          You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.
+        </p>
       )}
 
       {list.items.length === 0 ? (
@@ -125,23 +133,23 @@ export default function QcReviewPage() {
       ) : (
         <Form method="post" action={formAction} ref={form} preventScrollReset>
           {reviews ? (
-          <div className="admin-bulk-bar admin-qc-batch">
-            {selectAll}
-            <label className="admin-qc-batch__reason">
-              <span className="visually-hidden">Reason for the selected photos (optional)</span>
-              <input type="text" name="batchReason" maxLength={500} placeholder="Reason (optional)" />
-            </label>
-            {allowed.approve ? (
-              <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
-                Approve selected
-              </SubmitButton>
-            ) : null}
-            {allowed.reject ? (
-              <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
-                Reject selected
-              </SubmitButton>
-            ) : null}
-          </div>
+            <div className="admin-bulk-bar admin-qc-batch">
+              {selectAll}
+              <label className="admin-qc-batch__reason">
+                <span className="visually-hidden">Reason for the selected photos (optional)</span>
+                <input type="text" name="batchReason" maxLength={500} placeholder="Reason (optional)" />
+              </label>
+              {allowed.approve ? (
+                <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
+                  Approve selected
+                </SubmitButton>
+              ) : null}
+              {allowed.reject ? (
+                <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
+                  Reject selected
+                </SubmitButton>
+              ) : null}
+            </div>
           ) : null}
           {actionData?.error ? (
             <p className="notice notice--error" role="alert">
@@ -152,7 +160,14 @@ export default function QcReviewPage() {
             {list.items.map((image) => (
               <li key={image.id} className="admin-qc-tile admin-qc-tile--pending">
                 <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
-                  <img src={image.thumb} width={image.thumbWidth || undefined} height={image.thumbHeight || undefined} alt={`Photo ${image.id} of ${image.productName}`} loading="lazy" decoding="async" />
+                  <img
+                    src={image.thumb}
+                    width={image.thumbWidth || undefined}
+                    height={image.thumbHeight || undefined}
+                    alt={`Photo ${image.id} of ${image.productName}`}
+                    loading="lazy"
+                    decoding="async"
+                  />
                 </a>
                 {reviews ? (
                   <label className="admin-check">
@@ -177,12 +192,24 @@ export default function QcReviewPage() {
                 ) : null}
                 <div className="admin-row-actions">
                   {allowed.approve ? (
-                    <SubmitButton name="intent" value={`approve:${image.id}`} className="button button--small" pendingText="…" aria-label={`Approve photo ${image.id}`}>
+                    <SubmitButton
+                      name="intent"
+                      value={`approve:${image.id}`}
+                      className="button button--small"
+                      pendingText="…"
+                      aria-label={`Approve photo ${image.id}`}
+                    >
                       Approve
                     </SubmitButton>
                   ) : null}
                   {allowed.reject ? (
-                    <SubmitButton name="intent" value={`reject:${image.id}`} className="button button--secondary button--small" pendingText="…" aria-label={`Reject photo ${image.id}`}>
+                    <SubmitButton
+                      name="intent"
+                      value={`reject:${image.id}`}
+                      className="button button--secondary button--small"
+                      pendingText="…"
+                      aria-label={`Reject photo ${image.id}`}
+                    >
                       Reject
                     </SubmitButton>
                   ) : null}

@@ -10,10 +10,30 @@ import { getSystemStatus } from "~/services/site-tools.server";
  * built (docs/decisions/025-no-coming-soon.md).
  */
 const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string }> = [
-  { id: "site", title: "Site settings", description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.", to: "/admin/site-settings" },
-  { id: "currency", title: "Exchange rates", description: "Manual or automatic CNY rates for the currencies visitors can pick.", to: "/admin/currency-settings" },
-  { id: "display", title: "Product display", description: "Show or hide external products on the storefront.", to: "/admin/product-display-settings" },
-  { id: "agents", title: "Shopping agents", description: "The agents product pages link to, their link formats, order and referral codes.", to: "/admin/agents" },
+  {
+    id: "site",
+    title: "Site settings",
+    description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.",
+    to: "/admin/site-settings",
+  },
+  {
+    id: "currency",
+    title: "Exchange rates",
+    description: "Manual or automatic CNY rates for the currencies visitors can pick.",
+    to: "/admin/currency-settings",
+  },
+  {
+    id: "display",
+    title: "Product display",
+    description: "Show or hide external products on the storefront.",
+    to: "/admin/product-display-settings",
+  },
+  {
+    id: "agents",
+    title: "Shopping agents",
+    description: "The agents product pages link to, their link formats, order and referral codes.",
+    to: "/admin/agents",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {

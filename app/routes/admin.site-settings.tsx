@@ -11,12 +11,7 @@ import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
 import type { SiteSettingKey } from "~/schemas/site-settings";
-import {
-  generateSitemapReport,
-  getSettingsForAdmin,
-  saveSettingsByAdmin,
-  testRobotsTxt,
-} from "~/services/site-tools.server";
+import { generateSitemapReport, getSettingsForAdmin, saveSettingsByAdmin, testRobotsTxt } from "~/services/site-tools.server";
 
 type FieldDef = {
   key: SiteSettingKey;
@@ -76,7 +71,10 @@ const tabOf = (key: string): TabId => TABS.find((tab) => tab.fields.some((field)
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, { superAdmin: true });
   const entries = await getSettingsForAdmin();
-  const values = Object.fromEntries(FORM_FIELDS.map((field) => [field.key, entries[field.key]?.value ?? ""])) as Record<SiteSettingKey, string>;
+  const values = Object.fromEntries(FORM_FIELDS.map((field) => [field.key, entries[field.key]?.value ?? ""])) as Record<
+    SiteSettingKey,
+    string
+  >;
   const descriptions = Object.fromEntries(FORM_FIELDS.map((field) => [field.key, entries[field.key]?.description ?? ""]));
   return { values, descriptions };
 }
@@ -100,12 +98,19 @@ export async function action({ request }: ActionFunctionArgs) {
         tool: {
           ok: true,
           title: `网站地图生成成功: ${report.urlCount} URLs in ${report.durationMs} ms`,
-          details: [`${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`, `generated at ${report.generatedAt}`],
+          details: [
+            `${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`,
+            `generated at ${report.generatedAt}`,
+          ],
         },
       } satisfies ActionData;
     } catch (error) {
       log.error(`[site-settings] sitemap generation failed: ${(error as Error).stack ?? error}`);
-      return { intent, tab: "tools", tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] } } satisfies ActionData;
+      return {
+        intent,
+        tab: "tools",
+        tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] },
+      } satisfies ActionData;
     }
   }
 
@@ -221,7 +226,13 @@ export default function AdminSiteSettings() {
               <div className="tool">
                 <h2>Sitemap</h2>
                 <p className="muted">Builds the sitemap from the current data, exactly as /sitemap.xml serves it.</p>
-                <SubmitButton form="site-tools-form" name="intent" value="sitemap" className="button button--secondary" pendingText="Generating…">
+                <SubmitButton
+                  form="site-tools-form"
+                  name="intent"
+                  value="sitemap"
+                  className="button button--secondary"
+                  pendingText="Generating…"
+                >
                   Generate sitemap
                 </SubmitButton>
                 <p>
@@ -233,7 +244,13 @@ export default function AdminSiteSettings() {
               <div className="tool">
                 <h2>robots.txt</h2>
                 <p className="muted">Fetches the live /robots.txt and checks every line.</p>
-                <SubmitButton form="site-tools-form" name="intent" value="robots" className="button button--secondary" pendingText="Testing…">
+                <SubmitButton
+                  form="site-tools-form"
+                  name="intent"
+                  value="robots"
+                  className="button button--secondary"
+                  pendingText="Testing…"
+                >
                   Test robots.txt
                 </SubmitButton>
                 <p>
@@ -277,7 +294,9 @@ function SettingField({ field, value, description, error }: { field: FieldDef; v
   const id = `setting-${field.key}`;
   const errorId = `${id}-error`;
   // the stored description helps only when it says more than the label
-  const hint = field.hint ?? (field.kind !== "switch" && description && description.toLowerCase() !== field.label.toLowerCase() ? description : undefined);
+  const hint =
+    field.hint ??
+    (field.kind !== "switch" && description && description.toLowerCase() !== field.label.toLowerCase() ? description : undefined);
   const common = {
     id,
     name: field.key,
@@ -299,7 +318,12 @@ function SettingField({ field, value, description, error }: { field: FieldDef; v
     <div className="field">
       <label htmlFor={id}>{field.label}</label>
       {field.kind === "textarea" || field.kind === "code" ? (
-        <textarea {...common} defaultValue={value} rows={field.kind === "code" ? 8 : 3} className={field.kind === "code" ? "admin-textarea--mono" : undefined} />
+        <textarea
+          {...common}
+          defaultValue={value}
+          rows={field.kind === "code" ? 8 : 3}
+          className={field.kind === "code" ? "admin-textarea--mono" : undefined}
+        />
       ) : (
         <input {...common} type={field.kind === "url" ? "url" : "text"} defaultValue={value} />
       )}

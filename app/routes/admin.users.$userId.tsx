@@ -16,7 +16,16 @@ import { isSuperAdmin } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { ADMIN_MESSAGES, adminEditUserFormSchema, adminResetPasswordFormSchema, roleAssignmentSchema } from "~/schemas/admin-users";
-import { assignRoleToUser, getPermissionDialogData, getUserForAdmin, grantPermissionToUser, resetPasswordByAdmin, revokePermissionFromUser, revokeRoleFromUser, updateUserByAdmin } from "~/services/users.server";
+import {
+  assignRoleToUser,
+  getPermissionDialogData,
+  getUserForAdmin,
+  grantPermissionToUser,
+  resetPasswordByAdmin,
+  revokePermissionFromUser,
+  revokeRoleFromUser,
+  updateUserByAdmin,
+} from "~/services/users.server";
 
 function parseUserId(value: string | undefined): number {
   const id = Number(value);
@@ -95,7 +104,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error instanceof ApiError && error.status === 404) pageNotFound(error);
       if (error instanceof ApiError && !error.errors?.length) {
         // not about one field: '更新用户失败' with the reason
-        return { intent, result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }) } satisfies ActionData;
+        return {
+          intent,
+          result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }),
+        } satisfies ActionData;
       }
       return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
     }
@@ -226,7 +238,10 @@ export default function AdminUserEdit() {
               canSetAdmin={canManageAccess}
               lastResult={actionData?.intent === "update" ? actionData.result : undefined}
             />
-            <ResetPasswordForm key={`reset-${locationKey}`} lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined} />
+            <ResetPasswordForm
+              key={`reset-${locationKey}`}
+              lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined}
+            />
           </>
         ) : (
           <section className="card" aria-labelledby="locked-title">

@@ -17,8 +17,27 @@ import { pageMeta } from "~/lib/meta";
 import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { ADMIN_MESSAGES, adminBatchFormSchema, adminCreateUserSchema, BATCH_MAX, batchSummary, parseBatchLines, USER_MANAGEMENT_PERMISSIONS, USERS_PAGE_SIZE, userListQuerySchema, type UserTypeFilterValue } from "~/schemas/admin-users";
-import { batchCreateUsers, createUserByAdmin, deleteUserByAdmin, getPermissionDialogData, getUserForAdmin, listAllRoles, listUsersForAdmin } from "~/services/users.server";
+import {
+  ADMIN_MESSAGES,
+  adminBatchFormSchema,
+  adminCreateUserSchema,
+  BATCH_MAX,
+  batchSummary,
+  parseBatchLines,
+  USER_MANAGEMENT_PERMISSIONS,
+  USERS_PAGE_SIZE,
+  userListQuerySchema,
+  type UserTypeFilterValue,
+} from "~/schemas/admin-users";
+import {
+  batchCreateUsers,
+  createUserByAdmin,
+  deleteUserByAdmin,
+  getPermissionDialogData,
+  getUserForAdmin,
+  listAllRoles,
+  listUsersForAdmin,
+} from "~/services/users.server";
 import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
@@ -331,7 +350,11 @@ export default function AdminUsers() {
       {dialog?.kind === "delete" ? (
         <AdminDialog id="delete-user" title="Delete user" closeTo={closeHref}>
           {dialog.user ? (
-            <DeleteUserForm user={dialog.user} error={actionData?.intent === "delete" ? actionData.error : undefined} cancelTo={closeHref} />
+            <DeleteUserForm
+              user={dialog.user}
+              error={actionData?.intent === "delete" ? actionData.error : undefined}
+              cancelTo={closeHref}
+            />
           ) : (
             <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
           )}

@@ -8,8 +8,17 @@ import { createUserByAdmin, listUsersForAdmin } from "~/services/users.server";
 
 /** Stricter than the page: a bad page/limit/userType is a 400 here, not a silent default. */
 const apiListQuerySchema = z.object({
-  page: z.coerce.number("page must be a positive integer").int("page must be a positive integer").min(1, "page must be a positive integer").optional(),
-  limit: z.coerce.number("limit must be 1 to 100").int("limit must be 1 to 100").min(1, "limit must be 1 to 100").max(100, "limit must be 1 to 100").optional(),
+  page: z.coerce
+    .number("page must be a positive integer")
+    .int("page must be a positive integer")
+    .min(1, "page must be a positive integer")
+    .optional(),
+  limit: z.coerce
+    .number("limit must be 1 to 100")
+    .int("limit must be 1 to 100")
+    .min(1, "limit must be 1 to 100")
+    .max(100, "limit must be 1 to 100")
+    .optional(),
   q: z.string().trim().max(100, "q is too long").optional(),
   userType: z.enum(USER_TYPE_FILTERS, "userType must be all, admin or regular").optional(),
 });

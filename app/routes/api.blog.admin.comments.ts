@@ -13,7 +13,11 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const queue = await commentQueue(query);
     return ok({
       data: {
-        comments: queue.comments.map((comment) => ({ ...commentJson(comment), post_title: comment.postTitle, post_slug: comment.postSlug })),
+        comments: queue.comments.map((comment) => ({
+          ...commentJson(comment),
+          post_title: comment.postTitle,
+          post_slug: comment.postSlug,
+        })),
         page: queue.page,
         totalPages: queue.totalPages,
         total: queue.total,

@@ -4,6 +4,7 @@ import { sideListLimit } from "~/controllers/blog-api.server";
 import { featuredPosts, postJson } from "~/services/blog.server";
 
 /** GET /api/blog/posts/featured?limit → {data: [post]}: featured public posts, pinned first, newest first. */
-export const loader = ({ request }: LoaderFunctionArgs) => apiRoute(async () => ok({ data: (await featuredPosts(sideListLimit(request), true)).map(postJson) }));
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => ok({ data: (await featuredPosts(sideListLimit(request), true)).map(postJson) }));
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -4,6 +4,7 @@ import { sideListLimit } from "~/controllers/blog-api.server";
 import { popularPosts, postJson } from "~/services/blog.server";
 
 /** GET /api/blog/posts/popular?limit → {data: [post]}: the most viewed public posts. */
-export const loader = ({ request }: LoaderFunctionArgs) => apiRoute(async () => ok({ data: (await popularPosts(sideListLimit(request), true)).map(postJson) }));
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(async () => ok({ data: (await popularPosts(sideListLimit(request), true)).map(postJson) }));
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -2,7 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { campaignInputSchema, EMAIL_MESSAGES as M, overStored } from "~/schemas/email";
-import { campaignInputOf, campaignJson, deleteEmailCampaign, EMAIL_ACCESS, editableEmailCampaign, emailCampaignDetail, runJson, updateEmailCampaign } from "~/services/email.server";
+import {
+  campaignInputOf,
+  campaignJson,
+  deleteEmailCampaign,
+  EMAIL_ACCESS,
+  editableEmailCampaign,
+  emailCampaignDetail,
+  runJson,
+  updateEmailCampaign,
+} from "~/services/email.server";
 
 /** GET /api/email/campaigns/:id → data: campaign with its runs. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

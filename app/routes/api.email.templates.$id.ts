@@ -2,7 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dataApiRoute, dataByMethod, dataOk, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { EMAIL_MESSAGES as M, overStored, templateInputSchema } from "~/schemas/email";
-import { deleteEmailTemplate, EMAIL_ACCESS, getEmailTemplate, templateInputOf, templateJson, updateEmailTemplate } from "~/services/email.server";
+import {
+  deleteEmailTemplate,
+  EMAIL_ACCESS,
+  getEmailTemplate,
+  templateInputOf,
+  templateJson,
+  updateEmailTemplate,
+} from "~/services/email.server";
 
 /** GET /api/email/templates/:id → data: template. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -17,7 +17,9 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const user = await getApiUser(request);
     const page = await listCatalogue(query, user ? await getAccess(user) : null);
     // newest first: the same for every visitor until the catalogue changes
-    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }), { headers: user ? undefined : { [SHARED_ANSWER_HEADER]: "visitors" } });
+    return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }), {
+      headers: user ? undefined : { [SHARED_ANSWER_HEADER]: "visitors" },
+    });
   });
 
 export const action = () => methodNotAllowed(["GET"]);

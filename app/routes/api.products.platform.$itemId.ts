@@ -9,12 +9,16 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     const itemId = params.itemId ?? "";
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(itemId)) {
-      throw new ApiError(400, CATALOGUE_MESSAGES.itemIdInvalid, "VALIDATION_ERROR", [{ field: "itemId", message: CATALOGUE_MESSAGES.itemIdInvalid }]);
+      throw new ApiError(400, CATALOGUE_MESSAGES.itemIdInvalid, "VALIDATION_ERROR", [
+        { field: "itemId", message: CATALOGUE_MESSAGES.itemIdInvalid },
+      ]);
     }
     const url = new URL(request.url);
     const platform = url.searchParams.get("platform") || null;
     if (platform && !(PLATFORMS as readonly string[]).includes(platform)) {
-      throw new ApiError(400, CATALOGUE_MESSAGES.platformInvalid, "VALIDATION_ERROR", [{ field: "platform", message: CATALOGUE_MESSAGES.platformInvalid }]);
+      throw new ApiError(400, CATALOGUE_MESSAGES.platformInvalid, "VALIDATION_ERROR", [
+        { field: "platform", message: CATALOGUE_MESSAGES.platformInvalid },
+      ]);
     }
     const countView = shouldCountView(request, url.searchParams.get("incrementView"));
     const product = await getProductByItem(itemId, platform as Platform | null, { countView });

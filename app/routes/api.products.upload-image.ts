@@ -17,7 +17,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const { user } = await requireApiAdmin(request, { anyOf: ["product.create", "product.edit"] }, NO_TOKEN);
       const upload = await withMultipart(
         request,
-        { maxFileBytes: PRODUCT_IMAGE_MAX_BYTES, maxFiles: 1, messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: "Send one image per request" } },
+        {
+          maxFileBytes: PRODUCT_IMAGE_MAX_BYTES,
+          maxFiles: 1,
+          messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: "Send one image per request" },
+        },
         async (form) => {
           const file = form.get("image");
           if (!isUploadedFile(file) || file.size === 0) {

@@ -21,7 +21,12 @@ export const action = ({ request, params, context }: ActionFunctionArgs) =>
       return ok(
         {
           message: outcome.published ? M.uploadedPublished(outcome.uploaded.length) : M.uploadedPending(outcome.uploaded.length),
-          uploaded: outcome.uploaded.map((image) => ({ id: image.id, image_url: image.imageUrl, thumbnail_url: image.thumbUrl, status: image.status })),
+          uploaded: outcome.uploaded.map((image) => ({
+            id: image.id,
+            image_url: image.imageUrl,
+            thumbnail_url: image.thumbUrl,
+            status: image.status,
+          })),
           stats,
           errors: outcome.errors,
         },

@@ -1,4 +1,10 @@
-import { data as withInit, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data as withInit,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { BlogPostView, blogPostMeta, type BlogPostPageData } from "~/components/storefront/blog-post";
 import { ErrorPage } from "~/components/ui/error-page";
@@ -37,7 +43,9 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 export default function BlogPost() {
   const data = useLoaderData<typeof loader>() as BlogPostPageData & { bodyHtml?: string };
   const actionData = useActionData<typeof action>();
-  return <BlogPostView data={data} bodyHtml={data.bodyHtml} actionData={actionData && "commentError" in actionData ? actionData : undefined} />;
+  return (
+    <BlogPostView data={data} bodyHtml={data.bodyHtml} actionData={actionData && "commentError" in actionData ? actionData : undefined} />
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => blogPostMeta(matches, data);

@@ -58,7 +58,13 @@ export default function BlogIndex() {
         </section>
       ) : null}
       {!q && featured.length ? <h2 className="blog-section-title">Latest posts</h2> : null}
-      <PostList list={list} basePath="/blog" searchParams={searchParams} label={q ? "Search results" : "Posts"} empty={q ? "No posts match your search." : "No posts yet."} />
+      <PostList
+        list={list}
+        basePath="/blog"
+        searchParams={searchParams}
+        label={q ? "Search results" : "Posts"}
+        empty={q ? "No posts match your search." : "No posts yet."}
+      />
     </section>
   );
 }

@@ -19,12 +19,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   data
-    ? [...pageMeta(matches, { title: `${data.category.name} · Blog`, description: data.category.description ?? undefined }), listCanonical(matches, data.category.path, data.list.page)]
+    ? [
+        ...pageMeta(matches, { title: `${data.category.name} · Blog`, description: data.category.description ?? undefined }),
+        listCanonical(matches, data.category.path, data.list.page),
+      ]
     : pageMeta(matches, { title: "Page not found", noindex: true });
 
 export default function BlogCategory() {
   const { category, list } = useLoaderData<typeof loader>();
-  return <BlogListingPage kind="Category" title={category.name} line={category.description} basePath={category.path} list={list} empty="No posts in this category yet." />;
+  return (
+    <BlogListingPage
+      kind="Category"
+      title={category.name}
+      line={category.description}
+      basePath={category.path}
+      list={list}
+      empty="No posts in this category yet."
+    />
+  );
 }
 
 export function ErrorBoundary() {

@@ -14,11 +14,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  data ? [...pageMeta(matches, { title: `#${data.tag.name} · Blog` }), listCanonical(matches, data.tag.path, data.list.page)] : pageMeta(matches, { title: "Page not found", noindex: true });
+  data
+    ? [...pageMeta(matches, { title: `#${data.tag.name} · Blog` }), listCanonical(matches, data.tag.path, data.list.page)]
+    : pageMeta(matches, { title: "Page not found", noindex: true });
 
 export default function BlogTag() {
   const { tag, list } = useLoaderData<typeof loader>();
-  return <BlogListingPage kind="Tag" title={`#${tag.name}`} line={list.totalPosts === 1 ? "1 post" : `${list.totalPosts} posts`} basePath={tag.path} list={list} empty="No posts with this tag yet." />;
+  return (
+    <BlogListingPage
+      kind="Tag"
+      title={`#${tag.name}`}
+      line={list.totalPosts === 1 ? "1 post" : `${list.totalPosts} posts`}
+      basePath={tag.path}
+      list={list}
+      empty="No posts with this tag yet."
+    />
+  );
 }
 
 export function ErrorBoundary() {

@@ -29,7 +29,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
   const search = new URL(request.url).searchParams;
   const [sortBy, sortOrder] = (search.get("sort") ?? "").split("-");
-  const query = collectionsQuerySchema.parse({ sortBy: sortBy || undefined, sortOrder: sortOrder || undefined, page: search.get("page") ?? undefined, limit: COLLECTIONS_PAGE_SIZE });
+  const query = collectionsQuerySchema.parse({
+    sortBy: sortBy || undefined,
+    sortOrder: sortOrder || undefined,
+    page: search.get("page") ?? undefined,
+    limit: COLLECTIONS_PAGE_SIZE,
+  });
   const list = await userCollection(user, query);
   return {
     sort: `${query.sortBy}-${query.sortOrder}` as SortOption,
@@ -73,7 +78,12 @@ export default function Collections() {
         </EmptyState>
       ) : (
         <>
-          <Form method="get" className="product-filters" key={location.search} onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}>
+          <Form
+            method="get"
+            className="product-filters"
+            key={location.search}
+            onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+          >
             <div className="product-filters__field">
               <label htmlFor="collection-sort">Sort by</label>
               <select id="collection-sort" name="sort" defaultValue={data.sort}>
@@ -95,7 +105,12 @@ export default function Collections() {
                   <p className="product-card__note muted">Collected {item.collectedAt.slice(0, 10)}</p>
                   <Form method="post" className="product-card__actions">
                     <input type="hidden" name="productId" value={item.id} />
-                    <SubmitButton name="intent" value="uncollect" className="button--secondary button--small" aria-label={`Remove ${item.name} from collection`}>
+                    <SubmitButton
+                      name="intent"
+                      value="uncollect"
+                      className="button--secondary button--small"
+                      aria-label={`Remove ${item.name} from collection`}
+                    >
                       Remove
                     </SubmitButton>
                   </Form>

@@ -33,7 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getPageUser(request);
   const link = (new URL(request.url).searchParams.get("link") ?? "").slice(0, MAX_LINK);
   if (!link.trim()) return { link: "", view: null, loggedIn: Boolean(user) };
-  const outcome = await findPasted(link, { beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? "")) }).catch((error) => {
+  const outcome = await findPasted(link, {
+    beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? "")),
+  }).catch((error) => {
     if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: P.tooMany };
     throw error;
   });
@@ -81,7 +83,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Find or import a product", description: "Paste a Weidian, Taobao, Tmall or 1688 link, an agent's link or an item id." });
+  pageMeta(matches, {
+    title: "Find or import a product",
+    description: "Paste a Weidian, Taobao, Tmall or 1688 link, an agent's link or an item id.",
+  });
 
 export default function ImportPage() {
   const { link, view, loggedIn } = useLoaderData<typeof loader>();
@@ -90,13 +95,23 @@ export default function ImportPage() {
     <section className="import-page" aria-labelledby="import-title">
       <h1 id="import-title">Find a product by its link</h1>
       <p className="muted">
-        Paste a Weidian, Taobao, Tmall or 1688 product link, a shopping agent's link, the share text of a marketplace app, or an item id. If the product is in
-        the catalogue you go straight to it; if not, you can import it.
+        Paste a Weidian, Taobao, Tmall or 1688 product link, a shopping agent's link, the share text of a marketplace app, or an item id. If
+        the product is in the catalogue you go straight to it; if not, you can import it.
       </p>
       <Form method="get" action="/import" className="import-page__form">
         <label htmlFor="import-link">Product link or id</label>
         <div className="site-search">
-          <input id="import-link" name="link" type="text" defaultValue={failed?.link ?? link} required maxLength={MAX_LINK} autoComplete="off" inputMode="url" placeholder="https://weidian.com/item.html?itemID=…" />
+          <input
+            id="import-link"
+            name="link"
+            type="text"
+            defaultValue={failed?.link ?? link}
+            required
+            maxLength={MAX_LINK}
+            autoComplete="off"
+            inputMode="url"
+            placeholder="https://weidian.com/item.html?itemID=…"
+          />
           <SubmitButton pendingText="Looking…">Find</SubmitButton>
         </div>
       </Form>

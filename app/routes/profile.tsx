@@ -96,7 +96,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const wanted = formData.get("marketing") === "on";
     await setMarketingMail(user, wanted);
     return redirectWithToast("/profile", {
-      message: wanted ? "You will get our news and offers by e-mail." : "You will get no more news or offers by e-mail. Account e-mail (codes, password resets) still comes.",
+      message: wanted
+        ? "You will get our news and offers by e-mail."
+        : "You will get no more news or offers by e-mail. Account e-mail (codes, password resets) still comes.",
     });
   }
 
@@ -110,7 +112,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const hidden = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
     if (submission.status !== "success") return { intent, result: submission.reply(hidden) } as ActionData;
     if (user.hasPassword && !submission.value.currentPassword) {
-      return { intent, result: submission.reply({ ...hidden, fieldErrors: { currentPassword: [MESSAGES.passwordRequired] } }) } as ActionData;
+      return {
+        intent,
+        result: submission.reply({ ...hidden, fieldErrors: { currentPassword: [MESSAGES.passwordRequired] } }),
+      } as ActionData;
     }
     try {
       const session = await getSessionUserId(request);
@@ -211,7 +216,12 @@ function ProfileForms() {
                 <input type="hidden" name="intent" value="confirm-email" />
                 <FormErrors id={emailForm.errorId} errors={emailForm.errors} />
                 <Field id={emailFields.code.id} label="Code" errors={emailFields.code.errors}>
-                  <input {...getInputProps(emailFields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+                  <input
+                    {...getInputProps(emailFields.code, { type: "text" })}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                  />
                 </Field>
                 <div className="form-actions">
                   <SubmitButton className="button" name="intent" value="confirm-email" pendingText="Confirming…">
@@ -253,7 +263,12 @@ function ProfileForms() {
                 <input {...getInputProps(passwordFields.currentPassword, { type: "password" })} autoComplete="current-password" />
               </Field>
             ) : null}
-            <Field id={passwordFields.newPassword.id} label="New password" errors={passwordFields.newPassword.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+            <Field
+              id={passwordFields.newPassword.id}
+              label="New password"
+              errors={passwordFields.newPassword.errors}
+              hint={`At least ${PASSWORD_MIN} characters.`}
+            >
               <input {...getInputProps(passwordFields.newPassword, { type: "password" })} autoComplete="new-password" />
             </Field>
             <Field id={passwordFields.confirmPassword.id} label="Repeat the new password" errors={passwordFields.confirmPassword.errors}>

@@ -80,7 +80,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (error instanceof ApiError) {
-      return { intent: "register", result: replyWithApiError(submission, error, { hideFields: ["password"] }) as SubmissionResult<string[]> };
+      return {
+        intent: "register",
+        result: replyWithApiError(submission, error, { hideFields: ["password"] }) as SubmissionResult<string[]>,
+      };
     }
     throw error;
   }
@@ -127,7 +130,11 @@ export default function Register() {
               <SubmitButton className="button" pendingText="Sending…">
                 Send verification code
               </SubmitButton>
-              <Link to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}>I already have a code</Link>
+              <Link
+                to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
+              >
+                I already have a code
+              </Link>
             </div>
           </Form>
         ) : (
@@ -138,7 +145,12 @@ export default function Register() {
             <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
               <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
             </Field>
-            <Field id={fields.code.id} label="Verification code" errors={fields.code.errors} hint="The 6 digits from the e-mail we sent you.">
+            <Field
+              id={fields.code.id}
+              label="Verification code"
+              errors={fields.code.errors}
+              hint="The 6 digits from the e-mail we sent you."
+            >
               <input
                 {...getInputProps(fields.code, { type: "text" })}
                 inputMode="numeric"
@@ -157,13 +169,18 @@ export default function Register() {
               <SubmitButton className="button" pendingText="Creating account…">
                 Create account
               </SubmitButton>
-              <Link to={`/register?${new URLSearchParams({ ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}>Send a new code</Link>
+              <Link
+                to={`/register?${new URLSearchParams({ ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
+              >
+                Send a new code
+              </Link>
             </div>
           </Form>
         )}
         {data.google ? <GoogleButton /> : null}
         <p className="auth-card__footer">
-          Already registered? <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>Log in</Link>
+          Already registered?{" "}
+          <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>Log in</Link>
         </p>
       </div>
     </section>

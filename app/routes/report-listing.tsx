@@ -31,7 +31,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await reportDeadLink(product.id, { userId: user?.id ?? null, ip: String(context.clientIp ?? "") }, parsed.data.note ?? null);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) return redirectWithToast(back, { type: "error", message: PASTE_MESSAGES.tooMany });
+    if (error instanceof ApiError && error.status === 429)
+      return redirectWithToast(back, { type: "error", message: PASTE_MESSAGES.tooMany });
     throw error;
   }
   return redirectWithToast(back, { message: L.reported });

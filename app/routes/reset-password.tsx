@@ -28,7 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
       message: "Your password has been reset. Please log in with your new password.",
     });
   } catch (error) {
-    return { result: replyWithApiError(submission, error, { hideFields: ["newPassword", "confirmPassword"] }) as SubmissionResult<string[]> };
+    return {
+      result: replyWithApiError(submission, error, { hideFields: ["newPassword", "confirmPassword"] }) as SubmissionResult<string[]>,
+    };
   }
 }
 
@@ -52,9 +54,20 @@ export default function ResetPassword() {
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
           </Field>
           <Field id={fields.code.id} label="Reset code" errors={fields.code.errors} hint="The 6 digits from the e-mail we sent you.">
-            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus={Boolean(email)} />
+            <input
+              {...getInputProps(fields.code, { type: "text" })}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              autoFocus={Boolean(email)}
+            />
           </Field>
-          <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+          <Field
+            id={fields.newPassword.id}
+            label="New password"
+            errors={fields.newPassword.errors}
+            hint={`At least ${PASSWORD_MIN} characters.`}
+          >
             <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
           </Field>
           <Field id={fields.confirmPassword.id} label="Repeat the new password" errors={fields.confirmPassword.errors}>

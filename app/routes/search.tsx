@@ -68,12 +68,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!parsed.success) {
     // an empty term shows the helpful page; a too long one says why
     const q = pasted;
-    return { state: "help" as const, q, error: q ? parsed.error.issues[0]?.message ?? null : null };
+    return { state: "help" as const, q, error: q ? (parsed.error.issues[0]?.message ?? null) : null };
   }
   const query = parsed.data;
   const access = await storefrontAccess(request);
   const [result, categories] = await Promise.all([
-    searchCatalogue({ q: query.q, page: query.page, limit: SEARCH_PAGE_SIZE, categoryId: query.categoryId, sortBy: query.sortBy, isExternal: query.isExternal }, access).catch((error) => {
+    searchCatalogue(
+      {
+        q: query.q,
+        page: query.page,
+        limit: SEARCH_PAGE_SIZE,
+        categoryId: query.categoryId,
+        sortBy: query.sortBy,
+        isExternal: query.isExternal,
+      },
+      access,
+    ).catch((error) => {
       // docs/product/storefront.md 8: 'Failed to search products.', shown with an empty result
       log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
       return null;

@@ -21,7 +21,8 @@ const tokenOf = (request: Request, form?: FormData) => {
 
 /** A bad or stale link: a 400/404 page that says so in words. */
 function asPageError(error: unknown): never {
-  if (error instanceof ApiError) throw new Response(error.message, { status: error.status, statusText: error.status === 404 ? "Not Found" : "Bad Request" });
+  if (error instanceof ApiError)
+    throw new Response(error.message, { status: error.status, statusText: error.status === 404 ? "Not Found" : "Bad Request" });
   throw error;
 }
 

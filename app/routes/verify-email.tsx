@@ -67,7 +67,13 @@ export default function VerifyEmail() {
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
           </Field>
           <Field id={fields.code.id} label="Verification code" errors={fields.code.errors}>
-            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+            <input
+              {...getInputProps(fields.code, { type: "text" })}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              autoFocus
+            />
           </Field>
           <SubmitButton className="button" pendingText="Verifying…">
             Verify email

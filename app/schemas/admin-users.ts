@@ -22,27 +22,21 @@ export const adminCreateUserSchema = z.object({
 });
 export type AdminCreateUserInput = z.infer<typeof adminCreateUserSchema>;
 
-const booleanish = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "on"])]).transform((v) => v === true || v === "true" || v === "1" || v === "on");
+const booleanish = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "on"])])
+  .transform((v) => v === true || v === "true" || v === "1" || v === "on");
 
 export const adminUpdateUserSchema = z.object({
   username: usernameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneSchema.nullable(),
   is_admin: booleanish.optional(),
-  avatar_url: z
-    .string()
-    .trim()
-    .max(500)
-    .optional()
-    .nullable(),
+  avatar_url: z.string().trim().max(500).optional().nullable(),
 });
 export type AdminUpdateUserInput = z.infer<typeof adminUpdateUserSchema>;
 
 export const adminResetPasswordSchema = z.object({
-  newPassword: z
-    .string(ADMIN_MESSAGES.passwordMin)
-    .min(6, ADMIN_MESSAGES.passwordMin)
-    .max(PASSWORD_MAX, MESSAGES.passwordMax),
+  newPassword: z.string(ADMIN_MESSAGES.passwordMin).min(6, ADMIN_MESSAGES.passwordMin).max(PASSWORD_MAX, MESSAGES.passwordMax),
 });
 
 export const roleAssignmentSchema = z.object({
@@ -124,8 +118,5 @@ export function parseBatchEntries(users: unknown[]): BatchEntry[] {
 }
 
 export const adminBatchBodySchema = z.object({
-  users: z
-    .array(z.unknown(), ADMIN_MESSAGES.batchEmpty)
-    .min(1, ADMIN_MESSAGES.batchEmpty)
-    .max(BATCH_MAX, ADMIN_MESSAGES.batchTooMany),
+  users: z.array(z.unknown(), ADMIN_MESSAGES.batchEmpty).min(1, ADMIN_MESSAGES.batchEmpty).max(BATCH_MAX, ADMIN_MESSAGES.batchTooMany),
 });

@@ -87,12 +87,7 @@ export const updateProfileSchema = z.object({
   username: usernameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneSchema.nullable(),
-  avatarUrl: z
-    .string()
-    .trim()
-    .max(500)
-    .optional()
-    .nullable(),
+  avatarUrl: z.string().trim().max(500).optional().nullable(),
 });
 
 export const googleTokenSchema = z

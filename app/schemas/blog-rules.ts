@@ -29,7 +29,6 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
  */
 export const EDITOR_STATUSES = ["draft", "published", "private"] as const satisfies readonly PostStatus[];
 
-
 export const COMMENT_STATUSES = ["pending", "approved", "rejected", "spam"] as const;
 export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 export const COMMENT_STATUS_LABELS: Record<CommentStatus, string> = {

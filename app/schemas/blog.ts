@@ -26,9 +26,14 @@ import { booleanish } from "./catalogue";
 
 export * from "./blog-rules";
 
-const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : typeof value === "string" && value.trim() === "" ? null : value);
-const optionalText = (max: number, message = `At most ${max} characters`) => z.preprocess(blankToNull, z.string().trim().max(max, message).nullable()).optional();
-const optionalId = (message: string) => z.preprocess(blankToNull, z.coerce.number(message).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message).nullable()).optional();
+const blankToNull = (value: unknown) =>
+  value === "" || value === undefined ? null : typeof value === "string" && value.trim() === "" ? null : value;
+const optionalText = (max: number, message = `At most ${max} characters`) =>
+  z.preprocess(blankToNull, z.string().trim().max(max, message).nullable()).optional();
+const optionalId = (message: string) =>
+  z
+    .preprocess(blankToNull, z.coerce.number(message).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message).nullable())
+    .optional();
 
 /** A slug typed by hand (cleaned by the service): letters, digits, Chinese, hyphens, spaces. */
 const slugInput = z.preprocess(
@@ -92,22 +97,31 @@ const imageAddress = z.preprocess(
 );
 
 const required = (max: number) =>
-  z
-    .string(M.titleContentRequired)
-    .trim()
-    .min(1, M.titleContentRequired)
-    .max(max, `At most ${max} characters`);
+  z.string(M.titleContentRequired).trim().min(1, M.titleContentRequired).max(max, `At most ${max} characters`);
 
 const postFields = {
   title: required(TITLE_MAX),
   slug: slugInput.optional(),
   excerpt: optionalText(EXCERPT_MAX),
-  content: z.string(M.titleContentRequired).max(CONTENT_MAX, `At most ${CONTENT_MAX} characters`).refine((value) => value.trim().length > 0, M.titleContentRequired),
+  content: z
+    .string(M.titleContentRequired)
+    .max(CONTENT_MAX, `At most ${CONTENT_MAX} characters`)
+    .refine((value) => value.trim().length > 0, M.titleContentRequired),
   category_id: optionalId(M.categoryNotFound),
   status: z.enum(POST_STATUSES, M.statusInvalid).optional(),
   is_featured: booleanish.optional(),
   is_pinned: booleanish.optional(),
-  reading_time: z.preprocess(blankToNull, z.coerce.number("reading_time must be a whole number of minutes").int("reading_time must be a whole number of minutes").min(1).max(10_000).nullable()).optional(),
+  reading_time: z
+    .preprocess(
+      blankToNull,
+      z.coerce
+        .number("reading_time must be a whole number of minutes")
+        .int("reading_time must be a whole number of minutes")
+        .min(1)
+        .max(10_000)
+        .nullable(),
+    )
+    .optional(),
   featured_image: imageAddress.optional(),
   meta_title: optionalText(META_TITLE_MAX),
   meta_description: optionalText(META_DESCRIPTION_MAX),
@@ -135,7 +149,15 @@ export const blogCategoryInputSchema = z.object({
   description: optionalText(1000),
   parent_id: optionalId(M.categoryNotFound),
   display_order: z
-    .preprocess(blankToNull, z.coerce.number("display_order must be a whole number").int("display_order must be a whole number").min(-1_000_000).max(1_000_000).nullable())
+    .preprocess(
+      blankToNull,
+      z.coerce
+        .number("display_order must be a whole number")
+        .int("display_order must be a whole number")
+        .min(-1_000_000)
+        .max(1_000_000)
+        .nullable(),
+    )
     .optional()
     .transform((value) => value ?? undefined),
   is_visible: booleanish.optional(),
@@ -144,7 +166,10 @@ export type BlogCategoryBody = z.infer<typeof blogCategoryInputSchema>;
 export const blogCategoryUpdateSchema = blogCategoryInputSchema.partial();
 
 export const commentInputSchema = z.object({
-  content: z.string(M.commentRequired).max(COMMENT_MAX, M.commentTooLong).refine((value) => value.trim().length > 0, M.commentRequired),
+  content: z
+    .string(M.commentRequired)
+    .max(COMMENT_MAX, M.commentTooLong)
+    .refine((value) => value.trim().length > 0, M.commentRequired),
   parent_id: optionalId(M.commentParentInvalid),
 });
 export type CommentBody = z.infer<typeof commentInputSchema>;
@@ -158,12 +183,24 @@ export const likeSchema = z.object({ type: z.enum(LIKE_TYPES, M.likeTypeInvalid)
 export const blogSettingsSchema = z.object({
   comments_enabled: booleanish.optional(),
   comment_moderation: booleanish.optional(),
-  posts_per_page: z.coerce.number("posts_per_page must be a whole number").int("posts_per_page must be a whole number").min(1, "At least 1").max(POSTS_PER_PAGE_MAX, `At most ${POSTS_PER_PAGE_MAX}`).optional(),
+  posts_per_page: z.coerce
+    .number("posts_per_page must be a whole number")
+    .int("posts_per_page must be a whole number")
+    .min(1, "At least 1")
+    .max(POSTS_PER_PAGE_MAX, `At most ${POSTS_PER_PAGE_MAX}`)
+    .optional(),
 });
 export type BlogSettingsBody = z.infer<typeof blogSettingsSchema>;
 
-const pageParam = z.coerce.number().int().catch(1).transform((v) => Math.max(1, v)).default(1);
-const limitParam = z.preprocess(blankToNull, z.coerce.number().int().catch(0).nullable()).transform((v) => (v ? Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX) : null));
+const pageParam = z.coerce
+  .number()
+  .int()
+  .catch(1)
+  .transform((v) => Math.max(1, v))
+  .default(1);
+const limitParam = z
+  .preprocess(blankToNull, z.coerce.number().int().catch(0).nullable())
+  .transform((v) => (v ? Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX) : null));
 
 /** GET /api/blog/posts (and by category or tag): page and limit (the settings' page size when absent). */
 export const postListQuerySchema = z.object({ page: pageParam, limit: limitParam });
@@ -177,7 +214,10 @@ export const postSearchQuerySchema = postListQuerySchema.extend({
 export const adminPostListQuerySchema = z.object({
   search: z.string().trim().max(200).catch("").default(""),
   category: z.string().trim().max(120).catch("").default(""),
-  status: z.enum([...POST_STATUSES, "all"]).catch("all").default("all"),
+  status: z
+    .enum([...POST_STATUSES, "all"])
+    .catch("all")
+    .default("all"),
   page: pageParam,
   limit: z.coerce
     .number()
@@ -190,12 +230,25 @@ export type AdminPostListQuery = z.infer<typeof adminPostListQuerySchema>;
 
 /** The API's admin list also takes any limit up to the maximum. */
 export const apiAdminPostListQuerySchema = adminPostListQuerySchema.extend({
-  limit: z.coerce.number().int().catch(ADMIN_POST_PAGE_SIZE).transform((v) => Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX)).default(ADMIN_POST_PAGE_SIZE),
+  limit: z.coerce
+    .number()
+    .int()
+    .catch(ADMIN_POST_PAGE_SIZE)
+    .transform((v) => Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX))
+    .default(ADMIN_POST_PAGE_SIZE),
 });
 
 /** The moderation queue: a status (pending by default), page. */
 export const commentQueueQuerySchema = z.object({
-  status: z.enum([...COMMENT_STATUSES, "all"]).catch("pending").default("pending"),
+  status: z
+    .enum([...COMMENT_STATUSES, "all"])
+    .catch("pending")
+    .default("pending"),
   page: pageParam,
-  limit: z.coerce.number().int().catch(20).transform((v) => Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX)).default(20),
+  limit: z.coerce
+    .number()
+    .int()
+    .catch(20)
+    .transform((v) => Math.min(Math.max(1, v), BLOG_LIST_LIMIT_MAX))
+    .default(20),
 });

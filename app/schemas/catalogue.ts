@@ -47,7 +47,10 @@ const imageUrl = z
   .string(M.imageUrlInvalid)
   .trim()
   .max(2000, M.imageUrlInvalid)
-  .refine((value) => /^\/uploads\/(products|qc)\/[\w./-]+$/.test(value) && !value.includes("..") || /^https?:\/\/[^\s]+$/i.test(value), M.imageUrlInvalid);
+  .refine(
+    (value) => (/^\/uploads\/(products|qc)\/[\w./-]+$/.test(value) && !value.includes("..")) || /^https?:\/\/[^\s]+$/i.test(value),
+    M.imageUrlInvalid,
+  );
 
 /** Comma-separated or a list; trimmed, empties dropped (docs/product/admin.md 5). */
 export const imageList = z
@@ -55,16 +58,31 @@ export const imageList = z
   .transform((value) => (Array.isArray(value) ? value : value.split(",")).map((v) => v.trim()).filter(Boolean))
   .pipe(z.array(imageUrl).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`));
 
-const price = z.preprocess(blankToNull, z.coerce.number(M.priceInvalid).finite(M.priceInvalid).min(0, M.priceInvalid).max(100_000_000, M.priceInvalid).nullable());
+const price = z.preprocess(
+  blankToNull,
+  z.coerce.number(M.priceInvalid).finite(M.priceInvalid).min(0, M.priceInvalid).max(100_000_000, M.priceInvalid).nullable(),
+);
 
 export const platformSchema = z.enum(PLATFORMS, M.platformInvalid);
-const itemId = z.string().trim().min(1, M.itemIdRequired).max(40, M.itemIdInvalid).regex(/^[A-Za-z0-9_-]+$/, M.itemIdInvalid);
+const itemId = z
+  .string()
+  .trim()
+  .min(1, M.itemIdRequired)
+  .max(40, M.itemIdInvalid)
+  .regex(/^[A-Za-z0-9_-]+$/, M.itemIdInvalid);
 
 export const skuInputSchema = z.object({
   id: z.coerce.number().int().positive().optional(),
   sku_name: z.string(M.skuNameRequired).trim().min(1, M.skuNameRequired).max(200, "SKU name is too long"),
-  sku_price: z.preprocess(blankToNull, z.coerce.number(M.skuPriceInvalid).finite().min(0, M.skuPriceInvalid).max(100_000_000).nullable()).transform((v) => v ?? 0),
-  sku_stock: z.preprocess(blankToNull, z.coerce.number(M.skuStockInvalid).int(M.skuStockInvalid).min(0, M.skuStockInvalid).max(1_000_000_000).nullable()).transform((v) => v ?? 0),
+  sku_price: z
+    .preprocess(blankToNull, z.coerce.number(M.skuPriceInvalid).finite().min(0, M.skuPriceInvalid).max(100_000_000).nullable())
+    .transform((v) => v ?? 0),
+  sku_stock: z
+    .preprocess(
+      blankToNull,
+      z.coerce.number(M.skuStockInvalid).int(M.skuStockInvalid).min(0, M.skuStockInvalid).max(1_000_000_000).nullable(),
+    )
+    .transform((v) => v ?? 0),
   sku_thumbnail_url: z.preprocess(blankToNull, imageUrl.nullable()).optional(),
 });
 
@@ -82,10 +100,17 @@ const skuList = z.array(skuInputSchema).max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`
 
 const productFields = {
   // an empty name says so alone, not also "at least 3 characters"
-  name: z.string(M.nameRequired).trim().min(1, { message: M.nameRequired, abort: true }).min(PRODUCT_NAME_MIN, M.nameMin).max(PRODUCT_NAME_MAX, M.nameMax),
+  name: z
+    .string(M.nameRequired)
+    .trim()
+    .min(1, { message: M.nameRequired, abort: true })
+    .min(PRODUCT_NAME_MIN, M.nameMin)
+    .max(PRODUCT_NAME_MAX, M.nameMax),
   description: z.preprocess(blankToNull, z.string().max(20_000, "The description is too long").nullable()).optional(),
   price_cny: price.optional(),
-  category_id: z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional(),
+  category_id: z
+    .preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable())
+    .optional(),
   main_images: imageList.optional(),
   // QC photos given by address (docs/product/admin.md 3, 7): linked, approved; uploads go through the QC screens
   qc_images: imageList.optional(),
@@ -115,7 +140,8 @@ export const productInputSchema = z
   .superRefine((value, ctx) => {
     const hasPlatform = Boolean(value.platform);
     const hasItem = Boolean(value.platform_item_id);
-    if (hasPlatform !== hasItem) ctx.addIssue({ code: "custom", message: M.platformPair, path: [hasPlatform ? "platform_item_id" : "platform"] });
+    if (hasPlatform !== hasItem)
+      ctx.addIssue({ code: "custom", message: M.platformPair, path: [hasPlatform ? "platform_item_id" : "platform"] });
   });
 export type ProductBody = z.infer<typeof productInputSchema>;
 
@@ -131,7 +157,10 @@ export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
  * are when an editor syncs an existing product (defaults apply to a new one only).
  */
 export const syncExternalSchema = z.object({
-  itemId: z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string(M.itemIdRequired).pipe(itemId)),
+  itemId: z.preprocess(
+    (v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v),
+    z.string(M.itemIdRequired).pipe(itemId),
+  ),
   title: z.string(M.nameRequired).trim().min(1, M.nameRequired).max(PRODUCT_NAME_MAX, M.nameMax),
   price: price.optional(),
   images: imageList.optional(),
@@ -141,13 +170,20 @@ export const syncExternalSchema = z.object({
       z.preprocess((raw) => {
         if (!raw || typeof raw !== "object") return raw;
         const v = raw as Record<string, unknown>;
-        return { sku_name: v.sku_name ?? v.name ?? v.skuName, sku_price: v.sku_price ?? v.price, sku_stock: v.sku_stock ?? v.stock, sku_thumbnail_url: v.sku_thumbnail_url ?? v.image ?? v.thumbnail };
+        return {
+          sku_name: v.sku_name ?? v.name ?? v.skuName,
+          sku_price: v.sku_price ?? v.price,
+          sku_stock: v.sku_stock ?? v.stock,
+          sku_thumbnail_url: v.sku_thumbnail_url ?? v.image ?? v.thumbnail,
+        };
       }, skuInputSchema),
     )
     .max(SKUS_MAX, `At most ${SKUS_MAX} SKUs`)
     .superRefine(uniqueSkuNames)
     .optional(),
-  description: z.union([z.string().max(20_000, "The description is too long"), z.array(z.string().max(20_000, "The description is too long")).max(200)]).optional(),
+  description: z
+    .union([z.string().max(20_000, "The description is too long"), z.array(z.string().max(20_000, "The description is too long")).max(200)])
+    .optional(),
   isExternalProduct: booleanish.optional(),
   showInListing: booleanish.optional(),
   originalUrl: z.preprocess(blankToNull, httpUrl(M.originalUrlInvalid).nullable()).optional(),
@@ -155,9 +191,22 @@ export const syncExternalSchema = z.object({
 });
 export type SyncExternalBody = z.infer<typeof syncExternalSchema>;
 
-export const pageParam = z.coerce.number().int().catch(1).transform((v) => Math.max(1, v)).default(1);
-export const limitParam = (fallback: number) => z.coerce.number().int().catch(fallback).transform((v) => Math.min(Math.max(1, v), LIST_LIMIT_MAX)).default(fallback);
-const optionalId = z.preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable()).optional();
+export const pageParam = z.coerce
+  .number()
+  .int()
+  .catch(1)
+  .transform((v) => Math.max(1, v))
+  .default(1);
+export const limitParam = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .catch(fallback)
+    .transform((v) => Math.min(Math.max(1, v), LIST_LIMIT_MAX))
+    .default(fallback);
+const optionalId = z
+  .preprocess(blankToNull, z.coerce.number(M.categoryIdInvalid).int(M.categoryIdInvalid).positive(M.categoryIdInvalid).nullable())
+  .optional();
 const optionalBoolean = z.preprocess(blankToNull, booleanish.nullable()).optional();
 
 /** A search term's control characters (a pasted tab, a %00) are spaces: they never reach a query or a page. */
@@ -217,9 +266,20 @@ export const collectionBodySchema = z.object({
 
 export const categoryInputSchema = z.object({
   name: z.string(M.categoryNameRequired).trim().min(1, M.categoryNameRequired).max(100, "Category name is too long"),
-  description: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().trim().max(1000).nullable()).optional(),
+  description: z
+    .preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().trim().max(1000).nullable())
+    .optional(),
   parent_id: z.preprocess(blankToNull, z.coerce.number(M.categoryParentInvalid).int().positive().nullable()).optional(),
-  sort_order: z.preprocess(blankToNull, z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid).nullable())
+  sort_order: z
+    .preprocess(
+      blankToNull,
+      z.coerce
+        .number(M.categorySortInvalid)
+        .int(M.categorySortInvalid)
+        .min(0, M.categorySortInvalid)
+        .max(1_000_000, M.categorySortInvalid)
+        .nullable(),
+    )
     .optional()
     .transform((v) => v ?? undefined),
 });
@@ -233,7 +293,11 @@ export const categoryCreateFormSchema = categoryInputSchema.extend({
 /** One category's sort value, set inline in the list. */
 export const categorySortFormSchema = z.object({
   id: z.coerce.number(M.categoryNotFound).int(M.categoryNotFound).positive(M.categoryNotFound),
-  sort_order: z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid),
+  sort_order: z.coerce
+    .number(M.categorySortInvalid)
+    .int(M.categorySortInvalid)
+    .min(0, M.categorySortInvalid)
+    .max(1_000_000, M.categorySortInvalid),
 });
 
 /** GET /admin/products and /admin/external-products: search, page and page size (10/20/50/100). */
@@ -265,7 +329,17 @@ export const categoryListQuerySchema = z.object({
 
 export const categoryBatchSortSchema = z.object({
   sortData: z
-    .array(z.object({ id: z.coerce.number().int().positive(), sort_order: z.coerce.number(M.categorySortInvalid).int(M.categorySortInvalid).min(0, M.categorySortInvalid).max(1_000_000, M.categorySortInvalid) }), "sortData must be a list of {id, sort_order}")
+    .array(
+      z.object({
+        id: z.coerce.number().int().positive(),
+        sort_order: z.coerce
+          .number(M.categorySortInvalid)
+          .int(M.categorySortInvalid)
+          .min(0, M.categorySortInvalid)
+          .max(1_000_000, M.categorySortInvalid),
+      }),
+      "sortData must be a list of {id, sort_order}",
+    )
     .min(1, "sortData must not be empty")
     .max(1000),
 });

@@ -10,7 +10,14 @@ export type { CampaignRunStatus, CampaignStatus, RecipientType, RecurringPattern
 export const RECIPIENT_TYPES = ["all", "active", "inactive"] as const satisfies readonly RecipientType[];
 export const SCHEDULE_TYPES = ["immediate", "scheduled", "recurring"] as const satisfies readonly ScheduleType[];
 export const RECURRING_PATTERNS = ["daily", "weekly", "monthly"] as const satisfies readonly RecurringPattern[];
-export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "completed", "failed", "paused"] as const satisfies readonly CampaignStatus[];
+export const CAMPAIGN_STATUSES = [
+  "draft",
+  "scheduled",
+  "sending",
+  "completed",
+  "failed",
+  "paused",
+] as const satisfies readonly CampaignStatus[];
 
 export const RECIPIENT_LABELS: Record<RecipientType, string> = {
   all: "All subscribers",
@@ -91,7 +98,9 @@ export const EMAIL_MESSAGES = {
     `This template is used by ${campaigns.length === 1 ? "the campaign" : `${campaigns.length} campaigns`} ${campaigns
       .slice(0, 5)
       .map((name) => `“${name}”`)
-      .join(", ")}${campaigns.length > 5 ? " and more" : ""}. Delete ${campaigns.length === 1 ? "that campaign" : "those campaigns"} or change ${campaigns.length === 1 ? "its" : "their"} template first.`,
+      .join(
+        ", ",
+      )}${campaigns.length > 5 ? " and more" : ""}. Delete ${campaigns.length === 1 ? "that campaign" : "those campaigns"} or change ${campaigns.length === 1 ? "its" : "their"} template first.`,
   // successes
   templateCreated: "Template created",
   templateUpdated: "Template updated",

@@ -77,11 +77,18 @@ export const templateInputSchema = z
       .string(EMAIL_MESSAGES.htmlRequired)
       .max(HTML_MAX, EMAIL_MESSAGES.htmlTooLong)
       .refine((value) => value.trim().length > 0, EMAIL_MESSAGES.htmlRequired),
-    text_content: z.preprocess(blankToNull, z.string().max(TEXT_MAX, EMAIL_MESSAGES.textTooLong).nullable()).optional().transform((v) => v ?? null),
+    text_content: z
+      .preprocess(blankToNull, z.string().max(TEXT_MAX, EMAIL_MESSAGES.textTooLong).nullable())
+      .optional()
+      .transform((v) => v ?? null),
     template_variables: templateVariablesSchema,
   })
   .superRefine((value, ctx) => {
-    checkVariables({ subject: value.subject, html_content: value.html_content, text_content: value.text_content }, value.template_variables, ctx);
+    checkVariables(
+      { subject: value.subject, html_content: value.html_content, text_content: value.text_content },
+      value.template_variables,
+      ctx,
+    );
   });
 export type TemplateInput = z.infer<typeof templateInputSchema>;
 
@@ -116,26 +123,56 @@ export const campaignInputSchema = z
     name: trimmed(EMAIL_MESSAGES.nameRequired).max(TEMPLATE_NAME_MAX, EMAIL_MESSAGES.nameTooLong),
     subject: subjectSchema,
     template_id: z
-      .preprocess(blankToNull, z.coerce.number(EMAIL_MESSAGES.templateIdInvalid).int(EMAIL_MESSAGES.templateIdInvalid).positive(EMAIL_MESSAGES.templateIdInvalid).nullable())
+      .preprocess(
+        blankToNull,
+        z.coerce
+          .number(EMAIL_MESSAGES.templateIdInvalid)
+          .int(EMAIL_MESSAGES.templateIdInvalid)
+          .positive(EMAIL_MESSAGES.templateIdInvalid)
+          .nullable(),
+      )
       .optional()
       .transform((v) => v ?? null),
-    html_content: z.preprocess(blankToNull, z.string().max(HTML_MAX, EMAIL_MESSAGES.htmlTooLong).nullable()).optional().transform((v) => (v?.trim() ? v : null)),
-    text_content: z.preprocess(blankToNull, z.string().max(TEXT_MAX, EMAIL_MESSAGES.textTooLong).nullable()).optional().transform((v) => v ?? null),
-    recipient_type: z.preprocess(blankToNull, z.enum(RECIPIENT_TYPES, EMAIL_MESSAGES.recipientTypeInvalid).nullable()).optional().transform((v) => v ?? "all"),
-    schedule_type: z.preprocess(blankToNull, z.enum(SCHEDULE_TYPES, EMAIL_MESSAGES.scheduleTypeInvalid).nullable()).optional().transform((v) => v ?? "immediate"),
-    scheduled_at: z.preprocess(blankToNull, dateTimeSchema.nullable()).optional().transform((v) => v ?? null),
-    recurring_pattern: z.preprocess(blankToNull, z.enum(RECURRING_PATTERNS, EMAIL_MESSAGES.recurringPatternRequired).nullable()).optional().transform((v) => v ?? null),
+    html_content: z
+      .preprocess(blankToNull, z.string().max(HTML_MAX, EMAIL_MESSAGES.htmlTooLong).nullable())
+      .optional()
+      .transform((v) => (v?.trim() ? v : null)),
+    text_content: z
+      .preprocess(blankToNull, z.string().max(TEXT_MAX, EMAIL_MESSAGES.textTooLong).nullable())
+      .optional()
+      .transform((v) => v ?? null),
+    recipient_type: z
+      .preprocess(blankToNull, z.enum(RECIPIENT_TYPES, EMAIL_MESSAGES.recipientTypeInvalid).nullable())
+      .optional()
+      .transform((v) => v ?? "all"),
+    schedule_type: z
+      .preprocess(blankToNull, z.enum(SCHEDULE_TYPES, EMAIL_MESSAGES.scheduleTypeInvalid).nullable())
+      .optional()
+      .transform((v) => v ?? "immediate"),
+    scheduled_at: z
+      .preprocess(blankToNull, dateTimeSchema.nullable())
+      .optional()
+      .transform((v) => v ?? null),
+    recurring_pattern: z
+      .preprocess(blankToNull, z.enum(RECURRING_PATTERNS, EMAIL_MESSAGES.recurringPatternRequired).nullable())
+      .optional()
+      .transform((v) => v ?? null),
   })
   .superRefine((value, ctx) => {
     if (value.schedule_type === "scheduled") {
       if (!value.scheduled_at) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.scheduledAtRequired, path: ["scheduled_at"] });
-      else if (Date.parse(value.scheduled_at) < Date.now() - SCHEDULE_SLACK_MS) ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.scheduledAtPast, path: ["scheduled_at"] });
+      else if (Date.parse(value.scheduled_at) < Date.now() - SCHEDULE_SLACK_MS)
+        ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.scheduledAtPast, path: ["scheduled_at"] });
     }
     if (value.schedule_type === "recurring" && !value.recurring_pattern) {
       ctx.addIssue({ code: "custom", message: EMAIL_MESSAGES.recurringPatternRequired, path: ["recurring_pattern"] });
     }
     // with a template, the subject may use the template's own variables: the service checks it against them
-    checkVariables({ subject: value.template_id === null ? value.subject : null, html_content: value.html_content, text_content: value.text_content }, {}, ctx);
+    checkVariables(
+      { subject: value.template_id === null ? value.subject : null, html_content: value.html_content, text_content: value.text_content },
+      {},
+      ctx,
+    );
   })
   .transform((value) => ({
     ...value,
@@ -160,7 +197,6 @@ export const campaignListQuerySchema = z.object({
   status: z.enum(CAMPAIGN_STATUSES).optional().catch(undefined),
 });
 
-
 /**
  * A PUT's body over the stored values (docs/runtime.md leaves partial updates open; decision
  * 018): the fields it names replace the stored ones, the others stay. A body that is not
@@ -169,6 +205,8 @@ export const campaignListQuerySchema = z.object({
 export function overStored<T>(schema: { safeParse: (value: unknown) => z.ZodSafeParseResult<T> }, stored: Record<string, unknown>) {
   return {
     safeParse: (raw: unknown) =>
-      schema.safeParse(raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...stored, ...(raw as Record<string, unknown>) } : raw),
+      schema.safeParse(
+        raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...stored, ...(raw as Record<string, unknown>) } : raw,
+      ),
   };
 }

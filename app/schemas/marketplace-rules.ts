@@ -32,7 +32,8 @@ export const CRAWL_MESSAGES = {
   itemIdRequired: "Item ID is required",
   itemIdInvalid: "Item ID must be a number",
   notFound: (platform: Platform, itemId: string) => `Item ${itemId} was not found on ${PLATFORM_LABELS[platform]}`,
-  fetchFailed: (platform: Platform) => `Fetch failed: ${PLATFORM_LABELS[platform]} could not be reached or answered in an unexpected format`,
+  fetchFailed: (platform: Platform) =>
+    `Fetch failed: ${PLATFORM_LABELS[platform]} could not be reached or answered in an unexpected format`,
 } as const;
 
 export const AGENT_MESSAGES = {

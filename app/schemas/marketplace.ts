@@ -8,7 +8,11 @@ export * from "./marketplace-rules";
 
 /** GET /api/crawl/:platform?itemId= (taobao also takes platform=tmall). */
 export const crawlQuerySchema = z.object({
-  itemId: z.string(C.itemIdRequired).trim().min(1, C.itemIdRequired).regex(/^\d{5,20}$/, C.itemIdInvalid),
+  itemId: z
+    .string(C.itemIdRequired)
+    .trim()
+    .min(1, C.itemIdRequired)
+    .regex(/^\d{5,20}$/, C.itemIdInvalid),
   platform: z.enum(PLATFORMS).optional().catch(undefined),
 });
 
@@ -60,7 +64,16 @@ export const agentSchema = z
     template_tmall: template.optional(),
     template_1688: template.optional(),
     read_patterns: readPatterns.optional(),
-    referral_param: z.preprocess(blankToNull, z.string().trim().regex(/^[A-Za-z0-9_-]{1,40}$/, A.referralParamInvalid).nullable()).optional(),
+    referral_param: z
+      .preprocess(
+        blankToNull,
+        z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_-]{1,40}$/, A.referralParamInvalid)
+          .nullable(),
+      )
+      .optional(),
     referral_code: z.preprocess(blankToNull, z.string().trim().max(100, "At most 100 characters").nullable()).optional(),
     enabled: z.preprocess((value) => value ?? false, booleanish).optional(),
   })

@@ -30,7 +30,12 @@ export const qcManagerQuerySchema = withQcQuerySchema.extend({
   view: z.enum(["folders", "grid"]).catch("folders").default("folders"),
 });
 
-const reason = z.preprocess((value) => (typeof value === "string" && value.trim() ? value.trim() : null), z.string().max(500, "Keep the reason under 500 characters").nullable()).optional();
+const reason = z
+  .preprocess(
+    (value) => (typeof value === "string" && value.trim() ? value.trim() : null),
+    z.string().max(500, "Keep the reason under 500 characters").nullable(),
+  )
+  .optional();
 
 /** PUT /api/qc/qc-images/:id/review. */
 export const reviewSchema = z.object({

@@ -25,10 +25,7 @@ export type SiteSettings = Record<SiteSettingKey, string>;
 export const BOOLEAN_SETTING_KEYS: readonly SiteSettingKey[] = ["ad_banner_enabled", "show_external_products"];
 
 /** Fallbacks used when a row is missing or empty (spec: "default site name ... exist"). */
-export const SITE_SETTING_FALLBACKS: Pick<
-  SiteSettings,
-  "site_name" | "site_title" | "site_description" | "site_keywords"
-> = {
+export const SITE_SETTING_FALLBACKS: Pick<SiteSettings, "site_name" | "site_title" | "site_description" | "site_keywords"> = {
   site_name: "QC Finder",
   site_title: "QC Finder – find and check products from Weidian, Taobao, Tmall and 1688",
   site_description:

@@ -9,7 +9,17 @@ import { ApiError } from "~/lib/api.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import { agentTemplateFor, buildAgentLink, readMarketplaceInput, type AgentPattern, type LinkReading } from "~/lib/marketplace-links";
-import { deleteAgent, findAgent, findAgentByName, insertAgent, listAgents, setAgentOrders, updateAgent, type Agent, type AgentInput } from "~/models/agent.server";
+import {
+  deleteAgent,
+  findAgent,
+  findAgentByName,
+  insertAgent,
+  listAgents,
+  setAgentOrders,
+  updateAgent,
+  type Agent,
+  type AgentInput,
+} from "~/models/agent.server";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M, type AgentBody } from "~/schemas/marketplace";
 
@@ -50,7 +60,10 @@ export async function readPastedLink(text: string): Promise<LinkReading> {
 export type AgentLink = { id: number; name: string; url: string; preferred: boolean };
 
 /** The enabled agents' links to an item, the preferred agent first (then the admin's order). */
-export async function agentLinksFor(item: { platform: Platform | null; platformItemId: string | null }, preferredId: number | null): Promise<AgentLink[]> {
+export async function agentLinksFor(
+  item: { platform: Platform | null; platformItemId: string | null },
+  preferredId: number | null,
+): Promise<AgentLink[]> {
   if (!item.platform || !item.platformItemId) return [];
   const target = { platform: item.platform, itemId: item.platformItemId };
   const links = (await allAgents()).flatMap((agent) => {
@@ -77,7 +90,12 @@ export async function enabledAgent(id: number): Promise<Agent | null> {
 function toInput(body: AgentBody, sortOrder?: number): AgentInput {
   return {
     name: body.name,
-    templates: { weidian: body.template_weidian ?? null, taobao: body.template_taobao ?? null, tmall: body.template_tmall ?? null, "1688": body.template_1688 ?? null },
+    templates: {
+      weidian: body.template_weidian ?? null,
+      taobao: body.template_taobao ?? null,
+      tmall: body.template_tmall ?? null,
+      "1688": body.template_1688 ?? null,
+    },
     readPatterns: (body.read_patterns ?? "")
       .split("\n")
       .map((line) => line.trim().replace(/\s+/, " "))
@@ -149,7 +167,12 @@ export async function moveAgent(id: number, direction: "up" | "down"): Promise<v
   [agents[index], agents[other]] = [agents[other], agents[index]];
   await getDb()
     .transaction()
-    .execute((trx) => setAgentOrders(trx, agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 }))));
+    .execute((trx) =>
+      setAgentOrders(
+        trx,
+        agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
+      ),
+    );
   changed();
 }
 

@@ -87,7 +87,10 @@ async function mailCode(to: string, kind: "register" | "verify" | "reset" | "cha
 }
 
 /** Queues a notice without a code, to the owner of an address someone else tried to use. */
-async function mailNotice(to: string, input: { subject: string; heading: string; paragraphs: string[]; link: { path: string; label: string } }) {
+async function mailNotice(
+  to: string,
+  input: { subject: string; heading: string; paragraphs: string[]; link: { path: string; label: string } },
+) {
   const { siteName, baseUrl } = await siteFacts();
   const body = renderMail({
     siteName,

@@ -38,7 +38,8 @@ const rssDescription = (text: string) => escapeXml(escapeHtml(text));
  * character reference (what every reader shows as "&", the RSS Board's advice); "<" and
  * ">" as HTML text inside the XML, so no reader ever builds a tag from a title.
  */
-const rssTitle = (text: string) => xmlSafe(text).replace(/&/g, "&#x26;").replace(/</g, "&amp;lt;").replace(/>/g, "&amp;gt;").replace(/"/g, "&quot;");
+const rssTitle = (text: string) =>
+  xmlSafe(text).replace(/&/g, "&#x26;").replace(/</g, "&amp;lt;").replace(/>/g, "&amp;gt;").replace(/"/g, "&quot;");
 
 /** Site-relative addresses in a post's HTML (its images and links) made absolute for feed readers. */
 export function absolutizeHtml(html: string, base: string): string {
@@ -51,12 +52,18 @@ async function feedData() {
   const settings = await loadSettings();
   const site = toSiteInfo(settings);
   const base = siteBaseUrl(settings);
-  const { items } = await listPosts(getDb(), { publicOnly: { now: new Date().toISOString() } }, { order: "latest", page: 1, limit: FEED_SIZE, withContent: true });
+  const { items } = await listPosts(
+    getDb(),
+    { publicOnly: { now: new Date().toISOString() } },
+    { order: "latest", page: 1, limit: FEED_SIZE, withContent: true },
+  );
   return { site, base, posts: items };
 }
 
 function lastChange(posts: BlogPost[]): Date | null {
-  const stamps = posts.map((post) => Date.parse(post.updatedAt > (post.publishedAt ?? "") ? post.updatedAt : post.publishedAt!)).filter(Number.isFinite);
+  const stamps = posts
+    .map((post) => Date.parse(post.updatedAt > (post.publishedAt ?? "") ? post.updatedAt : post.publishedAt!))
+    .filter(Number.isFinite);
   return stamps.length ? new Date(Math.max(...stamps)) : null;
 }
 
@@ -110,7 +117,9 @@ function atom({ site, base, posts }: Awaited<ReturnType<typeof feedData>>, updat
       `    <published>${new Date(post.publishedAt!).toISOString()}</published>`,
       `    <updated>${new Date(post.updatedAt > post.publishedAt! ? post.updatedAt : post.publishedAt!).toISOString()}</updated>`,
       `    <author><name>${escapeXml(author)}</name></author>`,
-      ...[post.categoryName, ...post.tags.map((tag) => tag.name)].filter(Boolean).map((name) => `    <category term="${escapeXml(name!)}" />`),
+      ...[post.categoryName, ...post.tags.map((tag) => tag.name)]
+        .filter(Boolean)
+        .map((name) => `    <category term="${escapeXml(name!)}" />`),
       `    <summary type="text">${escapeXml(postSummary(post, 300))}</summary>`,
       `    <content type="html">${escapeXml(absolutizeHtml(post.content, base))}</content>`,
       "  </entry>",
@@ -149,7 +158,9 @@ export async function buildFeed(kind: FeedKind): Promise<Feed> {
    * body changed while this process ran), else a client asking with If-Modified-Since
    * alone would keep a stale copy.
    */
-  const stamps = [newest?.getTime(), anyChange ? Date.parse(anyChange) : undefined].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  const stamps = [newest?.getTime(), anyChange ? Date.parse(anyChange) : undefined].filter(
+    (t): t is number => t !== undefined && Number.isFinite(t),
+  );
   const previous = seen.get(kind);
   if (!previous || previous.etag !== etag) seen.set(kind, { etag, since: previous ? Math.floor(Date.now() / 1000) * 1000 : 0 });
   const since = seen.get(kind)!.since;

@@ -214,7 +214,15 @@ async function saveBlogSettingsWrite(body: BlogSettingsBody): Promise<BlogSettin
 
 // ---------------------------------------------------------------- reading posts
 
-export type PostList = { posts: BlogPost[]; page: number; totalPages: number; totalPosts: number; hasNext: boolean; hasPrev: boolean; limit: number };
+export type PostList = {
+  posts: BlogPost[];
+  page: number;
+  totalPages: number;
+  totalPosts: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+  limit: number;
+};
 
 /** The list envelope of the blog (docs/product/admin.md 3): page, totalPages, totalPosts, hasNext, hasPrev. */
 export function postListJson(list: PostList) {
@@ -228,13 +236,17 @@ export function postListJson(list: PostList) {
   };
 }
 
-async function pageOf(filter: PostFilter, options: { page: number; limit: number | null; order: PostOrder; withContent?: boolean }): Promise<PostList> {
+async function pageOf(
+  filter: PostFilter,
+  options: { page: number; limit: number | null; order: PostOrder; withContent?: boolean },
+): Promise<PostList> {
   const limit = options.limit ?? (await loadBlogSettings()).postsPerPage;
   const first = await listPosts(db(), filter, { order: options.order, page: options.page, limit, withContent: options.withContent });
   const totalPages = Math.max(1, Math.ceil(first.total / limit));
   // a page past the end shows the last one
   const page = Math.min(options.page, totalPages);
-  const result = page === options.page ? first : await listPosts(db(), filter, { order: options.order, page, limit, withContent: options.withContent });
+  const result =
+    page === options.page ? first : await listPosts(db(), filter, { order: options.order, page, limit, withContent: options.withContent });
   return { posts: result.items, page, totalPages, totalPosts: result.total, hasNext: page < totalPages, hasPrev: page > 1, limit };
 }
 
@@ -248,14 +260,21 @@ export function listPublicPosts(options: ListOptions): Promise<PostList> {
 }
 
 /** A category with its subcategories (their posts belong to it), or 404 (hidden ones too, for visitors). */
-export async function getCategoryBySlug(slug: string, access?: Access | null): Promise<{ category: BlogCategory; ids: number[]; all: BlogCategory[] }> {
+export async function getCategoryBySlug(
+  slug: string,
+  access?: Access | null,
+): Promise<{ category: BlogCategory; ids: number[]; all: BlogCategory[] }> {
   const all = await listBlogCategories(db());
   const category = all.find((c) => c.slug === slug);
   if (!category || (!category.isVisible && !worksOnBlog(access))) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
   return { category, ids: descendantIds(all, category.id, true), all };
 }
 
-export async function listCategoryPosts(slug: string, options: ListOptions, access?: Access | null): Promise<PostList & { category: BlogCategory }> {
+export async function listCategoryPosts(
+  slug: string,
+  options: ListOptions,
+  access?: Access | null,
+): Promise<PostList & { category: BlogCategory }> {
   const { category, ids } = await getCategoryBySlug(slug, access);
   return { ...(await pageOf({ ...publicFilter(), categoryIds: ids }, { ...options, order: "latest" })), category };
 }
@@ -306,7 +325,10 @@ export async function getPost(where: { slug: string } | { id: number }, access?:
 }
 
 /** The public posts before (older) and after (newer) a post. */
-export async function postNavigation(id: number, access?: Access | null): Promise<{ previous: PostNeighbour | null; next: PostNeighbour | null }> {
+export async function postNavigation(
+  id: number,
+  access?: Access | null,
+): Promise<{ previous: PostNeighbour | null; next: PostNeighbour | null }> {
   const post = await getPost({ id }, access);
   return postNeighbours(db(), post);
 }
@@ -314,7 +336,10 @@ export async function postNavigation(id: number, access?: Access | null): Promis
 export type AdminPostQuery = { search: string; category: string; status: PostStatus | "all"; page: number; limit: number };
 
 /** The back office's list: search (title, excerpt, slug), category slug (with subcategories), status. */
-export async function adminPostList(query: AdminPostQuery, withContent = false): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
+export async function adminPostList(
+  query: AdminPostQuery,
+  withContent = false,
+): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
   const filter: PostFilter = {};
   if (query.search) filter.titleContains = query.search;
   if (query.status !== "all") filter.status = query.status;
@@ -323,7 +348,10 @@ export async function adminPostList(query: AdminPostQuery, withContent = false):
     const category = all.find((c) => c.slug === query.category);
     filter.categoryIds = category ? descendantIds(all, category.id, true) : [];
   }
-  const [list, statusCounts] = await Promise.all([pageOf(filter, { page: query.page, limit: query.limit, order: "updated", withContent }), countPostsByStatus(db())]);
+  const [list, statusCounts] = await Promise.all([
+    pageOf(filter, { page: query.page, limit: query.limit, order: "updated", withContent }),
+    countPostsByStatus(db()),
+  ]);
   return { ...list, statusCounts };
 }
 
@@ -398,7 +426,8 @@ function settleStatus(status: PostStatus, publishedAt: string | null, nowIso: st
 }
 
 const isUniqueSlugViolation = (error: unknown) =>
-  String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /blog_posts\.slug/.test(String((error as Error).message));
+  String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") &&
+  /blog_posts\.slug/.test(String((error as Error).message));
 
 /**
  * Creates a post (blog.create, whatever its status: docs/runtime.md names blog.create for
@@ -633,7 +662,8 @@ async function assertParent(parentId: number | null | undefined, selfId?: number
   if (parentId === selfId) throw fieldError(400, "parent_id", M.categoryOwnParent);
   const all = await listBlogCategories(db());
   if (!all.some((c) => c.id === parentId)) throw fieldError(400, "parent_id", M.categoryNotFound);
-  if (selfId !== undefined && descendantIds(all, selfId, false).includes(parentId)) throw fieldError(400, "parent_id", M.categoryUnderDescendant);
+  if (selfId !== undefined && descendantIds(all, selfId, false).includes(parentId))
+    throw fieldError(400, "parent_id", M.categoryUnderDescendant);
 }
 
 async function createBlogCategoryWrite(body: BlogCategoryBody): Promise<BlogCategory> {
@@ -661,8 +691,8 @@ async function updateBlogCategoryByAdminWrite(id: number, body: Partial<BlogCate
   await updateBlogCategory(db(), id, {
     name: body.name,
     slug,
-    description: body.description !== undefined ? body.description ?? null : undefined,
-    parentId: body.parent_id !== undefined ? body.parent_id ?? null : undefined,
+    description: body.description !== undefined ? (body.description ?? null) : undefined,
+    parentId: body.parent_id !== undefined ? (body.parent_id ?? null) : undefined,
     displayOrder: body.display_order,
     isVisible: body.is_visible,
   });
@@ -742,7 +772,8 @@ async function editCommentWrite(id: number, body: { content: string }, actor: Ac
   const content = sanitizeCommentHtml(body.content);
   if (!htmlToText(content)) throw fieldError(400, "content", M.commentEmpty);
   const settings = await loadBlogSettings();
-  const heldAgain = !moderatesComments(actor) && comment.status === "approved" && (settings.commentModeration || countLinks(content) > COMMENT_LINKS_MAX);
+  const heldAgain =
+    !moderatesComments(actor) && comment.status === "approved" && (settings.commentModeration || countLinks(content) > COMMENT_LINKS_MAX);
   await updateComment(db(), id, { content, ...(heldAgain ? { status: "pending" as const } : {}) });
   return (await findComment(db(), id, actor.user.id))!;
 }
@@ -783,9 +814,14 @@ async function likePostWrite(postId: number, actor: Actor, type: LikeType): Prom
 }
 
 /** Likes an approved comment of a visible post, or takes the like back. */
-async function likeCommentWrite(commentId: number, actor: Actor, type: LikeType): Promise<{ liked: boolean; like_count: number; post_id: number }> {
+async function likeCommentWrite(
+  commentId: number,
+  actor: Actor,
+  type: LikeType,
+): Promise<{ liked: boolean; like_count: number; post_id: number }> {
   const comment = await findComment(db(), commentId);
-  if (!comment || (comment.status !== "approved" && comment.userId !== actor.user.id)) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
+  if (!comment || (comment.status !== "approved" && comment.userId !== actor.user.id))
+    throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
   await getPost({ id: comment.postId }, actor.access);
   await limitLikes(actor.user.id);
   const result = await db()
@@ -817,7 +853,12 @@ export const blogSitemapSources: SitemapSource[] = [
       const posts = await publicPostStamps(db(), SITEMAP_POSTS_MAX);
       return [
         { path: "/blog", lastmod: posts[0]?.updatedAt.slice(0, 10), changefreq: "daily" as const, priority: 0.7 },
-        ...posts.map((post) => ({ path: `/blog/${encodeURIComponent(post.slug)}`, lastmod: post.updatedAt.slice(0, 10), changefreq: "weekly" as const, priority: 0.6 })),
+        ...posts.map((post) => ({
+          path: `/blog/${encodeURIComponent(post.slug)}`,
+          lastmod: post.updatedAt.slice(0, 10),
+          changefreq: "weekly" as const,
+          priority: 0.6,
+        })),
       ];
     },
   },
@@ -826,8 +867,14 @@ export const blogSitemapSources: SitemapSource[] = [
     entries: async () => {
       const [categories, tags] = await Promise.all([listCategoriesFor(null), listTags(db())]);
       return [
-        ...categories.map((category) => ({ path: `/blog/category/${encodeURIComponent(category.slug)}`, changefreq: "weekly" as const, priority: 0.4 })),
-        ...tags.filter((tag) => tag.postCount > 0).map((tag) => ({ path: `/blog/tag/${encodeURIComponent(tag.slug)}`, changefreq: "weekly" as const, priority: 0.3 })),
+        ...categories.map((category) => ({
+          path: `/blog/category/${encodeURIComponent(category.slug)}`,
+          changefreq: "weekly" as const,
+          priority: 0.4,
+        })),
+        ...tags
+          .filter((tag) => tag.postCount > 0)
+          .map((tag) => ({ path: `/blog/tag/${encodeURIComponent(tag.slug)}`, changefreq: "weekly" as const, priority: 0.3 })),
       ];
     },
   },

@@ -72,7 +72,15 @@ export function occurrence(anchor: number, pattern: RecurringPattern, k: number)
   const year = start.getUTCFullYear() + Math.floor(month / 12);
   const monthOfYear = ((month % 12) + 12) % 12;
   const lastDay = new Date(Date.UTC(year, monthOfYear + 1, 0)).getUTCDate();
-  return Date.UTC(year, monthOfYear, Math.min(start.getUTCDate(), lastDay), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    monthOfYear,
+    Math.min(start.getUTCDate(), lastDay),
+    start.getUTCHours(),
+    start.getUTCMinutes(),
+    start.getUTCSeconds(),
+    start.getUTCMilliseconds(),
+  );
 }
 
 /** The first occurrence strictly after `after` (the anchor itself when it is later). */
@@ -184,7 +192,15 @@ const post = (handle: WorkerHandle, message: ToWorker) => handle.worker.postMess
  */
 async function sendStep(run: CampaignRun, signal: AbortSignal): Promise<StepEnd> {
   const job: WaveJob = {
-    run: { id: run.id, campaignId: run.campaignId, subject: run.subject, htmlContent: run.htmlContent, textContent: run.textContent, variables: run.variables, outageCount: run.outageCount },
+    run: {
+      id: run.id,
+      campaignId: run.campaignId,
+      subject: run.subject,
+      htmlContent: run.htmlContent,
+      textContent: run.textContent,
+      variables: run.variables,
+      outageCount: run.outageCount,
+    },
     site: await siteContext(),
     deadline: Date.now() + STEP_MS,
   };
@@ -267,7 +283,10 @@ async function contentOf(campaign: Campaign) {
       };
     }
   }
-  if (!campaign.htmlContent) throw new ApiError(400, EMAIL_MESSAGES.contentRequired, "VALIDATION_ERROR", [{ field: "template_id", message: EMAIL_MESSAGES.contentRequired }]);
+  if (!campaign.htmlContent)
+    throw new ApiError(400, EMAIL_MESSAGES.contentRequired, "VALIDATION_ERROR", [
+      { field: "template_id", message: EMAIL_MESSAGES.contentRequired },
+    ]);
   return { subject: campaign.subject, htmlContent: campaign.htmlContent, textContent: campaign.textContent, variables: {} };
 }
 
@@ -280,7 +299,10 @@ export async function assertSendable(campaign: Campaign): Promise<void> {
  * Starts the run of one occurrence: the campaign (in one of `from`) becomes sending and
  * the run's audience is fixed now. Answers undefined when it was not in `from`.
  */
-export async function startRun(campaign: Campaign, input: { from: readonly CampaignStatus[]; scheduledFor: number; nextRunAt: number | null }): Promise<CampaignRun | undefined> {
+export async function startRun(
+  campaign: Campaign,
+  input: { from: readonly CampaignStatus[]; scheduledFor: number; nextRunAt: number | null },
+): Promise<CampaignRun | undefined> {
   const now = Date.now();
   const content = await contentOf(campaign);
   const run = await createRun(getDb(), {
@@ -330,7 +352,11 @@ export async function siteContext(): Promise<SiteContext> {
   const settings = await loadSettings();
   const env = getEnv();
   const fromDomain = /@([^>\s]+)>?\s*$/.exec(env.MAIL_FROM)?.[1];
-  return { siteName: toSiteInfo(settings).site_name, siteUrl: siteBaseUrl(settings), messageHost: fromDomain ?? new URL(env.PUBLIC_URL).hostname };
+  return {
+    siteName: toSiteInfo(settings).site_name,
+    siteUrl: siteBaseUrl(settings),
+    messageHost: fromDomain ?? new URL(env.PUBLIC_URL).hostname,
+  };
 }
 
 const outageWait = (outages: number) => Math.min(getEnv().EMAIL_RETRY_DELAY_MS * 2 ** Math.max(0, outages - 1), MAX_OUTAGE_WAIT_MS);
@@ -355,7 +381,9 @@ async function finishRun(runId: number): Promise<void> {
   });
   if (!finished) return;
   const { sent, failed, skipped, uncertain, total } = run.totals;
-  log.info(`email: campaign ${run.campaignId} run ${run.seq} ${status}: ${sent} sent, ${failed} failed, ${skipped} skipped of ${total}${uncertain ? ` (${uncertain} uncertain after a crash)` : ""}`);
+  log.info(
+    `email: campaign ${run.campaignId} run ${run.seq} ${status}: ${sent} sent, ${failed} failed, ${skipped} skipped of ${total}${uncertain ? ` (${uncertain} uncertain after a crash)` : ""}`,
+  );
   if (recurring) await ensureStartJob(campaign.id, campaign.nextRunAt!);
 }
 
@@ -376,7 +404,9 @@ async function enterOutage(runId: number, error: string): Promise<number | null>
     campaignTo: "paused",
   });
   if (!moved) return null;
-  log.warn(`email: campaign ${run.campaignId} run ${run.seq} paused: relay outage (${error}); resuming in ${Math.round((resumeAt - Date.now()) / 1000)} s`);
+  log.warn(
+    `email: campaign ${run.campaignId} run ${run.seq} paused: relay outage (${error}); resuming in ${Math.round((resumeAt - Date.now()) / 1000)} s`,
+  );
   return resumeAt;
 }
 
@@ -408,7 +438,9 @@ async function runJob(payload: unknown, { signal }: { signal: AbortSignal }): Pr
   // no sender of this run is alive now: rows still in flight were cut off by a crash
   const recovered = await recoverInFlight(db, runId);
   if (recovered) {
-    log.warn(`email: campaign ${run.campaignId} run ${run.seq}: ${recovered} messages were in flight when the server died; they are sent again (maybe twice)`);
+    log.warn(
+      `email: campaign ${run.campaignId} run ${run.seq}: ${recovered} messages were in flight when the server died; they are sent again (maybe twice)`,
+    );
   }
 
   const { outage } = await sendStep(run, signal);
@@ -443,7 +475,11 @@ async function startJob(payload: unknown): Promise<JobOutcome> {
   // missed occurrences (the server was down) make one catch-up run, not one each
   const following =
     campaign.scheduleType === "recurring" && campaign.recurringPattern
-      ? nextOccurrence(Date.parse(campaign.scheduledAt ?? new Date(campaign.nextRunAt).toISOString()), campaign.recurringPattern, Math.max(now, campaign.nextRunAt))
+      ? nextOccurrence(
+          Date.parse(campaign.scheduledAt ?? new Date(campaign.nextRunAt).toISOString()),
+          campaign.recurringPattern,
+          Math.max(now, campaign.nextRunAt),
+        )
       : null;
   try {
     await startRun(campaign, { from: ["scheduled"], scheduledFor: campaign.nextRunAt, nextRunAt: following });

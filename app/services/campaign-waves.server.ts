@@ -107,7 +107,13 @@ function sharedLimits() {
 const retryWait = (attempts: number) => Math.min(getEnv().EMAIL_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_WAIT_MS);
 
 const skipReason = (item: ClaimedSend) =>
-  item.userId === null || item.email === null ? "account deleted" : item.unsubscribed ? "unsubscribed" : !item.verified ? "e-mail address not verified" : null;
+  item.userId === null || item.email === null
+    ? "account deleted"
+    : item.unsubscribed
+      ? "unsubscribed"
+      : !item.verified
+        ? "e-mail address not verified"
+        : null;
 
 /**
  * One recipient's campaign message: the content filled with their values, an unsubscribe

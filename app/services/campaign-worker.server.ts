@@ -23,8 +23,7 @@ import { runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/c
 import { closeMail } from "~/services/mailer.server";
 
 export type LogRequest =
-  | { type: "exchange"; ask: number; input: Parameters<SendLog["exchange"]>[0] }
-  | { type: "relay-answered"; ask: number; runId: number };
+  { type: "exchange"; ask: number; input: Parameters<SendLog["exchange"]>[0] } | { type: "relay-answered"; ask: number; runId: number };
 export type ToWorker =
   | { type: "step"; id: number; job: WaveJob }
   | { type: "halt"; runId: number }
@@ -32,10 +31,7 @@ export type ToWorker =
   | { type: "close" }
   | { type: "reply"; ask: number; value?: unknown; error?: string };
 export type FromWorker =
-  | { type: "done"; id: number; end: StepEnd }
-  | { type: "failed"; id: number; error: string }
-  | { type: "checkpointing" }
-  | LogRequest;
+  { type: "done"; id: number; end: StepEnd } | { type: "failed"; id: number; error: string } | { type: "checkpointing" } | LogRequest;
 
 /** The worker's scheduling priority (nice): it gets the CPU the site leaves free. */
 const WORKER_NICE = 19;
@@ -133,7 +129,11 @@ if (parentPort) {
       const step = runWaves(message.job, log, () => stopping || halted.has(runId))
         .then((end) => port.postMessage({ type: "done", id: message.id, end } satisfies FromWorker))
         .catch((error: unknown) =>
-          port.postMessage({ type: "failed", id: message.id, error: error instanceof Error ? error.stack ?? error.message : String(error) } satisfies FromWorker),
+          port.postMessage({
+            type: "failed",
+            id: message.id,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          } satisfies FromWorker),
         )
         .finally(() => steps.delete(step));
       steps.add(step);

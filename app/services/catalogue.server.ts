@@ -54,7 +54,14 @@ import {
   type SkuInput,
 } from "~/models/product.server";
 import type { User } from "~/models/user.server";
-import { CATALOGUE_MESSAGES as M, type CategoryBody, type Platform, type ProductBody, type ProductUpdateBody, type SyncExternalBody } from "~/schemas/catalogue";
+import {
+  CATALOGUE_MESSAGES as M,
+  type CategoryBody,
+  type Platform,
+  type ProductBody,
+  type ProductUpdateBody,
+  type SyncExternalBody,
+} from "~/schemas/catalogue";
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "./site-settings.server";
 import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
@@ -94,7 +101,13 @@ export type SkuJson = { id: number; sku_name: string; sku_price: number; sku_sto
 export function productJson(product: Product | ProductWithSkus) {
   const skus: SkuJson[] | undefined =
     "skus" in product
-      ? product.skus.map((sku) => ({ id: sku.id, sku_name: sku.name, sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl }))
+      ? product.skus.map((sku) => ({
+          id: sku.id,
+          sku_name: sku.name,
+          sku_price: sku.priceCny,
+          sku_stock: sku.stock,
+          sku_thumbnail_url: sku.thumbnailUrl,
+        }))
       : undefined;
   return {
     id: product.id,
@@ -168,7 +181,11 @@ export function countViewOf(product: ProductWithSkus): void {
 }
 
 /** A product by its marketplace item id; with the platform, or the first one found. */
-export async function getProductByItem(itemId: string, platform: Platform | null, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
+export async function getProductByItem(
+  itemId: string,
+  platform: Platform | null,
+  options: { countView?: boolean } = {},
+): Promise<ProductWithSkus> {
   const db = getDb();
   const found = platform ? await findProductByPlatformItem(db, platform, itemId) : (await findProductsByItemId(db, itemId))[0];
   if (!found) throw notFound();
@@ -210,7 +227,14 @@ export async function listCatalogue(options: ListOptions, access?: Access | null
   });
 }
 
-export type SearchOptions = { q: string; page: number; limit: number; categoryId?: number | null; sortBy: ProductSort; isExternal?: boolean | null };
+export type SearchOptions = {
+  q: string;
+  page: number;
+  limit: number;
+  categoryId?: number | null;
+  sortBy: ProductSort;
+  isExternal?: boolean | null;
+};
 
 /** Full-text search with the storefront rules. User input never reaches FTS syntax. */
 export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
@@ -242,14 +266,25 @@ export async function homeLists(access?: Access | null): Promise<{ recommended: 
   return { recommended, hot };
 }
 
-export async function catalogueCounts(): Promise<{ local: number; external: number; categories: number; qcApproved: number; qcPending: number }> {
+export async function catalogueCounts(): Promise<{
+  local: number;
+  external: number;
+  categories: number;
+  qcApproved: number;
+  qcPending: number;
+}> {
   return countCatalogue(getDb());
 }
 
 // ---------------------------------------------------------------- writing products
 
 function toSkuInputs(skus: ProductBody["skus"]): SkuInput[] | undefined {
-  return skus?.map((sku) => ({ name: sku.sku_name, priceCny: sku.sku_price, stock: sku.sku_stock, thumbnailUrl: sku.sku_thumbnail_url ?? null }));
+  return skus?.map((sku) => ({
+    name: sku.sku_name,
+    priceCny: sku.sku_price,
+    stock: sku.sku_stock,
+    thumbnailUrl: sku.sku_thumbnail_url ?? null,
+  }));
 }
 
 async function assertCategoryExists(categoryId: number | null | undefined) {
@@ -260,10 +295,14 @@ async function assertCategoryExists(categoryId: number | null | undefined) {
 }
 
 const duplicate = (platform: string, itemId: string): ApiError =>
-  new ApiError(409, `${M.duplicateProduct} (${platform} ${itemId})`, "CONFLICT", [{ field: "platform_item_id", message: M.duplicateProduct }]);
+  new ApiError(409, `${M.duplicateProduct} (${platform} ${itemId})`, "CONFLICT", [
+    { field: "platform_item_id", message: M.duplicateProduct },
+  ]);
 
 function isUniqueViolation(error: unknown): boolean {
-  return String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /UNIQUE/i.test(String((error as Error).message));
+  return (
+    String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /UNIQUE/i.test(String((error as Error).message))
+  );
 }
 
 function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
@@ -317,7 +356,9 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody, 
   const platform = input.platform !== undefined ? input.platform : current.platform;
   const itemId = input.platformItemId !== undefined ? input.platformItemId : current.platformItemId;
   if (Boolean(platform) !== Boolean(itemId)) {
-    throw new ApiError(400, M.platformPair, "VALIDATION_ERROR", [{ field: platform ? "platform_item_id" : "platform", message: M.platformPair }]);
+    throw new ApiError(400, M.platformPair, "VALIDATION_ERROR", [
+      { field: platform ? "platform_item_id" : "platform", message: M.platformPair },
+    ]);
   }
   try {
     await getDb()
@@ -347,7 +388,8 @@ async function deleteProductAndFiles(id: number): Promise<boolean> {
   if (!(await deleteProduct(db, id))) return false;
   for (const url of qcFiles) {
     const upload = await findIssuedUpload(url);
-    if (upload) await removeUpload(upload).catch((error) => log.warn(`product ${id}: QC file ${url} not removed: ${(error as Error).message}`));
+    if (upload)
+      await removeUpload(upload).catch((error) => log.warn(`product ${id}: QC file ${url} not removed: ${(error as Error).message}`));
   }
   return true;
 }
@@ -374,7 +416,10 @@ export async function deleteProductsByAdmin(ids: number[]): Promise<{ deleted: n
  * item is created (once, even under parallel calls); an existing one is updated only by
  * a caller who may edit products; anyone else gets it as it is.
  */
-export async function syncExternalProduct(body: SyncExternalBody, actor: { user: User; access: Access }): Promise<{ product: ProductWithSkus; created: boolean }> {
+export async function syncExternalProduct(
+  body: SyncExternalBody,
+  actor: { user: User; access: Access },
+): Promise<{ product: ProductWithSkus; created: boolean }> {
   // what the body gives; a field left out is not a change (an editor's sync keeps it)
   const given: Partial<ProductInput> = {
     name: body.title.length < 3 ? `${body.title} (${body.itemId})` : body.title,
@@ -463,7 +508,8 @@ export async function getCategory(id: number): Promise<Category> {
   return category;
 }
 
-const categoryError = (field: string, message: string, status = 400) => new ApiError(status, message, status === 404 ? "NOT_FOUND" : status === 409 ? "CONFLICT" : "VALIDATION_ERROR", [{ field, message }]);
+const categoryError = (field: string, message: string, status = 400) =>
+  new ApiError(status, message, status === 404 ? "NOT_FOUND" : status === 409 ? "CONFLICT" : "VALIDATION_ERROR", [{ field, message }]);
 
 /** Only top-level categories other than itself can be a parent (one level of nesting). */
 async function assertParentAllowed(parentId: number | null | undefined, selfId?: number): Promise<void> {
@@ -531,13 +577,22 @@ export async function batchSortCategories(entries: Array<{ id: number; sort_orde
   const known = new Set((await listCategories(db)).map((c) => c.id));
   const unknown = entries.find((entry) => !known.has(entry.id));
   if (unknown) throw new ApiError(404, `${M.categoryNotFound}: ${unknown.id}`, "NOT_FOUND");
-  const updated = await db.transaction().execute((trx) => setSortOrders(trx, entries.map((e) => ({ id: e.id, sortOrder: e.sort_order }))));
+  const updated = await db.transaction().execute((trx) =>
+    setSortOrders(
+      trx,
+      entries.map((e) => ({ id: e.id, sortOrder: e.sort_order })),
+    ),
+  );
   catalogueChanged();
   return updated;
 }
 
 /** The back office's category list: a name search, a page, each with its parent's name and product count. */
-export async function adminCategoryPage(options: { q: string; page: number; limit: number }): Promise<Page<CategoryWithCount & { parentName: string | null }>> {
+export async function adminCategoryPage(options: {
+  q: string;
+  page: number;
+  limit: number;
+}): Promise<Page<CategoryWithCount & { parentName: string | null }>> {
   const all = await listCategories(getDb());
   const names = new Map(all.map((category) => [category.id, category.name]));
   const matching = all.filter((category) => matchesCategorySearch(category, options.q));
@@ -545,7 +600,7 @@ export async function adminCategoryPage(options: { q: string; page: number; limi
   const page = Math.min(Math.max(1, options.page), totalPages);
   const items = matching.slice((page - 1) * options.limit, page * options.limit).map((category) => ({
     ...category,
-    parentName: category.parentId ? names.get(category.parentId) ?? null : null,
+    parentName: category.parentId ? (names.get(category.parentId) ?? null) : null,
   }));
   return { items, totalItems: matching.length, page, limit: options.limit, totalPages };
 }
@@ -602,7 +657,12 @@ export const catalogueSitemapSources: SitemapSource[] = [
   {
     name: "categories",
     entries: async () =>
-      (await listCategories(getDb())).map((category) => ({ path: `/category/${category.id}`, lastmod: category.updatedAt.slice(0, 10), changefreq: "daily" as const, priority: 0.7 })),
+      (await listCategories(getDb())).map((category) => ({
+        path: `/category/${category.id}`,
+        lastmod: category.updatedAt.slice(0, 10),
+        changefreq: "daily" as const,
+        priority: 0.7,
+      })),
   },
 ];
 

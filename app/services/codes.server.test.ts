@@ -17,7 +17,11 @@ describe("e-mail codes", () => {
   it("are 6 digits, stored hashed, and work once", async () => {
     const code = await issueCode("once@example.com", "register");
     expect(code).toMatch(/^\d{6}$/);
-    const row = await getDb().selectFrom("verification_codes").selectAll().where("email", "=", "once@example.com").executeTakeFirstOrThrow();
+    const row = await getDb()
+      .selectFrom("verification_codes")
+      .selectAll()
+      .where("email", "=", "once@example.com")
+      .executeTakeFirstOrThrow();
     expect(row.code_hash).not.toContain(code);
     expect(await attempt("once@example.com", code)).toBe("ok");
     expect(await attempt("once@example.com", code)).toBe("Invalid or expired verification code");

@@ -46,7 +46,8 @@ export function derivedKey(label: string): Buffer {
 }
 
 /** Keyed hash for short secrets (codes, captcha answers): useless without the derived key. */
-export const keyedHash = (value: string) => crypto.createHmac("sha256", derivedKey("keyed-hash: codes and captchas")).update(value).digest("hex");
+export const keyedHash = (value: string) =>
+  crypto.createHmac("sha256", derivedKey("keyed-hash: codes and captchas")).update(value).digest("hex");
 
 export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString("base64url");
 

@@ -34,7 +34,7 @@ function effective(stored: StoredRates): RatesView {
   return {
     rates,
     mode: stored.mode,
-    lastUpdated: stored.mode === "manual" ? stored.manualUpdatedAt ?? stored.autoUpdatedAt : stored.autoUpdatedAt,
+    lastUpdated: stored.mode === "manual" ? (stored.manualUpdatedAt ?? stored.autoUpdatedAt) : stored.autoUpdatedAt,
   };
 }
 
@@ -109,7 +109,9 @@ export function refreshRates(): Promise<RatesView> {
     for (const url of [env.RATES_URL, env.RATES_BACKUP_URL]) {
       try {
         const rates = await fetchRateFile(url);
-        await getDb().transaction().execute((trx) => saveAutoRates(trx, rates, at));
+        await getDb()
+          .transaction()
+          .execute((trx) => saveAutoRates(trx, rates, at));
         forget();
         return effective(await stored());
       } catch (error) {
@@ -152,7 +154,9 @@ export async function setManualRates(rates: Partial<Record<string, number>>): Pr
     if (typeof value === "number" && Number.isFinite(value) && value > 0) kept[code] = value;
   }
   const at = new Date().toISOString();
-  await getDb().transaction().execute((trx) => saveManualRates(trx, kept, at));
+  await getDb()
+    .transaction()
+    .execute((trx) => saveManualRates(trx, kept, at));
   forget();
   return effective(await stored());
 }

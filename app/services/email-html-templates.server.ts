@@ -34,7 +34,8 @@ You receive this e-mail because you have an account at <a href="{{siteUrl}}" sty
 const button = (accent: string, label: string) =>
   `<p style="margin:24px 0"><a href="{{siteUrl}}" style="display:inline-block;background:${accent};color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${label}</a></p>`;
 
-const textFooter = "\n\n--\nYou receive this e-mail because you have an account at {{siteName}} ({{siteUrl}}).\nUnsubscribe: {{unsubscribeUrl}}\n";
+const textFooter =
+  "\n\n--\nYou receive this e-mail because you have an account at {{siteName}} ({{siteUrl}}).\nUnsubscribe: {{unsubscribeUrl}}\n";
 
 export const HTML_TEMPLATES: readonly HtmlTemplate[] = [
   {

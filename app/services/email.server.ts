@@ -147,7 +147,12 @@ export async function sendTemplateTest(id: number, actor: Actor): Promise<string
   const user = await findUserById(getDb(), actor.user.id);
   if (!user) throw notFound(M.templateNotFound);
   const mail = campaignMail(
-    { subject: `[Test] ${template.subject}`, htmlContent: template.htmlContent, textContent: template.textContent, variables: template.variables },
+    {
+      subject: `[Test] ${template.subject}`,
+      htmlContent: template.htmlContent,
+      textContent: template.textContent,
+      variables: template.variables,
+    },
     { userId: user.id, username: user.username, email: user.email },
     await siteContext(),
     `template-${id}.test-${randomUUID()}`,
@@ -354,7 +359,8 @@ export async function executeEmailCampaign(id: number, actor: Actor): Promise<Ex
     const anchor = campaign.scheduledAt ? Date.parse(campaign.scheduledAt) : now;
     const first = anchor >= now - 60_000 ? anchor : nextOccurrence(anchor, campaign.recurringPattern, now);
     const scheduledAt = campaign.scheduledAt ?? new Date(anchor).toISOString();
-    if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: first, scheduledAt }))) throw badRequest(M.executeNotAllowed);
+    if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: first, scheduledAt })))
+      throw badRequest(M.executeNotAllowed);
     await ensureStartJob(id, first);
   }
   log.info(`email: campaign ${id} scheduled by ${actor.user.username}`);
@@ -366,7 +372,12 @@ async function resumeEmailCampaign(campaign: Campaign, actor: Actor): Promise<Ex
   const run = await openRun(campaign.id);
   if (!run) {
     // nothing left open (should not happen): the campaign goes back to where it belongs
-    await setCampaignStatus(db, campaign.id, ["paused"], campaign.scheduleType === "recurring" && campaign.nextRunAt !== null ? "scheduled" : "completed");
+    await setCampaignStatus(
+      db,
+      campaign.id,
+      ["paused"],
+      campaign.scheduleType === "recurring" && campaign.nextRunAt !== null ? "scheduled" : "completed",
+    );
     return { campaign: await getEmailCampaign(campaign.id), message: M.campaignResumed };
   }
   const resumed = await transition(db, {
@@ -418,7 +429,14 @@ export async function unscheduleEmailCampaign(id: number): Promise<Campaign> {
 /** GET /campaigns/:id/stats: {sent, failed, pending} (plus skipped, uncertain, total). */
 export async function emailCampaignStats(id: number) {
   const { totals } = await getEmailCampaign(id);
-  return { sent: totals.sent, failed: totals.failed, pending: totals.pending, skipped: totals.skipped, uncertain: totals.uncertain, total: totals.total };
+  return {
+    sent: totals.sent,
+    failed: totals.failed,
+    pending: totals.pending,
+    skipped: totals.skipped,
+    uncertain: totals.uncertain,
+    total: totals.total,
+  };
 }
 
 export type CampaignDetail = {
@@ -436,7 +454,13 @@ export async function emailCampaignDetail(id: number): Promise<CampaignDetail> {
   const [runs, failures] = await Promise.all([listRuns(db, id), failedSends(db, id, FAILED_LIST_LIMIT)]);
   const open = runs.find((run) => run.status === "sending" || run.status === "paused" || run.status === "waiting");
   const retrying = open ? await retryingSends(db, open.id) : null;
-  return { campaign, runs, failures, retrying: retrying && retrying.count > 0 ? retrying : null, actions: campaignActions(campaign.status) };
+  return {
+    campaign,
+    runs,
+    failures,
+    retrying: retrying && retrying.count > 0 ? retrying : null,
+    actions: campaignActions(campaign.status),
+  };
 }
 
 /** How many users each recipient choice reaches now (the campaign form shows them). */
@@ -464,7 +488,9 @@ const DAY_MS = 24 * 60 * 60_000;
  */
 export async function emailOverview(now = Date.now()) {
   const db = getDb();
-  const days = Array.from({ length: RECENT_STATS_DAYS }, (_, i) => new Date(now - (RECENT_STATS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+  const days = Array.from({ length: RECENT_STATS_DAYS }, (_, i) =>
+    new Date(now - (RECENT_STATS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
   const [statuses, logs, templates, byDay, unsubscribed] = await Promise.all([
     campaignStatusCounts(db),
     sendStatusCounts(db),
@@ -549,6 +575,9 @@ export async function previewHtmlTemplate(name: string, input: PreviewInput, act
     userName: input.userName ?? defaults.userName,
     unsubscribeUrl: input.unsubscribeUrl ?? defaults.unsubscribeUrl,
   };
-  const rendered = renderMessage({ subject: template.subject, html: template.html, text: template.text }, { ...values, email: "preview@example.com" });
+  const rendered = renderMessage(
+    { subject: template.subject, html: template.html, text: template.text },
+    { ...values, email: "preview@example.com" },
+  );
   return { name: template.name, subject: rendered.subject, html: rendered.html, text: rendered.text, values };
 }

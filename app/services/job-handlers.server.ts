@@ -10,5 +10,7 @@ import { listingWatchJob } from "~/services/listing-watch.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
-  return [jobsCleanup, ratesRefreshJob, blogPublishJob, campaignRunJob, campaignStartJob, emailSchedulerJob, listingWatchJob()].filter((definition): definition is JobDefinition => definition !== null);
+  return [jobsCleanup, ratesRefreshJob, blogPublishJob, campaignRunJob, campaignStartJob, emailSchedulerJob, listingWatchJob()].filter(
+    (definition): definition is JobDefinition => definition !== null,
+  );
 }

@@ -31,7 +31,12 @@ import { limitListingReports } from "./rate-limit.server";
 
 const HOUR_MS = 60 * 60_000;
 
-export type CheckOutcome = { productId: number; outcome: "found" | "missing" | "failed"; priceChanged: boolean; status: "ok" | "unavailable" };
+export type CheckOutcome = {
+  productId: number;
+  outcome: "found" | "missing" | "failed";
+  priceChanged: boolean;
+  status: "ok" | "unavailable";
+};
 
 /** Checks the next listing that is due; null when none is. */
 export async function checkNextListing(now = new Date()): Promise<CheckOutcome | null> {
@@ -43,7 +48,10 @@ export async function checkNextListing(now = new Date()): Promise<CheckOutcome |
     const item = await crawlItem(listing.platform, listing.itemId, { fresh: true });
     const { wasUnavailable } = await recordFound(db, listing.productId);
     let priceChanged = false;
-    if (item.priceCny !== null && Math.round(item.priceCny * 100) !== (listing.priceCny === null ? null : Math.round(listing.priceCny * 100))) {
+    if (
+      item.priceCny !== null &&
+      Math.round(item.priceCny * 100) !== (listing.priceCny === null ? null : Math.round(listing.priceCny * 100))
+    ) {
       await recordPrice(db, listing.productId, {
         previousFen: listing.priceCny === null ? null : Math.round(listing.priceCny * 100),
         previousAt: listing.createdAt,
@@ -99,8 +107,12 @@ export async function listingNotice(productId: number): Promise<ListingNotice> {
   const [state, history] = await Promise.all([listingState(db, productId), priceHistory(db, productId, 2)]);
   const [latest, previous] = history;
   return {
-    unavailable: state?.status === "unavailable" ? { since: state.unavailableSince ?? state.checkedAt ?? "", checkedAt: state.checkedAt } : null,
-    priceChange: latest && previous && latest.priceCny !== previous.priceCny ? { fromCny: previous.priceCny, toCny: latest.priceCny, at: latest.recordedAt } : null,
+    unavailable:
+      state?.status === "unavailable" ? { since: state.unavailableSince ?? state.checkedAt ?? "", checkedAt: state.checkedAt } : null,
+    priceChange:
+      latest && previous && latest.priceCny !== previous.priceCny
+        ? { fromCny: previous.priceCny, toCny: latest.priceCny, at: latest.recordedAt }
+        : null,
   };
 }
 
@@ -113,7 +125,11 @@ export async function reportsOf(productId: number) {
 }
 
 /** A shopper's report of a dead link (visitors too), rate limited. */
-export async function reportDeadLink(productId: number, reporter: { userId: number | null; ip: string }, note: string | null): Promise<void> {
+export async function reportDeadLink(
+  productId: number,
+  reporter: { userId: number | null; ip: string },
+  note: string | null,
+): Promise<void> {
   await limitListingReports(reporter.userId, reporter.ip);
   await insertListingReport(getDb(), { productId, userId: reporter.userId, note });
 }

@@ -99,7 +99,11 @@ export function classifyMailError(error: unknown): BulkMailError {
   const code = typeof failure.responseCode === "number" ? failure.responseCode : undefined;
   const text = (failure.response || failure.message || String(error)).replace(/\s+/g, " ").trim().slice(0, 500);
   const permanent = code !== undefined && code >= 500 && code < 600 && failure.code !== "EAUTH" && !RELAY_5XX.has(code);
-  return new BulkMailError(permanent ? "permanent" : "temporary", failure.code && !text.includes(failure.code) ? `${failure.code}: ${text}` : text, code);
+  return new BulkMailError(
+    permanent ? "permanent" : "temporary",
+    failure.code && !text.includes(failure.code) ? `${failure.code}: ${text}` : text,
+    code,
+  );
 }
 
 let bulkTransporter: Transporter | undefined;
@@ -147,12 +151,19 @@ function formatAddress(name: string, address: string): string {
   const at = address.lastIndexOf("@");
   const ascii = at > 0 ? `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}` : address;
   if (!name.trim()) return `<${ascii}>`;
-  const shown = /[^\x20-\x7e]/.test(name) ? libmime.encodeWord(name, "Q", 52) : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name) ? name : `"${name.replace(/["\\]/g, "\\$&")}"`;
+  const shown = /[^\x20-\x7e]/.test(name)
+    ? libmime.encodeWord(name, "Q", 52)
+    : /^[A-Za-z0-9 !#$%&'*+/=?^_`{|}~-]+$/.test(name)
+      ? name
+      : `"${name.replace(/["\\]/g, "\\$&")}"`;
   return `${shown} <${ascii}>`;
 }
 
 const CRLF = "\r\n";
-const base64Lines = (text: string) => Buffer.from(text, "utf8").toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
+const base64Lines = (text: string) =>
+  Buffer.from(text, "utf8")
+    .toString("base64")
+    .replace(/.{76}(?=.)/g, `$&${CRLF}`);
 const boundaryPrefix = crypto.randomBytes(6).toString("hex");
 let boundaryCount = 0;
 
@@ -173,7 +184,9 @@ export function composeBulkMail(mail: BulkMail, from: string, date = new Date())
     `Date: ${date.toUTCString().replace(/GMT$/, "+0000")}`,
     "MIME-Version: 1.0",
     // header values the sender writes itself (ASCII: links and fixed words)
-    ...Object.entries(mail.headers).map(([name, value]) => (name.length + value.length + 2 > 76 ? `${name}:${CRLF} ${value}` : `${name}: ${value}`)),
+    ...Object.entries(mail.headers).map(([name, value]) =>
+      name.length + value.length + 2 > 76 ? `${name}:${CRLF} ${value}` : `${name}: ${value}`,
+    ),
     `Content-Type: multipart/alternative; boundary="${boundary}"`,
     "",
     `--${boundary}`,
@@ -202,7 +215,11 @@ export async function sendBulkMail(mail: BulkMail): Promise<void> {
   let info: unknown;
   try {
     const raw = composeBulkMail(mail, env.MAIL_FROM);
-    info = await getBulkTransporter().sendMail({ envelope: { from: senderOf(env.MAIL_FROM).address, to: [mail.to.address] }, raw, messageId: mail.messageId });
+    info = await getBulkTransporter().sendMail({
+      envelope: { from: senderOf(env.MAIL_FROM).address, to: [mail.to.address] },
+      raw,
+      messageId: mail.messageId,
+    });
   } catch (error) {
     throw classifyMailError(error);
   }

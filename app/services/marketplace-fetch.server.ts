@@ -57,7 +57,17 @@ const USER_AGENT =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 
 /** Domains this server may fetch (a host matches itself and its subdomains). */
-const MARKETPLACE_DOMAINS = ["weidian.com", "youshop10.com", "weidian.info", "koudai.com", "taobao.com", "tmall.com", "tmall.hk", "tb.cn", "1688.com"];
+const MARKETPLACE_DOMAINS = [
+  "weidian.com",
+  "youshop10.com",
+  "weidian.info",
+  "koudai.com",
+  "taobao.com",
+  "tmall.com",
+  "tmall.hk",
+  "tb.cn",
+  "1688.com",
+];
 
 export class FetchRefused extends Error {
   constructor(message: string) {
@@ -149,9 +159,13 @@ function target(url: URL): { url: URL; viaBase: boolean } {
  * and body as text (at most 3 MB). Throws FetchRefused for a host outside the allowlist
  * or with a private address, and an Error on timeouts and network failures.
  */
-export function fetchOnce(raw: string | URL, options: { extraDomains?: readonly string[]; timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<FetchAnswer> {
+export function fetchOnce(
+  raw: string | URL,
+  options: { extraDomains?: readonly string[]; timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<FetchAnswer> {
   const url = new URL(raw);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return Promise.reject(new FetchRefused(`${url.protocol} links are not fetched`));
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return Promise.reject(new FetchRefused(`${url.protocol} links are not fetched`));
   if (url.username || url.password) return Promise.reject(new FetchRefused("links with credentials are not fetched"));
   if (!isAllowedHost(url.hostname, options.extraDomains)) return Promise.reject(new FetchRefused(`${url.hostname} is not a marketplace`));
   const destination = target(url);
@@ -163,13 +177,23 @@ export function fetchOnce(raw: string | URL, options: { extraDomains?: readonly 
   });
 }
 
-function getOnce(url: URL, destination: { url: URL; viaBase: boolean }, timeoutMs: number, headers: Record<string, string> | undefined): Promise<FetchAnswer> {
+function getOnce(
+  url: URL,
+  destination: { url: URL; viaBase: boolean },
+  timeoutMs: number,
+  headers: Record<string, string> | undefined,
+): Promise<FetchAnswer> {
   const client = destination.url.protocol === "https:" ? https : http;
   return new Promise<FetchAnswer>((resolve, reject) => {
     const request = client.get(
       destination.url,
       {
-        headers: { "User-Agent": USER_AGENT, Accept: "text/html,application/json;q=0.9,*/*;q=0.8", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8", ...headers },
+        headers: {
+          "User-Agent": USER_AGENT,
+          Accept: "text/html,application/json;q=0.9,*/*;q=0.8",
+          "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8",
+          ...headers,
+        },
         timeout: timeoutMs,
         // the configured base is trusted (it is the operator's own fake); anything else must be public
         ...(destination.viaBase ? {} : { lookup: publicLookup as unknown as net.LookupFunction }),
@@ -185,7 +209,14 @@ function getOnce(url: URL, destination: { url: URL; viaBase: boolean }, timeoutM
           }
           chunks.push(chunk);
         });
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), url: url.href }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            url: url.href,
+          }),
+        );
         response.on("error", reject);
       },
     );

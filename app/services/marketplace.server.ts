@@ -92,7 +92,12 @@ async function get(url: string, platform: Platform): Promise<FetchAnswer> {
 }
 
 const decodeEntities = (text: string) =>
-  text.replace(/&gt;/g, ">").replace(/&lt;/g, "<").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  text
+    .replace(/&gt;/g, ">")
+    .replace(/&lt;/g, "<")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 
 // ---------------------------------------------------------------- weidian
 
@@ -116,7 +121,10 @@ const weidian: Adapter = async (itemId) => {
       itemStock?: number;
       shopName?: string;
       attrList?: Array<{ attrTitle?: string; attrValues?: Array<{ attrId?: number; attrValue?: string; img?: string }> }>;
-      skuInfos?: Array<{ attrIds?: number[]; skuInfo?: { id?: number; title?: string; discountPrice?: number; originalPrice?: number; stock?: number; img?: string } }>;
+      skuInfos?: Array<{
+        attrIds?: number[];
+        skuInfo?: { id?: number; title?: string; discountPrice?: number; originalPrice?: number; stock?: number; img?: string };
+      }>;
     } | null;
   };
   if (typeof body?.status?.code !== "number") throw new FetchFailed("weidian", "getItemSkuInfo has no status");
@@ -124,13 +132,22 @@ const weidian: Adapter = async (itemId) => {
   const result = body.result;
   if (typeof result.itemTitle !== "string" || !result.itemTitle.trim()) throw new FetchFailed("weidian", "getItemSkuInfo has no title");
   const names = new Map<number, string>();
-  for (const group of result.attrList ?? []) for (const value of group.attrValues ?? []) if (typeof value.attrId === "number" && value.attrValue) names.set(value.attrId, value.attrValue);
+  for (const group of result.attrList ?? [])
+    for (const value of group.attrValues ?? [])
+      if (typeof value.attrId === "number" && value.attrValue) names.set(value.attrId, value.attrValue);
   const skus: CrawledSku[] = (result.skuInfos ?? []).flatMap((entry) => {
     const info = entry.skuInfo;
     if (!info) return [];
-    const name = info.title?.trim() || (entry.attrIds ?? []).map((id) => names.get(id)).filter(Boolean).join(" / ");
+    const name =
+      info.title?.trim() ||
+      (entry.attrIds ?? [])
+        .map((id) => names.get(id))
+        .filter(Boolean)
+        .join(" / ");
     const price = money(info.discountPrice ?? info.originalPrice, true);
-    return name && price !== null ? [{ name, priceCny: price, stock: Math.max(0, Math.floor(info.stock ?? 0)), thumbnailUrl: https(info.img) }] : [];
+    return name && price !== null
+      ? [{ name, priceCny: price, stock: Math.max(0, Math.floor(info.stock ?? 0)), thumbnailUrl: https(info.img) }]
+      : [];
   });
 
   let description: string[] = [];
@@ -152,7 +169,10 @@ const weidian: Adapter = async (itemId) => {
     itemId,
     title: result.itemTitle.trim(),
     priceCny: money(result.itemDiscountLowPrice, true) ?? (skus.length ? Math.min(...skus.map((sku) => sku.priceCny)) : null),
-    images: unique([https(result.itemMainPic), ...(result.itemPicList ?? []).map(https), ...skus.map((sku) => sku.thumbnailUrl)]).slice(0, 12),
+    images: unique([https(result.itemMainPic), ...(result.itemPicList ?? []).map(https), ...skus.map((sku) => sku.thumbnailUrl)]).slice(
+      0,
+      12,
+    ),
     skus,
     description,
     shopName: typeof result.shopName === "string" && result.shopName.trim() ? result.shopName.trim() : null,
@@ -191,31 +211,52 @@ const taobao: Adapter = async (itemId, platform) => {
   if (!/^SUCCESS/.test(ret)) throw new FetchFailed(platform, ret.slice(0, 200));
   const item = body.data?.item;
   if (!item?.title) throw new FetchFailed(platform, "getdetail has no item");
-  let stack: { price?: { price?: { priceText?: string } }; skuCore?: { sku2info?: Record<string, { price?: { priceText?: string }; quantity?: string | number }> } } = {};
+  let stack: {
+    price?: { price?: { priceText?: string } };
+    skuCore?: { sku2info?: Record<string, { price?: { priceText?: string }; quantity?: string | number }> };
+  } = {};
   try {
     stack = JSON.parse(body.data?.apiStack?.[0]?.value ?? "{}");
   } catch {
     throw new FetchFailed(platform, "getdetail apiStack is not JSON");
   }
   const values = new Map<string, Value>();
-  for (const prop of body.data?.skuBase?.props ?? []) for (const value of prop.values ?? []) if (prop.pid && value.vid) values.set(`${prop.pid}:${value.vid}`, value);
+  for (const prop of body.data?.skuBase?.props ?? [])
+    for (const value of prop.values ?? []) if (prop.pid && value.vid) values.set(`${prop.pid}:${value.vid}`, value);
   const sku2info = stack.skuCore?.sku2info ?? {};
   const skus: CrawledSku[] = (body.data?.skuBase?.skus ?? []).flatMap((sku) => {
-    const parts = (sku.propPath ?? "").split(";").map((path) => values.get(path)).filter((value): value is Value => Boolean(value));
+    const parts = (sku.propPath ?? "")
+      .split(";")
+      .map((path) => values.get(path))
+      .filter((value): value is Value => Boolean(value));
     const info = sku.skuId ? sku2info[sku.skuId] : undefined;
     const price = money(info?.price?.priceText);
-    const name = parts.map((part) => part.name).filter(Boolean).join(" / ");
+    const name = parts
+      .map((part) => part.name)
+      .filter(Boolean)
+      .join(" / ");
     if (!name || price === null) return [];
-    return [{ name, priceCny: price, stock: Math.max(0, Math.floor(Number(info?.quantity ?? 0)) || 0), thumbnailUrl: https(parts.find((part) => part.image)?.image) }];
+    return [
+      {
+        name,
+        priceCny: price,
+        stock: Math.max(0, Math.floor(Number(info?.quantity ?? 0)) || 0),
+        thumbnailUrl: https(parts.find((part) => part.image)?.image),
+      },
+    ];
   });
   const description = (body.data?.props?.groupProps ?? []).flatMap((group) =>
-    Object.values(group).flatMap((list) => (Array.isArray(list) ? list.flatMap((entry) => Object.entries(entry).map(([key, value]) => `${key}: ${value}`)) : [])),
+    Object.values(group).flatMap((list) =>
+      Array.isArray(list) ? list.flatMap((entry) => Object.entries(entry).map(([key, value]) => `${key}: ${value}`)) : [],
+    ),
   );
   return {
     platform,
     itemId,
     title: item.title.trim(),
-    priceCny: money(stack.price?.price?.priceText ?? sku2info["0"]?.price?.priceText) ?? (skus.length ? Math.min(...skus.map((sku) => sku.priceCny)) : null),
+    priceCny:
+      money(stack.price?.price?.priceText ?? sku2info["0"]?.price?.priceText) ??
+      (skus.length ? Math.min(...skus.map((sku) => sku.priceCny)) : null),
     images: unique((item.images ?? []).map(https)).slice(0, 12),
     skus,
     description: description.length ? [description.join("\n")] : [],
@@ -257,15 +298,25 @@ const alibaba1688: Adapter = async (itemId) => {
   const ranges = global?.orderParamModel?.orderParam?.skuParam?.skuRangePrices ?? [];
   const basePrice = ranges.map((range) => money(range.price)).filter((price): price is number => price !== null);
   const images = new Map<string, string>();
-  for (const prop of global?.skuModel?.skuProps ?? []) for (const value of prop.value ?? []) if (value.name && value.imageUrl) images.set(value.name, https(value.imageUrl) ?? "");
+  for (const prop of global?.skuModel?.skuProps ?? [])
+    for (const value of prop.value ?? []) if (value.name && value.imageUrl) images.set(value.name, https(value.imageUrl) ?? "");
   const skus: CrawledSku[] = Object.entries(global?.skuModel?.skuInfoMap ?? {}).flatMap(([key, info]) => {
-    const parts = decodeEntities(key).split(">").map((part) => part.trim());
+    const parts = decodeEntities(key)
+      .split(">")
+      .map((part) => part.trim());
     const price = money(info.discountPrice ?? info.price) ?? (basePrice.length ? Math.min(...basePrice) : null);
     if (price === null) return [];
-    return [{ name: parts.join(" / "), priceCny: price, stock: Math.max(0, Math.floor(info.canBookCount ?? 0)), thumbnailUrl: parts.map((part) => images.get(part)).find(Boolean) ?? null }];
+    return [
+      {
+        name: parts.join(" / "),
+        priceCny: price,
+        stock: Math.max(0, Math.floor(info.canBookCount ?? 0)),
+        thumbnailUrl: parts.map((part) => images.get(part)).find(Boolean) ?? null,
+      },
+    ];
   });
   const attributes = (global?.offerDetail?.featureAttributes ?? []).flatMap((attribute) =>
-    attribute.name ? [`${attribute.name}: ${Array.isArray(attribute.value) ? attribute.value.join(", ") : attribute.value ?? ""}`] : [],
+    attribute.name ? [`${attribute.name}: ${Array.isArray(attribute.value) ? attribute.value.join(", ") : (attribute.value ?? "")}`] : [],
   );
   return {
     platform: "1688",
@@ -323,7 +374,12 @@ export function crawledJson(item: CrawledProduct) {
     title: item.title,
     price: item.priceCny,
     images: item.images,
-    skus: item.skus.map((sku) => ({ sku_name: sku.name, sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl })),
+    skus: item.skus.map((sku) => ({
+      sku_name: sku.name,
+      sku_price: sku.priceCny,
+      sku_stock: sku.stock,
+      sku_thumbnail_url: sku.thumbnailUrl,
+    })),
     description: item.description,
     descriptionItems: item.description,
     shopName: item.shopName,
@@ -416,7 +472,9 @@ export async function findPasted(text: string, options: { beforeFetch?: () => Pr
   }
   const db = getDb();
   if (reading.kind === "number") {
-    const existing = (await findProductsByItemId(db, reading.itemId)).filter((product) => product.platform && reading.kind === "number" && reading.candidates.includes(product.platform));
+    const existing = (await findProductsByItemId(db, reading.itemId)).filter(
+      (product) => product.platform && reading.kind === "number" && reading.candidates.includes(product.platform),
+    );
     if (existing[0]) return { kind: "found", product: existing[0] };
     if (reading.candidates.length === 1) return { kind: "importable", platform: reading.candidates[0], itemId: reading.itemId };
     return { kind: "choose", itemId: reading.itemId, candidates: reading.candidates };
@@ -441,7 +499,11 @@ function marketplacePictures(images: string[]): string[] {
  * everything it shows comes from the marketplace's own answer, its link is the
  * marketplace's address for the item. A crawl that fails stores nothing.
  */
-export async function importItem(platform: Platform, itemId: string, actor: { user: User; access: Access }): Promise<{ product: ProductWithSkus; created: boolean }> {
+export async function importItem(
+  platform: Platform,
+  itemId: string,
+  actor: { user: User; access: Access },
+): Promise<{ product: ProductWithSkus; created: boolean }> {
   const item = await crawlItem(platform, itemId);
   return syncExternalProduct(
     {
@@ -450,7 +512,12 @@ export async function importItem(platform: Platform, itemId: string, actor: { us
       price: item.priceCny,
       images: marketplacePictures(item.images),
       source: item.platform,
-      skus: item.skus.map((sku) => ({ sku_name: sku.name.slice(0, 100), sku_price: sku.priceCny, sku_stock: sku.stock, sku_thumbnail_url: sku.thumbnailUrl })),
+      skus: item.skus.map((sku) => ({
+        sku_name: sku.name.slice(0, 100),
+        sku_price: sku.priceCny,
+        sku_stock: sku.stock,
+        sku_thumbnail_url: sku.thumbnailUrl,
+      })),
       description: item.description,
       isExternalProduct: true,
       showInListing: true,
@@ -468,7 +535,11 @@ export async function importItem(platform: Platform, itemId: string, actor: { us
  * shopper can neither put their own title, pictures or link on an item nor take an item
  * id for something else. An item already in the catalogue is answered as it is.
  */
-export async function syncExternal(body: SyncExternalBody, actor: { user: User; access: Access }, clientIp: string): Promise<{ product: ProductWithSkus; created: boolean }> {
+export async function syncExternal(
+  body: SyncExternalBody,
+  actor: { user: User; access: Access },
+  clientIp: string,
+): Promise<{ product: ProductWithSkus; created: boolean }> {
   if (canAny(actor.access, ["product.create", "product.edit"])) return syncExternalProduct(body, actor);
   const existing = await findProductByPlatformItem(getDb(), body.source, body.itemId);
   if (existing) return { product: await getProduct(existing.id), created: false };

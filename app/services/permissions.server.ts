@@ -29,11 +29,7 @@ async function loadAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
   return { userType, roles, directPermissions, allPermissions, hasAdminAccess: userType !== "user" };
 }
 
-export type Requirement =
-  | { permission: Permission }
-  | { anyOf: readonly Permission[] }
-  | { superAdmin: true }
-  | { adminAccess: true };
+export type Requirement = { permission: Permission } | { anyOf: readonly Permission[] } | { superAdmin: true } | { adminAccess: true };
 
 export function meets(access: Access, requirement: Requirement): boolean {
   if ("permission" in requirement) return access.allPermissions.includes(requirement.permission);
@@ -79,7 +75,8 @@ export async function requireAdmin(request: Request, requirement?: Requirement):
   const result = await requireUser(request);
   // the e-mail pages say it in the spec's words alone (docs/product/admin.md 6)
   const specWords = showsLoginScreen(new URL(request.url).pathname);
-  if (!result.access.hasAdminAccess) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : `You do not have access to the admin area. ${ADMIN_REQUIRED_TEXT}`);
+  if (!result.access.hasAdminAccess)
+    throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : `You do not have access to the admin area. ${ADMIN_REQUIRED_TEXT}`);
   if (requirement && !meets(result.access, requirement)) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : undefined);
   return result;
 }
@@ -96,7 +93,10 @@ export function requireMore(actor: { access: Access }, requirement: Requirement)
  * /api: the authenticated user (bearer token or session cookie) or the JSON 401 (with
  * `missingMessage` when a section words it its own way).
  */
-export async function requireApiUser(request: Request, missingMessage: string = MESSAGES.authRequired): Promise<{ user: User; access: Access }> {
+export async function requireApiUser(
+  request: Request,
+  missingMessage: string = MESSAGES.authRequired,
+): Promise<{ user: User; access: Access }> {
   const user = await getApiUser(request);
   if (!user) throw new ApiError(401, missingMessage, "AUTH_REQUIRED");
   return { user, access: await getAccess(user) };
@@ -109,7 +109,11 @@ export async function optionalApiUser(request: Request): Promise<{ user: User; a
 }
 
 /** /api admin endpoints: 403 '权限不足，需要管理员权限' when the requirement is not met. */
-export async function requireApiAdmin(request: Request, requirement?: Requirement, missingMessage?: string): Promise<{ user: User; access: Access }> {
+export async function requireApiAdmin(
+  request: Request,
+  requirement?: Requirement,
+  missingMessage?: string,
+): Promise<{ user: User; access: Access }> {
   const result = await requireApiUser(request, missingMessage);
   if (!result.access.hasAdminAccess || (requirement && !meets(result.access, requirement))) {
     throw new ApiError(403, "权限不足，需要管理员权限", "FORBIDDEN");

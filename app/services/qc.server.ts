@@ -122,7 +122,10 @@ export function groupIntoSets(images: QcImage[]): QcSet[] {
     set.images.sort((a, b) => a.id - b.id);
     set.date = set.images[0]?.createdAt ?? set.date;
   }
-  const newest = (set: QcSet) => set.images.reduce((latest, image) => (image.createdAt > latest.createdAt || (image.createdAt === latest.createdAt && image.id > latest.id) ? image : latest));
+  const newest = (set: QcSet) =>
+    set.images.reduce((latest, image) =>
+      image.createdAt > latest.createdAt || (image.createdAt === latest.createdAt && image.id > latest.id) ? image : latest,
+    );
   return list.sort((a, b) => {
     const x = newest(a);
     const y = newest(b);
@@ -184,7 +187,10 @@ type Candidate = { file: UploadedFile; name: string; hash: string };
 
 /** SHA-256 (hex) of an uploaded file's bytes, as sent. */
 async function fileHash(file: UploadedFile): Promise<string> {
-  return crypto.createHash("sha256").update(new Uint8Array(await file.arrayBuffer())).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(new Uint8Array(await file.arrayBuffer()))
+    .digest("hex");
 }
 
 /** The files of the form that can be stored, and a message for each one that cannot. */
@@ -212,7 +218,10 @@ async function sortFiles(files: UploadedFile[]): Promise<{ valid: Candidate[]; e
 }
 
 function refuse(message: string, errors: FieldError[] = [], status = 400): ApiError {
-  return new ApiError(status, message, "VALIDATION_ERROR", [...errors, ...(errors.some((e) => e.message === message) ? [] : [{ field: "photos", message }])]);
+  return new ApiError(status, message, "VALIDATION_ERROR", [
+    ...errors,
+    ...(errors.some((e) => e.message === message) ? [] : [{ field: "photos", message }]),
+  ]);
 }
 
 async function removeStored(stored: Array<{ image: StoredUpload; thumb: StoredUpload }>) {
@@ -258,7 +267,12 @@ export async function receiveQcUpload(
       const { errors } = sorted;
       const db = getDb();
       // the same photo twice (in this upload, or already sent for this product) is refused by name
-      const known = await uploadedHashes(db, product.id, actor.user.id, sorted.valid.map((candidate) => candidate.hash));
+      const known = await uploadedHashes(
+        db,
+        product.id,
+        actor.user.id,
+        sorted.valid.map((candidate) => candidate.hash),
+      );
       const valid = sorted.valid.filter((candidate) => {
         if (!known.has(candidate.hash)) {
           known.add(candidate.hash);
@@ -325,7 +339,9 @@ export async function receiveQcUpload(
         throw error;
       }
       if (published) contentChanged();
-      const uploaded = (await qcImagesOfProduct(db, product.id, ["pending", "approved"])).filter((image) => ids.includes(image.id)).sort((a, b) => a.id - b.id);
+      const uploaded = (await qcImagesOfProduct(db, product.id, ["pending", "approved"]))
+        .filter((image) => ids.includes(image.id))
+        .sort((a, b) => a.id - b.id);
       return { product, uploaded, errors, published };
     },
   );
@@ -407,7 +423,10 @@ export async function deleteQcImage(id: number, actor: { access: Access }): Prom
   if (image.status === "approved") contentChanged();
 }
 
-export async function deleteQcImages(ids: number[], actor: { access: Access }): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> {
+export async function deleteQcImages(
+  ids: number[],
+  actor: { access: Access },
+): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> {
   const failed: Array<{ id: number; message: string }> = [];
   let done = 0;
   for (const id of new Set(ids)) {
@@ -448,14 +467,29 @@ const FILTERS: Record<QcFilter, { isExternal?: boolean; qc?: "with" | "without" 
 };
 
 /** Products as QC folders (docs/product/admin.md 2, QC file manager): filter, search by id or name, paged. */
-export async function qcFolders(options: { page: number; limit: number; searchTerm?: string; filterType: QcFilter }): Promise<Page<QcFolder>> {
+export async function qcFolders(options: {
+  page: number;
+  limit: number;
+  searchTerm?: string;
+  filterType: QcFilter;
+}): Promise<Page<QcFolder>> {
   const db = getDb();
-  const page = await listProducts(db, { page: options.page, limit: options.limit, nameContains: options.searchTerm, ...FILTERS[options.filterType] });
+  const page = await listProducts(db, {
+    page: options.page,
+    limit: options.limit,
+    nameContains: options.searchTerm,
+    ...FILTERS[options.filterType],
+  });
   const ids = page.items.map((product) => product.id);
   const [previews, pending] = await Promise.all([approvedPreviews(db, ids, QC_LIMITS.cardThumbnails), pendingCounts(db, ids)]);
   return {
     ...page,
-    items: page.items.map((product) => ({ product, approved: product.qcCount, pending: pending.get(product.id) ?? 0, previews: previews.get(product.id) ?? [] })),
+    items: page.items.map((product) => ({
+      product,
+      approved: product.qcCount,
+      pending: pending.get(product.id) ?? 0,
+      previews: previews.get(product.id) ?? [],
+    })),
   };
 }
 

@@ -49,7 +49,10 @@ export const LIMITS = {
  * limits still apply.
  */
 export function countsPerAddress(ip: string): boolean {
-  const value = ip.trim().toLowerCase().replace(/^::ffff:/, "");
+  const value = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:/, "");
   return value !== "" && value !== "::1" && !value.startsWith("127.");
 }
 

@@ -39,10 +39,7 @@ export async function getSessionUserId(request: Request): Promise<{ userId: numb
 }
 
 /** Starts a new session (always a new id) and returns its Set-Cookie header. */
-export async function startSession(
-  request: Request,
-  input: { userId: number; maxAgeSeconds: number; ip: string },
-): Promise<string> {
+export async function startSession(request: Request, input: { userId: number; maxAgeSeconds: number; ip: string }): Promise<string> {
   const token = randomToken(32);
   await insertSession(getDb(), {
     idHash: sha256(token),

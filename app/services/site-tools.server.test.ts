@@ -4,7 +4,9 @@ import { analyseRobotsTxt, generateSitemapReport, getAppVersion, getSystemStatus
 
 describe("analyseRobotsTxt", () => {
   it("reads groups, rules and sitemaps, ignoring comments and blank lines", () => {
-    const result = analyseRobotsTxt("# hi\nUser-agent: *\nAllow: /\nDisallow: /admin # back office\n\nSitemap: https://shop.example/sitemap.xml\n");
+    const result = analyseRobotsTxt(
+      "# hi\nUser-agent: *\nAllow: /\nDisallow: /admin # back office\n\nSitemap: https://shop.example/sitemap.xml\n",
+    );
     expect(result).toEqual({
       lineCount: 4,
       userAgents: ["*"],
@@ -33,7 +35,9 @@ describe("analyseRobotsTxt", () => {
 
 describe("validateSettingsChanges", () => {
   it("normalises values", () => {
-    expect(validateSettingsChanges({ site_name: " Shop ", ad_banner_enabled: true, show_external_products: " False ", robots_txt: "a\r\nb" })).toEqual({
+    expect(
+      validateSettingsChanges({ site_name: " Shop ", ad_banner_enabled: true, show_external_products: " False ", robots_txt: "a\r\nb" }),
+    ).toEqual({
       site_name: "Shop",
       ad_banner_enabled: "true",
       show_external_products: "false",

@@ -38,11 +38,15 @@ function isHttpUrl(value: string): boolean {
  */
 export function validateSettingsChanges(input: unknown): Partial<Record<SiteSettingKey, string>> {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new ApiError(400, SETTINGS_MESSAGES.noSettings, "VALIDATION_ERROR", [{ field: "settings", message: SETTINGS_MESSAGES.noSettings }]);
+    throw new ApiError(400, SETTINGS_MESSAGES.noSettings, "VALIDATION_ERROR", [
+      { field: "settings", message: SETTINGS_MESSAGES.noSettings },
+    ]);
   }
   const entries = Object.entries(input as Record<string, unknown>);
   if (entries.length === 0) {
-    throw new ApiError(400, SETTINGS_MESSAGES.noSettings, "VALIDATION_ERROR", [{ field: "settings", message: SETTINGS_MESSAGES.noSettings }]);
+    throw new ApiError(400, SETTINGS_MESSAGES.noSettings, "VALIDATION_ERROR", [
+      { field: "settings", message: SETTINGS_MESSAGES.noSettings },
+    ]);
   }
   const errors: FieldError[] = [];
   const values: Partial<Record<SiteSettingKey, string>> = {};

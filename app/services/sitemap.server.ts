@@ -127,7 +127,9 @@ async function buildFile(name: string, plan: Plan, version: string): Promise<Sit
   let xml: string;
   let urlCount: number;
   if (name === "sitemap.xml" && plan.single) {
-    const products = (await Promise.all(plan.blocks.map((block) => catalogueSitemapProducts.entries(block.block, SITEMAP_MAX_URLS)))).flat();
+    const products = (
+      await Promise.all(plan.blocks.map((block) => catalogueSitemapProducts.entries(block.block, SITEMAP_MAX_URLS)))
+    ).flat();
     const entries = dedupe([...plan.pages, ...products]);
     xml = urlset(plan.base, entries);
     urlCount = entries.length;
@@ -239,5 +241,8 @@ export async function sitemapResponse(request: Request, name: string): Promise<R
     headers.set("Content-Encoding", "gzip");
   }
   headers.set("Content-Length", String(body.length));
-  return new Response(request.method === "HEAD" ? null : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length), { status: 200, headers });
+  return new Response(request.method === "HEAD" ? null : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length), {
+    status: 200,
+    headers,
+  });
 }

@@ -18,9 +18,17 @@ describe("tokens", () => {
 
   it("answer TOKEN_EXPIRED for an expired token and INVALID_TOKEN for a forged one", async () => {
     const key = new TextEncoder().encode(getEnv().JWT_SECRET);
-    const expired = await new SignJWT({ typ: "access", tv: 0 }).setProtectedHeader({ alg: "HS256" }).setSubject("1").setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(key);
+    const expired = await new SignJWT({ typ: "access", tv: 0 })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("1")
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(key);
     await expect(verifyAccessToken(expired)).rejects.toMatchObject({ status: 401, code: "TOKEN_EXPIRED" });
-    const forged = await new SignJWT({ typ: "access", tv: 0 }).setProtectedHeader({ alg: "HS256" }).setSubject("1").setExpirationTime("1h").sign(new TextEncoder().encode("x".repeat(40)));
+    const forged = await new SignJWT({ typ: "access", tv: 0 })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("1")
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode("x".repeat(40)));
     await expect(verifyAccessToken(forged)).rejects.toMatchObject({ status: 401, code: "INVALID_TOKEN" });
   });
 

@@ -8,12 +8,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import type { Access } from "~/lib/permissions";
-import {
-  findRefreshToken,
-  insertRefreshToken,
-  revokeRefreshToken,
-  deleteUserRefreshTokens,
-} from "~/models/session.server";
+import { findRefreshToken, insertRefreshToken, revokeRefreshToken, deleteUserRefreshTokens } from "~/models/session.server";
 import { bumpTokenVersion, findUserById, type User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { randomToken, sha256 } from "./crypto.server";
@@ -64,8 +59,7 @@ export async function verifyAccessToken(token: string): Promise<AccessClaims> {
   }
 }
 
-const maxAgeSeconds = (access: Access) =>
-  access.hasAdminAccess ? getEnv().REFRESH_MAX_AGE_ADMIN : getEnv().REFRESH_MAX_AGE_USER;
+const maxAgeSeconds = (access: Access) => (access.hasAdminAccess ? getEnv().REFRESH_MAX_AGE_ADMIN : getEnv().REFRESH_MAX_AGE_USER);
 
 export async function issueRefreshToken(user: User, access: Access, familyIssuedAt = new Date().toISOString()): Promise<string> {
   const token = randomToken(32);

@@ -20,7 +20,8 @@ describe("unsubscribe tokens", () => {
     const [, mac] = token.split(".");
     expect(readUnsubscribeToken(`8.${mac}`)).toBeNull();
     expect(readUnsubscribeToken(`7.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`)).toBeNull();
-    for (const bad of [null, undefined, "", "7", "7.", "x.y", `0.${mac}`, `-7.${mac}`, `7.${mac}.extra`]) expect(readUnsubscribeToken(bad)).toBeNull();
+    for (const bad of [null, undefined, "", "7", "7.", "x.y", `0.${mac}`, `-7.${mac}`, `7.${mac}.extra`])
+      expect(readUnsubscribeToken(bad)).toBeNull();
   });
 
   it("pages show a masked address", () => {

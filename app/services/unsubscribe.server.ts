@@ -18,11 +18,13 @@ const KEY_LABEL = "unsubscribe links";
 const MAC_CHARS = 22;
 
 export const UNSUBSCRIBE_MESSAGES = {
-  invalid: "This unsubscribe link is not valid. Copy the whole link from the e-mail, or log in and choose on your profile whether we send you news.",
+  invalid:
+    "This unsubscribe link is not valid. Copy the whole link from the e-mail, or log in and choose on your profile whether we send you news.",
   gone: "This account no longer exists, so it gets no e-mail from us.",
 } as const;
 
-const mac = (userId: number) => crypto.createHmac("sha256", derivedKey(KEY_LABEL)).update(`unsubscribe:${userId}`).digest("base64url").slice(0, MAC_CHARS);
+const mac = (userId: number) =>
+  crypto.createHmac("sha256", derivedKey(KEY_LABEL)).update(`unsubscribe:${userId}`).digest("base64url").slice(0, MAC_CHARS);
 
 export function unsubscribeToken(userId: number): string {
   return `${userId}.${mac(userId)}`;

@@ -55,10 +55,19 @@ describe("server-issued upload names", () => {
 });
 
 describe("storing and sweeping uploads", () => {
-  const png = () => sharp({ create: { width: 300, height: 200, channels: 3, background: "#08f" } }).png().toBuffer();
+  const png = () =>
+    sharp({ create: { width: 300, height: 200, channels: 3, background: "#08f" } })
+      .png()
+      .toBuffer();
 
   it("stores a re-encoded image under a server-made name, recorded with its owner", async () => {
-    const stored = await storeImage(new Blob([new Uint8Array(await png())]), "products", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
+    const stored = await storeImage(
+      new Blob([new Uint8Array(await png())]),
+      "products",
+      null,
+      { notImage: "no", tooLarge: "big" },
+      1024 * 1024,
+    );
     expect(stored.url).toMatch(/^\/uploads\/products\/\d{4}-\d{2}\/[0-9a-f-]{36}\.webp$/);
     expect(stored).toMatchObject({ kind: "products", ownerId: null, width: 300, height: 200 });
     const file = path.join(getEnv().UPLOADS_DIR, stored.path);
@@ -71,17 +80,40 @@ describe("storing and sweeping uploads", () => {
 
   it("refuses what is not an image of the kind's formats, whatever it is called", async () => {
     const svg = new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>']);
-    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } }).gif().toBuffer();
-    await expect(storeImage(svg, "avatars", null, { notImage: "not an image", tooLarge: "big" }, 1024 * 1024)).rejects.toThrow("not an image");
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } })
+      .gif()
+      .toBuffer();
+    await expect(storeImage(svg, "avatars", null, { notImage: "not an image", tooLarge: "big" }, 1024 * 1024)).rejects.toThrow(
+      "not an image",
+    );
     // QC photos are JPEG, PNG or WEBP only
-    await expect(storeImage(new Blob([new Uint8Array(gif)]), "qc", null, { notImage: "not an image", tooLarge: "big" }, 1024 * 1024)).rejects.toThrow("not an image");
+    await expect(
+      storeImage(new Blob([new Uint8Array(gif)]), "qc", null, { notImage: "not an image", tooLarge: "big" }, 1024 * 1024),
+    ).rejects.toThrow("not an image");
   });
 
   it("housekeeping removes avatar uploads nobody shows after a day, and stale temporary folders", async () => {
     const db = getDb();
-    const stored = await storeImage(new Blob([new Uint8Array(await png())]), "avatars", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
-    const shown = await storeImage(new Blob([new Uint8Array(await png())]), "avatars", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
-    const user = await insertUser(db, { username: `sweep${Date.now()}`, email: `sweep${Date.now()}@example.test`, passwordHash: null, avatarUrl: shown.url });
+    const stored = await storeImage(
+      new Blob([new Uint8Array(await png())]),
+      "avatars",
+      null,
+      { notImage: "no", tooLarge: "big" },
+      1024 * 1024,
+    );
+    const shown = await storeImage(
+      new Blob([new Uint8Array(await png())]),
+      "avatars",
+      null,
+      { notImage: "no", tooLarge: "big" },
+      1024 * 1024,
+    );
+    const user = await insertUser(db, {
+      username: `sweep${Date.now()}`,
+      email: `sweep${Date.now()}@example.test`,
+      passwordHash: null,
+      avatarUrl: shown.url,
+    });
     const tmp = path.join(getEnv().DATA_DIR, "tmp", "upload-stale");
     fs.mkdirSync(tmp, { recursive: true });
     const old = new Date(Date.now() - 2 * 60 * 60_000);
@@ -103,13 +135,18 @@ describe("storing and sweeping uploads", () => {
 
   it("housekeeping removes product images nothing shows after a day, and keeps every one a product, SKU or text shows", async () => {
     const db = getDb();
-    const image = () => storeImage(new Blob([new Uint8Array(sharpPng)]), "products", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
+    const image = () =>
+      storeImage(new Blob([new Uint8Array(sharpPng)]), "products", null, { notImage: "no", tooLarge: "big" }, 1024 * 1024);
     const sharpPng = await png();
     const [orphan, gallery, written, sku, described] = [await image(), await image(), await image(), await image(), await image()];
     // the gallery names one by its path, another by the site's full address; a SKU shows one; a description links one
     await insertProduct(
       db,
-      { name: `Sweep ${Date.now()}`, images: [gallery.url, `https://shop.example${written.url}`], description: `<p>See <img src="${described.url}"></p>` },
+      {
+        name: `Sweep ${Date.now()}`,
+        images: [gallery.url, `https://shop.example${written.url}`],
+        description: `<p>See <img src="${described.url}"></p>`,
+      },
       [{ name: "Red", priceCny: 1, stock: 1, thumbnailUrl: sku.url }],
       null,
     );

@@ -179,7 +179,10 @@ async function parseToDisk(request: Request, dir: string, limits: MultipartLimit
     if (part.filename) {
       files += 1;
       if (files > limits.maxFiles) {
-        throw new MultipartLimitError(limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`, limits.tooManyFilesStatus);
+        throw new MultipartLimitError(
+          limits.messages.tooManyFiles ?? `At most ${limits.maxFiles} files can be sent at once`,
+          limits.tooManyFilesStatus,
+        );
       }
       try {
         const file = await onDisk(withCount);
@@ -246,7 +249,11 @@ export type ThumbnailSpec = { maxEdge: number; quality: number };
  * asked. Anything that is not an image of the kind's formats (by its bytes), or larger
  * than MAX_PIXELS, throws.
  */
-async function encodeImage(input: string | Buffer, kind: UploadKind, thumbnail?: ThumbnailSpec): Promise<{ main: Encoded; thumb?: Encoded }> {
+async function encodeImage(
+  input: string | Buffer,
+  kind: UploadKind,
+  thumbnail?: ThumbnailSpec,
+): Promise<{ main: Encoded; thumb?: Encoded }> {
   const preset = PRESETS[kind];
   // limitInputPixels is checked from the header, before decoding: a decompression bomb
   // (a small file declaring a huge image) is refused without allocating its pixels
@@ -291,7 +298,11 @@ async function writeUpload(encoded: Encoded, kind: UploadKind, ownerId: number |
   }
 }
 
-async function readInput(file: UploadedFile | Blob, messages: { notImage: string; tooLarge: string }, maxBytes: number): Promise<string | Buffer> {
+async function readInput(
+  file: UploadedFile | Blob,
+  messages: { notImage: string; tooLarge: string },
+  maxBytes: number,
+): Promise<string | Buffer> {
   if (file.size > maxBytes) throw new ApiError(413, messages.tooLarge, "PAYLOAD_TOO_LARGE");
   if (file.size === 0) throw new ApiError(400, messages.notImage, "VALIDATION_ERROR");
   return file instanceof NodeOnDiskFile ? file.getFilePath() : Buffer.from(await file.arrayBuffer());

@@ -61,7 +61,6 @@ import {
   type StoredUpload,
 } from "./uploads.server";
 
-
 /** The user object of docs/product/storefront.md 3 (API answers). */
 export type UserJson = {
   id: number;
@@ -308,7 +307,11 @@ export async function listUsersForAdmin(input: {
   const db = getDb();
   const limit = Math.min(Math.max(input.limit ?? USERS_PAGE_SIZE, 1), 100);
   const counts = await countUsersByType(db);
-  const { items, totalItems, page: currentPage } = await listUsers(db, {
+  const {
+    items,
+    totalItems,
+    page: currentPage,
+  } = await listUsers(db, {
     q: input.q,
     type: input.userType ?? "all",
     page: input.page ?? 1,
@@ -322,7 +325,12 @@ export async function listUsersForAdmin(input: {
   return {
     items: items.map((user) => {
       const userRoles = roles.get(user.id) ?? [];
-      return toUserJson(user, userRoles, { userType: userTypeOf(userRoles.map((r) => r.name), user.isAdmin) });
+      return toUserJson(user, userRoles, {
+        userType: userTypeOf(
+          userRoles.map((r) => r.name),
+          user.isAdmin,
+        ),
+      });
     }),
     totalItems,
     totalPages,
@@ -371,7 +379,11 @@ async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJso
     }
     // handing out roles is the super admin's alone, at creation as afterwards
     if (actor.userType !== "super_admin") {
-      throw new ApiError(403, role.name === "super_admin" ? ADMIN_MESSAGES.onlySuperAdminGrants : ADMIN_MESSAGES.onlySuperAdminAssignsRoles, "FORBIDDEN");
+      throw new ApiError(
+        403,
+        role.name === "super_admin" ? ADMIN_MESSAGES.onlySuperAdminGrants : ADMIN_MESSAGES.onlySuperAdminAssignsRoles,
+        "FORBIDDEN",
+      );
     }
     chosen.push(role);
   }
@@ -528,7 +540,9 @@ export async function assignRoleToUser(
   const role = await findRole(db, { id: roleId });
   if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
   if (expiresAt && expiresAt <= new Date().toISOString()) {
-    throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [{ field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast }]);
+    throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [
+      { field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast },
+    ]);
   }
   await assignRole(db, { userId, roleId, expiresAt, assignedBy: actor.user.id });
 }

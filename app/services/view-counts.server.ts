@@ -17,7 +17,12 @@ const FLUSH_DELAY_MS = 1000;
 /** A live count of the views of one product counted by this process (see watchViews()). */
 export type ViewWatch = { count: number; watchers: number };
 
-type State = { pending: Map<number, number>; watched: Map<number, ViewWatch>; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
+type State = {
+  pending: Map<number, number>;
+  watched: Map<number, ViewWatch>;
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+};
 
 declare global {
   var __productViews: State | undefined;

@@ -31,9 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("key", "text", (col) => col.primaryKey())
     .addColumn("value", "text", (col) => col.notNull().defaultTo(""))
     .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
-    .addColumn("updated_at", "text", (col) =>
-      col.notNull().defaultTo(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
-    )
+    .addColumn("updated_at", "text", (col) => col.notNull().defaultTo(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`))
     .execute();
 
   await db

@@ -35,8 +35,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("users")
     .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
-    .addColumn("username", "text", (c) => c.notNull().unique().modifyFront(sql`COLLATE NOCASE`))
-    .addColumn("email", "text", (c) => c.notNull().unique().modifyFront(sql`COLLATE NOCASE`))
+    .addColumn("username", "text", (c) =>
+      c
+        .notNull()
+        .unique()
+        .modifyFront(sql`COLLATE NOCASE`),
+    )
+    .addColumn("email", "text", (c) =>
+      c
+        .notNull()
+        .unique()
+        .modifyFront(sql`COLLATE NOCASE`),
+    )
     .addColumn("password_hash", "text")
     .addColumn("first_name", "text")
     .addColumn("last_name", "text")
@@ -124,11 +134,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("expires_at", "text", (c) => c.notNull())
     .addColumn("consumed_at", "text")
     .execute();
-  await db.schema
-    .createIndex("verification_codes_lookup")
-    .on("verification_codes")
-    .columns(["email", "purpose"])
-    .execute();
+  await db.schema.createIndex("verification_codes_lookup").on("verification_codes").columns(["email", "purpose"]).execute();
 
   await db.schema
     .createTable("captchas")

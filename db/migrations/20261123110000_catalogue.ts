@@ -113,7 +113,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("exchange_rate_state")
     .addColumn("id", "integer", (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn("mode", "text", (c) => c.notNull().defaultTo("automatic").check(sql`mode IN ('automatic', 'manual')`))
+    .addColumn("mode", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("automatic")
+        .check(sql`mode IN ('automatic', 'manual')`),
+    )
     .addColumn("auto_updated_at", "text")
     .addColumn("manual_updated_at", "text")
     .addColumn("last_attempt_at", "text")
@@ -126,7 +131,16 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const trigger of ["products_search_insert", "products_search_delete", "products_search_update"]) {
     await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
   }
-  for (const table of ["exchange_rate_state", "exchange_rates", "products_grams", "products_fts", "collections", "product_skus", "products", "categories"]) {
+  for (const table of [
+    "exchange_rate_state",
+    "exchange_rates",
+    "products_grams",
+    "products_fts",
+    "collections",
+    "product_skus",
+    "products",
+    "categories",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -37,7 +37,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("category_id", "integer", (c) => c.references("blog_categories.id").onDelete("set null"))
     .addColumn("author_id", "integer", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("draft").check(sql`status IN ('draft', 'published', 'scheduled', 'archived', 'private')`),
+      c
+        .notNull()
+        .defaultTo("draft")
+        .check(sql`status IN ('draft', 'published', 'scheduled', 'archived', 'private')`),
     )
     .addColumn("is_featured", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("is_pinned", "integer", (c) => c.notNull().defaultTo(0))
@@ -83,7 +86,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
     // sanitised HTML: p, br, a, blockquote
     .addColumn("content", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("pending").check(sql`status IN ('pending', 'approved', 'rejected', 'spam')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status IN ('pending', 'approved', 'rejected', 'spam')`),
+    )
     .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
     .addColumn("updated_at", "text", (c) => c.notNull().defaultTo(now))
     .execute();

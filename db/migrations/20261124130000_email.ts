@@ -108,7 +108,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Open rows only (pending or in flight): the sender's next row, what is left of a run.
   // A row leaves this index when it ends, so the index stays small and a row's last
   // change writes few pages. Queries repeat its condition to use it.
-  await sql`CREATE INDEX email_sends_open ON email_sends (run_id, status, next_attempt_at, id) WHERE status IN ('pending', 'sending')`.execute(db);
+  await sql`CREATE INDEX email_sends_open ON email_sends (run_id, status, next_attempt_at, id) WHERE status IN ('pending', 'sending')`.execute(
+    db,
+  );
   await sql`CREATE INDEX email_sends_failed ON email_sends (campaign_id, id) WHERE status = 'failed'`.execute(db);
   await sql`CREATE INDEX email_sends_finished ON email_sends (finished_at) WHERE finished_at IS NOT NULL`.execute(db);
   await sql`CREATE INDEX email_sends_user ON email_sends (user_id)`.execute(db);

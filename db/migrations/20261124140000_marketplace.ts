@@ -42,7 +42,14 @@ const cnfansLike = (host: string): Agent => ({
   referral: "ref",
 });
 
-const byUrl = (template: string, referral: string): Agent => ({ name: "", weidian: template, taobao: template, tmall: template, "1688": template, referral });
+const byUrl = (template: string, referral: string): Agent => ({
+  name: "",
+  weidian: template,
+  taobao: template,
+  tmall: template,
+  "1688": template,
+  referral,
+});
 
 const numbered = (base: string, codes: { weidian: string; taobao: string; "1688": string }, referral?: string): Agent => ({
   name: "",
@@ -157,5 +164,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["listing_reports", "price_history", "listing_watch", "agents"]) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ["listing_reports", "price_history", "listing_watch", "agents"])
+    await db.schema.dropTable(table).ifExists().execute();
 }

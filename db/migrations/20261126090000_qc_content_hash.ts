@@ -7,7 +7,9 @@ import { sql, type Kysely } from "kysely";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("qc_images").addColumn("content_hash", "text").execute();
-  await sql`CREATE INDEX qc_images_uploader_hash ON qc_images (product_id, uploaded_by, content_hash) WHERE content_hash IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX qc_images_uploader_hash ON qc_images (product_id, uploaded_by, content_hash) WHERE content_hash IS NOT NULL`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

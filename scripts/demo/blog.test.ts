@@ -50,9 +50,15 @@ describe("demo blog seed", () => {
     const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM blog_posts_fts WHERE blog_posts_fts MATCH '"stitching"'`.execute(db);
     expect(rows.length).toBeGreaterThan(0);
 
-    const before = await db.selectFrom("blog_posts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("blog_posts")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(await seedDatabase(db)).toBe(false);
-    const after = await db.selectFrom("blog_posts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("blog_posts")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

@@ -33,9 +33,30 @@ type PostSeed = {
 };
 
 export const DEMO_BLOG_CATEGORIES = [
-  { key: "guides", name: "Buying guides", slug: "buying-guides", description: "How to find, compare and order products on Weidian, Taobao, Tmall and 1688.", parent: null, order: 0 },
-  { key: "shipping", name: "Agents & shipping", slug: "agents-shipping", description: "Shopping agents, warehouses, parcels and customs.", parent: "guides", order: 0 },
-  { key: "qc", name: "QC & quality", slug: "qc-quality", description: "Reading QC photos, spotting flaws, sizing and materials.", parent: null, order: 1 },
+  {
+    key: "guides",
+    name: "Buying guides",
+    slug: "buying-guides",
+    description: "How to find, compare and order products on Weidian, Taobao, Tmall and 1688.",
+    parent: null,
+    order: 0,
+  },
+  {
+    key: "shipping",
+    name: "Agents & shipping",
+    slug: "agents-shipping",
+    description: "Shopping agents, warehouses, parcels and customs.",
+    parent: "guides",
+    order: 0,
+  },
+  {
+    key: "qc",
+    name: "QC & quality",
+    slug: "qc-quality",
+    description: "Reading QC photos, spotting flaws, sizing and materials.",
+    parent: null,
+    order: 1,
+  },
 ] as const;
 
 export const DEMO_POSTS: readonly PostSeed[] = [
@@ -160,14 +181,47 @@ const DEMO_PEOPLE = [
   { key: "marco", username: "marco_hauls", email: "marco@demo.invalid", firstName: null, lastName: null },
 ] as const;
 
-type CommentSeed = { post: string; by: "lin" | "marco" | "author"; text: string; at: string; replyTo?: number; status?: "approved" | "pending" };
+type CommentSeed = {
+  post: string;
+  by: "lin" | "marco" | "author";
+  text: string;
+  at: string;
+  replyTo?: number;
+  status?: "approved" | "pending";
+};
 
 const DEMO_COMMENTS: readonly CommentSeed[] = [
-  { post: "how-to-buy-on-weidian", by: "lin", text: "Great guide! The tip about asking for measurements saved me a return.", at: "2026-10-03T12:00:00.000Z" },
-  { post: "how-to-buy-on-weidian", by: "author", text: "Glad it helped. Measurements are the best QC photo there is.", at: "2026-10-03T15:30:00.000Z", replyTo: 0 },
-  { post: "how-to-buy-on-weidian", by: "marco", text: "Does this work for Weidian links copied from the app?", at: "2026-10-05T08:10:00.000Z" },
-  { post: "reading-qc-photos", by: "marco", text: "Glue marks are the one I always miss. Thanks for the list.", at: "2026-10-24T10:00:00.000Z" },
-  { post: "shipping-lines-explained", by: "lin", text: "Removing the shoe boxes cut my parcel from 6 kg to 4 kg.", at: "2026-10-17T18:45:00.000Z" },
+  {
+    post: "how-to-buy-on-weidian",
+    by: "lin",
+    text: "Great guide! The tip about asking for measurements saved me a return.",
+    at: "2026-10-03T12:00:00.000Z",
+  },
+  {
+    post: "how-to-buy-on-weidian",
+    by: "author",
+    text: "Glad it helped. Measurements are the best QC photo there is.",
+    at: "2026-10-03T15:30:00.000Z",
+    replyTo: 0,
+  },
+  {
+    post: "how-to-buy-on-weidian",
+    by: "marco",
+    text: "Does this work for Weidian links copied from the app?",
+    at: "2026-10-05T08:10:00.000Z",
+  },
+  {
+    post: "reading-qc-photos",
+    by: "marco",
+    text: "Glue marks are the one I always miss. Thanks for the list.",
+    at: "2026-10-24T10:00:00.000Z",
+  },
+  {
+    post: "shipping-lines-explained",
+    by: "lin",
+    text: "Removing the shoe boxes cut my parcel from 6 kg to 4 kg.",
+    at: "2026-10-17T18:45:00.000Z",
+  },
   { post: "taobao-vs-1688", by: "lin", text: "Which agent do you use for 1688 orders?", at: "2026-10-10T07:20:00.000Z", status: "pending" },
 ];
 
@@ -198,7 +252,18 @@ async function run(db: Kysely<Database>, { images }: PreparedBlog): Promise<void
   for (const person of DEMO_PEOPLE) {
     // an existing account of that name (say, made by hand before the blog landed) is reused
     const existing = await db.selectFrom("users").select("id").where("username", "=", person.username).executeTakeFirst();
-    const id = existing?.id ?? (await insertUser(db, { username: person.username, email: person.email, passwordHash: null, firstName: person.firstName, lastName: person.lastName, emailVerified: true })).id;
+    const id =
+      existing?.id ??
+      (
+        await insertUser(db, {
+          username: person.username,
+          email: person.email,
+          passwordHash: null,
+          firstName: person.firstName,
+          lastName: person.lastName,
+          emailVerified: true,
+        })
+      ).id;
     people.set(person.key, id);
   }
   const categories = new Map<string, number>();
@@ -272,7 +337,10 @@ async function run(db: Kysely<Database>, { images }: PreparedBlog): Promise<void
       { post_id: posts.get("reading-qc-photos")!, user_id: people.get("lin")! },
     ])
     .execute();
-  await db.insertInto("blog_comment_likes").values({ comment_id: commentIds[0], user_id: people.get("marco")! }).execute();
+  await db
+    .insertInto("blog_comment_likes")
+    .values({ comment_id: commentIds[0], user_id: people.get("marco")! })
+    .execute();
 }
 
 async function hasData(db: Kysely<Database>): Promise<boolean> {

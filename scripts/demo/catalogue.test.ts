@@ -103,7 +103,9 @@ describe("demo catalogue seed", () => {
     const shopper = await db.selectFrom("users").selectAll().where("id", "=", pending[0].uploaded_by!).executeTakeFirstOrThrow();
     expect(shopper.password_hash).toBeNull();
     for (const p of products) expect(p.qc_count).toBe(approved.filter((q) => q.product_id === p.id).length);
-    const qcUploads = new Set((await db.selectFrom("uploads").select("path").where("kind", "=", "qc").execute()).map((u) => `/uploads/${u.path}`));
+    const qcUploads = new Set(
+      (await db.selectFrom("uploads").select("path").where("kind", "=", "qc").execute()).map((u) => `/uploads/${u.path}`),
+    );
     for (const q of qc) {
       expect(qcUploads.has(q.image_url!)).toBe(true);
       expect(qcUploads.has(q.thumb_url!)).toBe(true);
@@ -128,7 +130,14 @@ describe("demo catalogue seed", () => {
 async function counts() {
   const db = getDb();
   const one = async (table: "categories" | "products" | "product_skus" | "uploads" | "qc_images" | "users") =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     categories: await one("categories"),
     products: await one("products"),

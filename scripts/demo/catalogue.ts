@@ -51,7 +51,12 @@ export const DEMO_CATEGORIES: readonly CategorySeed[] = [
   { key: "boots", name: "靴子 Boots", description: "马丁靴、工装靴、切尔西靴 Work boots and Chelsea boots", parent: "shoes" },
   { key: "clothing", name: "服装 Clothing", description: "上衣、外套和裤子 Tops, outerwear and bottoms" },
   { key: "hoodies", name: "卫衣 Hoodies & sweatshirts", description: "连帽卫衣和圆领卫衣 Hoodies and crewnecks", parent: "clothing" },
-  { key: "jackets", name: "外套 Jackets & coats", description: "羽绒服、冲锋衣、夹克 Down jackets, shells and work jackets", parent: "clothing" },
+  {
+    key: "jackets",
+    name: "外套 Jackets & coats",
+    description: "羽绒服、冲锋衣、夹克 Down jackets, shells and work jackets",
+    parent: "clothing",
+  },
   { key: "tees", name: "T恤 T-shirts", description: "短袖T恤和Polo衫 Tees and polo shirts", parent: "clothing" },
   { key: "pants", name: "裤子 Pants", description: "牛仔裤、工装裤、短裤 Jeans, cargos and shorts", parent: "clothing" },
   { key: "bags", name: "包袋 Bags", description: "双肩包、托特包、斜挎包 Backpacks, totes and crossbody bags" },
@@ -66,52 +71,328 @@ type SkuKind = "shoe" | "apparel" | "colour" | "edition" | "one";
 type ProductSeed = { name: string; description: string; price: number; category: string; skus: SkuKind };
 
 export const DEMO_PRODUCTS: readonly ProductSeed[] = [
-  { name: "Nike Air Force 1 耐克空军一号 白色", description: "经典低帮板鞋，全白皮革鞋面。The classic low-top in all-white leather.", price: 699, category: "sneakers", skus: "shoe" },
-  { name: "Nike Dunk Low 耐克熊猫配色 Panda", description: "黑白熊猫配色，日常百搭。Black and white Panda colourway for every day.", price: 799, category: "sneakers", skus: "shoe" },
-  { name: "Adidas Samba OG 阿迪达斯德训鞋", description: "翻毛皮鞋头，生胶大底。Suede toe overlay on a gum rubber sole.", price: 759, category: "sneakers", skus: "shoe" },
-  { name: "New Balance 550 新百伦复古篮球鞋", description: "八十年代篮球鞋复刻。A reissue of the 1989 basketball shoe.", price: 649, category: "sneakers", skus: "shoe" },
-  { name: "Asics Gel-Kayano 14 亚瑟士跑鞋 银色", description: "千禧年跑鞋设计，GEL缓震。Millennium running style with GEL cushioning.", price: 899, category: "sneakers", skus: "shoe" },
-  { name: "Converse Chuck 70 匡威高帮帆布鞋", description: "加厚帆布与复古鞋头。Heavier canvas and a vintage toe cap.", price: 569, category: "sneakers", skus: "shoe" },
-  { name: "Jordan 1 Retro High 乔丹一代 芝加哥", description: "红白黑芝加哥配色高帮。High-top in the Chicago red, white and black.", price: 1299, category: "sneakers", skus: "shoe" },
-  { name: "Li-Ning Way of Wade 李宁韦德之道 篮球鞋", description: "䨻科技中底，轻量回弹。Boom foam midsole, light and springy.", price: 1099, category: "sneakers", skus: "shoe" },
-  { name: "Dr. Martens 1460 马丁靴 8孔 黑色", description: "八孔光面皮，黄色缝线。Eight-eyelet smooth leather with yellow stitching.", price: 1399, category: "boots", skus: "shoe" },
-  { name: "Timberland 6-Inch 大黄靴 Yellow boot", description: "防水磨砂皮工装靴。Waterproof nubuck work boot.", price: 1290, category: "boots", skus: "shoe" },
-  { name: "切尔西靴 Chelsea boots 真皮", description: "头层牛皮，松紧侧边，一脚蹬。Full-grain leather with elastic side panels.", price: 459, category: "boots", skus: "shoe" },
-  { name: "加绒连帽卫衣 Fleece hoodie", description: "内里加绒，秋冬保暖，宽松版型。Brushed fleece inside, relaxed fit for cold days.", price: 189, category: "hoodies", skus: "apparel" },
-  { name: "Essentials 连帽卫衣 Oversized hoodie 灰色", description: "落肩宽松，胸前硅胶标。Dropped shoulders and a rubberised chest logo.", price: 329, category: "hoodies", skus: "apparel" },
-  { name: "Carhartt WIP 圆领卫衣 Crewneck sweatshirt", description: "厚实棉质，经典小标。Heavy cotton with the small square label.", price: 599, category: "hoodies", skus: "apparel" },
-  { name: "华夫格半拉链卫衣 Waffle half-zip sweatshirt", description: "华夫格面料，立领半拉链。Waffle knit with a stand collar and half zip.", price: 159, category: "hoodies", skus: "apparel" },
-  { name: "Stussy 字母印花连帽卫衣 Logo hoodie", description: "胸前签名字母印花。Signature script print on the chest.", price: 699, category: "hoodies", skus: "apparel" },
-  { name: "The North Face 1996 Nuptse 北面羽绒服 Down jacket", description: "700蓬鹅绒填充，可收纳帽。700-fill goose down with a stowable hood.", price: 1899, category: "jackets", skus: "apparel" },
-  { name: "Arcteryx Beta 始祖鸟冲锋衣 Shell jacket 防水", description: "三层防水面料，轻量全能。Three-layer waterproof shell, light and versatile.", price: 2999, category: "jackets", skus: "apparel" },
-  { name: "复古工装夹克 Workwear chore jacket", description: "帆布面料，四口袋设计。Cotton canvas with four patch pockets.", price: 269, category: "jackets", skus: "apparel" },
-  { name: "轻薄羽绒马甲 Lightweight down vest", description: "90%白鸭绒，可收纳。90% white duck down, packs into its pocket.", price: 239, category: "jackets", skus: "apparel" },
-  { name: "Patagonia Retro-X 巴塔哥尼亚摇粒绒外套 Fleece jacket", description: "防风摇粒绒，复古撞色。Windproof pile fleece with contrast trims.", price: 1499, category: "jackets", skus: "apparel" },
-  { name: "纯棉重磅短袖T恤 Heavyweight cotton tee", description: "260克重磅纯棉，不易变形。260 gsm cotton that keeps its shape.", price: 79, category: "tees", skus: "apparel" },
-  { name: "Fear of God Essentials 短袖T恤 tee", description: "宽松落肩，背部字母印花。Boxy fit with a back logo print.", price: 259, category: "tees", skus: "apparel" },
-  { name: "印花图案T恤 Graphic print tee 夏季", description: "复古图案印花，夏季透气。Vintage graphic print, breathable for summer.", price: 99, category: "tees", skus: "apparel" },
-  { name: "Polo衫 Pique polo shirt 商务休闲", description: "珠地网眼面料，商务休闲两用。Cotton piqué for the office and the weekend.", price: 149, category: "tees", skus: "apparel" },
-  { name: "直筒牛仔裤 Straight-leg jeans 水洗蓝", description: "水洗做旧，直筒版型。Stone-washed denim in a straight cut.", price: 229, category: "pants", skus: "apparel" },
-  { name: "工装束脚裤 Cargo jogger pants", description: "多口袋工装设计，束脚收口。Cargo pockets and cuffed ankles.", price: 179, category: "pants", skus: "apparel" },
-  { name: "Lululemon ABC 休闲裤 Slim pants", description: "弹力面料，久坐不皱。Stretch fabric that resists creasing.", price: 850, category: "pants", skus: "apparel" },
-  { name: "运动短裤 Mesh basketball shorts", description: "网眼透气，松紧腰头。Breathable mesh with an elastic waist.", price: 69, category: "pants", skus: "apparel" },
-  { name: "帆布托特包 Canvas tote bag", description: "12安加厚帆布，大容量。Heavy 12 oz canvas with plenty of room.", price: 59, category: "bags", skus: "colour" },
-  { name: "Herschel 双肩包 Backpack 大容量", description: "独立电脑隔层，容量25升。Padded laptop sleeve, 25 litres.", price: 459, category: "bags", skus: "colour" },
-  { name: "Longchamp 珑骧饺子包 Le Pliage tote", description: "可折叠尼龙托特包。The foldable nylon tote.", price: 690, category: "bags", skus: "colour" },
-  { name: "斜挎胸包 Crossbody sling bag", description: "防泼水面料，多隔层。Water-repellent with several compartments.", price: 89, category: "bags", skus: "colour" },
-  { name: "Casio G-Shock GA-2100 卡西欧农家橡树", description: "八角形表圈，碳核心防护。Octagonal bezel with carbon core guard.", price: 799, category: "watches", skus: "colour" },
-  { name: "Seiko 5 Sports 精工机械表", description: "自动上链机芯，100米防水。Automatic movement, 100 m water resistance.", price: 1650, category: "watches", skus: "colour" },
-  { name: "极简石英手表 Minimalist quartz watch", description: "超薄表盘，真皮表带。Slim dial on a leather strap.", price: 199, category: "watches", skus: "colour" },
-  { name: "New Era 9FORTY 棒球帽 Baseball cap", description: "可调节后扣，刺绣标志。Adjustable strap and an embroidered logo.", price: 229, category: "hats", skus: "colour" },
-  { name: "针织毛线帽 Knit beanie 冬季保暖", description: "罗纹针织，双层保暖。Ribbed knit, double layer for warmth.", price: 39, category: "hats", skus: "colour" },
-  { name: "渔夫帽 Bucket hat 防晒", description: "纯棉斜纹，宽帽檐防晒。Cotton twill with a wide brim for the sun.", price: 49, category: "hats", skus: "colour" },
-  { name: "925银项链 Sterling silver chain necklace", description: "925纯银古巴链。Solid 925 silver Cuban link chain.", price: 168, category: "accessories", skus: "edition" },
-  { name: "真皮皮带 Leather belt 自动扣", description: "头层牛皮，合金自动扣。Full-grain leather with an automatic buckle.", price: 129, category: "accessories", skus: "edition" },
-  { name: "蓝牙耳机 Wireless earbuds 降噪", description: "主动降噪，续航30小时。Active noise cancelling, 30 hours with the case.", price: 299, category: "electronics", skus: "edition" },
-  { name: "20000mAh 充电宝 Power bank 快充", description: "双向快充，可上飞机。Fast charging both ways, cabin-safe.", price: 129, category: "electronics", skus: "edition" },
-  { name: "机械键盘 Mechanical keyboard 87键", description: "热插拔轴体，RGB背光。Hot-swap switches with RGB backlight.", price: 349, category: "electronics", skus: "edition" },
-  { name: "Xiaomi 小米手环 Smart Band 8", description: "AMOLED屏幕，16天续航。AMOLED screen and 16-day battery.", price: 239, category: "electronics", skus: "one" },
-  { name: "Anker 65W 氮化镓充电器 GaN charger", description: "三口快充，小巧便携。Three ports in a pocket-sized charger.", price: 169, category: "electronics", skus: "one" },
+  {
+    name: "Nike Air Force 1 耐克空军一号 白色",
+    description: "经典低帮板鞋，全白皮革鞋面。The classic low-top in all-white leather.",
+    price: 699,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Nike Dunk Low 耐克熊猫配色 Panda",
+    description: "黑白熊猫配色，日常百搭。Black and white Panda colourway for every day.",
+    price: 799,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Adidas Samba OG 阿迪达斯德训鞋",
+    description: "翻毛皮鞋头，生胶大底。Suede toe overlay on a gum rubber sole.",
+    price: 759,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "New Balance 550 新百伦复古篮球鞋",
+    description: "八十年代篮球鞋复刻。A reissue of the 1989 basketball shoe.",
+    price: 649,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Asics Gel-Kayano 14 亚瑟士跑鞋 银色",
+    description: "千禧年跑鞋设计，GEL缓震。Millennium running style with GEL cushioning.",
+    price: 899,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Converse Chuck 70 匡威高帮帆布鞋",
+    description: "加厚帆布与复古鞋头。Heavier canvas and a vintage toe cap.",
+    price: 569,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Jordan 1 Retro High 乔丹一代 芝加哥",
+    description: "红白黑芝加哥配色高帮。High-top in the Chicago red, white and black.",
+    price: 1299,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Li-Ning Way of Wade 李宁韦德之道 篮球鞋",
+    description: "䨻科技中底，轻量回弹。Boom foam midsole, light and springy.",
+    price: 1099,
+    category: "sneakers",
+    skus: "shoe",
+  },
+  {
+    name: "Dr. Martens 1460 马丁靴 8孔 黑色",
+    description: "八孔光面皮，黄色缝线。Eight-eyelet smooth leather with yellow stitching.",
+    price: 1399,
+    category: "boots",
+    skus: "shoe",
+  },
+  {
+    name: "Timberland 6-Inch 大黄靴 Yellow boot",
+    description: "防水磨砂皮工装靴。Waterproof nubuck work boot.",
+    price: 1290,
+    category: "boots",
+    skus: "shoe",
+  },
+  {
+    name: "切尔西靴 Chelsea boots 真皮",
+    description: "头层牛皮，松紧侧边，一脚蹬。Full-grain leather with elastic side panels.",
+    price: 459,
+    category: "boots",
+    skus: "shoe",
+  },
+  {
+    name: "加绒连帽卫衣 Fleece hoodie",
+    description: "内里加绒，秋冬保暖，宽松版型。Brushed fleece inside, relaxed fit for cold days.",
+    price: 189,
+    category: "hoodies",
+    skus: "apparel",
+  },
+  {
+    name: "Essentials 连帽卫衣 Oversized hoodie 灰色",
+    description: "落肩宽松，胸前硅胶标。Dropped shoulders and a rubberised chest logo.",
+    price: 329,
+    category: "hoodies",
+    skus: "apparel",
+  },
+  {
+    name: "Carhartt WIP 圆领卫衣 Crewneck sweatshirt",
+    description: "厚实棉质，经典小标。Heavy cotton with the small square label.",
+    price: 599,
+    category: "hoodies",
+    skus: "apparel",
+  },
+  {
+    name: "华夫格半拉链卫衣 Waffle half-zip sweatshirt",
+    description: "华夫格面料，立领半拉链。Waffle knit with a stand collar and half zip.",
+    price: 159,
+    category: "hoodies",
+    skus: "apparel",
+  },
+  {
+    name: "Stussy 字母印花连帽卫衣 Logo hoodie",
+    description: "胸前签名字母印花。Signature script print on the chest.",
+    price: 699,
+    category: "hoodies",
+    skus: "apparel",
+  },
+  {
+    name: "The North Face 1996 Nuptse 北面羽绒服 Down jacket",
+    description: "700蓬鹅绒填充，可收纳帽。700-fill goose down with a stowable hood.",
+    price: 1899,
+    category: "jackets",
+    skus: "apparel",
+  },
+  {
+    name: "Arcteryx Beta 始祖鸟冲锋衣 Shell jacket 防水",
+    description: "三层防水面料，轻量全能。Three-layer waterproof shell, light and versatile.",
+    price: 2999,
+    category: "jackets",
+    skus: "apparel",
+  },
+  {
+    name: "复古工装夹克 Workwear chore jacket",
+    description: "帆布面料，四口袋设计。Cotton canvas with four patch pockets.",
+    price: 269,
+    category: "jackets",
+    skus: "apparel",
+  },
+  {
+    name: "轻薄羽绒马甲 Lightweight down vest",
+    description: "90%白鸭绒，可收纳。90% white duck down, packs into its pocket.",
+    price: 239,
+    category: "jackets",
+    skus: "apparel",
+  },
+  {
+    name: "Patagonia Retro-X 巴塔哥尼亚摇粒绒外套 Fleece jacket",
+    description: "防风摇粒绒，复古撞色。Windproof pile fleece with contrast trims.",
+    price: 1499,
+    category: "jackets",
+    skus: "apparel",
+  },
+  {
+    name: "纯棉重磅短袖T恤 Heavyweight cotton tee",
+    description: "260克重磅纯棉，不易变形。260 gsm cotton that keeps its shape.",
+    price: 79,
+    category: "tees",
+    skus: "apparel",
+  },
+  {
+    name: "Fear of God Essentials 短袖T恤 tee",
+    description: "宽松落肩，背部字母印花。Boxy fit with a back logo print.",
+    price: 259,
+    category: "tees",
+    skus: "apparel",
+  },
+  {
+    name: "印花图案T恤 Graphic print tee 夏季",
+    description: "复古图案印花，夏季透气。Vintage graphic print, breathable for summer.",
+    price: 99,
+    category: "tees",
+    skus: "apparel",
+  },
+  {
+    name: "Polo衫 Pique polo shirt 商务休闲",
+    description: "珠地网眼面料，商务休闲两用。Cotton piqué for the office and the weekend.",
+    price: 149,
+    category: "tees",
+    skus: "apparel",
+  },
+  {
+    name: "直筒牛仔裤 Straight-leg jeans 水洗蓝",
+    description: "水洗做旧，直筒版型。Stone-washed denim in a straight cut.",
+    price: 229,
+    category: "pants",
+    skus: "apparel",
+  },
+  {
+    name: "工装束脚裤 Cargo jogger pants",
+    description: "多口袋工装设计，束脚收口。Cargo pockets and cuffed ankles.",
+    price: 179,
+    category: "pants",
+    skus: "apparel",
+  },
+  {
+    name: "Lululemon ABC 休闲裤 Slim pants",
+    description: "弹力面料，久坐不皱。Stretch fabric that resists creasing.",
+    price: 850,
+    category: "pants",
+    skus: "apparel",
+  },
+  {
+    name: "运动短裤 Mesh basketball shorts",
+    description: "网眼透气，松紧腰头。Breathable mesh with an elastic waist.",
+    price: 69,
+    category: "pants",
+    skus: "apparel",
+  },
+  {
+    name: "帆布托特包 Canvas tote bag",
+    description: "12安加厚帆布，大容量。Heavy 12 oz canvas with plenty of room.",
+    price: 59,
+    category: "bags",
+    skus: "colour",
+  },
+  {
+    name: "Herschel 双肩包 Backpack 大容量",
+    description: "独立电脑隔层，容量25升。Padded laptop sleeve, 25 litres.",
+    price: 459,
+    category: "bags",
+    skus: "colour",
+  },
+  {
+    name: "Longchamp 珑骧饺子包 Le Pliage tote",
+    description: "可折叠尼龙托特包。The foldable nylon tote.",
+    price: 690,
+    category: "bags",
+    skus: "colour",
+  },
+  {
+    name: "斜挎胸包 Crossbody sling bag",
+    description: "防泼水面料，多隔层。Water-repellent with several compartments.",
+    price: 89,
+    category: "bags",
+    skus: "colour",
+  },
+  {
+    name: "Casio G-Shock GA-2100 卡西欧农家橡树",
+    description: "八角形表圈，碳核心防护。Octagonal bezel with carbon core guard.",
+    price: 799,
+    category: "watches",
+    skus: "colour",
+  },
+  {
+    name: "Seiko 5 Sports 精工机械表",
+    description: "自动上链机芯，100米防水。Automatic movement, 100 m water resistance.",
+    price: 1650,
+    category: "watches",
+    skus: "colour",
+  },
+  {
+    name: "极简石英手表 Minimalist quartz watch",
+    description: "超薄表盘，真皮表带。Slim dial on a leather strap.",
+    price: 199,
+    category: "watches",
+    skus: "colour",
+  },
+  {
+    name: "New Era 9FORTY 棒球帽 Baseball cap",
+    description: "可调节后扣，刺绣标志。Adjustable strap and an embroidered logo.",
+    price: 229,
+    category: "hats",
+    skus: "colour",
+  },
+  {
+    name: "针织毛线帽 Knit beanie 冬季保暖",
+    description: "罗纹针织，双层保暖。Ribbed knit, double layer for warmth.",
+    price: 39,
+    category: "hats",
+    skus: "colour",
+  },
+  {
+    name: "渔夫帽 Bucket hat 防晒",
+    description: "纯棉斜纹，宽帽檐防晒。Cotton twill with a wide brim for the sun.",
+    price: 49,
+    category: "hats",
+    skus: "colour",
+  },
+  {
+    name: "925银项链 Sterling silver chain necklace",
+    description: "925纯银古巴链。Solid 925 silver Cuban link chain.",
+    price: 168,
+    category: "accessories",
+    skus: "edition",
+  },
+  {
+    name: "真皮皮带 Leather belt 自动扣",
+    description: "头层牛皮，合金自动扣。Full-grain leather with an automatic buckle.",
+    price: 129,
+    category: "accessories",
+    skus: "edition",
+  },
+  {
+    name: "蓝牙耳机 Wireless earbuds 降噪",
+    description: "主动降噪，续航30小时。Active noise cancelling, 30 hours with the case.",
+    price: 299,
+    category: "electronics",
+    skus: "edition",
+  },
+  {
+    name: "20000mAh 充电宝 Power bank 快充",
+    description: "双向快充，可上飞机。Fast charging both ways, cabin-safe.",
+    price: 129,
+    category: "electronics",
+    skus: "edition",
+  },
+  {
+    name: "机械键盘 Mechanical keyboard 87键",
+    description: "热插拔轴体，RGB背光。Hot-swap switches with RGB backlight.",
+    price: 349,
+    category: "electronics",
+    skus: "edition",
+  },
+  {
+    name: "Xiaomi 小米手环 Smart Band 8",
+    description: "AMOLED屏幕，16天续航。AMOLED screen and 16-day battery.",
+    price: 239,
+    category: "electronics",
+    skus: "one",
+  },
+  {
+    name: "Anker 65W 氮化镓充电器 GaN charger",
+    description: "三口快充，小巧便携。Three ports in a pocket-sized charger.",
+    price: 169,
+    category: "electronics",
+    skus: "one",
+  },
 ];
 
 const SKU_CHOICES: Record<Exclude<SkuKind, "one">, readonly string[]> = {
@@ -124,10 +405,19 @@ const SKU_CHOICES: Record<Exclude<SkuKind, "one">, readonly string[]> = {
 const SHOPS: Record<Platform, readonly string[]> = {
   weidian: ["潮流鞋铺 Trend Kicks", "Ace Studio 工作室", "阿杰严选 AJ Select", "老顾客店 Repeat Buyers"],
   taobao: ["优衣工坊 Uniwork", "北街古着 North Street Vintage", "大码男装铺 Big & Tall", "数码小站 Gadget Hut"],
-  tmall: ["潮牌集合旗舰店 Streetwear Hub", "运动户外旗舰店 Sport & Outdoor", "男装官方旗舰店 Menswear Official", "数码配件旗舰店 Digital Accessories"],
-  "1688": ["广州服装厂 Guangzhou Garment Factory", "义乌小商品批发 Yiwu Wholesale", "莆田鞋业 Putian Footwear", "深圳电子厂 Shenzhen Electronics"],
+  tmall: [
+    "潮牌集合旗舰店 Streetwear Hub",
+    "运动户外旗舰店 Sport & Outdoor",
+    "男装官方旗舰店 Menswear Official",
+    "数码配件旗舰店 Digital Accessories",
+  ],
+  "1688": [
+    "广州服装厂 Guangzhou Garment Factory",
+    "义乌小商品批发 Yiwu Wholesale",
+    "莆田鞋业 Putian Footwear",
+    "深圳电子厂 Shenzhen Electronics",
+  ],
 };
-
 
 /** Item ids shaped like the real ones: weidian 10 digits, the others 12. */
 function itemIdFor(rng: () => number, platform: Platform): string {
@@ -140,7 +430,10 @@ function itemIdFor(rng: () => number, platform: Platform): string {
 /** Initials for the picture: the first letters of the first two Latin words. */
 export function initialsOf(name: string): string {
   const words = name.match(/[A-Za-z0-9]+/g) ?? [];
-  const letters = words.slice(0, 2).map((word) => word[0].toUpperCase()).join("");
+  const letters = words
+    .slice(0, 2)
+    .map((word) => word[0].toUpperCase())
+    .join("");
   return letters || "QC";
 }
 
@@ -279,7 +572,9 @@ export function productSvg(initials: string, hue: number, view: number): string 
 
 /** A PNG of the picture (storeImage re-encodes it as WebP like any upload). */
 export async function renderProductImage(initials: string, hue: number, view: number): Promise<Buffer> {
-  return sharp(Buffer.from(productSvg(initials, hue, view))).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(Buffer.from(productSvg(initials, hue, view)))
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /**
@@ -312,7 +607,9 @@ export function qcPhotoSvg(initials: string, hue: number, shot: number): string 
 }
 
 export async function renderQcPhoto(initials: string, hue: number, shot: number): Promise<Buffer> {
-  return sharp(Buffer.from(qcPhotoSvg(initials, hue, shot))).jpeg({ quality: 80 }).toBuffer();
+  return sharp(Buffer.from(qcPhotoSvg(initials, hue, shot)))
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /** Which demo products get QC photos: sets of 2–4 approved photos, and one pending upload. */
@@ -324,7 +621,8 @@ export function planQcSets(productCount: number): PlannedQcSet[] {
   Array.from({ length: productCount }).forEach((_, index) => {
     if (index % 4 !== 0) return;
     const count = index % 8 === 0 ? 2 : 1;
-    for (let n = 0; n < count; n++) sets.push({ product: index, photos: between(rng, 2, 4), status: "approved", daysAgo: between(rng, 1, 40) + n * 20 });
+    for (let n = 0; n < count; n++)
+      sets.push({ product: index, photos: between(rng, 2, 4), status: "approved", daysAgo: between(rng, 1, 40) + n * 20 });
   });
   sets.push({ product: 1, photos: 2, status: "pending", daysAgo: 0 });
   return sets;
@@ -355,7 +653,13 @@ async function prepare(): Promise<PreparedCatalogue> {
     while (next < jobs.length) {
       const { p, view } = jobs[next++];
       const png = await renderProductImage(initialsOf(plan[p].seed.name), plan[p].hue, view);
-      const upload = await storeImage(new Blob([new Uint8Array(png)], { type: "image/png" }), "products", null, IMAGE_MESSAGES, IMAGE_MAX_BYTES);
+      const upload = await storeImage(
+        new Blob([new Uint8Array(png)], { type: "image/png" }),
+        "products",
+        null,
+        IMAGE_MESSAGES,
+        IMAGE_MAX_BYTES,
+      );
       stored.push(upload);
       images[p][view] = upload;
     }
@@ -369,7 +673,14 @@ async function prepare(): Promise<PreparedCatalogue> {
       const { n, shot } = qcJobs[nextQc++];
       const product = plan[sets[n].product];
       const jpeg = await renderQcPhoto(initialsOf(product.seed.name), product.hue, shot + n);
-      const photo = await storeImageWithThumbnail(new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "qc", null, IMAGE_MESSAGES, IMAGE_MAX_BYTES, QC_THUMBNAIL);
+      const photo = await storeImageWithThumbnail(
+        new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }),
+        "qc",
+        null,
+        IMAGE_MESSAGES,
+        IMAGE_MAX_BYTES,
+        QC_THUMBNAIL,
+      );
       stored.push(photo.image, photo.thumb);
       qc[n][shot] = photo;
     }
@@ -395,7 +706,7 @@ async function run(db: Kysely<Database>, { plan, images, qc }: PreparedCatalogue
   let sortOrder = 0;
   for (const category of DEMO_CATEGORIES) {
     // parents come first in the list, so their ids are known
-    const parentId = category.parent ? categoryIds.get(category.parent) ?? null : null;
+    const parentId = category.parent ? (categoryIds.get(category.parent) ?? null) : null;
     const row = await insertCategory(db, { name: category.name, description: category.description, parentId, sortOrder: sortOrder++ });
     categoryIds.set(category.key, row.id);
   }
@@ -431,7 +742,13 @@ async function seedQcPhotos(db: Kysely<Database>, productIds: number[], qc: Stor
     const existing = await db.selectFrom("users").select("id").where("username", "=", DEMO_SHOPPER.username).executeTakeFirst();
     shopperId =
       existing?.id ??
-      (await db.insertInto("users").values({ username: DEMO_SHOPPER.username, email: DEMO_SHOPPER.email, password_hash: null }).returning("id").executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto("users")
+          .values({ username: DEMO_SHOPPER.username, email: DEMO_SHOPPER.email, password_hash: null })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
   }
   const day = 24 * 60 * 60_000;
   for (const [n, set] of sets.entries()) {
@@ -450,7 +767,11 @@ async function seedQcPhotos(db: Kysely<Database>, productIds: number[], qc: Stor
     }));
     const ids = await insertQcImages(db, rows);
     const at = new Date(Date.now() - set.daysAgo * day).toISOString();
-    await db.updateTable("qc_images").set({ created_at: at, ...(set.status === "approved" ? { reviewed_at: at } : {}) }).where("id", "in", ids).execute();
+    await db
+      .updateTable("qc_images")
+      .set({ created_at: at, ...(set.status === "approved" ? { reviewed_at: at } : {}) })
+      .where("id", "in", ids)
+      .execute();
   }
 }
 

@@ -86,11 +86,17 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/profile$/);
   });
 
-  test("sign-up from a product page: the mailed link opens step 2, and the new account lands back on the page, logged in", async ({ page, request }, testInfo) => {
+  test("sign-up from a product page: the mailed link opens step 2, and the new account lands back on the page, logged in", async ({
+    page,
+    request,
+  }, testInfo) => {
     await page.setExtraHTTPHeaders({ "X-Forwarded-For": ownAddress() });
     const name = `r${unique(testInfo.project.name)}`.slice(0, 24);
     const email = `${name}@example.com`;
-    const created = await request.post("/api/admin/products", { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: { name: `Sign-up tote ${name}`, price_cny: 30 } });
+    const created = await request.post("/api/admin/products", {
+      headers: { Authorization: `Bearer ${await adminToken(request)}` },
+      data: { name: `Sign-up tote ${name}`, price_cny: 30 },
+    });
     expect(created.status(), await created.text()).toBe(201);
     const productPath = new URL((await created.json()).data.url, "http://site.invalid").pathname;
     await page.goto(productPath);

@@ -24,7 +24,14 @@ async function api(request: APIRequestContext, method: "POST" | "PUT", path: str
 
 async function importProduct(request: APIRequestContext, name: string, price = 100): Promise<{ id: number; url: string }> {
   const itemId = String(Math.floor(1e11 + Math.random() * 9e11));
-  const data = await api(request, "POST", "/api/products/sync-external", { itemId, title: name, price, images: [], source: "taobao", shopName: "E2E shop" });
+  const data = await api(request, "POST", "/api/products/sync-external", {
+    itemId,
+    title: name,
+    price,
+    images: [],
+    source: "taobao",
+    shopName: "E2E shop",
+  });
   return { id: data.id, url: data.url };
 }
 
@@ -41,7 +48,9 @@ async function addSkus(page: Page, count: number) {
 }
 
 test.describe("catalogue back office", () => {
-  test("creates a product with three SKUs and two uploaded images, edits its SKUs, sees it on the storefront, bulk-deletes it", async ({ page }, testInfo) => {
+  test("creates a product with three SKUs and two uploaded images, edits its SKUs, sees it on the storefront, bulk-deletes it", async ({
+    page,
+  }, testInfo) => {
     const tag = word();
     const name = `Form jacket ${tag} ${testInfo.project.name}`;
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products");
@@ -143,7 +152,11 @@ test.describe("catalogue back office", () => {
     await expect(names).toHaveText([`${prefix} second`, `${prefix} first`]);
     // the inline sort value puts it back last
     await page.getByLabel(`Sort order of ${prefix} second`).fill("99999");
-    await page.getByRole("row").filter({ hasText: `${prefix} second` }).getByRole("button", { name: "Set" }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: `${prefix} second` })
+      .getByRole("button", { name: "Set" })
+      .click();
     await expect(toast(page, "Sort order saved")).toBeVisible();
     await expect(names).toHaveText([`${prefix} first`, `${prefix} second`]);
 
@@ -166,7 +179,11 @@ test.describe("catalogue back office", () => {
 
   test("deletes external products one by one and in bulk", async ({ page, request }, testInfo) => {
     const tag = word();
-    const names = [`Imported ${tag} one ${testInfo.project.name}`, `Imported ${tag} two ${testInfo.project.name}`, `Imported ${tag} three ${testInfo.project.name}`];
+    const names = [
+      `Imported ${tag} one ${testInfo.project.name}`,
+      `Imported ${tag} two ${testInfo.project.name}`,
+      `Imported ${tag} three ${testInfo.project.name}`,
+    ];
     for (const name of names) await importProduct(request, name);
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `/admin/external-products?q=${tag}`);
     await expect(page.getByRole("heading", { name: /External products/ })).toBeVisible();
@@ -226,7 +243,8 @@ test.describe("catalogue back office", () => {
     const tag = word();
     await importProduct(request, `Hidden ${tag} ${testInfo.project.name}`);
     // what a visitor's search finds (staff see every product everywhere)
-    const visitorSearch = async () => (await (await request.get(`/search?q=${tag}`, { headers: { Cookie: "" } })).text()).replace(/<!-- -->/g, "");
+    const visitorSearch = async () =>
+      (await (await request.get(`/search?q=${tag}`, { headers: { Cookie: "" } })).text()).replace(/<!-- -->/g, "");
     expect(await visitorSearch()).toContain("1 product found");
 
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/product-display-settings");

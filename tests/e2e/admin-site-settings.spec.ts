@@ -51,7 +51,9 @@ test.describe("site settings", () => {
     // the tab holding the error is the one shown
     await expect(page.getByLabel("Button link")).toBeVisible();
     await expect(page.getByLabel("Button link")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.locator("#setting-ad_banner_link-error")).toHaveText(/^Please enter a full URL starting with http:\/\/ or https:\/\//);
+    await expect(page.locator("#setting-ad_banner_link-error")).toHaveText(
+      /^Please enter a full URL starting with http:\/\/ or https:\/\//,
+    );
   });
 
   test("generates the sitemap and tests robots.txt from the Tools tab", async ({ page }) => {

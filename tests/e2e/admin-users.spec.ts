@@ -130,7 +130,9 @@ test.describe("admin user management", () => {
     await dialog.getByRole("button", { name: "Create users" }).click();
     await expect(dialog.getByText("please enter user data")).toBeVisible();
 
-    await lines.fill([`${a},${a}@example.com,secret-1,Ann,Lee,13900000000`, `${b},${b}@example.com,secret-2`, "broken-line,no-email"].join("\n"));
+    await lines.fill(
+      [`${a},${a}@example.com,secret-1,Ann,Lee,13900000000`, `${b},${b}@example.com,secret-2`, "broken-line,no-email"].join("\n"),
+    );
     await dialog.getByRole("button", { name: "Create users" }).click();
     await expect(dialog.getByText("success 2, failed 1")).toBeVisible();
     await expect(dialog.getByText("Line 3 (broken-line): invalid user data format")).toBeVisible();

@@ -24,7 +24,10 @@ async function asAdmin(request: APIRequestContext, method: "POST" | "PUT", path:
 }
 
 test.describe("blog", () => {
-  test("an admin files a category, writes and publishes a post, unpublishes and republishes it, deletes both, and saves the settings", async ({ page, request }, testInfo) => {
+  test("an admin files a category, writes and publishes a post, unpublishes and republishes it, deletes both, and saves the settings", async ({
+    page,
+    request,
+  }, testInfo) => {
     const tag = word();
     const js = testInfo.project.name === "js";
     const categoryName = `Guides ${tag} ${testInfo.project.name}`;
@@ -68,7 +71,9 @@ test.describe("blog", () => {
       await expect(editor.locator("h2")).toHaveText("Why QC photos matter");
       await expect(editor.locator("strong")).toHaveText("measurements");
     } else {
-      await page.getByLabel("Content").fill("<h2>Why QC photos matter</h2><p>Check the stitching and the <strong>measurements</strong></p>");
+      await page
+        .getByLabel("Content")
+        .fill("<h2>Why QC photos matter</h2><p>Check the stitching and the <strong>measurements</strong></p>");
     }
     await page.getByLabel("Category", { exact: true }).selectOption({ label: categoryName });
     await page.getByLabel("Tags", { exact: true }).fill(`e2e, ${tag}`);
@@ -147,7 +152,10 @@ test.describe("blog", () => {
     await page.getByLabel(`Your comment as ${first.username}`).fill(`Very useful, thanks! ${tag}`);
     await page.getByRole("button", { name: "Post comment" }).click();
     await expect(toast(page, "Comment posted")).toBeVisible();
-    const comment = page.locator(".blog-comment").filter({ hasText: `Very useful, thanks! ${tag}` }).first();
+    const comment = page
+      .locator(".blog-comment")
+      .filter({ hasText: `Very useful, thanks! ${tag}` })
+      .first();
     await expect(comment).toContainText(first.username);
     await comment.getByRole("button", { name: `Like the comment by ${first.username}` }).click();
     await expect(page.getByRole("button", { name: `Unlike the comment by ${first.username}` })).toContainText("1");
@@ -170,7 +178,11 @@ test.describe("blog", () => {
 
   test("with moderation on, a comment awaits moderation until an editor approves it in the queue", async ({ page, request }, testInfo) => {
     const tag = word();
-    const post = await asAdmin(request, "POST", "/api/blog/posts", { title: `Moderated ${tag} ${testInfo.project.name}`, content: "<p>Moderated post.</p>", status: "published" });
+    const post = await asAdmin(request, "POST", "/api/blog/posts", {
+      title: `Moderated ${tag} ${testInfo.project.name}`,
+      content: "<p>Moderated post.</p>",
+      status: "published",
+    });
     const reader = await createUserViaApi(request, uniqueName(testInfo, "waiting"));
     const path = `/blog/${post.slug}`;
     await asAdmin(request, "PUT", "/api/blog/settings", { comment_moderation: true });
@@ -191,7 +203,11 @@ test.describe("blog", () => {
       expect(await (await request.get(path)).text()).toContain(`Held comment ${tag}`);
 
       await page.getByRole("link", { name: /^Approved/ }).click();
-      await page.locator(".admin-comment").filter({ hasText: `Held comment ${tag}` }).getByRole("link", { name: `Delete the comment by ${reader.username}` }).click();
+      await page
+        .locator(".admin-comment")
+        .filter({ hasText: `Held comment ${tag}` })
+        .getByRole("link", { name: `Delete the comment by ${reader.username}` })
+        .click();
       await page.getByRole("dialog", { name: "Delete comment" }).getByRole("button", { name: "Delete comment" }).click();
       await expect(toast(page, "Comment deleted")).toBeVisible();
       expect(await (await request.get(path)).text()).not.toContain(`Held comment ${tag}`);

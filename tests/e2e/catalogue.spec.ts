@@ -37,7 +37,9 @@ async function createProduct(
       name,
       price_cny: price,
       description: "Heavy canvas, two handles.\n\nShips in a week.",
-      ...(withPlatform ? { platform: "weidian", platform_item_id: itemId, original_url: `https://weidian.com/item.html?itemID=${itemId}` } : {}),
+      ...(withPlatform
+        ? { platform: "weidian", platform_item_id: itemId, original_url: `https://weidian.com/item.html?itemID=${itemId}` }
+        : {}),
       ...(options.categoryId ? { category_id: options.categoryId } : {}),
       main_images: [],
       skus: [
@@ -55,13 +57,18 @@ async function createProduct(
       (db) =>
         db
           .prepare("INSERT INTO products (name, price_fen, platform, platform_item_id, category_id) VALUES (?,?,?,?,?)")
-          .run(name, price * 100, withPlatform ? "weidian" : null, withPlatform ? itemId : null, options.categoryId ?? null).lastInsertRowid as number,
+          .run(name, price * 100, withPlatform ? "weidian" : null, withPlatform ? itemId : null, options.categoryId ?? null)
+          .lastInsertRowid as number,
     );
   }
   return { id, name, token: word, itemId, path: withPlatform ? `/weidian/${itemId}` : `/product/${id}` };
 }
 
-async function createCategory(request: APIRequestContext, token: string, body: { name: string; description?: string; parent_id?: number }): Promise<number> {
+async function createCategory(
+  request: APIRequestContext,
+  token: string,
+  body: { name: string; description?: string; parent_id?: number },
+): Promise<number> {
   const response = await request.post("/api/admin/categories", { headers: { Authorization: `Bearer ${token}` }, data: body });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data.id as number;
@@ -78,7 +85,10 @@ async function chooseCurrency(page: Page, testInfo: TestInfo, code: string) {
 }
 
 test.describe("catalogue", () => {
-  test("on a 360 × 640 phone the product's name and price are in the first screen, above the pictures", async ({ page, request }, testInfo) => {
+  test("on a 360 × 640 phone the product's name and price are in the first screen, above the pictures", async ({
+    page,
+    request,
+  }, testInfo) => {
     const product = await createProduct(request, testInfo);
     await page.setViewportSize({ width: 360, height: 640 });
     await page.goto(product.path);
@@ -172,7 +182,10 @@ test.describe("catalogue", () => {
     await expect(page.locator(".product-card").filter({ hasText: product.name }).locator(".price")).toHaveText("¥100.00");
   });
 
-  test("/product/:id answers a 301 to the platform address, which has the canonical link and product data", async ({ page, request }, testInfo) => {
+  test("/product/:id answers a 301 to the platform address, which has the canonical link and product data", async ({
+    page,
+    request,
+  }, testInfo) => {
     const product = await createProduct(request, testInfo);
     const redirect = await request.get(`/product/${product.id}?ref=e2e`, { maxRedirects: 0 });
     expect(redirect.status()).toBe(301);
@@ -185,13 +198,22 @@ test.describe("catalogue", () => {
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "product");
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${base}${product.path}`);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
-    expect(jsonLd).toMatchObject({ "@type": "Product", name: product.name, sku: product.itemId, offers: { priceCurrency: "CNY", price: "100.00" } });
+    expect(jsonLd).toMatchObject({
+      "@type": "Product",
+      name: product.name,
+      sku: product.itemId,
+      offers: { priceCurrency: "CNY", price: "100.00" },
+    });
     await expect(page.getByRole("link", { name: "View on Weidian" })).toHaveAttribute("rel", "nofollow noopener noreferrer");
 
     // the view was counted once: on the canonical address, not before the redirect (views
     // are written within a second, in one transaction)
     await expect
-      .poll(() => withDatabase((db) => (db.prepare("SELECT view_count FROM products WHERE id = ?").get(product.id) as { view_count: number }).view_count))
+      .poll(() =>
+        withDatabase(
+          (db) => (db.prepare("SELECT view_count FROM products WHERE id = ?").get(product.id) as { view_count: number }).view_count,
+        ),
+      )
       .toBe(1);
 
     // a product without a marketplace item stays at /product/:id
@@ -217,7 +239,8 @@ test.describe("catalogue", () => {
     const parentId = await createCategory(request, token, { name: `Bags ${word}`, description: "Everything to carry things in." });
     const childId = await createCategory(request, token, { name: `Totes ${word}`, parent_id: parentId });
     const products: TestProduct[] = [];
-    for (const price of [50, 20, 90, 10, 70, 30, 80, 40, 60]) products.push(await createProduct(request, testInfo, { word, price, categoryId: childId, token }));
+    for (const price of [50, 20, 90, 10, 70, 30, 80, 40, 60])
+      products.push(await createProduct(request, testInfo, { word, price, categoryId: childId, token }));
 
     await page.goto(`/search?q=${word}`);
     await expect(page.getByText("9 products found")).toBeVisible();
@@ -253,7 +276,9 @@ test.describe("catalogue", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Bags ${word}`);
     await expect(page.getByText("Everything to carry things in.")).toBeVisible();
     await expect(page.getByText("9 products", { exact: true })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Subcategories" }).getByRole("link", { name: new RegExp(`Totes ${word}`) })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Subcategories" }).getByRole("link", { name: new RegExp(`Totes ${word}`) }),
+    ).toBeVisible();
     await page.getByLabel("Sort by").selectOption("price_desc");
     if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.locator(".product-card").first()).toContainText(`Canvas tote ${word} 90 `);

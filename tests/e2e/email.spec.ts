@@ -37,7 +37,9 @@ async function createTemplate(page: Page, name: string) {
   const dialog = page.getByRole("dialog", { name: "New template" });
   await dialog.getByLabel("Name").fill(name);
   await dialog.getByLabel("Subject").fill("News for {{userName}}");
-  await dialog.getByLabel("HTML content").fill('<h1>Hello {{userName}}</h1><p>Fresh QC photos at {{siteName}}.</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>');
+  await dialog
+    .getByLabel("HTML content")
+    .fill('<h1>Hello {{userName}}</h1><p>Fresh QC photos at {{siteName}}.</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>');
   await dialog.getByRole("button", { name: "Create template" }).click();
   await expect(toast(page, `Template created: ${name}`)).toBeVisible();
 }
@@ -81,7 +83,11 @@ test.describe("email marketing", () => {
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Hi {{userName}}");
 
     // in use: the delete dialog says why not and what to do
-    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: `New campaign with ${name}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("link", { name: `New campaign with ${name}` })
+      .click();
     const create = page.getByRole("dialog", { name: "New campaign" });
     await create.getByLabel("Name").fill(`${name} campaign`);
     await create.getByLabel("Subject").fill("Subject");
@@ -90,18 +96,30 @@ test.describe("email marketing", () => {
     await expect(toast(page, `Campaign created: ${name} campaign`)).toBeVisible();
 
     await page.goto(BASE);
-    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: `Delete ${name}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("link", { name: `Delete ${name}` })
+      .click();
     const blocked = page.getByRole("dialog", { name: "Delete template" });
     await expect(blocked.getByRole("alert")).toContainText(`cannot be deleted: a campaign uses it (${name} campaign)`);
     await expect(blocked.getByRole("button", { name: "Delete template" })).toHaveCount(0);
 
     // delete the campaign, then the template goes
     await page.goto(`${BASE}/campaigns`);
-    await page.getByRole("row").filter({ hasText: `${name} campaign` }).getByRole("link", { name: `Delete ${name} campaign` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: `${name} campaign` })
+      .getByRole("link", { name: `Delete ${name} campaign` })
+      .click();
     await page.getByRole("dialog", { name: "Delete campaign" }).getByRole("button", { name: "Delete campaign" }).click();
     await expect(toast(page, "Campaign deleted")).toBeVisible();
     await page.goto(BASE);
-    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: `Delete ${name}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("link", { name: `Delete ${name}` })
+      .click();
     await page.getByRole("dialog", { name: "Delete template" }).getByRole("button", { name: "Delete template" }).click();
     await expect(toast(page, "Template deleted")).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
@@ -194,7 +212,12 @@ test.describe("email marketing", () => {
       await waitForStatus(page, testInfo, /Completed/, 30_000);
       await expect(page.getByTestId("progress-pending")).toHaveText("0 pending");
       const counts = withDatabase(
-        (db) => db.prepare("SELECT count(*) AS rows, count(DISTINCT user_id) AS users, sum(s.status = 'sent') AS sent FROM email_sends s JOIN email_campaigns c ON c.id = s.campaign_id WHERE c.name = ?").get(name) as { rows: number; users: number; sent: number },
+        (db) =>
+          db
+            .prepare(
+              "SELECT count(*) AS rows, count(DISTINCT user_id) AS users, sum(s.status = 'sent') AS sent FROM email_sends s JOIN email_campaigns c ON c.id = s.campaign_id WHERE c.name = ?",
+            )
+            .get(name) as { rows: number; users: number; sent: number },
       );
       expect(counts.rows).toBe(counts.users);
       expect(counts.sent).toBe(counts.rows);
@@ -237,13 +260,19 @@ test.describe("email marketing", () => {
       await create.getByLabel("Subject").fill("Right now, {{userName}}");
       await create.getByText("Body for a campaign without a template").click();
       await create.getByLabel("HTML body").fill("<p>Now for {{userName}}</p>");
-      if (testInfo.project.name === "js") await expect(create.getByText(/^Sends at once to \d+ recipients \(all subscribers\)\.$/)).toBeVisible();
+      if (testInfo.project.name === "js")
+        await expect(create.getByText(/^Sends at once to \d+ recipients \(all subscribers\)\.$/)).toBeVisible();
       await create.getByRole("button", { name: /send now/i }).click();
       await expect(toast(page, `Campaign is sending: ${name}`)).toBeVisible();
       await expect(page.getByRole("link", { name: `Execute ${name}` })).toHaveCount(0);
       await waitForStatus(page, testInfo, /Completed/);
       const sent = withDatabase(
-        (db) => db.prepare("SELECT count(*) AS n FROM email_sends s JOIN email_campaigns c ON c.id = s.campaign_id WHERE c.name = ? AND s.status = 'sent' AND s.email LIKE ?").get(name, `${name}-%`) as { n: number },
+        (db) =>
+          db
+            .prepare(
+              "SELECT count(*) AS n FROM email_sends s JOIN email_campaigns c ON c.id = s.campaign_id WHERE c.name = ? AND s.status = 'sent' AND s.email LIKE ?",
+            )
+            .get(name, `${name}-%`) as { n: number },
       );
       expect(sent.n).toBe(3);
 
@@ -277,7 +306,11 @@ test.describe("email marketing", () => {
         .filter((raw) => /^To: .*<?admin@example\.com>?\r?$/m.test(raw) && /^Subject: \[Test\] /m.test(raw));
     const before = testMails().length;
 
-    await page.getByRole("row").filter({ hasText: name }).getByRole("button", { name: `Send a test of ${name} to me` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("button", { name: `Send a test of ${name} to me` })
+      .click();
     await expect(toast(page, `Test sent to ${E2E_ADMIN.email}`)).toBeVisible();
     await expect.poll(() => testMails().length).toBe(before + 1);
     const mail = testMails().at(-1)!;
@@ -285,7 +318,11 @@ test.describe("email marketing", () => {
     expect(mail).toMatch(new RegExp(`^Subject: \\[Test\\] News for ${E2E_ADMIN.username}\\r?$`, "m"));
     expect(mail).toMatch(/^List-Unsubscribe:\s*<[^>]+\/unsubscribe\?token=\d+\.[\w-]+>/m);
 
-    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: `Edit ${name}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("link", { name: `Edit ${name}` })
+      .click();
     const edit = page.getByRole("dialog", { name: "Edit template" });
     await edit.getByLabel("Subject").fill("Second look, {{userName}}");
     await edit.getByRole("button", { name: "Save and send a test to me" }).click();
@@ -298,7 +335,12 @@ test.describe("email marketing", () => {
   test("built-in designs: preview with my values in a sandboxed frame, then start a template from one", async ({ page }) => {
     await page.getByRole("link", { name: "HTML templates" }).click();
     // each design is named once (its heading), not again as a badge and a code
-    await expect(page.locator(".email-designs__item").filter({ hasText: "Promotion" }).getByText(/^promotion$/i)).toHaveCount(1);
+    await expect(
+      page
+        .locator(".email-designs__item")
+        .filter({ hasText: "Promotion" })
+        .getByText(/^promotion$/i),
+    ).toHaveCount(1);
     await page.getByRole("link", { name: "Preview Promotion" }).click();
     await page.getByLabel("userName").fill("Mei <3");
     await page.getByRole("button", { name: "Update preview" }).click();
@@ -322,7 +364,10 @@ test.describe("unsubscribe page", () => {
       // a campaign to all, through the API, so this user has a real message with a link
       const login = await request.post("/api/auth/login", { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
       const headers = { Authorization: `Bearer ${(await login.json()).accessToken}` };
-      const created = await request.post("/api/email/campaigns", { headers, data: { name, subject: `Unsub ${name}`, html_content: "<p>x</p>" } });
+      const created = await request.post("/api/email/campaigns", {
+        headers,
+        data: { name, subject: `Unsub ${name}`, html_content: "<p>x</p>" },
+      });
       const id = (await created.json()).data.id;
       await request.post(`/api/email/campaigns/${id}/execute`, { headers });
       const outbox = path.join(process.env.E2E_DATA_DIR!, "outbox");
@@ -331,7 +376,8 @@ test.describe("unsubscribe page", () => {
         .poll(() => {
           for (const file of fs.existsSync(outbox) ? fs.readdirSync(outbox) : []) {
             const raw = fs.readFileSync(path.join(outbox, file), "utf8");
-            if (raw.includes(`${name}-0@example.test`) && raw.includes(`Unsub ${name}`)) link = /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? ""; // the header may be folded
+            if (raw.includes(`${name}-0@example.test`) && raw.includes(`Unsub ${name}`))
+              link = /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? ""; // the header may be folded
           }
           return link;
         })
@@ -340,15 +386,23 @@ test.describe("unsubscribe page", () => {
       await page.goto(new URL(link).pathname + new URL(link).search);
       await expect(page.getByRole("heading", { name: "E-mail from QC Finder" })).toBeVisible();
       await expect(page.getByText(`${name.slice(0, 2)}***@example.test`)).toBeVisible();
-      expect(withDatabase((db) => db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({ n: 0 });
+      expect(withDatabase((db) => db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({
+        n: 0,
+      });
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await expect(page.getByRole("status").filter({ hasText: "You are unsubscribed" })).toBeVisible();
-      expect(withDatabase((db) => db.prepare("SELECT source FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({ source: "link" });
+      expect(withDatabase((db) => db.prepare("SELECT source FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({
+        source: "link",
+      });
       await page.getByRole("button", { name: "Subscribe again" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Welcome back" })).toBeVisible();
-      expect(withDatabase((db) => db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({ n: 0 });
+      expect(withDatabase((db) => db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(userId))).toEqual({
+        n: 0,
+      });
       // the campaign went to everyone: it finishes before the next spec reads its own mail
-      await expect.poll(async () => (await (await request.get(`/api/email/campaigns/${id}`, { headers })).json()).data.status, { timeout: 20_000 }).toBe("completed");
+      await expect
+        .poll(async () => (await (await request.get(`/api/email/campaigns/${id}`, { headers })).json()).data.status, { timeout: 20_000 })
+        .toBe("completed");
     } finally {
       removeShoppers([userId]);
     }
@@ -356,7 +410,10 @@ test.describe("unsubscribe page", () => {
 });
 
 test.describe("email marketing for a visitor", () => {
-  test("a login-required screen with a button to /login, which comes back to the page after logging in", async ({ page, allowedConsoleErrors }) => {
+  test("a login-required screen with a button to /login, which comes back to the page after logging in", async ({
+    page,
+    allowedConsoleErrors,
+  }) => {
     allowedConsoleErrors.push(/status of 401/);
     await page.goto(`${BASE}/campaigns`);
     await expect(page.getByRole("heading", { name: "Login required" })).toBeVisible();
@@ -377,7 +434,10 @@ test.describe("editing a campaign that is not a draft", () => {
     const login = await request.post("/api/auth/login", { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
     const headers = { Authorization: `Bearer ${(await login.json()).accessToken}` };
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const created = await request.post("/api/email/campaigns", { headers, data: { name, subject: name, html_content: "<p>x</p>", schedule_type: "scheduled", scheduled_at: at } });
+    const created = await request.post("/api/email/campaigns", {
+      headers,
+      data: { name, subject: name, html_content: "<p>x</p>", schedule_type: "scheduled", scheduled_at: at },
+    });
     const id = (await created.json()).data.id;
     await request.post(`/api/email/campaigns/${id}/execute`, { headers });
     try {

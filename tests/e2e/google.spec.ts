@@ -11,7 +11,10 @@ async function nextGoogleProfile(request: import("@playwright/test").APIRequestC
 }
 
 test.describe("Google sign-in (fake provider on 127.0.0.1)", () => {
-  test("a new Google user gets an account and is signed in; the next time the same account is used", async ({ page, request }, testInfo) => {
+  test("a new Google user gets an account and is signed in; the next time the same account is used", async ({
+    page,
+    request,
+  }, testInfo) => {
     const id = tag(testInfo.project.name);
     const profile = {
       sub: `sub-${id}`,

@@ -11,7 +11,11 @@ import { expect, test } from "./fixtures";
 
 const marketplace = process.env.E2E_MARKETPLACE_URL ?? "http://127.0.0.1:3459";
 const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
-const newItemId = (digits: number) => String(6) + String(Date.now() + Math.floor(Math.random() * 1e6)).padStart(digits - 1, "3").slice(-(digits - 1));
+const newItemId = (digits: number) =>
+  String(6) +
+  String(Date.now() + Math.floor(Math.random() * 1e6))
+    .padStart(digits - 1, "3")
+    .slice(-(digits - 1));
 
 async function fakeItem(request: APIRequestContext, platform: string, itemId: string, state: unknown) {
   const response = await request.post(`${marketplace}/__control/item`, { data: { platform, itemId, state } });
@@ -21,7 +25,10 @@ async function fakeItem(request: APIRequestContext, platform: string, itemId: st
 async function externalProduct(request: APIRequestContext, testInfo: TestInfo, source = "weidian") {
   const itemId = newItemId(source === "weidian" ? 10 : 12);
   const title = `Linked item ${uniqueName(testInfo, "l")}`;
-  const response = await request.post("/api/products/sync-external", { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: { itemId, title, price: 66, source } });
+  const response = await request.post("/api/products/sync-external", {
+    headers: { Authorization: `Bearer ${await adminToken(request)}` },
+    data: { itemId, title, price: 66, source },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return { id: (await response.json()).data.id as number, itemId, title, path: `/${source}/${itemId}` };
 }
@@ -43,7 +50,13 @@ test.describe("marketplace links", () => {
   test("pasting a new link offers the import; a shopper imports it and lands on its page", async ({ page, request }, testInfo) => {
     const itemId = newItemId(12);
     // no pictures: the fake's picture addresses do not resolve, and later pages list this product
-    await fakeItem(request, "taobao", itemId, { title: `Fresh import ${testInfo.project.name} ${itemId}`, price: 88, images: [], skus: [{ name: "Olive / L", price: 88, stock: 4 }], shopName: "E2E Shop" });
+    await fakeItem(request, "taobao", itemId, {
+      title: `Fresh import ${testInfo.project.name} ${itemId}`,
+      price: 88,
+      images: [],
+      skus: [{ name: "Olive / L", price: 88, stock: 4 }],
+      shopName: "E2E Shop",
+    });
     const link = `https://item.taobao.com/item.htm?id=${itemId}`;
 
     // a visitor is asked to log in, and comes back to the same link
@@ -67,11 +80,17 @@ test.describe("marketplace links", () => {
     const product = await externalProduct(request, testInfo);
     await page.goto(product.path);
     const buyVia = page.getByRole("region", { name: "Buy via a shopping agent" });
-    await expect(buyVia.getByRole("link", { name: "Buy via CNFans" })).toHaveAttribute("href", `https://cnfans.com/product?id=${product.itemId}&platform=WEIDIAN`);
+    await expect(buyVia.getByRole("link", { name: "Buy via CNFans" })).toHaveAttribute(
+      "href",
+      `https://cnfans.com/product?id=${product.itemId}&platform=WEIDIAN`,
+    );
     await buyVia.getByLabel("Your agent").selectOption({ label: "Sugargoo" });
     await buyVia.getByRole("button", { name: "Save" }).click();
     await expect(toast(page, "Sugargoo comes first on product pages now.")).toBeVisible();
-    await expect(buyVia.getByRole("link", { name: "Buy via Sugargoo" })).toHaveAttribute("href", /^https:\/\/www\.sugargoo\.com\/#\/home\/productDetail\?productLink=/);
+    await expect(buyVia.getByRole("link", { name: "Buy via Sugargoo" })).toHaveAttribute(
+      "href",
+      /^https:\/\/www\.sugargoo\.com\/#\/home\/productDetail\?productLink=/,
+    );
     // remembered on other products too
     const other = await externalProduct(request, testInfo);
     await page.goto(other.path);

@@ -22,11 +22,19 @@ async function fakeItem(request: APIRequestContext, platform: string, itemId: st
 const skuRows = (page: Page) => page.locator(".sku-grid__row");
 
 test.describe("the product form", () => {
-  test("import from a link fills the form; apply to all SKUs sets every row; saved, the page lists them", async ({ page, request }, testInfo) => {
+  test("import from a link fills the form; apply to all SKUs sets every row; saved, the page lists them", async ({
+    page,
+    request,
+  }, testInfo) => {
     const itemId = newItemId();
     const title = `导入测试 Imported jacket ${testInfo.project.name} ${itemId}`;
     const sizes = ["S", "M", "L", "XL", "XXL", "XXXL"];
-    await fakeItem(request, "weidian", itemId, { title, price: 158, images: [], skus: sizes.map((size) => ({ name: `黑色 ${size}`, price: 0, stock: 0 })) });
+    await fakeItem(request, "weidian", itemId, {
+      title,
+      price: 158,
+      images: [],
+      skus: sizes.map((size) => ({ name: `黑色 ${size}`, price: 0, stock: 0 })),
+    });
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products/new");
 
     await page.getByLabel("Product link or id").fill(`https://weidian.com/item.html?itemID=${itemId}`);
@@ -53,11 +61,15 @@ test.describe("the product form", () => {
     await expect(options.filter({ hasText: "$0.00" })).toHaveCount(0);
   });
 
-  test("images chosen are stored once with the next press, their address shown, the file input empty again; each Add SKU press adds a row", async ({ page }, testInfo) => {
+  test("images chosen are stored once with the next press, their address shown, the file input empty again; each Add SKU press adds a row", async ({
+    page,
+  }, testInfo) => {
     const name = `Uploaded images ${testInfo.project.name} ${Date.now()}`;
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products/new");
     await page.getByLabel("Name", { exact: true }).fill(name);
-    const storedBefore = withDatabase((db) => (db.prepare("SELECT count(*) AS n FROM uploads WHERE kind = 'products'").get() as { n: number }).n);
+    const storedBefore = withDatabase(
+      (db) => (db.prepare("SELECT count(*) AS n FROM uploads WHERE kind = 'products'").get() as { n: number }).n,
+    );
 
     await page.getByLabel("Upload images").setInputFiles(path.join(FILES, "avatar.png"));
     await page.getByRole("button", { name: "Add SKU" }).click();
@@ -75,9 +87,15 @@ test.describe("the product form", () => {
     for (const [index, colour] of ["Red", "Blue", "Green", "Black"].entries()) await page.getByLabel(`SKU ${index + 1} name`).fill(colour);
     await page.getByRole("button", { name: "Create product" }).last().click();
     await expect(toast(page, `Product created: ${name}`)).toBeVisible();
-    const storedAfter = withDatabase((db) => (db.prepare("SELECT count(*) AS n FROM uploads WHERE kind = 'products'").get() as { n: number }).n);
+    const storedAfter = withDatabase(
+      (db) => (db.prepare("SELECT count(*) AS n FROM uploads WHERE kind = 'products'").get() as { n: number }).n,
+    );
     expect(storedAfter - storedBefore).toBe(1);
-    const saved = withDatabase((db) => db.prepare("SELECT images, (SELECT count(*) FROM product_skus s WHERE s.product_id = p.id) AS skus FROM products p WHERE name = ?").get(name)) as { images: string; skus: number };
+    const saved = withDatabase((db) =>
+      db
+        .prepare("SELECT images, (SELECT count(*) FROM product_skus s WHERE s.product_id = p.id) AS skus FROM products p WHERE name = ?")
+        .get(name),
+    ) as { images: string; skus: number };
     expect(JSON.parse(saved.images)).toHaveLength(1);
     expect(saved.skus).toBe(4);
   });

@@ -9,7 +9,11 @@ import { jpeg } from "../setup/images";
 import { adminToken, uniqueName } from "./admin-helpers";
 import { expect, test } from "./fixtures";
 
-async function productWithPictures(request: APIRequestContext, testInfo: TestInfo, count: number): Promise<{ path: string; name: string; images: string[] }> {
+async function productWithPictures(
+  request: APIRequestContext,
+  testInfo: TestInfo,
+  count: number,
+): Promise<{ path: string; name: string; images: string[] }> {
   const headers = { Authorization: `Bearer ${await adminToken(request)}` };
   const images: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -27,7 +31,11 @@ async function productWithPictures(request: APIRequestContext, testInfo: TestInf
 
 /** The scale in the viewer's transform (1 when fitted). */
 const scaleOf = (transform: string | null) => Number(/scale\(([\d.]+)\)/.exec(transform ?? "")?.[1] ?? 1);
-const offsetOf = (transform: string | null) => /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(transform ?? "")?.slice(1).map(Number) ?? [0, 0];
+const offsetOf = (transform: string | null) =>
+  /translate\(([-\d.]+)px, ([-\d.]+)px\)/
+    .exec(transform ?? "")
+    ?.slice(1)
+    .map(Number) ?? [0, 0];
 
 test.describe("product pictures", () => {
   test("without JavaScript the pictures link to the full files; with it they stay in the page", async ({ page, request }, testInfo) => {

@@ -57,11 +57,21 @@ test.describe("profile", () => {
     await expect(page.getByLabel("Email")).toHaveValue(newEmail);
   });
 
-  test("news and offers by e-mail: the profile shows and changes the same choice one-click unsubscribe sets", async ({ page, request }, testInfo) => {
+  test("news and offers by e-mail: the profile shows and changes the same choice one-click unsubscribe sets", async ({
+    page,
+    request,
+  }, testInfo) => {
     const name = `m${unique(testInfo.project.name)}`.slice(0, 24);
     const email = await registerAccount(request, name, "mail-pass");
     const unsubscribed = () =>
-      withDatabase((db) => (db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = (SELECT id FROM users WHERE email = ?)").get(email) as { n: number }).n);
+      withDatabase(
+        (db) =>
+          (
+            db
+              .prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = (SELECT id FROM users WHERE email = ?)")
+              .get(email) as { n: number }
+          ).n,
+      );
     await loginViaForm(page, email, "mail-pass", "/profile");
     const choice = page.getByLabel("Send me news and offers by e-mail");
     await expect(choice).toBeChecked();

@@ -23,10 +23,17 @@ async function createProduct(request: APIRequestContext, testInfo: TestInfo): Pr
 }
 
 const pendingOf = (productId: number) =>
-  withDatabase((db) => (db.prepare("SELECT count(*) AS n FROM qc_images WHERE product_id = ? AND status = 'pending'").get(productId) as { n: number }).n);
+  withDatabase(
+    (db) =>
+      (db.prepare("SELECT count(*) AS n FROM qc_images WHERE product_id = ? AND status = 'pending'").get(productId) as { n: number }).n,
+  );
 
 test.describe("the QC upload box", () => {
-  test("a successful upload empties the box; pressing again sends nothing; the same photo again is refused by name", async ({ page, request, allowedConsoleErrors }, testInfo) => {
+  test("a successful upload empties the box; pressing again sends nothing; the same photo again is refused by name", async ({
+    page,
+    request,
+    allowedConsoleErrors,
+  }, testInfo) => {
     // the refused second upload is answered 400, which the browser notes
     allowedConsoleErrors.push(/status of 400/);
     const product = await createProduct(request, testInfo);
@@ -48,11 +55,16 @@ test.describe("the QC upload box", () => {
     // the same photo again (another name): refused, named, nothing stored
     await box.locator('input[name="photos"]').setInputFiles({ ...photo, name: "front-again.jpg" });
     await box.getByRole("button", { name: "Upload photos" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "front-again.jpg: You have already uploaded this photo for this product" })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "front-again.jpg: You have already uploaded this photo for this product" }),
+    ).toBeVisible();
     expect(pendingOf(product.id)).toBe(1);
   });
 
-  test("files are judged by their content, as the server reads them; each refusal on a line of its own", async ({ page, request }, testInfo) => {
+  test("files are judged by their content, as the server reads them; each refusal on a line of its own", async ({
+    page,
+    request,
+  }, testInfo) => {
     const product = await createProduct(request, testInfo);
     const shopper = await createUserViaApi(request, uniqueName(testInfo, "qcmixed"));
     await loginViaForm(page, shopper.email, shopper.password, product.path);
@@ -70,7 +82,10 @@ test.describe("the QC upload box", () => {
     await box.getByRole("button", { name: "Upload photos" }).click();
     const notice = toast(page, "1 photo uploaded.");
     await expect(notice).toBeVisible();
-    await expect(notice.getByRole("listitem")).toHaveText(["notes.png: Invalid file type. Only JPG, PNG, WEBP allowed", "huge.png: File too large. Maximum 10MB"]);
+    await expect(notice.getByRole("listitem")).toHaveText([
+      "notes.png: Invalid file type. Only JPG, PNG, WEBP allowed",
+      "huge.png: File too large. Maximum 10MB",
+    ]);
     await expect(box.getByText("Waiting for review (1)")).toBeVisible();
     await expect(box.getByRole("alert")).toHaveCount(0);
   });

@@ -13,7 +13,10 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole("status").fi
 
 async function createProduct(request: APIRequestContext, testInfo: TestInfo): Promise<{ id: number; name: string; path: string }> {
   const name = `QC tote ${uniqueName(testInfo, "p")}`;
-  const response = await request.post("/api/admin/products", { headers: { Authorization: `Bearer ${await adminToken(request)}` }, data: { name, price_cny: 88 } });
+  const response = await request.post("/api/admin/products", {
+    headers: { Authorization: `Bearer ${await adminToken(request)}` },
+    data: { name, price_cny: 88 },
+  });
   expect(response.status(), await response.text()).toBe(201);
   const data = (await response.json()).data;
   return { id: data.id, name, path: data.url };
@@ -21,13 +24,20 @@ async function createProduct(request: APIRequestContext, testInfo: TestInfo): Pr
 
 async function publishPhotos(request: APIRequestContext, productId: number, count: number) {
   const form = new FormData();
-  for (let i = 0; i < count; i++) form.append("qcImages", new Blob([new Uint8Array(await jpeg(640, 480))], { type: "image/jpeg" }), `photo-${i}.jpg`);
-  const response = await request.post(`/api/qc/products/${productId}/qc-images/admin`, { headers: { Authorization: `Bearer ${await adminToken(request)}` }, multipart: form });
+  for (let i = 0; i < count; i++)
+    form.append("qcImages", new Blob([new Uint8Array(await jpeg(640, 480))], { type: "image/jpeg" }), `photo-${i}.jpg`);
+  const response = await request.post(`/api/qc/products/${productId}/qc-images/admin`, {
+    headers: { Authorization: `Bearer ${await adminToken(request)}` },
+    multipart: form,
+  });
   expect(response.status(), await response.text()).toBe(201);
 }
 
 test.describe("QC photos", () => {
-  test("a shopper uploads photos, an admin approves them in the review queue, and they appear in the gallery", async ({ page, request }, testInfo) => {
+  test("a shopper uploads photos, an admin approves them in the review queue, and they appear in the gallery", async ({
+    page,
+    request,
+  }, testInfo) => {
     const product = await createProduct(request, testInfo);
     const shopper = await createUserViaApi(request, uniqueName(testInfo, "qcshopper"));
     await loginViaForm(page, shopper.email, shopper.password);
@@ -51,7 +61,10 @@ test.describe("QC photos", () => {
     const tiles = page.locator(".admin-qc-tile", { hasText: product.name });
     await expect(tiles).toHaveCount(2);
     // one on its own, the other as a selection
-    await tiles.first().getByRole("button", { name: /^Approve photo/ }).click();
+    await tiles
+      .first()
+      .getByRole("button", { name: /^Approve photo/ })
+      .click();
     await expect(toast(page, "1 photo approved.")).toBeVisible();
     await expect(tiles).toHaveCount(1);
     await tiles.first().getByRole("checkbox").check();
@@ -65,7 +78,10 @@ test.describe("QC photos", () => {
     await expect(gallery.getByRole("heading", { name: /QC set · 2 photos/ })).toBeVisible();
   });
 
-  test("the gallery opens a lightbox with arrow keys and Escape (JavaScript), or links to each photo (without)", async ({ page, request }, testInfo) => {
+  test("the gallery opens a lightbox with arrow keys and Escape (JavaScript), or links to each photo (without)", async ({
+    page,
+    request,
+  }, testInfo) => {
     const product = await createProduct(request, testInfo);
     await publishPhotos(request, product.id, 3);
     await page.goto(product.path);
@@ -73,7 +89,12 @@ test.describe("QC photos", () => {
     await expect(thumbs).toHaveCount(3);
     const second = await thumbs.nth(1).getAttribute("href");
     // thumbnails show the whole photo (the agent's watermark in a corner), never a square crop
-    expect(await thumbs.nth(0).locator("img").evaluate((img) => getComputedStyle(img).objectFit)).toBe("contain");
+    expect(
+      await thumbs
+        .nth(0)
+        .locator("img")
+        .evaluate((img) => getComputedStyle(img).objectFit),
+    ).toBe("contain");
 
     if (testInfo.project.name === "no-js") {
       await thumbs.nth(1).click();
@@ -113,7 +134,11 @@ test.describe("QC photos", () => {
     await expect(thumbs.nth(1)).toBeFocused();
   });
 
-  test("a file that is not a photo gets the spec's message and nothing is stored", async ({ page, request, allowedConsoleErrors }, testInfo) => {
+  test("a file that is not a photo gets the spec's message and nothing is stored", async ({
+    page,
+    request,
+    allowedConsoleErrors,
+  }, testInfo) => {
     // without JavaScript the browser notes the page's 400 answer
     allowedConsoleErrors.push(/status of 400/);
     const product = await createProduct(request, testInfo);
@@ -127,7 +152,9 @@ test.describe("QC photos", () => {
     await expect(gallery.getByText("notes.txt: Invalid file type. Only JPG, PNG, WEBP allowed")).toBeVisible();
     await expect(gallery.getByText("No valid files selected")).toBeVisible();
     const login = await request.post("/api/auth/login", { data: { email: shopper.email, password: shopper.password } });
-    const status = await request.get(`/api/qc/products/${product.id}/qc-images/user/status`, { headers: { Authorization: `Bearer ${(await login.json()).accessToken}` } });
+    const status = await request.get(`/api/qc/products/${product.id}/qc-images/user/status`, {
+      headers: { Authorization: `Bearer ${(await login.json()).accessToken}` },
+    });
     expect((await status.json()).data.totalUploads).toBe(0);
     await expect(gallery.getByText("Waiting for review")).toHaveCount(0);
   });

@@ -40,7 +40,9 @@ export function insertRecipients(
 export function audienceNow(db: Database.Database): string[] {
   return (
     db
-      .prepare("SELECT email FROM users u WHERE email_verified = 1 AND NOT EXISTS (SELECT 1 FROM email_unsubscribes x WHERE x.user_id = u.id) ORDER BY id")
+      .prepare(
+        "SELECT email FROM users u WHERE email_verified = 1 AND NOT EXISTS (SELECT 1 FROM email_unsubscribes x WHERE x.user_id = u.id) ORDER BY id",
+      )
       .all() as Array<{ email: string }>
   ).map((row) => row.email.toLowerCase());
 }
@@ -58,7 +60,8 @@ export async function createTemplate(call: EmailApi, body: Record<string, unknow
     body: {
       name: `Template ${crypto.randomBytes(3).toString("hex")}`,
       subject: "Hello {{userName}}",
-      html_content: "<p>Hi {{userName}} ({{email}}), news from <a href=\"{{siteUrl}}\">{{siteName}}</a>.</p><p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a></p>",
+      html_content:
+        '<p>Hi {{userName}} ({{email}}), news from <a href="{{siteUrl}}">{{siteName}}</a>.</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>',
       text_content: "Hi {{userName}} ({{email}}), news from {{siteName}} {{siteUrl}}. Unsubscribe: {{unsubscribeUrl}}",
       ...body,
     },
@@ -68,7 +71,9 @@ export async function createTemplate(call: EmailApi, body: Record<string, unknow
 }
 
 export async function createCampaign(call: EmailApi, body: Record<string, unknown>): Promise<{ id: number; status: string }> {
-  const response = await call("/campaigns", { body: { name: `Campaign ${crypto.randomBytes(3).toString("hex")}`, subject: "News for {{userName}}", ...body } });
+  const response = await call("/campaigns", {
+    body: { name: `Campaign ${crypto.randomBytes(3).toString("hex")}`, subject: "News for {{userName}}", ...body },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data;
 }
@@ -95,7 +100,8 @@ export async function waitForCampaign(
   for (;;) {
     last = await campaign(call, id);
     if (check(last)) return last;
-    if (Date.now() > deadline) throw new Error(`campaign ${id} never got there; last: ${JSON.stringify({ ...last, html_content: undefined })}`);
+    if (Date.now() > deadline)
+      throw new Error(`campaign ${id} never got there; last: ${JSON.stringify({ ...last, html_content: undefined })}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -194,9 +194,7 @@ export async function startFakeGoogle(options: { clientId: string; clientSecret:
       if (pending.codeChallenge) {
         const verifier = body.get("code_verifier") ?? "";
         const computed =
-          pending.codeChallengeMethod === "S256"
-            ? base64url(crypto.createHash("sha256").update(verifier).digest())
-            : verifier;
+          pending.codeChallengeMethod === "S256" ? base64url(crypto.createHash("sha256").update(verifier).digest()) : verifier;
         if (!verifier || computed !== pending.codeChallenge) {
           send(res, 400, { error: "invalid_grant", error_description: "Invalid code verifier." });
           return 400;
@@ -224,7 +222,12 @@ export async function startFakeGoogle(options: { clientId: string; clientSecret:
       const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
       const entry = match ? accessTokens.get(match[1].trim()) : undefined;
       if (!entry || entry.expiresAt < Date.now()) {
-        send(res, 401, { error: "invalid_request", error_description: "Invalid Credentials" }, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+        send(
+          res,
+          401,
+          { error: "invalid_request", error_description: "Invalid Credentials" },
+          { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+        );
         return 401;
       }
       send(res, 200, entry.profile);

@@ -65,13 +65,18 @@ export type FakeMarketplace = {
 const pic = (name: string) => `https://img.example-cdn.test/${name}.jpg`;
 
 function weidianAnswer(itemId: string, item: FakeItem) {
-  const attrValues = (item.skus ?? []).map((sku, index) => ({ attrId: 1000 + index, attrValue: sku.name, img: sku.image ?? "", isShowHotTag: false }));
+  const attrValues = (item.skus ?? []).map((sku, index) => ({
+    attrId: 1000 + index,
+    attrValue: sku.name,
+    img: sku.image ?? "",
+    isShowHotTag: false,
+  }));
   return {
     status: { code: 0, message: "OK", description: "" },
     result: {
       itemId,
       itemTitle: item.title,
-      itemMainPic: item.images ? item.images[0] ?? "" : pic(`wd-${itemId}`),
+      itemMainPic: item.images ? (item.images[0] ?? "") : pic(`wd-${itemId}`),
       itemPicList: item.images ?? [],
       itemDiscountLowPrice: Math.round(item.price * 100),
       itemStock: (item.skus ?? []).reduce((sum, sku) => sum + sku.stock, 0),
@@ -79,7 +84,14 @@ function weidianAnswer(itemId: string, item: FakeItem) {
       attrList: attrValues.length ? [{ attrTitle: "规格", attrValues }] : [],
       skuInfos: (item.skus ?? []).map((sku, index) => ({
         attrIds: [1000 + index],
-        skuInfo: { id: 5000 + index, title: sku.name, discountPrice: Math.round(sku.price * 100), originalPrice: Math.round(sku.price * 100), stock: sku.stock, img: sku.image ?? "" },
+        skuInfo: {
+          id: 5000 + index,
+          title: sku.name,
+          discountPrice: Math.round(sku.price * 100),
+          originalPrice: Math.round(sku.price * 100),
+          stock: sku.stock,
+          img: sku.image ?? "",
+        },
       })),
     },
   };
@@ -90,7 +102,9 @@ function taobaoAnswer(itemId: string, item: FakeItem) {
   const sku2info: Record<string, { price: { priceText: string }; quantity: string }> = {
     "0": { price: { priceText: item.price.toFixed(2) }, quantity: String(skus.reduce((sum, sku) => sum + sku.stock, 0)) },
   };
-  skus.forEach((sku, index) => (sku2info[String(4000 + index)] = { price: { priceText: sku.price.toFixed(2) }, quantity: String(sku.stock) }));
+  skus.forEach(
+    (sku, index) => (sku2info[String(4000 + index)] = { price: { priceText: sku.price.toFixed(2) }, quantity: String(sku.stock) }),
+  );
   return {
     api: "mtop.taobao.detail.getdetail",
     v: "6.0",
@@ -99,28 +113,52 @@ function taobaoAnswer(itemId: string, item: FakeItem) {
       item: { itemId, title: item.title, images: (item.images ?? [pic(`tb-${itemId}`)]).map((url) => url.replace(/^https:/, "")) },
       seller: { shopName: item.shopName ?? "" },
       skuBase: {
-        props: skus.length ? [{ pid: "1627207", name: "颜色分类", values: skus.map((sku, index) => ({ vid: String(300 + index), name: sku.name, image: sku.image ?? "" })) }] : [],
+        props: skus.length
+          ? [
+              {
+                pid: "1627207",
+                name: "颜色分类",
+                values: skus.map((sku, index) => ({ vid: String(300 + index), name: sku.name, image: sku.image ?? "" })),
+              },
+            ]
+          : [],
         skus: skus.map((_, index) => ({ propPath: `1627207:${300 + index}`, skuId: String(4000 + index) })),
       },
       apiStack: [{ name: "esi", value: JSON.stringify({ price: { price: { priceText: item.price.toFixed(2) } }, skuCore: { sku2info } }) }],
-      props: item.description?.length ? { groupProps: [{ 基本信息: item.description.map((line) => ({ [line.split(":")[0]]: line.split(":").slice(1).join(":").trim() })) }] } : {},
+      props: item.description?.length
+        ? {
+            groupProps: [
+              { 基本信息: item.description.map((line) => ({ [line.split(":")[0]]: line.split(":").slice(1).join(":").trim() })) },
+            ],
+          }
+        : {},
     },
   };
 }
 
 function offerPage(itemId: string, item: FakeItem) {
   const skuInfoMap: Record<string, { skuId: number; price: string; canBookCount: number }> = {};
-  (item.skus ?? []).forEach((sku, index) => (skuInfoMap[sku.name.replace(/ \/ /g, "&gt;")] = { skuId: 7000 + index, price: sku.price.toFixed(2), canBookCount: sku.stock }));
+  (item.skus ?? []).forEach(
+    (sku, index) =>
+      (skuInfoMap[sku.name.replace(/ \/ /g, "&gt;")] = { skuId: 7000 + index, price: sku.price.toFixed(2), canBookCount: sku.stock }),
+  );
   const data = {
     globalData: {
       tempModel: { offerId: itemId, offerTitle: item.title, companyName: item.shopName ?? "" },
       images: (item.images ?? [pic(`1688-${itemId}`)]).map((url) => ({ fullPathImageURI: url })),
       skuModel: {
-        skuProps: (item.skus ?? []).length ? [{ prop: "颜色", value: (item.skus ?? []).map((sku) => ({ name: sku.name.split(" / ")[0], imageUrl: sku.image ?? "" })) }] : [],
+        skuProps: (item.skus ?? []).length
+          ? [{ prop: "颜色", value: (item.skus ?? []).map((sku) => ({ name: sku.name.split(" / ")[0], imageUrl: sku.image ?? "" })) }]
+          : [],
         skuInfoMap,
       },
       orderParamModel: { orderParam: { skuParam: { skuRangePrices: [{ beginAmount: 2, price: item.price.toFixed(2) }] } } },
-      offerDetail: { featureAttributes: (item.description ?? []).map((line) => ({ name: line.split(":")[0], value: line.split(":").slice(1).join(":").trim() })) },
+      offerDetail: {
+        featureAttributes: (item.description ?? []).map((line) => ({
+          name: line.split(":")[0],
+          value: line.split(":").slice(1).join(":").trim(),
+        })),
+      },
     },
   };
   return `<!doctype html><html><head><meta charset="utf-8"><title>${item.title}</title></head><body><div id="root"></div><script>window.__INIT_DATA=${JSON.stringify(data)}</script></body></html>`;
@@ -156,7 +194,8 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
         const body = raw ? JSON.parse(raw) : {};
         if (url.pathname === "/__control/item") items.set(`${body.platform}:${body.itemId}`, body.state);
         else if (url.pathname === "/__control/short") shortLinks.set(`${body.host}/${body.code}`, body.location);
-        else if (url.pathname === "/__control/hits") return json(200, { hits: counts.get(`${url.searchParams.get("platform")}:${url.searchParams.get("itemId")}`) ?? 0 });
+        else if (url.pathname === "/__control/hits")
+          return json(200, { hits: counts.get(`${url.searchParams.get("platform")}:${url.searchParams.get("itemId")}`) ?? 0 });
         json(200, { ok: true });
       });
       return;
@@ -184,17 +223,30 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
       const itemId = String(param.itemId ?? param.vItemId ?? "");
       if (weidianPath[1] === "getDetailDesc") {
         const state = items.get(`weidian:${itemId}`);
-        const blocks = state && typeof state === "object" && !("hang" in state) ? state.description ?? [] : [];
-        return json(200, { status: { code: 0 }, result: { item_detail: { desc_content: [...blocks.map((text) => ({ type: 1, text })), { type: 2, url: pic("desc") }] } } });
+        const blocks = state && typeof state === "object" && !("hang" in state) ? (state.description ?? []) : [];
+        return json(200, {
+          status: { code: 0 },
+          result: { item_detail: { desc_content: [...blocks.map((text) => ({ type: 1, text })), { type: 2, url: pic("desc") }] } },
+        });
       }
-      return answer("weidian", itemId, (item) => json(200, weidianAnswer(itemId, item)), () => json(200, { status: { code: 2, message: "商品不存在", description: "" }, result: null }));
+      return answer(
+        "weidian",
+        itemId,
+        (item) => json(200, weidianAnswer(itemId, item)),
+        () => json(200, { status: { code: 2, message: "商品不存在", description: "" }, result: null }),
+      );
     }
 
     // Taobao and Tmall (one API)
     if (url.pathname === "/h5api.m.taobao.com/h5/mtop.taobao.detail.getdetail/6.0/") {
       const itemId = String((JSON.parse(url.searchParams.get("data") ?? "{}") as { itemNumId?: string }).itemNumId ?? "");
       const platform: FakePlatform = items.has(`tmall:${itemId}`) ? "tmall" : "taobao";
-      return answer(platform, itemId, (item) => json(200, taobaoAnswer(itemId, item)), () => json(200, { api: "mtop.taobao.detail.getdetail", v: "6.0", ret: ["ERRCODE_QUERY_DETAIL_FAIL::宝贝不存在"], data: {} }));
+      return answer(
+        platform,
+        itemId,
+        (item) => json(200, taobaoAnswer(itemId, item)),
+        () => json(200, { api: "mtop.taobao.detail.getdetail", v: "6.0", ret: ["ERRCODE_QUERY_DETAIL_FAIL::宝贝不存在"], data: {} }),
+      );
     }
 
     // 1688
@@ -235,7 +287,9 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
       }
       if (short[1] === "m.tb.cn") {
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-        res.end(`<html><head><script>var url = '${location}';setTimeout(function(){location.replace(url)},0);</script></head><body>正在打开…</body></html>`);
+        res.end(
+          `<html><head><script>var url = '${location}';setTimeout(function(){location.replace(url)},0);</script></head><body>正在打开…</body></html>`,
+        );
         return;
       }
       res.writeHead(302, { Location: location });

@@ -35,10 +35,7 @@ export type FakeSmtp = {
   /** Messages sent to one address (envelope recipient), oldest first. */
   mailTo: (to: string) => ReceivedMail[];
   /** Waits for a message to `to` that arrived after `since` (default: any time). */
-  waitForMail: (
-    to: string,
-    options?: { subjectIncludes?: string; timeoutMs?: number; since?: number },
-  ) => Promise<ReceivedMail>;
+  waitForMail: (to: string, options?: { subjectIncludes?: string; timeoutMs?: number; since?: number }) => Promise<ReceivedMail>;
   /** The 6-digit code of the newest message to `to` (throws when there is none). */
   lastCode: (to: string) => string;
   /**
@@ -165,7 +162,9 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       if (found) return found;
       if (Date.now() > deadline) {
         const seen = messages.map((m) => `${m.to.join(",")}: ${m.subject}`).join("\n  ");
-        throw new Error(`no mail to ${to}${options.subjectIncludes ? ` about "${options.subjectIncludes}"` : ""}; received:\n  ${seen || "(none)"}`);
+        throw new Error(
+          `no mail to ${to}${options.subjectIncludes ? ` about "${options.subjectIncludes}"` : ""}; received:\n  ${seen || "(none)"}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -44,7 +44,11 @@ describe("npm run admin:create", () => {
   it("creates a super admin, or promotes an existing user and sets the password (ending the old password's sessions)", async () => {
     const dataDir = makeDataDir();
     let before: { accessToken: string; refreshToken: string } | undefined;
-    const created = await runScript("admin-create", ["--email", "Second@Example.com", "--password", "second-pass", "--username", "second"], { DATA_DIR: dataDir });
+    const created = await runScript(
+      "admin-create",
+      ["--email", "Second@Example.com", "--password", "second-pass", "--username", "second"],
+      { DATA_DIR: dataDir },
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("super admin created: second@example.com (username second)");
@@ -65,7 +69,9 @@ describe("npm run admin:create", () => {
     } finally {
       await server.stop();
     }
-    const promoted = await runScript("admin-create", ["--email", "promote@example.com", "--password", "promoted-pass"], { DATA_DIR: dataDir });
+    const promoted = await runScript("admin-create", ["--email", "promote@example.com", "--password", "promoted-pass"], {
+      DATA_DIR: dataDir,
+    });
     expect(promoted.code).toBe(0);
     expect(promoted.stdout).toContain("promote@example.com is now a super admin");
     const again = await startTestServer({ dataDir });

@@ -16,11 +16,15 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter += 1)}`;
 
 const page = (path: string, cookie?: string) => getPage(server.url, path, cookie);
-const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) => postForm(server.url, path, cookie, fields);
+const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) =>
+  postForm(server.url, path, cookie, fields);
 
 async function createUser(roleIds: number[]) {
   const username = unique("cat");
-  const response = await api(server.url, "/api/admin/users", { token: superToken, body: { username, email: `${username}@example.com`, password: "page-pass-1", roleIds } });
+  const response = await api(server.url, "/api/admin/users", {
+    token: superToken,
+    body: { username, email: `${username}@example.com`, password: "page-pass-1", roleIds },
+  });
   expect(response.status).toBe(201);
   return { id: response.body.data.id as number, email: `${username}@example.com` };
 }
@@ -32,7 +36,12 @@ async function createCategory(body: Record<string, unknown>) {
 }
 
 async function categories() {
-  return (await api(server.url, "/api/admin/categories", { token: superToken })).body.data as Array<{ id: number; name: string; sort_order: number; parent_id: number | null }>;
+  return (await api(server.url, "/api/admin/categories", { token: superToken })).body.data as Array<{
+    id: number;
+    name: string;
+    sort_order: number;
+    parent_id: number | null;
+  }>;
 }
 
 async function createProduct(body: Record<string, unknown>) {
@@ -70,7 +79,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const PAGES = ["/admin/categories", "/admin/categories/new", "/admin/products", "/admin/external-products", "/admin/currency-settings", "/admin/product-display-settings"];
+const PAGES = [
+  "/admin/categories",
+  "/admin/categories/new",
+  "/admin/products",
+  "/admin/external-products",
+  "/admin/currency-settings",
+  "/admin/product-display-settings",
+];
 
 describe("who sees the catalogue back office", () => {
   it("sends visitors to log in, refuses regular users, and keeps system settings to the super admin", async () => {
@@ -88,7 +104,8 @@ describe("who sees the catalogue back office", () => {
       expect((await page(path, cookies.admin)).status, path).toBe(403);
     }
     const dashboard = await (await page("/admin", cookies.super)).text();
-    for (const label of ["Local products", "Total categories", "External products", "Exchange rates", "Product display"]) expect(dashboard).toContain(label);
+    for (const label of ["Local products", "Total categories", "External products", "Exchange rates", "Product display"])
+      expect(dashboard).toContain(label);
   });
 
   it("refuses forged posts from an admin without the permission, changing nothing", async () => {
@@ -134,16 +151,28 @@ describe("categories", () => {
     const form = await (await page(`/admin/categories/${child.id}/edit`, cookies.super)).text();
     expect(form).toContain(`value="${top.id}"`);
     expect(form).not.toContain(`<option value="${child.id}"`);
-    const same = await post(`/admin/categories/${child.id}/edit`, cookies.super, { name: child.name, parent_id: String(top.id), sort_order: "0" });
+    const same = await post(`/admin/categories/${child.id}/edit`, cookies.super, {
+      name: child.name,
+      parent_id: String(top.id),
+      sort_order: "0",
+    });
     expect(await same.text()).toContain("No changes detected.");
     const ownParent = await post(`/admin/categories/${top.id}/edit`, cookies.super, { name: top.name, parent_id: String(top.id) });
     expect(ownParent.status).toBe(200);
     expect(await ownParent.text()).toContain("A category can only be placed under a top-level category other than itself");
     const emptyName = await post(`/admin/categories/${top.id}/edit`, cookies.super, { name: "" });
     expect(await emptyName.text()).toContain("Category name is required.");
-    const renamed = await post(`/admin/categories/${child.id}/edit`, cookies.super, { name: `${child.name} renamed`, parent_id: "", sort_order: "2" });
+    const renamed = await post(`/admin/categories/${child.id}/edit`, cookies.super, {
+      name: `${child.name} renamed`,
+      parent_id: "",
+      sort_order: "2",
+    });
     expect(renamed.status).toBe(302);
-    expect((await categories()).find((c) => c.id === child.id)).toMatchObject({ name: `${child.name} renamed`, parent_id: null, sort_order: 2 });
+    expect((await categories()).find((c) => c.id === child.id)).toMatchObject({
+      name: `${child.name} renamed`,
+      parent_id: null,
+      sort_order: 2,
+    });
     expect((await page("/admin/categories/abc/edit", cookies.super)).status).toBe(404);
     expect((await page("/admin/categories/99999999/edit", cookies.super)).status).toBe(404);
   });
@@ -251,11 +280,29 @@ describe("product lists", () => {
 
 describe("exchange rates and product display", () => {
   it("saves manual rates, refuses ones that are not positive numbers, and goes back to automatic", async () => {
-    const invalid = await post("/admin/currency-settings", cookies.super, { intent: "save", USD: "-1", EUR: "abc", GBP: "0", JPY: "", KRW: "", AUD: "", CAD: "" });
+    const invalid = await post("/admin/currency-settings", cookies.super, {
+      intent: "save",
+      USD: "-1",
+      EUR: "abc",
+      GBP: "0",
+      JPY: "",
+      KRW: "",
+      AUD: "",
+      CAD: "",
+    });
     expect(invalid.status).toBe(200);
     expect(await invalid.text()).toContain("请输入有效的汇率（正数）");
     expect((await api(server.url, "/api/exchange-rates")).body.data.mode).toBe("automatic");
-    const saved = await post("/admin/currency-settings", cookies.super, { intent: "save", USD: "7.1234", EUR: "8", GBP: "", JPY: "", KRW: "", AUD: "", CAD: "" });
+    const saved = await post("/admin/currency-settings", cookies.super, {
+      intent: "save",
+      USD: "7.1234",
+      EUR: "8",
+      GBP: "",
+      JPY: "",
+      KRW: "",
+      AUD: "",
+      CAD: "",
+    });
     expect(await toastAfter(server.url, saved, cookies.super)).toContain("手动汇率已保存");
     const rates = (await api(server.url, "/api/exchange-rates")).body.data;
     expect(rates).toMatchObject({ mode: "manual", rates: { USD: 7.1234, EUR: 8 } });
@@ -270,7 +317,8 @@ describe("exchange rates and product display", () => {
   it("switches external products off and on for the storefront", async () => {
     const word = unique("switched");
     const imported = await external(`${word} external`);
-    const search = async () => ((await api(server.url, `/api/products/search?q=${word}`)).body.data as Array<{ id: number }>).map((p) => p.id);
+    const search = async () =>
+      ((await api(server.url, `/api/products/search?q=${word}`)).body.data as Array<{ id: number }>).map((p) => p.id);
     expect(await search()).toEqual([imported.id]);
     const off = await post("/admin/product-display-settings", cookies.super, { show_external_products: "false" });
     expect(await toastAfter(server.url, off, cookies.super)).toContain("外部商品显示设置已保存");
@@ -296,7 +344,12 @@ describe("the product form", () => {
   const multipart = (cookie: string, path: string, form: FormData) =>
     fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, Origin: server.url }, body: form, redirect: "manual" });
   const productsNamed = async (name: string) =>
-    ((await api(server.url, `/api/admin/products?q=${encodeURIComponent(name)}&limit=50`, { token: superToken })).body.items as Array<{ id: number; name: string }>).filter((p) => p.name === name);
+    (
+      (await api(server.url, `/api/admin/products?q=${encodeURIComponent(name)}&limit=50`, { token: superToken })).body.items as Array<{
+        id: number;
+        name: string;
+      }>
+    ).filter((p) => p.name === name);
 
   it("is for product.create and product.edit holders; a non-numeric id is the invalid-id page", async () => {
     const product = await createProduct({ name: unique("Guarded ") });
@@ -322,14 +375,27 @@ describe("the product form", () => {
     );
     expect(response.status).toBe(200);
     const html = await response.text();
-    for (const message of ["Please fix the errors in the form.", "Product name must be at least 3 characters", "Price must be a number of 0 or more", "The original URL must be an http or https address", "Each SKU name may appear only once in a product"]) {
+    for (const message of [
+      "Please fix the errors in the form.",
+      "Product name must be at least 3 characters",
+      "Price must be a number of 0 or more",
+      "The original URL must be an http or https address",
+      "Each SKU name may appear only once in a product",
+    ]) {
       expect(html).toContain(message);
     }
     expect(html).toContain("Kept description");
     expect(html).toContain('value="ab"');
     expect((await productsNamed("ab")).length).toBe(0);
     // 10,000 SKU rows
-    const many = await post("/admin/products/new", cookies.super, fields({ name: unique("Too many SKUs ") }, Array.from({ length: 10_000 }, (_, i) => ({ sku_name: `S${i}`, sku_price: "1", sku_stock: "1" }))));
+    const many = await post(
+      "/admin/products/new",
+      cookies.super,
+      fields(
+        { name: unique("Too many SKUs ") },
+        Array.from({ length: 10_000 }, (_, i) => ({ sku_name: `S${i}`, sku_price: "1", sku_stock: "1" })),
+      ),
+    );
     expect(many.status).toBe(200);
     expect(await many.text()).toContain("At most 200 SKUs");
   });
@@ -345,37 +411,83 @@ describe("the product form", () => {
     expect(bulkHtml.match(/value="100"/g)?.length).toBe(6);
     expect((await productsNamed(name)).length).toBe(0);
 
-    const created = await post("/admin/products/new", cookies.super, fields({ name, price_cny: "59.5", platform: "weidian", platform_item_id: itemId, main_images: " https://img.example/a.jpg , ,https://img.example/b.jpg " }, skus.slice(0, 3)));
+    const created = await post(
+      "/admin/products/new",
+      cookies.super,
+      fields(
+        {
+          name,
+          price_cny: "59.5",
+          platform: "weidian",
+          platform_item_id: itemId,
+          main_images: " https://img.example/a.jpg , ,https://img.example/b.jpg ",
+        },
+        skus.slice(0, 3),
+      ),
+    );
     expect(await toastAfter(server.url, created, cookies.super)).toContain(`Product created: ${name}`);
     const [saved] = await productsNamed(name);
     const detail = (await api(server.url, `/api/products/${saved.id}?incrementView=false`)).body.data;
-    expect(detail).toMatchObject({ price: 59.5, platform: "weidian", itemId, images: ["https://img.example/a.jpg", "https://img.example/b.jpg"], is_external: false });
+    expect(detail).toMatchObject({
+      price: 59.5,
+      platform: "weidian",
+      itemId,
+      images: ["https://img.example/a.jpg", "https://img.example/b.jpg"],
+      is_external: false,
+    });
     expect(detail.skus.map((sku: { sku_name: string }) => sku.sku_name)).toEqual(["Size 0", "Size 1", "Size 2"]);
 
-    const duplicate = await post("/admin/products/new", cookies.super, fields({ name: `${name} again`, platform: "weidian", platform_item_id: itemId }));
+    const duplicate = await post(
+      "/admin/products/new",
+      cookies.super,
+      fields({ name: `${name} again`, platform: "weidian", platform_item_id: itemId }),
+    );
     expect(duplicate.status).toBe(200);
     expect(await duplicate.text()).toContain(`This product already exists: Weidian item ${itemId}`);
     expect((await productsNamed(`${name} again`)).length).toBe(0);
   });
 
   it("edits a product: one SKU changed, one added, one removed; no rows left means no SKUs", async () => {
-    const product = await createProduct({ name: unique("Editable "), price_cny: 10, skus: [{ sku_name: "A", sku_price: 1, sku_stock: 1 }, { sku_name: "B", sku_price: 2, sku_stock: 2 }] });
-    const before = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{ id: number; sku_name: string }>;
+    const product = await createProduct({
+      name: unique("Editable "),
+      price_cny: 10,
+      skus: [
+        { sku_name: "A", sku_price: 1, sku_stock: 1 },
+        { sku_name: "B", sku_price: 2, sku_stock: 2 },
+      ],
+    });
+    const before = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{
+      id: number;
+      sku_name: string;
+    }>;
     const form = await (await page(`/admin/products/${product.id}/edit`, cookies.super)).text();
     expect(form).toContain(`value="${product.name}"`);
-    const saved = await post(`/admin/products/${product.id}/edit`, cookies.super, fields({ name: product.name, price_cny: "10" }, [
-      { id: String(before[0].id), sku_name: "A", sku_price: "1.5", sku_stock: "9" },
-      { sku_name: "C", sku_price: "3", sku_stock: "3" },
-    ]));
+    const saved = await post(
+      `/admin/products/${product.id}/edit`,
+      cookies.super,
+      fields({ name: product.name, price_cny: "10" }, [
+        { id: String(before[0].id), sku_name: "A", sku_price: "1.5", sku_stock: "9" },
+        { sku_name: "C", sku_price: "3", sku_stock: "3" },
+      ]),
+    );
     expect(await toastAfter(server.url, saved, cookies.super)).toContain("Product updated");
-    const after = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{ sku_name: string; sku_price: number; sku_stock: number }>;
-    expect(after.map((sku) => [sku.sku_name, sku.sku_price, sku.sku_stock])).toEqual([["A", 1.5, 9], ["C", 3, 3]]);
+    const after = (await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus as Array<{
+      sku_name: string;
+      sku_price: number;
+      sku_stock: number;
+    }>;
+    expect(after.map((sku) => [sku.sku_name, sku.sku_price, sku.sku_stock])).toEqual([
+      ["A", 1.5, 9],
+      ["C", 3, 3],
+    ]);
     await post(`/admin/products/${product.id}/edit`, cookies.super, fields({ name: product.name }));
     expect((await api(server.url, `/api/products/${product.id}?incrementView=false`)).body.data.skus).toEqual([]);
   });
 
   it("uploads several images at once, naming each one that fails, and saves only when all are stored", async () => {
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } })
+      .png()
+      .toBuffer();
     const name = unique("Uploaded ");
     const form = new FormData();
     form.set("name", name);

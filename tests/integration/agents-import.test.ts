@@ -19,7 +19,10 @@ const itemId = () => String(7_200_000_000 + Math.floor(Math.random() * 700_000_0
 const text = async (response: Response) => (await response.text()).replace(/<!-- -->/g, "").replace(/&amp;/g, "&");
 
 async function weidianProduct(id = itemId()) {
-  const made = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: `Agent item ${id}`, price: 30, source: "weidian" } });
+  const made = await api(server.url, "/api/products/sync-external", {
+    token: admin,
+    body: { itemId: id, title: `Agent item ${id}`, price: 30, source: "weidian" },
+  });
   expect([200, 201]).toContain(made.status);
   return { id: made.body.data.id as number, itemId: id, path: `/weidian/${id}` };
 }
@@ -30,12 +33,18 @@ beforeAll(async () => {
   admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
   const roles = await api(server.url, "/api/admin/roles", { token: admin });
   const adminRole = roles.body.data.find((r: { name: string }) => r.name === "admin").id;
-  const made = await api(server.url, "/api/admin/users", { token: admin, body: { username: "agentsadmin", email: "agentsadmin@example.com", password: "agents-pass-1", roleIds: [adminRole] } });
+  const made = await api(server.url, "/api/admin/users", {
+    token: admin,
+    body: { username: "agentsadmin", email: "agentsadmin@example.com", password: "agents-pass-1", roleIds: [adminRole] },
+  });
   expect(made.status).toBe(201);
   const granted = await api(server.url, "/api/admin/permissions", { token: admin });
   const create = granted.body.data.find((p: { name: string }) => p.name === "product.create").id;
   await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${create}`, { method: "POST", token: admin });
-  cookies = { super: await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password), admin: await formLogin(server.url, "agentsadmin@example.com", "agents-pass-1") };
+  cookies = {
+    super: await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password),
+    admin: await formLogin(server.url, "agentsadmin@example.com", "agents-pass-1"),
+  };
 });
 
 afterAll(async () => {
@@ -69,7 +78,10 @@ describe("buy via an agent", () => {
     const chosen = await postForm(server.url, "/agent-preference", "", { agent: hoobuyId!, returnTo: product.path });
     expect(chosen.status).toBe(302);
     expect(chosen.headers.get("location")).toBe(product.path);
-    const cookie = chosen.headers.getSetCookie().find((c) => c.startsWith("agent="))!.split(";")[0];
+    const cookie = chosen.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("agent="))!
+      .split(";")[0];
     expect(cookie).toBe(`agent=${hoobuyId}`);
     const page = await text(await getPage(server.url, product.path, cookie));
     expect(page).toContain("Buy via Hoobuy");
@@ -99,7 +111,13 @@ describe("the agents screen", () => {
     expect(badPage).toContain("Enter an https link template that holds {id}, {url} or {url2}.");
     const none = await text(await postForm(server.url, "/admin/agents/new", cookies.super, { name: "Empty agent", enabled: "on" }));
     expect(none).toContain("Give at least one link template.");
-    const taken = await text(await postForm(server.url, "/admin/agents/new", cookies.super, { name: "CNFans", template_weidian: "https://x.example/{id}", enabled: "on" }));
+    const taken = await text(
+      await postForm(server.url, "/admin/agents/new", cookies.super, {
+        name: "CNFans",
+        template_weidian: "https://x.example/{id}",
+        enabled: "on",
+      }),
+    );
     expect(taken).toContain("An agent with this name already exists.");
 
     const created = await postForm(server.url, "/admin/agents/new", cookies.super, {
@@ -120,22 +138,43 @@ describe("the agents screen", () => {
     expect(found.headers.get("location")).toBe(product.path);
 
     const list = await (await getPage(server.url, "/admin/agents", cookies.super)).text();
-    const id = /<input type="hidden" name="agentId" value="(\d+)"\/>(?:(?!<\/tr>)[\s\S])*?Edit NewAgent/.exec(list)?.[1] ?? /href="\/admin\/agents\/(\d+)" aria-label="Edit NewAgent"/.exec(list)?.[1];
+    const id =
+      /<input type="hidden" name="agentId" value="(\d+)"\/>(?:(?!<\/tr>)[\s\S])*?Edit NewAgent/.exec(list)?.[1] ??
+      /href="\/admin\/agents\/(\d+)" aria-label="Edit NewAgent"/.exec(list)?.[1];
     expect(id).toBeDefined();
-    expect(await toastAfter(server.url, await postForm(server.url, "/admin/agents", cookies.super, { intent: "disable", agentId: id! }), cookies.super)).toContain("NewAgent is hidden");
+    expect(
+      await toastAfter(
+        server.url,
+        await postForm(server.url, "/admin/agents", cookies.super, { intent: "disable", agentId: id! }),
+        cookies.super,
+      ),
+    ).toContain("NewAgent is hidden");
     expect(await text(await getPage(server.url, product.path))).not.toContain("newagent.example");
     const confirm = await text(await getPage(server.url, `/admin/agents?modal=delete&agentId=${id}`, cookies.super));
     expect(confirm).toContain("Delete <strong>NewAgent</strong>?");
-    expect(await toastAfter(server.url, await postForm(server.url, "/admin/agents", cookies.super, { intent: "delete", agentId: id! }), cookies.super)).toContain("Agent deleted: NewAgent");
+    expect(
+      await toastAfter(
+        server.url,
+        await postForm(server.url, "/admin/agents", cookies.super, { intent: "delete", agentId: id! }),
+        cookies.super,
+      ),
+    ).toContain("Agent deleted: NewAgent");
   });
 });
 
 describe("the product form's import box", () => {
-  const importFrom = (link: string, cookie = cookies.super) => postForm(server.url, "/admin/products/new", cookie, { intent: "import", import_link: link, name: "" });
+  const importFrom = (link: string, cookie = cookies.super) =>
+    postForm(server.url, "/admin/products/new", cookie, { intent: "import", import_link: link, name: "" });
 
   it("fills the form from a marketplace link, nothing saved, and the form then saves as a local product with its marketplace item", async () => {
     const id = itemId();
-    fake.set("weidian", id, { title: "Imported denim jacket", price: 259, images: ["https://img.example-cdn.test/j1.jpg"], skus: [{ name: "Blue M", price: 259, stock: 8 }], description: ["Heavy denim"] });
+    fake.set("weidian", id, {
+      title: "Imported denim jacket",
+      price: 259,
+      images: ["https://img.example-cdn.test/j1.jpg"],
+      skus: [{ name: "Blue M", price: 259, stock: 8 }],
+      description: ["Heavy denim"],
+    });
     const before = (await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems;
     const filled = await text(await importFrom(`https://weidian.com/item.html?itemID=${id}`, cookies.admin));
     expect(filled).toContain(`已导入Weidian商品 ${id}，请检查后保存。`);
@@ -149,7 +188,14 @@ describe("the product form's import box", () => {
 
   it("fills the form from a short link and tells the shop's name; a short link leading nowhere is an empty result, not an unsupported format", async () => {
     const id = itemId();
-    fake.set("weidian", id, { title: "Short-linked hoodie", price: 120, images: ["https://img.example-cdn.test/h1.jpg"], skus: [], description: [], shopName: "Hoodie Shop" });
+    fake.set("weidian", id, {
+      title: "Short-linked hoodie",
+      price: 120,
+      images: ["https://img.example-cdn.test/h1.jpg"],
+      skus: [],
+      description: [],
+      shopName: "Hoodie Shop",
+    });
     fake.shortLink("weidian.info", `s${id}`, `https://weidian.com/item.html?itemID=${id}`);
     const filled = await text(await importFrom(`【微店】https://weidian.info/s${id} 快来看看`));
     expect(filled).toContain(`已导入Weidian商品 ${id}（店铺：Hoodie Shop），请检查后保存。`);
@@ -165,7 +211,9 @@ describe("the product form's import box", () => {
   it("names what is wrong: '请输入商品链接或ID。', an unsupported format, an empty result, a failed fetch", async () => {
     expect(await text(await importFrom(""))).toContain("请输入商品链接或ID。");
     expect(await text(await importFrom("https://www.amazon.com/dp/B01"))).toContain("不支持的链接或ID格式");
-    expect(await text(await importFrom(`https://item.taobao.com/item.htm?id=${itemId()}99`))).toContain("没有获取到商品信息，请检查链接是否正确。");
+    expect(await text(await importFrom(`https://item.taobao.com/item.htm?id=${itemId()}99`))).toContain(
+      "没有获取到商品信息，请检查链接是否正确。",
+    );
     const broken = itemId();
     fake.set("1688", broken, "malformed");
     expect(await text(await importFrom(`https://detail.1688.com/offer/${broken}.html`))).toContain("获取商品信息失败，请稍后重试。");

@@ -149,7 +149,12 @@ describe("every action checks the caller", () => {
     const found = await api(server.url, `/api/admin/users?q=${username}`, { token: superToken });
     const id = found.body.items[0].id as number;
 
-    const invalid = await post("/admin/users?index&modal=create", cookies.super, { intent: "create", username, email: "bad", password: "1" });
+    const invalid = await post("/admin/users?index&modal=create", cookies.super, {
+      intent: "create",
+      username,
+      email: "bad",
+      password: "1",
+    });
     expect(invalid.status).toBe(200);
     const invalidHtml = await invalid.text();
     expect(invalidHtml).toContain("Please enter a valid email address");
@@ -159,16 +164,32 @@ describe("every action checks the caller", () => {
     expect(unconfirmed.status).toBe(200);
     expect(await unconfirmed.text()).toContain("Please confirm before saving");
 
-    const unchanged = await post(`/admin/users/${id}`, cookies.super, { intent: "update", username, email: `${username}@example.com`, confirm: "on" });
+    const unchanged = await post(`/admin/users/${id}`, cookies.super, {
+      intent: "update",
+      username,
+      email: `${username}@example.com`,
+      confirm: "on",
+    });
     expect(unchanged.status).toBe(302);
     const toastPage = await page(`/admin/users/${id}`, `${cookies.super}; ${unchanged.headers.getSetCookie()[0].split(";")[0]}`);
     expect(await toastPage.text()).toContain("no changes made");
 
-    const changed = await post(`/admin/users/${id}`, cookies.super, { intent: "update", username, email: `${username}@example.com`, phone: "555-0100", confirm: "on" });
+    const changed = await post(`/admin/users/${id}`, cookies.super, {
+      intent: "update",
+      username,
+      email: `${username}@example.com`,
+      phone: "555-0100",
+      confirm: "on",
+    });
     expect(changed.status).toBe(302);
     expect((await api(server.url, `/api/admin/users/${id}`, { token: superToken })).body.data.phone).toBe("555-0100");
 
-    const shortPassword = await post(`/admin/users/${id}`, cookies.super, { intent: "resetPassword", newPassword: "123", confirmPassword: "123", confirm: "on" });
+    const shortPassword = await post(`/admin/users/${id}`, cookies.super, {
+      intent: "resetPassword",
+      newPassword: "123",
+      confirmPassword: "123",
+      confirm: "on",
+    });
     expect(await shortPassword.text()).toContain("密码长度至少6位字符");
 
     const deleted = await post("/admin/users?index&modal=delete&userId=" + id, cookies.super, { intent: "delete", userId: String(id) });
@@ -189,7 +210,10 @@ describe("work per request", () => {
     // the line is written when the response has finished: wait for it (busy machines)
     let line: string | undefined;
     for (let i = 0; i < 100 && !line; i++) {
-      line = server.output().split("\n").find((l) => l.includes(`GET ${probe} `));
+      line = server
+        .output()
+        .split("\n")
+        .find((l) => l.includes(`GET ${probe} `));
       if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const count = /(\d+)q$/.exec(line ?? "")?.[1];

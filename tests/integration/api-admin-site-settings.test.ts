@@ -57,7 +57,14 @@ describe("GET", () => {
     expect(response.body.data.site_name).toEqual({ value: "QC Finder", description: expect.any(String) });
     expect(response.body.data.ad_banner_enabled.value).toBe("false");
     expect(Object.keys(response.body.data)).toEqual(
-      expect.arrayContaining(["site_url", "robots_txt", "google_analytics_code", "ad_banner_link", "ad_banner_logo", "show_external_products"]),
+      expect.arrayContaining([
+        "site_url",
+        "robots_txt",
+        "google_analytics_code",
+        "ad_banner_link",
+        "ad_banner_logo",
+        "show_external_products",
+      ]),
     );
   });
 });
@@ -94,7 +101,16 @@ describe("PUT", () => {
     const restore = await api(server.url, PATH, {
       method: "PUT",
       token: superToken,
-      body: { settings: { site_name: "QC Finder", site_url: "", ad_banner_enabled: "false", ad_banner_link: "", show_external_products: "true", robots_txt: "" } },
+      body: {
+        settings: {
+          site_name: "QC Finder",
+          site_url: "",
+          ad_banner_enabled: "false",
+          ad_banner_link: "",
+          show_external_products: "true",
+          robots_txt: "",
+        },
+      },
     });
     expect(restore.status).toBe(200);
   });
@@ -141,14 +157,25 @@ describe("PUT", () => {
     expect(home).toContain("Spring sale");
     expect(home).toContain("mobile words");
 
-    const off = await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { ad_banner_enabled: "false", ad_banner_title: "" } } });
+    const off = await api(server.url, PATH, {
+      method: "PUT",
+      token: superToken,
+      body: { settings: { ad_banner_enabled: "false", ad_banner_title: "" } },
+    });
     expect(off.status).toBe(200);
-    expect((await api(server.url, "/api/site-settings/ad-banner-config")).body.data).toMatchObject({ enabled: false, ad_banner_enabled: "false" });
+    expect((await api(server.url, "/api/site-settings/ad-banner-config")).body.data).toMatchObject({
+      enabled: false,
+      ad_banner_enabled: "false",
+    });
     expect(await (await fetch(`${server.url}/`)).text()).not.toContain("Cheaper shipping");
   });
 
   it("names an unknown key", async () => {
-    const response = await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { site_name: "X", favourite_colour: "teal" } } });
+    const response = await api(server.url, PATH, {
+      method: "PUT",
+      token: superToken,
+      body: { settings: { site_name: "X", favourite_colour: "teal" } },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: "VALIDATION_ERROR", message: "Unknown setting: favourite_colour" });
     expect(response.body.errors).toEqual([{ field: "favourite_colour", message: "Unknown setting: favourite_colour" }]);
@@ -170,7 +197,11 @@ describe("PUT", () => {
         expect(response.body.errors[0]).toMatchObject({ field: key });
       }
     }
-    const ok = await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { site_url: "http://127.0.0.1:8080/shop", ad_banner_link: "" } } });
+    const ok = await api(server.url, PATH, {
+      method: "PUT",
+      token: superToken,
+      body: { settings: { site_url: "http://127.0.0.1:8080/shop", ad_banner_link: "" } },
+    });
     expect(ok.status).toBe(200);
     await api(server.url, PATH, { method: "PUT", token: superToken, body: { settings: { site_url: "" } } });
   });

@@ -111,7 +111,11 @@ describe("guards on every endpoint", () => {
   it("lets an admin holding only user.edit read and edit, but not create, delete or change access", async () => {
     const list = await api(server.url, "/api/admin/users", { token: editorToken });
     expect(list.status).toBe(200);
-    const edit = await api(server.url, `/api/admin/users/${regularId}`, { method: "PUT", token: editorToken, body: { phone: "+86 138 0000 0000" } });
+    const edit = await api(server.url, `/api/admin/users/${regularId}`, {
+      method: "PUT",
+      token: editorToken,
+      body: { phone: "+86 138 0000 0000" },
+    });
     expect(edit.status).toBe(200);
     expect(edit.body.data.phone).toBe("+86 138 0000 0000");
     const refused = endpoints.filter(([method, pathOf]) => {
@@ -145,7 +149,11 @@ describe("guards on every endpoint", () => {
     for (const [method, pathname, body] of attempts) {
       const response = await api(server.url, pathname, { method, body, token: editorToken });
       expect(response.status, `${method} ${pathname} ${JSON.stringify(body)}`).toBe(403);
-      expect(response.body).toMatchObject({ success: false, code: "FORBIDDEN", message: "Only a super admin can change another administrator" });
+      expect(response.body).toMatchObject({
+        success: false,
+        code: "FORBIDDEN",
+        message: "Only a super admin can change another administrator",
+      });
     }
     // nothing changed: the admin still logs in with their own password and address
     const login = await apiLogin(server.url, target.email, target.password);
@@ -157,7 +165,9 @@ describe("guards on every endpoint", () => {
     const refused = await api(server.url, `/api/admin/users/${target.id}`, { method: "PUT", token: editorToken, body: { is_admin: true } });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe("Only a super admin can grant or remove administrator access");
-    const access = await api(server.url, "/api/auth/permissions", { token: (await apiLogin(server.url, target.email, target.password)).accessToken });
+    const access = await api(server.url, "/api/auth/permissions", {
+      token: (await apiLogin(server.url, target.email, target.password)).accessToken,
+    });
     expect(access.body.data.hasAdminAccess).toBe(false);
     // the super admin may
     const granted = await api(server.url, `/api/admin/users/${target.id}`, { method: "PUT", token: superToken, body: { is_admin: true } });
@@ -218,12 +228,28 @@ describe("POST /api/admin/users", () => {
     const username = unique("new");
     const response = await api(server.url, "/api/admin/users", {
       token: superToken,
-      body: { username, email: `${username}@Example.com`, password: "secret1", firstName: "Li", lastName: "Wei", phone: "13800000000", roleIds: [] },
+      body: {
+        username,
+        email: `${username}@Example.com`,
+        password: "secret1",
+        firstName: "Li",
+        lastName: "Wei",
+        phone: "13800000000",
+        roleIds: [],
+      },
     });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       success: true,
-      data: { username, email: `${username}@example.com`, firstName: "Li", lastName: "Wei", phone: "13800000000", is_admin: false, roles: [] },
+      data: {
+        username,
+        email: `${username}@example.com`,
+        firstName: "Li",
+        lastName: "Wei",
+        phone: "13800000000",
+        is_admin: false,
+        roles: [],
+      },
     });
     // the administrator vouches for the address: the new user can log in at once
     const login = await apiLogin(server.url, `${username}@example.com`, "secret1");
@@ -240,7 +266,10 @@ describe("POST /api/admin/users", () => {
   });
 
   it("validates the fields", async () => {
-    const short = await api(server.url, "/api/admin/users", { token: superToken, body: { username: unique("v"), email: "v@example.com", password: "12345" } });
+    const short = await api(server.url, "/api/admin/users", {
+      token: superToken,
+      body: { username: unique("v"), email: "v@example.com", password: "12345" },
+    });
     expect(short.status).toBe(400);
     expect(short.body.errors).toContainEqual({ field: "password", message: "密码长度至少6位字符" });
 
@@ -248,7 +277,10 @@ describe("POST /api/admin/users", () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(["username", "email", "password"]));
 
-    const email = await api(server.url, "/api/admin/users", { token: superToken, body: { username: unique("v"), email: "not-an-email", password: "secret1" } });
+    const email = await api(server.url, "/api/admin/users", {
+      token: superToken,
+      body: { username: unique("v"), email: "not-an-email", password: "secret1" },
+    });
     expect(email.status).toBe(400);
     expect(email.body.errors).toContainEqual({ field: "email", message: "Please enter a valid email address" });
 
@@ -262,19 +294,28 @@ describe("POST /api/admin/users", () => {
 
   it("lets only a super admin hand out roles at creation", async () => {
     const creator = await createUser({ roleIds: [roleIds.admin] });
-    await api(server.url, `/api/admin/users/${creator.id}/permissions/${permissionIds["user.create"]}`, { method: "POST", token: superToken });
+    await api(server.url, `/api/admin/users/${creator.id}/permissions/${permissionIds["user.create"]}`, {
+      method: "POST",
+      token: superToken,
+    });
     const token = (await apiLogin(server.url, creator.email, creator.password)).accessToken;
     for (const [role, message] of [
       [roleIds.admin, "Only a super admin can assign roles"],
       [roleIds.super_admin, "Only a super admin can grant the super_admin role"],
     ] as const) {
       const name = unique("r");
-      const refused = await api(server.url, "/api/admin/users", { token, body: { username: name, email: `${name}@example.com`, password: "secret1", roleIds: [role] } });
+      const refused = await api(server.url, "/api/admin/users", {
+        token,
+        body: { username: name, email: `${name}@example.com`, password: "secret1", roleIds: [role] },
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe(message);
     }
     const name = unique("r");
-    const ordinary = await api(server.url, "/api/admin/users", { token, body: { username: name, email: `${name}@example.com`, password: "secret1" } });
+    const ordinary = await api(server.url, "/api/admin/users", {
+      token,
+      body: { username: name, email: `${name}@example.com`, password: "secret1" },
+    });
     expect(ordinary.status).toBe(201);
     expect(ordinary.body.data.roles).toEqual([]);
   });
@@ -374,18 +415,30 @@ describe("GET, PUT, DELETE /api/admin/users/:id", () => {
     expect(same.body).toMatchObject({ success: true, changed: false, message: "no changes made" });
     expect(same.body.data.updated_at).toBe(changed.body.data.updated_at);
 
-    const promoted = await api(server.url, `/api/admin/users/${user.id}`, { method: "PUT", token: superToken, body: { is_admin: true, phone: "" } });
+    const promoted = await api(server.url, `/api/admin/users/${user.id}`, {
+      method: "PUT",
+      token: superToken,
+      body: { is_admin: true, phone: "" },
+    });
     expect(promoted.body.data).toMatchObject({ is_admin: true, userType: "admin", phone: null });
   });
 
   it("validates and reports conflicts", async () => {
     const [first, second] = [await createUser(), await createUser()];
-    const conflict = await api(server.url, `/api/admin/users/${first.id}`, { method: "PUT", token: superToken, body: { username: second.username } });
+    const conflict = await api(server.url, `/api/admin/users/${first.id}`, {
+      method: "PUT",
+      token: superToken,
+      body: { username: second.username },
+    });
     expect(conflict.status).toBe(409);
     expect(conflict.body.errors).toEqual([{ field: "username", message: "This username is already taken" }]);
     const email = await api(server.url, `/api/admin/users/${first.id}`, { method: "PUT", token: superToken, body: { email: "nope" } });
     expect(email.status).toBe(400);
-    const avatar = await api(server.url, `/api/admin/users/${first.id}`, { method: "PUT", token: superToken, body: { avatar_url: "javascript:alert(1)" } });
+    const avatar = await api(server.url, `/api/admin/users/${first.id}`, {
+      method: "PUT",
+      token: superToken,
+      body: { avatar_url: "javascript:alert(1)" },
+    });
     expect(avatar.status).toBe(400);
     const missing = await api(server.url, "/api/admin/users/999999", { method: "PUT", token: superToken, body: { phone: "1" } });
     expect(missing.status).toBe(404);
@@ -424,7 +477,10 @@ describe("GET, PUT, DELETE /api/admin/users/:id", () => {
 
   it("never lets a non-super admin delete a super admin", async () => {
     const deleter = await createUser({ roleIds: [roleIds.admin] });
-    await api(server.url, `/api/admin/users/${deleter.id}/permissions/${permissionIds["user.delete"]}`, { method: "POST", token: superToken });
+    await api(server.url, `/api/admin/users/${deleter.id}/permissions/${permissionIds["user.delete"]}`, {
+      method: "POST",
+      token: superToken,
+    });
     const token = (await apiLogin(server.url, deleter.email, deleter.password)).accessToken;
     const response = await api(server.url, `/api/admin/users/${superId}`, { method: "DELETE", token });
     expect(response.status).toBe(403);
@@ -446,14 +502,22 @@ describe("PUT /api/admin/users/:id/reset-password", () => {
   it("sets the new password at once and ends the old tokens", async () => {
     const user = await createUser();
     const oldToken = (await apiLogin(server.url, user.email, user.password)).accessToken;
-    const response = await api(server.url, `/api/admin/users/${user.id}/reset-password`, { method: "PUT", token: superToken, body: { newPassword: "brand-new-pass" } });
+    const response = await api(server.url, `/api/admin/users/${user.id}/reset-password`, {
+      method: "PUT",
+      token: superToken,
+      body: { newPassword: "brand-new-pass" },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, message: "Password reset successfully" });
     const oldLogin = await api(server.url, "/api/auth/login", { body: { email: user.email, password: user.password } });
     expect(oldLogin.status).toBe(401);
     await apiLogin(server.url, user.email, "brand-new-pass");
     expect((await api(server.url, "/api/users/me", { token: oldToken })).status).toBe(401);
-    const missing = await api(server.url, "/api/admin/users/999999/reset-password", { method: "PUT", token: superToken, body: { newPassword: "secret12" } });
+    const missing = await api(server.url, "/api/admin/users/999999/reset-password", {
+      method: "PUT",
+      token: superToken,
+      body: { newPassword: "secret12" },
+    });
     expect(missing.status).toBe(404);
   });
 });
@@ -470,7 +534,11 @@ describe("roles", () => {
   it("assigns a role with an expiry, lists it, and revokes it", async () => {
     const user = await createUser();
     const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const assigned = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, { method: "POST", token: superToken, body: { expiresAt } });
+    const assigned = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, {
+      method: "POST",
+      token: superToken,
+      body: { expiresAt },
+    });
     expect(assigned.status).toBe(200);
     expect(assigned.body.message).toBe("Role assigned successfully");
     const roles = await api(server.url, `/api/admin/users/${user.id}/roles`, { token: superToken });
@@ -495,17 +563,30 @@ describe("roles", () => {
       headers: { Authorization: `Bearer ${superToken}` },
     });
     expect(plain.status).toBe(200);
-    const past = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, { method: "POST", token: superToken, body: { expiresAt: "2020-01-01T00:00:00Z" } });
+    const past = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, {
+      method: "POST",
+      token: superToken,
+      body: { expiresAt: "2020-01-01T00:00:00Z" },
+    });
     expect(past.status).toBe(400);
     expect(past.body.message).toBe("The expiry time must be in the future");
-    const bad = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, { method: "POST", token: superToken, body: { expiresAt: "soon" } });
+    const bad = await api(server.url, `/api/admin/users/${user.id}/roles/${roleIds.admin}`, {
+      method: "POST",
+      token: superToken,
+      body: { expiresAt: "soon" },
+    });
     expect(bad.status).toBe(400);
     expect((await api(server.url, `/api/admin/users/${user.id}/roles/9999`, { method: "POST", token: superToken })).status).toBe(404);
-    expect((await api(server.url, `/api/admin/users/999999/roles/${roleIds.admin}`, { method: "POST", token: superToken })).status).toBe(404);
+    expect((await api(server.url, `/api/admin/users/999999/roles/${roleIds.admin}`, { method: "POST", token: superToken })).status).toBe(
+      404,
+    );
   });
 
   it("never removes the last super admin", async () => {
-    const response = await api(server.url, `/api/admin/users/${superId}/roles/${roleIds.super_admin}`, { method: "DELETE", token: superToken });
+    const response = await api(server.url, `/api/admin/users/${superId}/roles/${roleIds.super_admin}`, {
+      method: "DELETE",
+      token: superToken,
+    });
     expect(response.status).toBe(400);
     expect(response.body.message).toBe("The last super admin cannot be removed");
     const roles = await api(server.url, `/api/admin/users/${superId}/roles`, { token: superToken });
@@ -519,24 +600,38 @@ describe("direct permissions", () => {
     const token = (await apiLogin(server.url, admin.email, admin.password)).accessToken;
     expect((await api(server.url, "/api/admin/users", { token })).status).toBe(403);
 
-    const granted = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, { method: "POST", token: superToken });
+    const granted = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, {
+      method: "POST",
+      token: superToken,
+    });
     expect(granted.status).toBe(200);
     expect(granted.body.message).toBe("Permission granted successfully");
     const list = await api(server.url, `/api/admin/users/${admin.id}/permissions`, { token: superToken });
-    expect(list.body.directPermissions).toEqual([{ id: permissionIds["user.create"], name: "user.create", description: expect.any(String) }]);
+    expect(list.body.directPermissions).toEqual([
+      { id: permissionIds["user.create"], name: "user.create", description: expect.any(String) },
+    ]);
     expect((await api(server.url, "/api/admin/users", { token })).status).toBe(200);
 
-    const revoked = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, { method: "DELETE", token: superToken });
+    const revoked = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, {
+      method: "DELETE",
+      token: superToken,
+    });
     expect(revoked.status).toBe(200);
     expect((await api(server.url, `/api/admin/users/${admin.id}/permissions`, { token: superToken })).body.directPermissions).toEqual([]);
     expect((await api(server.url, "/api/admin/users", { token })).status).toBe(403);
-    const twice = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, { method: "DELETE", token: superToken });
+    const twice = await api(server.url, `/api/admin/users/${admin.id}/permissions/${permissionIds["user.create"]}`, {
+      method: "DELETE",
+      token: superToken,
+    });
     expect(twice.status).toBe(404);
   });
 
   it("tells that ordinary users need no management permissions, and 404s unknown ids", async () => {
     const user = await createUser();
-    const response = await api(server.url, `/api/admin/users/${user.id}/permissions/${permissionIds["qc.review"]}`, { method: "POST", token: superToken });
+    const response = await api(server.url, `/api/admin/users/${user.id}/permissions/${permissionIds["qc.review"]}`, {
+      method: "POST",
+      token: superToken,
+    });
     expect(response.status).toBe(400);
     expect(response.body.message).toBe("Ordinary users do not need management permissions.");
     expect((await api(server.url, `/api/admin/users/${user.id}/permissions/9999`, { method: "POST", token: superToken })).status).toBe(404);

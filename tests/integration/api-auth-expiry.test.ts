@@ -28,7 +28,10 @@ const refresh = (refreshToken: string) => client(server.url)("/api/auth/refresh-
 
 /** Moves the first issue of every refresh chain of a user `seconds` into the past. */
 function ageChains(userId: number, seconds: number) {
-  db.prepare("UPDATE refresh_tokens SET family_issued_at = ? WHERE user_id = ?").run(new Date(Date.now() - seconds * 1000).toISOString(), userId);
+  db.prepare("UPDATE refresh_tokens SET family_issued_at = ? WHERE user_id = ?").run(
+    new Date(Date.now() - seconds * 1000).toISOString(),
+    userId,
+  );
 }
 
 beforeAll(async () => {

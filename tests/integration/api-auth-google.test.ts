@@ -109,11 +109,17 @@ describe("POST /api/auth/google", () => {
     const profile = randomProfile({ email_verified: false });
     const response = await googleLogin(await google.signIdToken({ ...profile }));
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ success: false, code: "GOOGLE_EMAIL_UNVERIFIED", message: expect.stringContaining("Google login failed.") });
+    expect(response.body).toMatchObject({
+      success: false,
+      code: "GOOGLE_EMAIL_UNVERIFIED",
+      message: expect.stringContaining("Google login failed."),
+    });
     expect(response.body.accessToken).toBeUndefined();
     const db = openServerDb(server.dataDir);
     try {
-      expect(db.prepare("SELECT count(*) AS n FROM users WHERE email = ? OR google_id = ?").get(profile.email, profile.sub)).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM users WHERE email = ? OR google_id = ?").get(profile.email, profile.sub)).toEqual({
+        n: 0,
+      });
     } finally {
       db.close();
     }
@@ -135,9 +141,14 @@ describe("POST /api/auth/google", () => {
     const since = Date.now();
     expect((await call("/api/auth/send-reset-code", { body: { email: victimEmail } })).status).toBe(200);
     await smtp.waitForMail(victimEmail, { since });
-    const reset = await call("/api/auth/reset-password", { body: { email: victimEmail, code: smtp.lastCode(victimEmail), newPassword: "owner-password" } });
+    const reset = await call("/api/auth/reset-password", {
+      body: { email: victimEmail, code: smtp.lastCode(victimEmail), newPassword: "owner-password" },
+    });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
-    expect(db.prepare("SELECT google_id, email_verified FROM users WHERE id = ?").get(victimId)).toEqual({ google_id: null, email_verified: 1 });
+    expect(db.prepare("SELECT google_id, email_verified FROM users WHERE id = ?").get(victimId)).toEqual({
+      google_id: null,
+      email_verified: 1,
+    });
     db.close();
     // the attacker's Google account, now with a verified address of its own, does not get in
     const attacker = randomProfile({ sub: attackerSub, email: uniqueEmail("attacker"), email_verified: true });
@@ -146,7 +157,9 @@ describe("POST /api/auth/google", () => {
     expect(attempt.body.user.id).not.toBe(Number(victimId));
     expect(attempt.body.user.email).toBe(attacker.email);
     // and the owner logs in with the new password
-    expect((await call("/api/auth/login", { body: { email: victimEmail, password: "owner-password" } })).body.user.id).toBe(Number(victimId));
+    expect((await call("/api/auth/login", { body: { email: victimEmail, password: "owner-password" } })).body.user.id).toBe(
+      Number(victimId),
+    );
   });
 
   it("verifying the address by a mailed code also ends a Google link made before", async () => {
@@ -167,7 +180,11 @@ describe("POST /api/auth/google", () => {
     ["signed by another key", (p: GoogleProfile) => google.signIdToken({ ...p }, { foreignKey: true })],
     ["for another client", (p: GoogleProfile) => google.signIdToken({ ...p, aud: "someone-else.apps.googleusercontent.example" })],
     ["from another issuer", (p: GoogleProfile) => google.signIdToken({ ...p, iss: "https://evil.example" })],
-    ["expired", (p: GoogleProfile) => google.signIdToken({ ...p, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 })],
+    [
+      "expired",
+      (p: GoogleProfile) =>
+        google.signIdToken({ ...p, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }),
+    ],
   ])("refuses an ID token %s with 401", async (_name, make) => {
     const profile = randomProfile();
     const response = await googleLogin(await make(profile));
@@ -286,15 +303,18 @@ describe("the Google page flow (/auth/google and its callback)", () => {
     expect(setCookies(done.headers).get("sid") ?? "").toBe("");
   });
 
-  it.each(["https://evil.example/steal", "//evil.example", "/\\evil.example"])("never sends the browser off-site afterwards (redirectTo %s)", async (redirectTo) => {
-    const start = await startFlow(redirectTo);
-    const done = await callback(await consent(start.location), start.cookies);
-    expect(done.status).toBe(302);
-    expect(setCookies(done.headers).get("sid")).toBeTruthy();
-    const location = done.headers.get("location") ?? "";
-    expect(new URL(location, server.url).origin).toBe(server.url);
-    expect(location).toMatch(/^\/(?![/\\])/);
-  });
+  it.each(["https://evil.example/steal", "//evil.example", "/\\evil.example"])(
+    "never sends the browser off-site afterwards (redirectTo %s)",
+    async (redirectTo) => {
+      const start = await startFlow(redirectTo);
+      const done = await callback(await consent(start.location), start.cookies);
+      expect(done.status).toBe(302);
+      expect(setCookies(done.headers).get("sid")).toBeTruthy();
+      const location = done.headers.get("location") ?? "";
+      expect(new URL(location, server.url).origin).toBe(server.url);
+      expect(location).toMatch(/^\/(?![/\\])/);
+    },
+  );
 
   it("the control endpoint chooses the next profile (for Playwright)", async () => {
     const email = `control-${Date.now()}@gmail.example`;

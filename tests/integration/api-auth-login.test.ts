@@ -9,7 +9,17 @@
 import type Database from "better-sqlite3";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createAccountByAdmin, expectSameAnswer, freshIp, insertKnownCaptcha, openServerDb, registerAccount, uniqueEmail, uniqueUsername } from "../fakes/accounts";
+import {
+  client,
+  createAccountByAdmin,
+  expectSameAnswer,
+  freshIp,
+  insertKnownCaptcha,
+  openServerDb,
+  registerAccount,
+  uniqueEmail,
+  uniqueUsername,
+} from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
@@ -122,7 +132,12 @@ describe("POST /api/auth/login", () => {
 
     // a wrong answer to a real captcha is refused
     const real = await client(server.url)("/api/auth/captcha");
-    const wrongAnswer = await login({ email: account.email, password: account.password, captchaId: real.body.captchaId, captchaText: "zzzzzz" });
+    const wrongAnswer = await login({
+      email: account.email,
+      password: account.password,
+      captchaId: real.body.captchaId,
+      captchaText: "zzzzzz",
+    });
     expect(wrongAnswer.status).toBe(400);
     expect(wrongAnswer.body).toMatchObject({ success: false, requiresCaptcha: true });
 
@@ -233,7 +248,9 @@ describe("POST /api/auth/login", () => {
     const response = await login({ email: TEST_ADMIN.email, password: TEST_ADMIN.password });
     expect(response.status).toBe(200);
     // roles in the token are role objects, like the user's roles (docs/product/storefront.md 3)
-    expect(decodeJwt(response.body.accessToken).roles).toEqual([{ id: expect.any(Number), name: "super_admin", description: expect.any(String) }]);
+    expect(decodeJwt(response.body.accessToken).roles).toEqual([
+      { id: expect.any(Number), name: "super_admin", description: expect.any(String) },
+    ]);
     expect(response.body.user).toMatchObject({ email: TEST_ADMIN.email, is_admin: true });
     expect(response.body.user.roles.map((r: { name: string }) => r.name)).toContain("super_admin");
   });

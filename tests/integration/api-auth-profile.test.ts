@@ -31,7 +31,8 @@ const ALL_PERMISSIONS = [
 
 const live = useServerWithMail();
 
-const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(live.server.url, freshIp())(pathname, options);
+const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) =>
+  client(live.server.url, freshIp())(pathname, options);
 const fieldsOf = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
 
 async function upload(token: string, file: Blob, name: string) {
@@ -53,7 +54,9 @@ describe("authentication on user paths", () => {
   });
 
   it("POST /api/upload/avatar without credentials answers 401 'Authentication required'", async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
     const response = await call("/api/upload/avatar", { body: form });
@@ -87,11 +90,19 @@ describe("authentication on user paths", () => {
     const response = await fetch(`${live.server.url}/login`, {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: live.server.url, Cookie: first, "X-Forwarded-For": freshIp() },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: live.server.url,
+        Cookie: first,
+        "X-Forwarded-For": freshIp(),
+      },
       body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
     });
     expect(response.status).toBe(302);
-    const second = response.headers.getSetCookie().find((c) => c.startsWith("sid="))?.split(";")[0];
+    const second = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("sid="))
+      ?.split(";")[0];
     expect(second).toBeTruthy();
     expect(second).not.toBe(first);
 
@@ -168,14 +179,25 @@ describe("GET and PUT /api/users/me", () => {
     ]) {
       expect(data, field).toHaveProperty(field);
     }
-    expect(data).toMatchObject({ id: account.id, email: account.email, username: account.username, is_admin: false, emailVerified: true, roles: [] });
+    expect(data).toMatchObject({
+      id: account.id,
+      email: account.email,
+      username: account.username,
+      is_admin: false,
+      emailVerified: true,
+      roles: [],
+    });
     expect(JSON.stringify(data)).not.toMatch(/password|token_version|google_id/i);
   });
 
   it("a new username answers a new accessToken carrying it", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
     const username = uniqueUsername("renamed");
-    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username, phone: "+86 138 0000 0000" } });
+    const response = await call("/api/users/me", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { username, phone: "+86 138 0000 0000" },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.data).toMatchObject({ username, phone: "+86 138 0000 0000" });
     expect(response.body.accessToken).toEqual(expect.any(String));
@@ -192,7 +214,11 @@ describe("GET and PUT /api/users/me", () => {
   it("refuses a username someone else has with 409, and bad values with 400 naming the field", async () => {
     const taken = await registerAccount(live.server.url, live.smtp);
     const account = await registerAccount(live.server.url, live.smtp);
-    const duplicate = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { username: taken.username.toUpperCase() } });
+    const duplicate = await call("/api/users/me", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { username: taken.username.toUpperCase() },
+    });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ success: false, message: expect.any(String) });
     expect(fieldsOf(duplicate.body)).toContain("username");
@@ -286,7 +312,9 @@ describe("limits per account, whatever the address", () => {
 
   it("a user uploads at most 10 avatar images an hour", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 120, b: 40 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 120, b: 40 } } })
+      .png()
+      .toBuffer();
     for (let n = 1; n <= 10; n++) {
       const response = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), `me-${n}.png`);
       expect(response.status, `upload ${n}`).toBe(201);
@@ -323,7 +351,11 @@ describe("PUT /api/users/me/password", () => {
   it("counts wrong current passwords as failed logins of the account: captcha at login after 5, 429 after 20", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
     const attempt = () =>
-      call("/api/users/me/password", { method: "PUT", token: account.accessToken, body: { currentPassword: "guess-guess", newPassword: "another-password" } });
+      call("/api/users/me/password", {
+        method: "PUT",
+        token: account.accessToken,
+        body: { currentPassword: "guess-guess", newPassword: "another-password" },
+      });
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
     const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
     expect(login.status).toBe(400);
@@ -405,7 +437,11 @@ describe("POST /api/upload/avatar", () => {
       .toBuffer();
     const { body } = await upload(account.accessToken, new Blob([new Uint8Array(png)], { type: "image/png" }), "abs.png");
     const url: string = body.url;
-    const outside = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: `https://elsewhere.example${url}` } });
+    const outside = await call("/api/users/me", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { avatarUrl: `https://elsewhere.example${url}` },
+    });
     expect(outside.status).toBe(400);
     // PUBLIC_URL is unset: http://localhost:<port>
     const site = `http://localhost:${live.server.port}`;
@@ -445,7 +481,9 @@ describe("POST /api/upload/avatar", () => {
 
 describe("avatars are files the server issued to their user", () => {
   const pngOf = (color: string, width = 64) =>
-    sharp({ create: { width, height: width, channels: 3, background: color } }).png().toBuffer();
+    sharp({ create: { width, height: width, channels: 3, background: color } })
+      .png()
+      .toBuffer();
   const pngBlob = async (color: string) => new Blob([new Uint8Array(await pngOf(color))], { type: "image/png" });
   const status = async (url: string) => (await fetch(`${live.server.url}${url}`)).status;
 
@@ -480,7 +518,11 @@ describe("avatars are files the server issued to their user", () => {
     }
     // the attacker replaces their own avatar twice: their old files go, the victim's stays
     const second = await upload(attacker.account.accessToken, await pngBlob("#00a"), "b.png");
-    const replaced = await call("/api/users/me", { method: "PUT", token: attacker.account.accessToken, body: { avatarUrl: second.body.url } });
+    const replaced = await call("/api/users/me", {
+      method: "PUT",
+      token: attacker.account.accessToken,
+      body: { avatarUrl: second.body.url },
+    });
     expect(replaced.status).toBe(200);
     expect(await status(attacker.url)).toBe(404);
     expect(await status(second.body.url)).toBe(200);
@@ -506,7 +548,12 @@ describe("avatars are files the server issued to their user", () => {
     const cookie = await pageLogin(live.server.url, account.email, account.password, freshIp());
     const form = new FormData();
     form.append("avatar", await pngBlob("#a0a"), "new.png");
-    const response = await fetch(`${live.server.url}/profile`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: live.server.url }, body: form });
+    const response = await fetch(`${live.server.url}/profile`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: live.server.url },
+      body: form,
+    });
     expect(response.status).toBe(302);
     const me = await call("/api/users/me", { token: account.accessToken });
     expect(me.body.data.avatar_url).toMatch(/^\/uploads\/avatars\/\d{4}-\d{2}\/[0-9a-f-]{36}\.webp$/);
@@ -536,18 +583,32 @@ describe("avatars are files the server issued to their user", () => {
     const admin = await apiLogin(live.server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const other = await withAvatar("#0f0");
     const account = await registerAccount(live.server.url, live.smtp);
-    const outside = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: "https://evil.example/a.png" } });
+    const outside = await call(`/api/admin/users/${account.id}`, {
+      method: "PUT",
+      token: admin.accessToken,
+      body: { avatar_url: "https://evil.example/a.png" },
+    });
     expect(outside.status).toBe(400);
     expect(fieldsOf(outside.body)).toEqual(["avatar_url"]);
-    const someoneElses = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: other.url } });
+    const someoneElses = await call(`/api/admin/users/${account.id}`, {
+      method: "PUT",
+      token: admin.accessToken,
+      body: { avatar_url: other.url },
+    });
     expect(someoneElses.status).toBe(400);
     const byAdmin = await upload(admin.accessToken, await pngBlob("#f0f"), "for-user.png");
-    const set = await call(`/api/admin/users/${account.id}`, { method: "PUT", token: admin.accessToken, body: { avatar_url: byAdmin.body.url } });
+    const set = await call(`/api/admin/users/${account.id}`, {
+      method: "PUT",
+      token: admin.accessToken,
+      body: { avatar_url: byAdmin.body.url },
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data.avatar_url).toBe(byAdmin.body.url);
     // it now belongs to the user: their next avatar replaces (and deletes) it
     const next = await upload(account.accessToken, await pngBlob("#ff0"), "mine.png");
-    expect((await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: next.body.url } })).status).toBe(200);
+    expect((await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { avatarUrl: next.body.url } })).status).toBe(
+      200,
+    );
     expect(await status(byAdmin.body.url)).toBe(404);
   });
 });

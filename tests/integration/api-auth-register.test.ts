@@ -6,7 +6,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { client, createAccountByAdmin, expectSameAnswer, freshIp, insertKnownCaptcha, openServerDb, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
+import {
+  client,
+  createAccountByAdmin,
+  expectSameAnswer,
+  freshIp,
+  insertKnownCaptcha,
+  openServerDb,
+  registerAccount,
+  uniqueEmail,
+  uniqueUsername,
+  useServerWithMail,
+} from "../fakes/accounts";
 
 const live = useServerWithMail();
 
@@ -64,7 +75,9 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(second.body.message.length).toBeGreaterThan(0);
 
     // another address is not affected
-    const other = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("limit-other") } });
+    const other = await client(live.server.url, freshIp())("/api/auth/send-registration-code", {
+      body: { email: uniqueEmail("limit-other") },
+    });
     expect(other.status).toBe(200);
     // and the refused request sent nothing
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -119,7 +132,9 @@ describe("POST /api/auth/send-registration-code", () => {
     // the address stays refused, another one is not
     const again = await call("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-over") } });
     expect(again.status).toBe(429);
-    const elsewhere = await client(live.server.url, freshIp())("/api/auth/send-registration-code", { body: { email: uniqueEmail("ip-else") } });
+    const elsewhere = await client(live.server.url, freshIp())("/api/auth/send-registration-code", {
+      body: { email: uniqueEmail("ip-else") },
+    });
     expect(elsewhere.status).toBe(200);
     // every accepted request was really mailed
     for (const email of mailed) await live.smtp.waitForMail(email, { timeoutMs: 30_000 });
@@ -187,7 +202,9 @@ describe("POST /api/auth/register", () => {
     const code = await mailedCode(email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     const call = client(live.server.url, freshIp());
-    const refused = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code: wrong } });
+    const refused = await call("/api/auth/register", {
+      body: { username: uniqueUsername(), email, password: "secret-password", code: wrong },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ success: false, message: expect.any(String) });
     expect(fieldsOf(refused.body)).toContain("code");
@@ -213,7 +230,9 @@ describe("POST /api/auth/register", () => {
     const call = client(live.server.url, freshIp());
     for (let i = 1; i <= 5; i++) {
       const wrong = String((Number(code) + i) % 1_000_000).padStart(6, "0");
-      const response = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code: wrong } });
+      const response = await call("/api/auth/register", {
+        body: { username: uniqueUsername(), email, password: "secret-password", code: wrong },
+      });
       expect(response.status, `wrong attempt ${i}`).toBe(400);
     }
     const right = await call("/api/auth/register", { body: { username: uniqueUsername(), email, password: "secret-password", code } });

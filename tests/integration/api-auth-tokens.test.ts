@@ -4,11 +4,22 @@
  */
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { client, createAccountByAdmin, expectSameAnswer, freshIp, openServerDb, pageLogin, registerAccount, uniqueEmail, useServerWithMail } from "../fakes/accounts";
+import {
+  client,
+  createAccountByAdmin,
+  expectSameAnswer,
+  freshIp,
+  openServerDb,
+  pageLogin,
+  registerAccount,
+  uniqueEmail,
+  useServerWithMail,
+} from "../fakes/accounts";
 
 const live = useServerWithMail();
 
-const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) => client(live.server.url, freshIp())(pathname, options);
+const call = (pathname: string, options: Parameters<ReturnType<typeof client>>[1] = {}) =>
+  client(live.server.url, freshIp())(pathname, options);
 const me = (token: string) => call("/api/users/me", { token });
 const refresh = (refreshToken: unknown) => call("/api/auth/refresh-token", { body: { refreshToken } });
 
@@ -128,7 +139,11 @@ describe("access tokens", () => {
       const response = await me(token);
       expect(response.status, name).toBe(401);
       // "Unauthorized" in the message: a spec client logs out (docs/product/storefront.md 4)
-      expect(response.body, name).toMatchObject({ success: false, code: "INVALID_TOKEN", message: expect.stringContaining("Unauthorized") });
+      expect(response.body, name).toMatchObject({
+        success: false,
+        code: "INVALID_TOKEN",
+        message: expect.stringContaining("Unauthorized"),
+      });
       expect(response.body.data, name).toBeUndefined();
     }
     expect((await me(account.accessToken)).status).toBe(200);
@@ -174,7 +189,9 @@ describe("POST /api/auth/send-reset-code and /api/auth/reset-password", () => {
     const code = live.smtp.lastCode(account.email);
 
     const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
-    const refused = await call("/api/auth/reset-password", { body: { email: account.email, code: wrongCode, newPassword: "brand-new-password" } });
+    const refused = await call("/api/auth/reset-password", {
+      body: { email: account.email, code: wrongCode, newPassword: "brand-new-password" },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.map((e: { field: string }) => e.field)).toContain("code");
 

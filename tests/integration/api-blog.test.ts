@@ -27,13 +27,23 @@ let editor: Person;
 
 async function makePerson(options: { admin?: boolean; permissions?: string[] } = {}): Promise<Person> {
   const username = unique("b");
-  const roles = options.admin ? (await call("/api/admin/roles", { token: admin })).body.data.filter((r: { name: string }) => r.name === "admin").map((r: { id: number }) => r.id) : [];
-  const made = await call("/api/admin/users", { token: admin, body: { username, email: `${username}@example.com`, password: "blog-pass-1", roleIds: roles } });
+  const roles = options.admin
+    ? (await call("/api/admin/roles", { token: admin })).body.data
+        .filter((r: { name: string }) => r.name === "admin")
+        .map((r: { id: number }) => r.id)
+    : [];
+  const made = await call("/api/admin/users", {
+    token: admin,
+    body: { username, email: `${username}@example.com`, password: "blog-pass-1", roleIds: roles },
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   if (options.permissions?.length) {
     const all = (await call("/api/admin/permissions", { token: admin })).body.data as Array<{ id: number; name: string }>;
     for (const name of options.permissions) {
-      const granted = await call(`/api/admin/users/${made.body.data.id}/permissions/${all.find((p) => p.name === name)!.id}`, { method: "POST", token: admin });
+      const granted = await call(`/api/admin/users/${made.body.data.id}/permissions/${all.find((p) => p.name === name)!.id}`, {
+        method: "POST",
+        token: admin,
+      });
       expect(granted.status).toBe(200);
     }
   }
@@ -53,7 +63,8 @@ async function createCategory(body: Record<string, unknown>) {
   return response.body.data;
 }
 
-const setSettings = async (body: Record<string, unknown>) => expect((await call("/api/blog/settings", { method: "PUT", token: admin, body })).status).toBe(200);
+const setSettings = async (body: Record<string, unknown>) =>
+  expect((await call("/api/blog/settings", { method: "PUT", token: admin, body })).status).toBe(200);
 
 let scheduledEarly: { id: number; slug: string; dueAt: number };
 
@@ -108,7 +119,8 @@ describe("posts", () => {
       comment_count: 0,
     });
     expect(post.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Beginners", "Weidian"]);
-    for (const key of ["id", "published_at", "created_at", "updated_at", "author_first_name", "author_last_name"]) expect(post).toHaveProperty(key);
+    for (const key of ["id", "published_at", "created_at", "updated_at", "author_first_name", "author_last_name"])
+      expect(post).toHaveProperty(key);
     const bySlug = await call(`/api/blog/posts/${post.slug}`);
     expect(bySlug.body.data.id).toBe(post.id);
     const byId = await call(`/api/blog/posts/id/${post.id}`);
@@ -177,14 +189,19 @@ describe("posts", () => {
     const search = await createPost({ title: "Anything", status: "published" });
     const moved = await call(`/api/blog/posts/${search.id}`, { method: "PUT", token: admin, body: { slug: "Search" } });
     expect(moved.body.data.slug).toBe("search-2");
-    for (const post of [featured, popular, moved.body.data]) expect((await call(`/api/blog/posts/${post.slug}`)).body.data.id).toBe(post.id);
+    for (const post of [featured, popular, moved.body.data])
+      expect((await call(`/api/blog/posts/${post.slug}`)).body.data.id).toBe(post.id);
     expect(Array.isArray((await call("/api/blog/posts/featured")).body.data)).toBe(true);
   });
 
   it("updates only the fields given, recomputes the reading time, replaces tags, and deletes", async () => {
     const post = await createPost({ title: "Editable", tags: ["One", "Two"], status: "published" });
     const longer = `<p>${"word ".repeat(650)}</p>`;
-    const updated = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { content: longer, tags: ["Two", "Three"] } });
+    const updated = await call(`/api/blog/posts/${post.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { content: longer, tags: ["Two", "Three"] },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ title: "Editable", reading_time: 4, status: "published", published_at: post.published_at });
     expect(updated.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Three", "Two"]);
@@ -221,7 +238,9 @@ describe("statuses and visibility", () => {
       expect((await call(`/api/blog/posts/id/${post.id}`, { token: readers[0].token })).status, kind).toBe(visible ? 200 : 404);
       expect(list.includes(post.id), kind).toBe(visible);
       expect((await call(`/api/blog/posts/id/${post.id}`, { token: editor.token })).status, kind).toBe(200);
-      expect((await call(`/api/blog/posts/${post.slug}`, { token: author.token })).status, `${kind} for blog.create only`).toBe(visible ? 200 : 404);
+      expect((await call(`/api/blog/posts/${post.slug}`, { token: author.token })).status, `${kind} for blog.create only`).toBe(
+        visible ? 200 : 404,
+      );
     }
   });
 
@@ -265,7 +284,20 @@ describe("statuses and visibility", () => {
     expect(read.excerpt).toBeNull();
     // the spec's list toggle reloads the whole post and sends it back as a full update
     const body = Object.fromEntries(
-      ["title", "slug", "excerpt", "content", "category_id", "status", "is_featured", "is_pinned", "reading_time", "featured_image", "meta_title", "meta_description"].map((key) => [key, read[key]]),
+      [
+        "title",
+        "slug",
+        "excerpt",
+        "content",
+        "category_id",
+        "status",
+        "is_featured",
+        "is_pinned",
+        "reading_time",
+        "featured_image",
+        "meta_title",
+        "meta_description",
+      ].map((key) => [key, read[key]]),
     );
     const full = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...body, status: "draft" } });
     expect(full.status, JSON.stringify(full.body)).toBe(200);
@@ -279,10 +311,21 @@ describe("statuses and visibility", () => {
     const read = (await call(`/api/blog/posts/id/${post.id}`, { token: admin })).body.data;
     const back = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { ...read, status: "draft" } });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
-    expect(back.body.data).toMatchObject({ status: "draft", title: read.title, slug: read.slug, excerpt: "Kept.", content: read.content, reading_time: read.reading_time });
+    expect(back.body.data).toMatchObject({
+      status: "draft",
+      title: read.title,
+      slug: read.slug,
+      excerpt: "Kept.",
+      content: read.content,
+      reading_time: read.reading_time,
+    });
     expect(back.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Beta"]);
     // and plain names still work beside objects
-    const mixed = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1, name: "Alpha", slug: "alpha" }, "Gamma"] } });
+    const mixed = await call(`/api/blog/posts/${post.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { tags: [{ id: 1, name: "Alpha", slug: "alpha" }, "Gamma"] },
+    });
     expect(mixed.body.data.tags.map((t: { name: string }) => t.name).sort()).toEqual(["Alpha", "Gamma"]);
     expect((await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { tags: [{ id: 1 }] } })).status).toBe(400);
     // the spec's fallback: the list row's data, a whole post too (content included)
@@ -297,13 +340,22 @@ describe("statuses and visibility", () => {
     const draft = await createPost({ title: unique("Author draft ") }, author.token);
     expect(draft.status).toBe("draft");
     // blog.create may create a post in any status, a live one included
-    const live = await call("/api/blog/posts", { token: author.token, body: { title: unique("Straight live "), content: "<p>x</p>", status: "published" } });
+    const live = await call("/api/blog/posts", {
+      token: author.token,
+      body: { title: unique("Straight live "), content: "<p>x</p>", status: "published" },
+    });
     expect(live.status, JSON.stringify(live.body)).toBe(201);
     expect(live.body.data.status).toBe("published");
     expect((await call(`/api/blog/posts/${live.body.data.slug}`)).status).toBe(200);
     // editing needs blog.edit
-    expect((await call(`/api/blog/posts/${draft.id}`, { method: "PUT", token: author.token, body: { title: "Changed" } })).status).toBe(403);
-    const edited = await call(`/api/blog/posts/${draft.id}`, { method: "PUT", token: editor.token, body: { title: "Changed by the editor" } });
+    expect((await call(`/api/blog/posts/${draft.id}`, { method: "PUT", token: author.token, body: { title: "Changed" } })).status).toBe(
+      403,
+    );
+    const edited = await call(`/api/blog/posts/${draft.id}`, {
+      method: "PUT",
+      token: editor.token,
+      body: { title: "Changed by the editor" },
+    });
     expect(edited.status).toBe(200);
     // and a full update with a new status is an edit: the spec's list toggle publishes that way
     const published = await call(`/api/blog/posts/${draft.id}`, { method: "PUT", token: editor.token, body: { status: "published" } });
@@ -314,7 +366,10 @@ describe("statuses and visibility", () => {
     // the publish call is blog.publish's own
     expect((await call(`/api/blog/posts/${draft.id}/publish`, { method: "PUT", token: editor.token, body: {} })).status).toBe(403);
     expect((await call(`/api/blog/posts/${draft.id}`, { method: "DELETE", token: editor.token })).status).toBe(403);
-    expect((await call(`/api/blog/posts/id/${draft.id}`, { token: admin })).body.data).toMatchObject({ status: "draft", title: "Changed by the editor" });
+    expect((await call(`/api/blog/posts/id/${draft.id}`, { token: admin })).body.data).toMatchObject({
+      status: "draft",
+      title: "Changed by the editor",
+    });
   });
 });
 
@@ -368,9 +423,15 @@ describe("lists, search, categories and navigation", () => {
     await call(`/api/blog/categories/${tree.grandchild.id}`, { method: "PUT", token: admin, body: { is_visible: false } });
     expect((await call(`/api/blog/posts/category/${tree.grandchild.slug}`)).status).toBe(404);
     expect((await call("/api/blog/categories")).body.data.some((c: { id: number }) => c.id === tree.grandchild.id)).toBe(false);
-    expect((await call("/api/blog/categories", { token: admin })).body.data.some((c: { id: number }) => c.id === tree.grandchild.id)).toBe(true);
+    expect((await call("/api/blog/categories", { token: admin })).body.data.some((c: { id: number }) => c.id === tree.grandchild.id)).toBe(
+      true,
+    );
     await call(`/api/blog/categories/${tree.grandchild.id}`, { method: "PUT", token: admin, body: { is_visible: true } });
-    const categories = (await call("/api/blog/categories")).body.data as Array<{ id: number; parent_id: number | null; post_count: number }>;
+    const categories = (await call("/api/blog/categories")).body.data as Array<{
+      id: number;
+      parent_id: number | null;
+      post_count: number;
+    }>;
     expect(categories.find((c) => c.id === tree.child.id)).toMatchObject({ parent_id: tree.top.id, post_count: 2 });
   });
 
@@ -390,10 +451,15 @@ describe("lists, search, categories and navigation", () => {
   });
 
   it("answers featured and popular posts, and the previous and next post by publication time", async () => {
-    const featured = (await call("/api/blog/posts/featured?limit=20")).body.data as Array<{ id: number; is_featured: boolean; content: string }>;
+    const featured = (await call("/api/blog/posts/featured?limit=20")).body.data as Array<{
+      id: number;
+      is_featured: boolean;
+      content: string;
+    }>;
     expect(featured.some((p) => p.id === listed[2].id)).toBe(true);
     expect(featured.every((p) => p.is_featured)).toBe(true);
-    for (let n = 0; n < 3; n++) await call(`/api/blog/posts/${listed[0].id}/view`, { method: "PUT", headers: { "User-Agent": `viewer-${n}-${unique("ua")}` } });
+    for (let n = 0; n < 3; n++)
+      await call(`/api/blog/posts/${listed[0].id}/view`, { method: "PUT", headers: { "User-Agent": `viewer-${n}-${unique("ua")}` } });
     const popular = (await call("/api/blog/posts/popular?limit=1")).body.data;
     expect(popular).toHaveLength(1);
     expect(popular[0].view_count).toBeGreaterThanOrEqual(3);
@@ -442,7 +508,9 @@ describe("categories", () => {
     const missing = await call("/api/blog/categories", { token: admin, body: { name: "" } });
     expect(missing.status).toBe(400);
     expect(fields(missing.body)).toEqual(["name"]);
-    expect((await call(`/api/blog/categories/${child.id}`, { method: "PUT", token: admin, body: { display_order: "x" } })).status).toBe(400);
+    expect((await call(`/api/blog/categories/${child.id}`, { method: "PUT", token: admin, body: { display_order: "x" } })).status).toBe(
+      400,
+    );
     // moving up a level is fine
     const moved = await call(`/api/blog/categories/${grandchild.id}`, { method: "PUT", token: admin, body: { parent_id: first.id } });
     expect(moved.body.data.parent_id).toBe(first.id);
@@ -467,7 +535,8 @@ describe("categories", () => {
       ["DELETE", `/api/blog/categories/${category.id}`, undefined],
     ] as const) {
       expect((await call(path, { method, body })).status, `${method} ${path}`).toBe(401);
-      for (const token of [readers[0].token, editor.token]) expect((await call(path, { method, body, token })).status, `${method} ${path}`).toBe(403);
+      for (const token of [readers[0].token, editor.token])
+        expect((await call(path, { method, body, token })).status, `${method} ${path}`).toBe(403);
     }
   });
 
@@ -475,7 +544,9 @@ describe("categories", () => {
     const tag = unique("Counted");
     await createPost({ title: unique("Tagged live "), tags: [tag], status: "published" });
     await createPost({ title: unique("Tagged draft "), tags: [tag] });
-    const found = ((await call("/api/blog/tags")).body.data as Array<{ name: string; slug: string; post_count: number; id: number }>).find((t) => t.name === tag);
+    const found = ((await call("/api/blog/tags")).body.data as Array<{ name: string; slug: string; post_count: number; id: number }>).find(
+      (t) => t.name === tag,
+    );
     expect(found).toMatchObject({ slug: tag.toLowerCase(), post_count: 1 });
     expect(typeof found!.id).toBe("number");
   });
@@ -490,7 +561,10 @@ describe("comments and likes", () => {
   });
 
   it("posts a comment (201, approved), refuses the same user again within 15 s (429), and shows it to everyone", async () => {
-    const created = await call(`/api/blog/posts/${post.id}/comments`, { token: readers[0].token, body: { content: "First!\n\nSee https://example.com/qc for photos." } });
+    const created = await call(`/api/blog/posts/${post.id}/comments`, {
+      token: readers[0].token,
+      body: { content: "First!\n\nSee https://example.com/qc for photos." },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({
       post_id: post.id,
@@ -498,7 +572,8 @@ describe("comments and likes", () => {
       status: "approved",
       author_username: readers[0].username,
       like_count: 0,
-      content: '<p>First!</p><p>See <a href="https://example.com/qc" rel="ugc nofollow noopener noreferrer">https://example.com/qc</a> for photos.</p>',
+      content:
+        '<p>First!</p><p>See <a href="https://example.com/qc" rel="ugc nofollow noopener noreferrer">https://example.com/qc</a> for photos.</p>',
     });
     firstComment = created.body.data;
     const again = await call(`/api/blog/posts/${post.id}/comments`, { token: readers[0].token, body: { content: "Second, too soon" } });
@@ -515,20 +590,35 @@ describe("comments and likes", () => {
     expect(held.status).toBe(201);
     expect(held.body.data.status).toBe("pending");
     expect(held.body.message).toMatch(/awaiting moderation/);
-    const two = await call(`/api/blog/posts/${post.id}/comments`, { token: readers[2].token, body: { content: "Just https://a.example and https://b.example" } });
+    const two = await call(`/api/blog/posts/${post.id}/comments`, {
+      token: readers[2].token,
+      body: { content: "Just https://a.example and https://b.example" },
+    });
     expect(two.body.data.status).toBe("approved");
-    const ids = async (token?: string) => ((await call(`/api/blog/posts/${post.id}/comments`, { token })).body.data as Array<{ id: number }>).map((c) => c.id);
+    const ids = async (token?: string) =>
+      ((await call(`/api/blog/posts/${post.id}/comments`, { token })).body.data as Array<{ id: number }>).map((c) => c.id);
     expect(await ids(readers[1].token)).toContain(held.body.data.id);
     expect(await ids(readers[2].token)).not.toContain(held.body.data.id);
     expect(await ids()).not.toContain(held.body.data.id);
     // moderation (blog.edit) approves it
-    expect((await call(`/api/blog/comments/${held.body.data.id}/moderate`, { method: "PUT", token: author.token, body: { status: "approved" } })).status).toBe(403);
-    const approved = await call(`/api/blog/comments/${held.body.data.id}/moderate`, { method: "PUT", token: editor.token, body: { status: "approved" } });
+    expect(
+      (await call(`/api/blog/comments/${held.body.data.id}/moderate`, { method: "PUT", token: author.token, body: { status: "approved" } }))
+        .status,
+    ).toBe(403);
+    const approved = await call(`/api/blog/comments/${held.body.data.id}/moderate`, {
+      method: "PUT",
+      token: editor.token,
+      body: { status: "approved" },
+    });
     expect(approved.body.data.status).toBe("approved");
     expect(await ids()).toContain(held.body.data.id);
     const queue = await call("/api/blog/admin/comments?status=approved&limit=50", { token: admin });
-    expect(queue.body.data.comments.some((c: { id: number; post_slug: string }) => c.id === held.body.data.id && c.post_slug === post.slug)).toBe(true);
-    expect((await call(`/api/blog/comments/${held.body.data.id}/moderate`, { method: "PUT", token: admin, body: { status: "deleted" } })).status).toBe(400);
+    expect(
+      queue.body.data.comments.some((c: { id: number; post_slug: string }) => c.id === held.body.data.id && c.post_slug === post.slug),
+    ).toBe(true);
+    expect(
+      (await call(`/api/blog/comments/${held.body.data.id}/moderate`, { method: "PUT", token: admin, body: { status: "deleted" } })).status,
+    ).toBe(400);
   });
 
   it("holds every comment when moderation is on (answering 'pending'); spam and rejected ones stay hidden", async () => {
@@ -540,32 +630,59 @@ describe("comments and likes", () => {
       expect(queue.comments.map((c: { id: number }) => c.id)).toContain(pending.body.data.id);
       expect(queue.counts.pending).toBeGreaterThanOrEqual(1);
       await call(`/api/blog/comments/${pending.body.data.id}/moderate`, { method: "PUT", token: admin, body: { status: "spam" } });
-      expect(((await call(`/api/blog/posts/${post.id}/comments`, { token: readers[3].token })).body.data as Array<{ id: number }>).map((c) => c.id)).not.toContain(pending.body.data.id);
+      expect(
+        ((await call(`/api/blog/posts/${post.id}/comments`, { token: readers[3].token })).body.data as Array<{ id: number }>).map(
+          (c) => c.id,
+        ),
+      ).not.toContain(pending.body.data.id);
     } finally {
       await setSettings({ comment_moderation: false });
     }
   });
 
   it("threads replies one level deep, and refuses replies to comments of other posts", async () => {
-    const reply = await call(`/api/blog/posts/${post.id}/comments`, { token: readers[4].token, body: { content: "A reply", parent_id: firstComment.id } });
+    const reply = await call(`/api/blog/posts/${post.id}/comments`, {
+      token: readers[4].token,
+      body: { content: "A reply", parent_id: firstComment.id },
+    });
     expect(reply.body.data.parent_id).toBe(firstComment.id);
     const other = await createPost({ title: unique("Other post "), status: "published" });
-    const wrong = await call(`/api/blog/posts/${other.id}/comments`, { token: admin, body: { content: "Wrong thread", parent_id: firstComment.id } });
+    const wrong = await call(`/api/blog/posts/${other.id}/comments`, {
+      token: admin,
+      body: { content: "Wrong thread", parent_id: firstComment.id },
+    });
     expect(wrong.status).toBe(400);
     expect(fields(wrong.body)).toContain("parent_id");
     // a reply to a reply goes under the top comment
-    const nested = await call(`/api/blog/posts/${post.id}/comments`, { token: admin, body: { content: "Reply to the reply", parent_id: reply.body.data.id } });
+    const nested = await call(`/api/blog/posts/${post.id}/comments`, {
+      token: admin,
+      body: { content: "Reply to the reply", parent_id: reply.body.data.id },
+    });
     expect(nested.status).toBe(201);
     expect(nested.body.data.parent_id).toBe(firstComment.id);
   });
 
   it("lets the author or a blog.edit holder edit and delete a comment; others get 403", async () => {
-    const edit = await call(`/api/blog/comments/${firstComment.id}`, { method: "PUT", token: readers[0].token, body: { content: "Edited <b>text</b>" } });
+    const edit = await call(`/api/blog/comments/${firstComment.id}`, {
+      method: "PUT",
+      token: readers[0].token,
+      body: { content: "Edited <b>text</b>" },
+    });
     expect(edit.status).toBe(200);
     expect(edit.body.data.content).toBe("<p>Edited &lt;b&gt;text&lt;/b&gt;</p>");
-    expect((await call(`/api/blog/comments/${firstComment.id}`, { method: "PUT", token: readers[1].token, body: { content: "Hijack" } })).status).toBe(403);
+    expect(
+      (await call(`/api/blog/comments/${firstComment.id}`, { method: "PUT", token: readers[1].token, body: { content: "Hijack" } })).status,
+    ).toBe(403);
     expect((await call(`/api/blog/comments/${firstComment.id}`, { method: "DELETE", token: readers[1].token })).status).toBe(403);
-    expect((await call(`/api/blog/comments/${firstComment.id}`, { method: "PUT", token: readers[0].token, body: { content: "<p><script>x</script></p>" } })).status).toBe(400);
+    expect(
+      (
+        await call(`/api/blog/comments/${firstComment.id}`, {
+          method: "PUT",
+          token: readers[0].token,
+          body: { content: "<p><script>x</script></p>" },
+        })
+      ).status,
+    ).toBe(400);
     expect((await call(`/api/blog/comments/${firstComment.id}`, { method: "PUT", body: { content: "Anonymous" } })).status).toBe(401);
     const doomed = await call(`/api/blog/posts/${post.id}/comments`, { token: editor.token, body: { content: "To be deleted" } });
     expect((await call(`/api/blog/comments/${doomed.body.data.id}`, { method: "DELETE", token: admin })).status).toBe(200);
@@ -595,16 +712,28 @@ describe("comments and likes", () => {
   it("likes a post and a comment once per user; a second call takes it back", async () => {
     const like = () => call(`/api/blog/posts/${post.id}/like`, { token: readers[0].token, body: { type: "like" } });
     expect((await like()).body.data).toEqual({ liked: true, like_count: 1 });
-    expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: readers[1].token })).body.data).toEqual({ liked: true, like_count: 2 });
+    expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: readers[1].token })).body.data).toEqual({
+      liked: true,
+      like_count: 2,
+    });
     expect((await like()).body.data).toEqual({ liked: false, like_count: 1 });
     expect((await call(`/api/blog/posts/id/${post.id}`)).body.data.like_count).toBe(1);
     expect((await call(`/api/blog/posts/${post.id}/like`, { token: readers[0].token, body: { type: "love" } })).status).toBe(400);
     expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST" })).status).toBe(401);
     const commentLike = await call(`/api/blog/comments/${firstComment.id}/like`, { method: "POST", token: readers[2].token });
     expect(commentLike.body.data).toEqual({ liked: true, like_count: 1 });
-    const seen = ((await call(`/api/blog/posts/${post.id}/comments`, { token: readers[2].token })).body.data as Array<{ id: number; like_count: number; liked: boolean }>).find((c) => c.id === firstComment.id);
+    const seen = (
+      (await call(`/api/blog/posts/${post.id}/comments`, { token: readers[2].token })).body.data as Array<{
+        id: number;
+        like_count: number;
+        liked: boolean;
+      }>
+    ).find((c) => c.id === firstComment.id);
     expect(seen).toMatchObject({ like_count: 1, liked: true });
-    expect((await call(`/api/blog/comments/${firstComment.id}/like`, { method: "POST", token: readers[2].token })).body.data).toEqual({ liked: false, like_count: 0 });
+    expect((await call(`/api/blog/comments/${firstComment.id}/like`, { method: "POST", token: readers[2].token })).body.data).toEqual({
+      liked: false,
+      like_count: 0,
+    });
     expect((await call("/api/blog/comments/999999/like", { method: "POST", token: readers[2].token })).status).toBe(404);
   });
 
@@ -626,7 +755,8 @@ describe("comments and likes", () => {
   it("limits likes to 60 in 10 minutes per user (429), taking likes back included", async () => {
     const person = await makePerson();
     const post = await createPost({ title: unique("Much liked "), status: "published" });
-    for (let n = 1; n <= 60; n++) expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: person.token })).status, `like ${n}`).toBe(200);
+    for (let n = 1; n <= 60; n++)
+      expect((await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: person.token })).status, `like ${n}`).toBe(200);
     const refused = await call(`/api/blog/posts/${post.id}/like`, { method: "POST", token: person.token });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
@@ -638,11 +768,14 @@ describe("comments and likes", () => {
 describe("views", () => {
   it("counts a view once per reader in 30 minutes, not for crawlers or incrementView=false", async () => {
     const post = await createPost({ title: unique("Viewed "), status: "published" });
-    const view = (headers: Record<string, string>, query = "") => call(`/api/blog/posts/${post.id}/view${query}`, { method: "PUT", headers });
+    const view = (headers: Record<string, string>, query = "") =>
+      call(`/api/blog/posts/${post.id}/view${query}`, { method: "PUT", headers });
     expect((await view({ "User-Agent": "Mozilla/5.0 reader-a" })).body).toEqual({ success: true, counted: true });
     expect((await view({ "User-Agent": "Mozilla/5.0 reader-a" })).body.counted).toBe(false);
     expect((await view({ "User-Agent": "Mozilla/5.0 reader-b" })).body.counted).toBe(true);
-    expect((await view({ "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" })).body.counted).toBe(false);
+    expect((await view({ "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" })).body.counted).toBe(
+      false,
+    );
     expect((await view({ "User-Agent": "Mozilla/5.0 reader-c" }, "?incrementView=false")).body.counted).toBe(false);
     expect((await call(`/api/blog/posts/id/${post.id}`)).body.data.view_count).toBe(2);
     const draft = await createPost({ title: unique("Unseen ") });
@@ -670,11 +803,18 @@ describe("HTML safety", () => {
   it(`lets none of the ${XSS_PAYLOADS.length} XSS payloads through in posts: not stored, not on the page`, async () => {
     const post = await createPost({ title: unique("XSS target "), status: "published" });
     for (const payload of XSS_PAYLOADS) {
-      const saved = await call(`/api/blog/posts/${post.id}`, { method: "PUT", token: admin, body: { content: `<p>Before</p>${payload}<p>After</p>` } });
+      const saved = await call(`/api/blog/posts/${post.id}`, {
+        method: "PUT",
+        token: admin,
+        body: { content: `<p>Before</p>${payload}<p>After</p>` },
+      });
       expect(saved.status, payload).toBe(200);
       expect(findXss(saved.body.data.content), payload).toEqual([]);
       const page = await (await fetch(`${server.url}/blog/${post.slug}`)).text();
-      const body = /<div id="post-body" class="prose">([\s\S]*?)<\/div><ul class="blog-tags|<div id="post-body" class="prose">([\s\S]*?)<\/div><div class="blog-like"/.exec(page);
+      const body =
+        /<div id="post-body" class="prose">([\s\S]*?)<\/div><ul class="blog-tags|<div id="post-body" class="prose">([\s\S]*?)<\/div><div class="blog-like"/.exec(
+          page,
+        );
       expect(body, payload).not.toBeNull();
       expect(findXss(body![1] ?? body![2]), payload).toEqual([]);
     }
@@ -691,10 +831,15 @@ describe("HTML safety", () => {
     const comment = await call(`/api/blog/posts/${post.id}/comments`, { token: commenter.token, body: { content: "<p>start</p>" } });
     expect(comment.status).toBe(201);
     for (const payload of XSS_PAYLOADS) {
-      const saved = await call(`/api/blog/comments/${comment.body.data.id}`, { method: "PUT", token: commenter.token, body: { content: `${payload} tail` } });
+      const saved = await call(`/api/blog/comments/${comment.body.data.id}`, {
+        method: "PUT",
+        token: commenter.token,
+        body: { content: `${payload} tail` },
+      });
       expect(saved.status, payload).toBe(200);
       expect(findXss(saved.body.data.content, { allowedTags: COMMENT_TAGS }), payload).toEqual([]);
-      for (const link of saved.body.data.content.match(/<a [^>]*>/g) ?? []) expect(link, payload).toContain('rel="ugc nofollow noopener noreferrer"');
+      for (const link of saved.body.data.content.match(/<a [^>]*>/g) ?? [])
+        expect(link, payload).toContain('rel="ugc nofollow noopener noreferrer"');
     }
     const page = await (await fetch(`${server.url}/blog/${post.slug}`)).text();
     const html = /<div class="blog-comment__body">([\s\S]*?)<\/div><div class="blog-comment__actions">/.exec(page);
@@ -705,7 +850,12 @@ describe("HTML safety", () => {
 
 describe("feeds and the sitemap", () => {
   it("serves RSS 2.0 and Atom that are well formed and complete, answering 304 to a repeat request", async () => {
-    const post = await createPost({ title: unique("Feed & <friends> "), status: "published", content: '<p>Feed body ]]> with <img src="/uploads/blog/2026-11/a.webp" alt="" /></p>', tags: ["Feeds"] });
+    const post = await createPost({
+      title: unique("Feed & <friends> "),
+      status: "published",
+      content: '<p>Feed body ]]> with <img src="/uploads/blog/2026-11/a.webp" alt="" /></p>',
+      tags: ["Feeds"],
+    });
     const rss = await fetch(`${server.url}/blog/feed.xml`);
     expect(rss.status).toBe(200);
     expect(rss.headers.get("content-type")).toContain("application/rss+xml");
@@ -719,7 +869,8 @@ describe("feeds and the sitemap", () => {
     expect(parsed.root!.name).toBe("rss");
     expect(parsed.root!.attributes.version).toBe("2.0");
     const channel = childNamed(parsed.root!, "channel")!;
-    for (const name of ["title", "link", "description", "lastBuildDate", "atom:link"]) expect(childNamed(channel, name), name).toBeDefined();
+    for (const name of ["title", "link", "description", "lastBuildDate", "atom:link"])
+      expect(childNamed(channel, name), name).toBeDefined();
     expect(childNamed(channel, "atom:link")!.attributes).toMatchObject({ rel: "self", href: expect.stringMatching(/\/blog\/feed\.xml$/) });
     const items = childrenNamed(channel, "item");
     expect(items.length).toBeGreaterThan(0);
@@ -777,7 +928,9 @@ describe("feeds and the sitemap", () => {
       expect(xml).not.toMatch(/[\u0001\u000b]/);
     }
     const rss = parseXml(await (await fetch(`${server.url}/blog/feed.xml`)).text()).root!;
-    const item = childrenNamed(childNamed(rss, "channel")!, "item").find((i) => childNamed(i, "link")!.text.endsWith(`/blog/${post.slug}`))!;
+    const item = childrenNamed(childNamed(rss, "channel")!, "item").find((i) =>
+      childNamed(i, "link")!.text.endsWith(`/blog/${post.slug}`),
+    )!;
     // what a reader that renders these as HTML gets: text with the characters, no element
     for (const name of ["title", "description"]) {
       const text = childNamed(item, name)!.text;
@@ -856,7 +1009,12 @@ describe("guards and bad addresses", () => {
   });
 
   it("answers 400 for ids that are not positive numbers, 404 for unknown ones, 405 for other methods", async () => {
-    for (const path of ["/api/blog/posts/id/abc", "/api/blog/posts/0/navigation", "/api/blog/posts/-1/comments", "/api/blog/categories/1.5"]) {
+    for (const path of [
+      "/api/blog/posts/id/abc",
+      "/api/blog/posts/0/navigation",
+      "/api/blog/posts/-1/comments",
+      "/api/blog/categories/1.5",
+    ]) {
       expect((await call(path)).status, path).toBe(400);
     }
     expect((await call("/api/blog/posts/id/999999")).status).toBe(404);
@@ -867,7 +1025,9 @@ describe("guards and bad addresses", () => {
 
   it("takes a featured image upload (content-checked, re-encoded) for blog staff only", async () => {
     const sharp = (await import("sharp")).default;
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#e11d48" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#e11d48" } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
     const uploaded = await call("/api/blog/images", { token: editor.token, body: form });

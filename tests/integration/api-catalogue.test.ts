@@ -30,7 +30,11 @@ async function createProduct(body: Record<string, unknown>, token = admin) {
 }
 
 async function setSetting(key: string, value: string) {
-  const response = await api(server.url, "/api/site-settings/admin/settings", { method: "PUT", token: admin, body: { settings: { [key]: value } } });
+  const response = await api(server.url, "/api/site-settings/admin/settings", {
+    method: "PUT",
+    token: admin,
+    body: { settings: { [key]: value } },
+  });
   expect(response.status).toBe(200);
 }
 
@@ -38,7 +42,10 @@ beforeAll(async () => {
   rates = await startFakeRates();
   server = await startTestServer({ env: { RATES_URL: rates.primaryUrl, RATES_BACKUP_URL: rates.backupUrl } });
   admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
-  const made = await api(server.url, "/api/admin/users", { token: admin, body: { username: unique("shopper"), email: `${unique("s")}@example.com`, password: "shopper-pass" } });
+  const made = await api(server.url, "/api/admin/users", {
+    token: admin,
+    body: { username: unique("shopper"), email: `${unique("s")}@example.com`, password: "shopper-pass" },
+  });
   const login = await apiLogin(server.url, made.body.data.email, "shopper-pass");
   user = login.accessToken;
   userId = login.user.id;
@@ -111,7 +118,16 @@ describe("admin products", () => {
       [{ name: "Valid name", category_id: 999_999 }, "category_id"],
       [{ name: "Valid name", category_id: "abc" }, "category_id"],
       [{ name: "Valid name", original_url: "javascript:alert(1)" }, "original_url"],
-      [{ name: "Valid name", skus: [{ sku_name: "Red", sku_price: 1, sku_stock: 1 }, { sku_name: "red", sku_price: 2, sku_stock: 1 }] }, "skus.1.sku_name"],
+      [
+        {
+          name: "Valid name",
+          skus: [
+            { sku_name: "Red", sku_price: 1, sku_stock: 1 },
+            { sku_name: "red", sku_price: 2, sku_stock: 1 },
+          ],
+        },
+        "skus.1.sku_name",
+      ],
       [{ name: "Valid name", platform: "amazon", platform_item_id: "123" }, "platform"],
       [{ name: "Valid name", platform: "taobao" }, "platform_item_id"],
       [{ name: "Valid name", main_images: ["javascript:alert(1)"] }, "main_images.0"],
@@ -137,13 +153,20 @@ describe("admin products", () => {
   it("answers 409 for a second product of the same marketplace item", async () => {
     const id = itemId();
     await createProduct({ name: "First of its item", platform: "taobao", platform_item_id: id });
-    const again = await api(server.url, "/api/admin/products", { token: admin, body: { name: "Second of its item", platform: "taobao", platform_item_id: id } });
+    const again = await api(server.url, "/api/admin/products", {
+      token: admin,
+      body: { name: "Second of its item", platform: "taobao", platform_item_id: id },
+    });
     expect(again.status).toBe(409);
     expect(fields(again.body)).toContain("platform_item_id");
   });
 
   it("updates only the fields given, replaces SKUs when given, and deletes", async () => {
-    const product = await createProduct({ name: "Editable hoodie", price_cny: 100, skus: [{ sku_name: "M", sku_price: 100, sku_stock: 3 }] });
+    const product = await createProduct({
+      name: "Editable hoodie",
+      price_cny: 100,
+      skus: [{ sku_name: "M", sku_price: 100, sku_stock: 3 }],
+    });
     const updated = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { price_cny: 120 } });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ name: "Editable hoodie", price_cny: 120 });
@@ -151,7 +174,12 @@ describe("admin products", () => {
     const skus = await api(server.url, `/api/admin/products/${product.id}`, {
       method: "PUT",
       token: admin,
-      body: { skus: [{ sku_name: "L", sku_price: 130, sku_stock: 1 }, { sku_name: "XL", sku_price: 140, sku_stock: 0 }] },
+      body: {
+        skus: [
+          { sku_name: "L", sku_price: 130, sku_stock: 1 },
+          { sku_name: "XL", sku_price: 140, sku_stock: 0 },
+        ],
+      },
     });
     expect(skus.body.data.skus.map((s: { sku_name: string }) => s.sku_name)).toEqual(["L", "XL"]);
     const bad = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { name: "no" } });
@@ -181,7 +209,10 @@ describe("admin products", () => {
       const anonymous = await api(server.url, pathname, { method, body });
       expect(anonymous.status, `${method} ${pathname}`).toBe(401);
       // docs/product/admin.md 5: admin calls need a token ('Authentication required for this action.')
-      expect(anonymous.body, `${method} ${pathname}`).toMatchObject({ success: false, message: "Authentication required for this action." });
+      expect(anonymous.body, `${method} ${pathname}`).toMatchObject({
+        success: false,
+        message: "Authentication required for this action.",
+      });
       for (const token of [user, editorOfOthers]) {
         const response = await api(server.url, pathname, { method, body, token });
         expect(response.status, `${method} ${pathname}`).toBe(403);
@@ -190,7 +221,10 @@ describe("admin products", () => {
     }
     expect((await api(server.url, `/api/products/${product.id}`)).body.data.name).toBe("Guarded product");
     // the category list is for anyone with back-office access (category management is always in the sidebar)
-    expect((await api(server.url, "/api/admin/categories")).body).toMatchObject({ success: false, message: "Authentication required for this action." });
+    expect((await api(server.url, "/api/admin/categories")).body).toMatchObject({
+      success: false,
+      message: "Authentication required for this action.",
+    });
     expect((await api(server.url, "/api/admin/categories", { token: user })).status).toBe(403);
     expect((await api(server.url, "/api/admin/categories", { token: editorOfOthers })).status).toBe(200);
   });
@@ -198,7 +232,11 @@ describe("admin products", () => {
 
 describe("QC photos given by address (qc_images)", () => {
   it("publishes the addresses in the product's QC gallery, replaces them on update, and never touches uploaded photos", async () => {
-    const product = await createProduct({ name: unique("Linked QC "), price_cny: 20, qc_images: "https://img.example/qc-1.jpg, https://img.example/qc-2.jpg" });
+    const product = await createProduct({
+      name: unique("Linked QC "),
+      price_cny: 20,
+      qc_images: "https://img.example/qc-1.jpg, https://img.example/qc-2.jpg",
+    });
     const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
     expect(read.body.data.qc_images).toEqual(["https://img.example/qc-1.jpg", "https://img.example/qc-2.jpg"]);
     expect(read.body.data.qc_image_count).toBe(2);
@@ -209,7 +247,11 @@ describe("QC photos given by address (qc_images)", () => {
     expect((await api(server.url, `/api/admin/products/${product.id}`, { token: admin })).body.data.qc_images).toHaveLength(2);
 
     // an update with the field replaces the list; one without it leaves it
-    const updated = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: ["https://img.example/qc-2.jpg", "https://img.example/qc-3.jpg"] } });
+    const updated = await api(server.url, `/api/admin/products/${product.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { qc_images: ["https://img.example/qc-2.jpg", "https://img.example/qc-3.jpg"] },
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.data.qc_images).toEqual(["https://img.example/qc-2.jpg", "https://img.example/qc-3.jpg"]);
     await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { price_cny: 21 } });
@@ -221,7 +263,11 @@ describe("QC photos given by address (qc_images)", () => {
     expect(pageHtml).not.toContain("https://img.example/qc-1.jpg");
 
     // a bad address names the field, and nothing changes
-    const bad = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: ["javascript:alert(1)"] } });
+    const bad = await api(server.url, `/api/admin/products/${product.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { qc_images: ["javascript:alert(1)"] },
+    });
     expect(bad.status).toBe(400);
     expect(fields(bad.body).some((field) => field.startsWith("qc_images"))).toBe(true);
     const cleared = await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { qc_images: [] } });
@@ -253,7 +299,11 @@ describe("public product reads", () => {
     await api(server.url, `/api/products/${product.id}`);
     await api(server.url, `/api/products/${product.id}`);
     await api(server.url, `/api/products/${product.id}?incrementView=false`);
-    for (const agent of ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Mozilla/5.0 (compatible; bingbot/2.0)", "facebookexternalhit/1.1"]) {
+    for (const agent of [
+      "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "Mozilla/5.0 (compatible; bingbot/2.0)",
+      "facebookexternalhit/1.1",
+    ]) {
       await api(server.url, `/api/products/${product.id}`, { headers: { "User-Agent": agent } });
     }
     const read = await api(server.url, `/api/products/${product.id}?incrementView=false`);
@@ -298,7 +348,8 @@ describe("public product reads", () => {
 
   it("a parent category's count includes its subcategories' products, as its page and GET /api/products?categoryId list them", async () => {
     const parent = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Parent") } })).body.data.id;
-    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Child"), parent_id: parent } })).body.data.id;
+    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Child"), parent_id: parent } }))
+      .body.data.id;
     await createProduct({ name: "Filed under the parent", category_id: parent });
     await createProduct({ name: "Filed under the child", category_id: child });
     const counts = (await api(server.url, "/api/categories")).body.data as Array<{ id: number; product_count: number }>;
@@ -311,7 +362,12 @@ describe("public product reads", () => {
     const response = await api(server.url, "/api/categories");
     expect(response.status).toBe(200);
     const sneakers = response.body.data.find((c: { id: number }) => c.id === categories.sneakers);
-    expect(sneakers).toMatchObject({ name: "Sneakers 运动鞋", parent_id: categories.shoes, sort_order: 0, product_count: expect.any(Number) });
+    expect(sneakers).toMatchObject({
+      name: "Sneakers 运动鞋",
+      parent_id: categories.shoes,
+      sort_order: 0,
+      product_count: expect.any(Number),
+    });
   });
 });
 
@@ -321,7 +377,9 @@ describe("search", () => {
     ids = {
       hoodie: (await createProduct({ name: "加绒连帽卫衣 Fleece hoodie grey", price_cny: 89, category_id: categories.hoodies })).id,
       nike: (await createProduct({ name: "耐克 Dunk Low 熊猫配色", price_cny: 459, category_id: categories.sneakers })).id,
-      jacket: (await createProduct({ name: "冬季外套 padded jacket", description: "Warm and light, filled with duck down", price_cny: 259 })).id,
+      jacket: (
+        await createProduct({ name: "冬季外套 padded jacket", description: "Warm and light, filled with duck down", price_cny: 259 })
+      ).id,
     };
   });
 
@@ -346,7 +404,7 @@ describe("search", () => {
   });
 
   it("treats input as words, never as FTS syntax", async () => {
-    for (const q of ["' OR 1=1 --", '"', "*", "NEAR(", "title:x", "hoodie OR jacket", "a AND", "(", "卫衣\"", "^x", "-hoodie"]) {
+    for (const q of ["' OR 1=1 --", '"', "*", "NEAR(", "title:x", "hoodie OR jacket", "a AND", "(", '卫衣"', "^x", "-hoodie"]) {
       const response = await search(`q=${encodeURIComponent(q)}`);
       expect(response.status, q).toBe(200);
       expect(response.body.success, q).toBe(true);
@@ -399,7 +457,8 @@ describe("show external products switch", () => {
     expect(synced.status, JSON.stringify(synced.body)).toBe(201);
     const product = synced.body.data;
     expect(product).toMatchObject({ is_external: true, platform: "taobao", url: `/taobao/${id}` });
-    const find = async (token?: string) => (await api(server.url, `/api/products/search?q=switchcheck`, { token })).body.items.map((p: { id: number }) => p.id);
+    const find = async (token?: string) =>
+      (await api(server.url, `/api/products/search?q=switchcheck`, { token })).body.items.map((p: { id: number }) => p.id);
     expect(await find()).toEqual([product.id]);
     await setSetting("show_external_products", "false");
     try {
@@ -421,8 +480,17 @@ describe("show external products switch", () => {
 describe("POST /api/products/sync-external", () => {
   it("makes one product per marketplace item, even for 10 parallel calls", async () => {
     const id = itemId();
-    const body = { itemId: id, title: "并发导入 Parallel import", price: 10, images: ["https://img.alicdn.example/p.jpg"], source: "1688", skus: [{ sku_name: "One", sku_price: 10, sku_stock: 1 }] };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => api(server.url, "/api/products/sync-external", { token: admin, body })));
+    const body = {
+      itemId: id,
+      title: "并发导入 Parallel import",
+      price: 10,
+      images: ["https://img.alicdn.example/p.jpg"],
+      source: "1688",
+      skus: [{ sku_name: "One", sku_price: 10, sku_stock: 1 }],
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => api(server.url, "/api/products/sync-external", { token: admin, body })),
+    );
     expect(answers.every((a) => a.status === 200 || a.status === 201)).toBe(true);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1);
@@ -432,23 +500,49 @@ describe("POST /api/products/sync-external", () => {
 
   it("a product editor's sync updates the product; a shopper's changes nothing of it (it is the marketplace's)", async () => {
     const id = itemId();
-    await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Original title", source: "weidian" } });
-    const overwrite = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: id, title: "Vandalised title", source: "weidian", originalUrl: "https://phish.example/weidian" } });
+    await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId: id, title: "Original title", source: "weidian" },
+    });
+    const overwrite = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: id, title: "Vandalised title", source: "weidian", originalUrl: "https://phish.example/weidian" },
+    });
     expect(overwrite.status).toBe(200);
     expect(overwrite.body.data.name).toBe("Original title");
     expect(overwrite.body.data.original_url).toBeNull();
-    const edited = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Corrected title", source: "weidian" } });
+    const edited = await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId: id, title: "Corrected title", source: "weidian" },
+    });
     expect(edited.body.data.name).toBe("Corrected title");
   });
 
   it("an editor's sync changes only the fields it sends (a hidden listing stays hidden)", async () => {
     const id = itemId();
-    const body = { itemId: id, title: "Synced item", price: 20, images: ["https://img.example/a.jpg"], source: "taobao", description: ["第一段", "second"], shopName: "Shop A", skus: [{ sku_name: "S", sku_price: 20, sku_stock: 3 }] };
+    const body = {
+      itemId: id,
+      title: "Synced item",
+      price: 20,
+      images: ["https://img.example/a.jpg"],
+      source: "taobao",
+      description: ["第一段", "second"],
+      shopName: "Shop A",
+      skus: [{ sku_name: "S", sku_price: 20, sku_stock: 3 }],
+    };
     const created = await api(server.url, "/api/products/sync-external", { token: admin, body });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ description: "第一段\n\nsecond", descriptionItems: ["第一段", "second"], isExternalProduct: true, showInListing: true });
+    expect(created.body.data).toMatchObject({
+      description: "第一段\n\nsecond",
+      descriptionItems: ["第一段", "second"],
+      isExternalProduct: true,
+      showInListing: true,
+    });
     await api(server.url, `/api/admin/products/${created.body.data.id}`, { method: "PUT", token: admin, body: { show_in_listing: false } });
-    const again = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId: id, title: "Synced item v2", price: 25, source: "taobao" } });
+    const again = await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId: id, title: "Synced item v2", price: 25, source: "taobao" },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({
       name: "Synced item v2",
@@ -473,9 +567,15 @@ describe("POST /api/products/sync-external", () => {
     });
     expect(twice.status).toBe(400);
     expect(twice.body.errors).toContainEqual({ field: "skus.1.sku_name", message: "Each SKU name may appear only once in a product" });
-    const script = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: itemId(), title: "Bad link", originalUrl: "javascript:alert(1)" } });
+    const script = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: itemId(), title: "Bad link", originalUrl: "javascript:alert(1)" },
+    });
     expect(fields(script.body)).toEqual(["originalUrl"]);
-    const badSource = await api(server.url, "/api/products/sync-external", { token: user, body: { itemId: "123", title: "Bad source", source: "ebay" } });
+    const badSource = await api(server.url, "/api/products/sync-external", {
+      token: user,
+      body: { itemId: "123", title: "Bad source", source: "ebay" },
+    });
     expect(fields(badSource.body)).toContain("source");
   });
 });
@@ -511,7 +611,11 @@ describe("collections", () => {
       expect(missing.status, pathname).toBe(404);
       expect(missing.body).toEqual({ success: false, message: "Product not found", code: "NOT_FOUND" });
     }
-    expect((await add(undefined)).body).toMatchObject({ success: false, message: "Product ID is required", errors: [{ field: "productId", message: "Product ID is required" }] });
+    expect((await add(undefined)).body).toMatchObject({
+      success: false,
+      message: "Product ID is required",
+      errors: [{ field: "productId", message: "Product ID is required" }],
+    });
     // another user's collection is their own
     expect((await api(server.url, "/api/users/collections", { token: admin })).body.data).toEqual([]);
     expect(userId).toBeGreaterThan(0);
@@ -536,20 +640,38 @@ describe("admin categories", () => {
     // docs/product/admin.md 5: create says '分类名称是必填的', edit 'Category name is required.'
     const missingName = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  " } });
     expect(missingName.status).toBe(400);
-    expect(missingName.body).toMatchObject({ success: false, message: "分类名称是必填的", errors: [{ field: "name", message: "分类名称是必填的" }] });
-    expect((await api(server.url, `/api/admin/categories/${categories.shoes}`, { method: "PUT", token: admin, body: { name: "" } })).body).toMatchObject({
+    expect(missingName.body).toMatchObject({
+      success: false,
+      message: "分类名称是必填的",
+      errors: [{ field: "name", message: "分类名称是必填的" }],
+    });
+    expect(
+      (await api(server.url, `/api/admin/categories/${categories.shoes}`, { method: "PUT", token: admin, body: { name: "" } })).body,
+    ).toMatchObject({
       success: false,
       message: "Category name is required.",
     });
     const top = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Bags 包", sort_order: 5 } })).body.data;
-    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: top.id } })).body.data;
+    const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: top.id } })).body
+      .data;
     // one level only: no parent under a child, and not itself
-    expect((await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Too deep", parent_id: child.id } })).status).toBe(400);
-    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: top.id } })).status).toBe(400);
-    expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: categories.shoes } })).status).toBe(400);
+    expect((await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Too deep", parent_id: child.id } })).status).toBe(
+      400,
+    );
+    expect(
+      (await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: top.id } })).status,
+    ).toBe(400);
+    expect(
+      (await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { parent_id: categories.shoes } }))
+        .status,
+    ).toBe(400);
     const same = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "Bags 包" } });
     expect(same.body).toMatchObject({ success: true, changed: false, message: "No changes detected." });
-    const renamed = await api(server.url, `/api/admin/categories/${top.id}`, { method: "PUT", token: admin, body: { name: "Bags and backpacks" } });
+    const renamed = await api(server.url, `/api/admin/categories/${top.id}`, {
+      method: "PUT",
+      token: admin,
+      body: { name: "Bags and backpacks" },
+    });
     expect(renamed.body.data.name).toBe("Bags and backpacks");
     // two categories side by side with one name could not be told apart: refused, whatever the case and spaces
     const twin = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "  bags AND backpacks " } });
@@ -563,23 +685,37 @@ describe("admin categories", () => {
     expect(clash.status).toBe(409);
     expect((await api(server.url, `/api/admin/categories/${top.id}`, { token: admin })).body.data.name).toBe("Bags and backpacks");
     // the same name under another parent is another category
-    const cousin = await api(server.url, "/api/admin/categories", { token: admin, body: { name: "Backpacks", parent_id: categories.shoes } });
+    const cousin = await api(server.url, "/api/admin/categories", {
+      token: admin,
+      body: { name: "Backpacks", parent_id: categories.shoes },
+    });
     expect(cousin.status).toBe(201);
     expect((await api(server.url, `/api/admin/categories/${cousin.body.data.id}`, { method: "DELETE", token: admin })).status).toBe(200);
     const sorted = await api(server.url, "/api/admin/categories/batch-sort", {
       token: admin,
-      body: { sortData: [{ id: top.id, sort_order: 0 }, { id: child.id, sort_order: 2 }] },
+      body: {
+        sortData: [
+          { id: top.id, sort_order: 0 },
+          { id: child.id, sort_order: 2 },
+        ],
+      },
     });
     expect(sorted.status).toBe(200);
     const list = (await api(server.url, "/api/categories")).body.data as Array<{ id: number; sort_order: number }>;
     expect(list.findIndex((c) => c.id === top.id)).toBeLessThan(list.findIndex((c) => c.id === child.id));
     expect(list.find((c) => c.id === child.id)?.sort_order).toBe(2);
     // a negative sort value is refused, and nothing changes
-    const negative = await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: child.id, sort_order: -3 }] } });
+    const negative = await api(server.url, "/api/admin/categories/batch-sort", {
+      token: admin,
+      body: { sortData: [{ id: child.id, sort_order: -3 }] },
+    });
     expect(negative.status).toBe(400);
     expect(negative.body.errors[0].message).toBe("Sort order must be a whole number of 0 or more");
     expect((await api(server.url, `/api/admin/categories/${child.id}`, { token: admin })).body.data.sort_order).toBe(2);
-    expect((await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: 999999, sort_order: 1 }] } })).status).toBe(404);
+    expect(
+      (await api(server.url, "/api/admin/categories/batch-sort", { token: admin, body: { sortData: [{ id: 999999, sort_order: 1 }] } }))
+        .status,
+    ).toBe(404);
     // a category with subcategories stays; without, it goes and its products stay uncategorised
     expect((await api(server.url, `/api/admin/categories/${top.id}`, { method: "DELETE", token: admin })).status).toBe(409);
     const product = await createProduct({ name: "Backpack 双肩包", category_id: child.id });
@@ -592,7 +728,9 @@ describe("admin categories", () => {
 
 describe("POST /api/products/upload-image", () => {
   it("stores a real image re-encoded (201 data.imageUrl) and refuses anything else", async () => {
-    const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#3a6" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#3a6" } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "shoe.png");
     const uploaded = await api(server.url, "/api/products/upload-image", { token: admin, body: form });
@@ -638,14 +776,27 @@ describe("exchange rates", () => {
     expect(failed.body.fetched).toBe(false);
     expect(failed.body.data.rates.USD).toBeCloseTo(1 / 0.15, 4);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.output().split("\n").filter((line) => line.includes("exchange rates: every source failed"))).toHaveLength(1);
+    expect(
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("exchange rates: every source failed")),
+    ).toHaveLength(1);
   });
 
   it("manual rates take precedence until a forced refresh; only positive numbers are kept", async () => {
-    const none = await api(server.url, "/api/admin/exchange-rates", { method: "PUT", token: admin, body: { rates: { USD: -1, EUR: "abc" } } });
+    const none = await api(server.url, "/api/admin/exchange-rates", {
+      method: "PUT",
+      token: admin,
+      body: { rates: { USD: -1, EUR: "abc" } },
+    });
     expect(none.status).toBe(400);
     expect(none.body.message).toBe("请输入有效的汇率（正数）");
-    const saved = await api(server.url, "/api/admin/exchange-rates", { method: "PUT", token: admin, body: { rates: { USD: 7.1, EUR: "7.9", GBP: 0 } } });
+    const saved = await api(server.url, "/api/admin/exchange-rates", {
+      method: "PUT",
+      token: admin,
+      body: { rates: { USD: 7.1, EUR: "7.9", GBP: 0 } },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.message).toBe("手动汇率已保存");
     const now = (await api(server.url, "/api/exchange-rates")).body.data;
@@ -787,7 +938,10 @@ describe("pages kept for visitors without a session", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
       body: new URLSearchParams({ email: TEST_ADMIN.email, password: TEST_ADMIN.password }).toString(),
     });
-    const sid = login.headers.getSetCookie().find((c) => c.startsWith("sid="))!.split(";")[0];
+    const sid = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("sid="))!
+      .split(";")[0];
     const loggedIn = await get(product.url, { Cookie: sid });
     expect(loggedIn.headers.get("x-page-cache")).toBeNull();
     expect(await loggedIn.text()).toContain(TEST_ADMIN.username);

@@ -21,7 +21,9 @@ let call: EmailApi;
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: "2", EMAIL_RETRY_DELAY_MS: "200" } });
+  server = await startTestServer({
+    env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: "2", EMAIL_RETRY_DELAY_MS: "200" },
+  });
   db = openServerDb(server.dataDir);
   call = await emailApi(server.url);
 });
@@ -59,7 +61,12 @@ describe("who may call /api/email", () => {
     for (const [method, path, body] of endpoints) {
       const response = await api(server.url, `/api/email${path}`, { method, body });
       expect(response.status, `${method} ${path}`).toBe(401);
-      expect(response.body, `${method} ${path}`).toMatchObject({ success: false, message: "未找到认证令牌，请重新登录", data: null, error: "AUTH_REQUIRED" });
+      expect(response.body, `${method} ${path}`).toMatchObject({
+        success: false,
+        message: "未找到认证令牌，请重新登录",
+        data: null,
+        error: "AUTH_REQUIRED",
+      });
     }
   });
 
@@ -70,9 +77,17 @@ describe("who may call /api/email", () => {
     for (const [method, path, body] of endpoints) {
       const response = await api(server.url, `/api/email${path}`, { method, body, token: accessToken });
       expect(response.status, `${method} ${path}`).toBe(403);
-      expect(response.body).toEqual({ success: false, message: "权限不足，需要管理员权限", code: "FORBIDDEN", data: null, error: "FORBIDDEN" });
+      expect(response.body).toEqual({
+        success: false,
+        message: "权限不足，需要管理员权限",
+        code: "FORBIDDEN",
+        data: null,
+        error: "FORBIDDEN",
+      });
     }
-    expect(db.prepare("SELECT (SELECT count(*) FROM email_templates) AS t, (SELECT count(*) FROM email_campaigns) AS c").get()).toEqual(before);
+    expect(db.prepare("SELECT (SELECT count(*) FROM email_templates) AS t, (SELECT count(*) FROM email_campaigns) AS c").get()).toEqual(
+      before,
+    );
   });
 
   it("lets an admin (role admin, without any permission) in, as the spec says: super_admin and admin", async () => {
@@ -95,7 +110,13 @@ describe("who may call /api/email", () => {
 describe("templates", () => {
   it("creates, reads, lists, updates and deletes, answering {success, message, data, error}", async () => {
     const created = await call("/templates", {
-      body: { name: "  Welcome mail ", subject: "Hi {{userName}}", html_content: "<p>{{promo}} for {{userName}}</p>", text_content: "", template_variables: { promo: "SAVE10", n: 3 } },
+      body: {
+        name: "  Welcome mail ",
+        subject: "Hi {{userName}}",
+        html_content: "<p>{{promo}} for {{userName}}</p>",
+        text_content: "",
+        template_variables: { promo: "SAVE10", n: 3 },
+      },
     });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual(ENVELOPE_KEYS);
@@ -103,7 +124,14 @@ describe("templates", () => {
       success: true,
       message: "Template created",
       error: null,
-      data: { name: "Welcome mail", subject: "Hi {{userName}}", text_content: null, template_variables: { promo: "SAVE10", n: 3 }, created_by_name: "admin", campaign_count: 0 },
+      data: {
+        name: "Welcome mail",
+        subject: "Hi {{userName}}",
+        text_content: null,
+        template_variables: { promo: "SAVE10", n: 3 },
+        created_by_name: "admin",
+        campaign_count: 0,
+      },
     });
     const id = created.body.data.id;
 
@@ -112,8 +140,15 @@ describe("templates", () => {
     const list = await call("/templates");
     expect(list.body.data.templates.map((t: { id: number }) => t.id)).toContain(id);
 
-    const updated = await call(`/templates/${id}`, { method: "PUT", body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello", template_variables: {} } });
-    expect(updated.body).toMatchObject({ success: true, message: "Template updated", data: { id, name: "Welcome 2", text_content: "Hello", template_variables: {} } });
+    const updated = await call(`/templates/${id}`, {
+      method: "PUT",
+      body: { name: "Welcome 2", subject: "Hello", html_content: "<p>Hello</p>", text_content: "Hello", template_variables: {} },
+    });
+    expect(updated.body).toMatchObject({
+      success: true,
+      message: "Template updated",
+      data: { id, name: "Welcome 2", text_content: "Hello", template_variables: {} },
+    });
 
     const deleted = await call(`/templates/${id}`, { method: "DELETE" });
     expect(deleted.body).toEqual({ success: true, message: "Template deleted", data: null, error: null });
@@ -127,7 +162,12 @@ describe("templates", () => {
     const since = Date.now();
     const sent = await call(`/templates/${id}/send-test`, { method: "POST" });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    expect(sent.body).toEqual({ success: true, message: `Test sent to ${TEST_ADMIN.email}`, data: { email: TEST_ADMIN.email }, error: null });
+    expect(sent.body).toEqual({
+      success: true,
+      message: `Test sent to ${TEST_ADMIN.email}`,
+      data: { email: TEST_ADMIN.email },
+      error: null,
+    });
     const mail = await smtp.waitForMail(TEST_ADMIN.email, { since, subjectIncludes: "[Test]" });
     expect(mail.subject).toBe(`[Test] News for ${TEST_ADMIN.username}`);
     expect(mail.text).toContain(`Hi ${TEST_ADMIN.username} (${TEST_ADMIN.email})`);
@@ -139,7 +179,11 @@ describe("templates", () => {
     try {
       const refused = await call(`/templates/${id}/send-test`, { method: "POST" });
       expect(refused.status).toBe(502);
-      expect(refused.body).toMatchObject({ success: false, error: "MAIL_NOT_SENT", message: expect.stringContaining("Sending the test failed") });
+      expect(refused.body).toMatchObject({
+        success: false,
+        error: "MAIL_NOT_SENT",
+        message: expect.stringContaining("Sending the test failed"),
+      });
     } finally {
       smtp.behave({});
     }
@@ -155,7 +199,9 @@ describe("templates", () => {
     expect(missing.body).toMatchObject({ success: false, data: null, error: "VALIDATION_ERROR" });
     expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["html_content", "name", "subject"]);
 
-    const badVariables = await call("/templates", { body: { name: "n", subject: "s", html_content: "<p>x</p>", template_variables: ["a"] } });
+    const badVariables = await call("/templates", {
+      body: { name: "n", subject: "s", html_content: "<p>x</p>", template_variables: ["a"] },
+    });
     expect(badVariables.status).toBe(400);
     expect(badVariables.body.errors[0].field).toBe("template_variables");
 
@@ -167,7 +213,12 @@ describe("templates", () => {
     expect(twoLines.status).toBe(400);
     expect(twoLines.body.errors[0]).toMatchObject({ field: "subject", message: "Subject must be one line" });
 
-    const notJson = await api(server.url, "/api/email/templates", { method: "POST", token: (await apiLogin(server.url, "admin@example.com", "admin-password-test")).accessToken, headers: { "Content-Type": "application/json" }, body: undefined });
+    const notJson = await api(server.url, "/api/email/templates", {
+      method: "POST",
+      token: (await apiLogin(server.url, "admin@example.com", "admin-password-test")).accessToken,
+      headers: { "Content-Type": "application/json" },
+      body: undefined,
+    });
     expect(notJson.status).toBe(400);
     expect(count()).toBe(before);
   });
@@ -178,7 +229,9 @@ describe("templates", () => {
     const refused = await call(`/templates/${template.id}`, { method: "DELETE" });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ success: false, data: null, error: "TEMPLATE_IN_USE", campaigns: ["Uses it"] });
-    expect(refused.body.message).toBe("This template is used by the campaign “Uses it”. Delete that campaign or change its template first.");
+    expect(refused.body.message).toBe(
+      "This template is used by the campaign “Uses it”. Delete that campaign or change its template first.",
+    );
     expect((await call(`/templates/${template.id}`)).status).toBe(200);
     await call(`/campaigns/${campaign.id}`, { method: "DELETE" });
     expect((await call(`/templates/${template.id}`, { method: "DELETE" })).status).toBe(200);
@@ -189,7 +242,15 @@ describe("campaigns", () => {
   it("creates a draft with every field of the spec; template_id may be an integer, a string or left out", async () => {
     const template = await createTemplate(call);
     const withTemplate = await call("/campaigns", {
-      body: { name: "Spring", subject: "Spring is here", template_id: String(template.id), recipient_type: "active", schedule_type: "immediate", scheduled_at: "2030-01-01T10:00", recurring_pattern: "daily" },
+      body: {
+        name: "Spring",
+        subject: "Spring is here",
+        template_id: String(template.id),
+        recipient_type: "active",
+        schedule_type: "immediate",
+        scheduled_at: "2030-01-01T10:00",
+        recurring_pattern: "daily",
+      },
     });
     expect(withTemplate.status).toBe(201);
     expect(withTemplate.body.data).toMatchObject({
@@ -230,7 +291,10 @@ describe("campaigns", () => {
     for (const [body, field] of cases) {
       const response = await call("/campaigns", { body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        response.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 
@@ -258,7 +322,9 @@ describe("campaigns", () => {
 
       const paused = await call(`/campaigns/${draft.id}/pause`, { method: "POST" });
       expect(paused.body).toMatchObject({ success: true, data: { status: "paused" } });
-      expect((await call(`/campaigns/${draft.id}`, { method: "PUT", body: { name: "Changed", subject: "Changed" } })).body.message).toBe("只有草稿状态的活动可以编辑");
+      expect((await call(`/campaigns/${draft.id}`, { method: "PUT", body: { name: "Changed", subject: "Changed" } })).body.message).toBe(
+        "只有草稿状态的活动可以编辑",
+      );
       const resumed = await execute(call, draft.id);
       expect(resumed.body).toMatchObject({ message: "Campaign resumed", data: { status: "sending" } });
     } finally {
@@ -266,7 +332,9 @@ describe("campaigns", () => {
     }
     const done = await waitForCampaign(call, draft.id, (c) => c.status === "completed");
     expect((await execute(call, done.id)).status).toBe(400);
-    expect((await call(`/campaigns/${done.id}`, { method: "PUT", body: { name: "x", subject: "x" } })).body.message).toBe("只有草稿状态的活动可以编辑");
+    expect((await call(`/campaigns/${done.id}`, { method: "PUT", body: { name: "x", subject: "x" } })).body.message).toBe(
+      "只有草稿状态的活动可以编辑",
+    );
     const deleted = await call(`/campaigns/${done.id}`, { method: "DELETE" });
     expect(deleted.body).toEqual({ success: true, message: "Campaign deleted", data: null, error: null });
     expect(db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ?").get(done.id)).toEqual({ n: 0 });
@@ -280,15 +348,26 @@ describe("campaigns", () => {
     expect((await call(`/campaigns/${empty.id}`)).body.data.status).toBe("draft");
 
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const edited = await call(`/campaigns/${empty.id}`, { method: "PUT", body: { name: "Later", subject: "Later", html_content: "<p>l</p>", schedule_type: "scheduled", scheduled_at: at } });
-    expect(edited.body).toMatchObject({ success: true, message: "Campaign updated", data: { name: "Later", schedule_type: "scheduled", scheduled_at: at } });
+    const edited = await call(`/campaigns/${empty.id}`, {
+      method: "PUT",
+      body: { name: "Later", subject: "Later", html_content: "<p>l</p>", schedule_type: "scheduled", scheduled_at: at },
+    });
+    expect(edited.body).toMatchObject({
+      success: true,
+      message: "Campaign updated",
+      data: { name: "Later", schedule_type: "scheduled", scheduled_at: at },
+    });
     const scheduled = await execute(call, empty.id);
     expect(scheduled.body).toMatchObject({ message: "Campaign scheduled", data: { status: "scheduled", next_run_at: at } });
-    expect(db.prepare("SELECT run_at FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({ run_at: Date.parse(at) });
+    expect(db.prepare("SELECT run_at FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({
+      run_at: Date.parse(at),
+    });
     expect((await call(`/campaigns/${empty.id}/pause`, { method: "POST" })).status).toBe(400);
     const back = await call(`/campaigns/${empty.id}/unschedule`, { method: "POST" });
     expect(back.body.data).toMatchObject({ status: "draft", next_run_at: null });
-    expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({ n: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({
+      n: 0,
+    });
   });
 
   it("answers 404 for a campaign that does not exist and 400 for an id that is not one", async () => {
@@ -310,7 +389,12 @@ describe("built-in HTML templates", () => {
 
   it("previews with siteName, userName, siteUrl and unsubscribeUrl (escaped in the HTML), defaults for the rest", async () => {
     const response = await call("/html-templates/welcome/preview", {
-      body: { siteName: "Shop <b>&</b>", userName: "Mei", siteUrl: "https://shop.example/", unsubscribeUrl: "https://shop.example/u?t=1&x=2" },
+      body: {
+        siteName: "Shop <b>&</b>",
+        userName: "Mei",
+        siteUrl: "https://shop.example/",
+        unsubscribeUrl: "https://shop.example/u?t=1&x=2",
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.data.subject).toBe("Welcome to Shop <b>&</b>, Mei");
@@ -343,28 +427,60 @@ describe("statistics", () => {
     const response = await call("/overview");
     const data = response.body.data;
     expect(Object.keys(data)).toEqual(
-      expect.arrayContaining(["totalCampaigns", "activeCampaigns", "completedCampaigns", "draftCampaigns", "failedCampaigns", "totalEmailsSent", "rates", "emailLogs", "templates", "recentStats"]),
+      expect.arrayContaining([
+        "totalCampaigns",
+        "activeCampaigns",
+        "completedCampaigns",
+        "draftCampaigns",
+        "failedCampaigns",
+        "totalEmailsSent",
+        "rates",
+        "emailLogs",
+        "templates",
+        "recentStats",
+      ]),
     );
-    const statuses = db.prepare("SELECT status, count(*) AS n FROM email_campaigns GROUP BY status").all() as Array<{ status: string; n: number }>;
+    const statuses = db.prepare("SELECT status, count(*) AS n FROM email_campaigns GROUP BY status").all() as Array<{
+      status: string;
+      n: number;
+    }>;
     const count = (status: string) => statuses.find((row) => row.status === status)?.n ?? 0;
     expect(data.totalCampaigns).toBe(statuses.reduce((sum, row) => sum + row.n, 0));
     expect(data.draftCampaigns).toBe(count("draft"));
     expect(data.completedCampaigns).toBe(count("completed"));
     expect(data.activeCampaigns).toBe(count("sending") + count("scheduled") + count("paused"));
-    const logs = db.prepare("SELECT coalesce(sum(status = 'sent'), 0) AS sent, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status IN ('pending', 'sending')), 0) AS pending FROM email_sends").get() as { sent: number; failed: number; pending: number };
-    expect(data.emailLogs).toMatchObject({ sent: logs.sent, failed: logs.failed, pending: logs.pending, total: logs.sent + logs.failed + logs.pending });
+    const logs = db
+      .prepare(
+        "SELECT coalesce(sum(status = 'sent'), 0) AS sent, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status IN ('pending', 'sending')), 0) AS pending FROM email_sends",
+      )
+      .get() as { sent: number; failed: number; pending: number };
+    expect(data.emailLogs).toMatchObject({
+      sent: logs.sent,
+      failed: logs.failed,
+      pending: logs.pending,
+      total: logs.sent + logs.failed + logs.pending,
+    });
     expect(data.totalEmailsSent).toBe(logs.sent);
     expect(data.rates.successRate).toBe(Math.round((logs.sent / (logs.sent + logs.failed + logs.pending)) * 1000) / 10);
     expect(data.templates).toEqual({ total: expect.any(Number), active: expect.any(Number) });
     expect(data.recentStats).toHaveLength(7);
-    expect(data.recentStats[6]).toEqual({ date: new Date().toISOString().slice(0, 10), sent: logs.sent, failed: logs.failed, total: logs.sent + logs.failed });
+    expect(data.recentStats[6]).toEqual({
+      date: new Date().toISOString().slice(0, 10),
+      sent: logs.sent,
+      failed: logs.failed,
+      total: logs.sent + logs.failed,
+    });
     expect(data.recentStats[0].date).toBe(new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10));
   });
-
 });
 
 describe("the admin pages", () => {
-  const pages = ["/admin/email-management", "/admin/email-management/campaigns", "/admin/email-management/html-templates", "/admin/email-management/stats"];
+  const pages = [
+    "/admin/email-management",
+    "/admin/email-management/campaigns",
+    "/admin/email-management/html-templates",
+    "/admin/email-management/stats",
+  ];
 
   it("show a visitor the login-required screen with a button to /login, and a regular user the 403 with the spec's words", async () => {
     for (const path of [...pages, "/admin/email-management/campaigns/1"]) {

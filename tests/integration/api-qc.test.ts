@@ -29,7 +29,10 @@ async function makeUser(options: { admin?: boolean; permissions?: string[] } = {
   });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   for (const name of options.permissions ?? []) {
-    const granted = await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${permissionIds[name]}`, { method: "POST", token: admin });
+    const granted = await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${permissionIds[name]}`, {
+      method: "POST",
+      token: admin,
+    });
     expect(granted.status, JSON.stringify(granted.body)).toBeLessThan(300);
   }
   const login = await apiLogin(server.url, email, "qc-password");
@@ -61,7 +64,8 @@ const adminUpload = (productId: number, token: string, files: FileSpec[]) =>
 const review = (id: number, token: string, status: string, reason?: string) =>
   api(server.url, `/api/qc/qc-images/${id}/review`, { method: "PUT", token, body: { status, reason } });
 const gallery = async (productId: number) => (await api(server.url, `/api/qc/products/${productId}/qc-images`)).body;
-const statusOf = async (productId: number, token: string) => (await api(server.url, `/api/qc/products/${productId}/qc-images/user/status`, { token })).body;
+const statusOf = async (productId: number, token: string) =>
+  (await api(server.url, `/api/qc/products/${productId}/qc-images/user/status`, { token })).body;
 const fileOf = (url: string) => path.join(server.dataDir, "uploads", url.replace(/^\/uploads\//, ""));
 
 let shopper: Person;
@@ -105,7 +109,14 @@ describe("a shopper's upload", () => {
       expect(served.status).toBe(200);
       expect(served.headers.get("content-type")).toBe("image/webp");
     }
-    expect(response.body.stats).toMatchObject({ totalUploads: 2, pendingUploads: 2, approvedUploads: 0, rejectedUploads: 0, limit: 10, remaining: 8 });
+    expect(response.body.stats).toMatchObject({
+      totalUploads: 2,
+      pendingUploads: 2,
+      approvedUploads: 0,
+      rejectedUploads: 0,
+      limit: 10,
+      remaining: 8,
+    });
     // pending photos are not in the public gallery
     expect(await gallery(productId)).toMatchObject({ success: true, qc_images: [], totalCount: 0 });
     expect(await statusOf(productId, shopper.token)).toMatchObject({ data: { totalUploads: 2, pendingUploads: 2 } });
@@ -181,7 +192,10 @@ describe("a shopper's upload", () => {
     const before = rss();
     const response = await userUpload(productId, shopper.token, [{ name: "bomb.png", bytes: await pngBomb(), type: "image/png" }]);
     expect(response.status).toBe(400);
-    expect(response.body.errors.map((e: { message: string }) => e.message)).toEqual(["bomb.png: Image too large. Maximum 40 megapixels", "No valid files selected"]);
+    expect(response.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      "bomb.png: Image too large. Maximum 40 megapixels",
+      "No valid files selected",
+    ]);
     // decoding it would take 144 MB at least
     expect(rss() - before).toBeLessThan(100);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
@@ -229,8 +243,12 @@ describe("the allowance of 10 photos per product", () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 400]);
     expect(await statusOf(productId, person.token)).toMatchObject({ data: { totalUploads: 10, pendingUploads: 10 } });
     // the refused batch left no files behind
-    const files = fs.readdirSync(path.join(server.dataDir, "uploads", "qc"), { recursive: true }).filter((name) => String(name).endsWith(".webp"));
-    const rows = responses.filter((r) => r.status === 201).flatMap((r) => r.body.uploaded.flatMap((u: { image_url: string; thumbnail_url: string }) => [u.image_url, u.thumbnail_url]));
+    const files = fs
+      .readdirSync(path.join(server.dataDir, "uploads", "qc"), { recursive: true })
+      .filter((name) => String(name).endsWith(".webp"));
+    const rows = responses
+      .filter((r) => r.status === 201)
+      .flatMap((r) => r.body.uploaded.flatMap((u: { image_url: string; thumbnail_url: string }) => [u.image_url, u.thumbnail_url]));
     for (const url of rows) expect(files.some((name) => url.endsWith(String(name).replace(/\\/g, "/")))).toBe(true);
   });
 
@@ -256,7 +274,12 @@ describe("review", () => {
     expect(pending.body.images.map((image: { id: number }) => image.id)).toEqual(expect.arrayContaining([first.id, second.id]));
     expect(pending.body.pagination).toMatchObject({ currentPage: 1, limit: 100 });
     const entry = pending.body.images.find((image: { id: number }) => image.id === first.id);
-    expect(entry).toMatchObject({ product_id: productId, product_name: expect.stringContaining("QC product"), status: "pending", uploaded_by_username: expect.any(String) });
+    expect(entry).toMatchObject({
+      product_id: productId,
+      product_name: expect.stringContaining("QC product"),
+      status: "pending",
+      uploaded_by_username: expect.any(String),
+    });
 
     const approved = await review(first.id, reviewer.token, "approved");
     expect(approved.status).toBe(200);
@@ -274,7 +297,9 @@ describe("review", () => {
     expect(fs.existsSync(fileOf(second.image_url))).toBe(false);
     expect(fs.existsSync(fileOf(second.thumbnail_url))).toBe(false);
     expect((await fetch(`${server.url}${second.image_url}`)).status).toBe(404);
-    expect(await statusOf(productId, person.token)).toMatchObject({ data: { totalUploads: 2, approvedUploads: 1, rejectedUploads: 1, pendingUploads: 0, remaining: 9 } });
+    expect(await statusOf(productId, person.token)).toMatchObject({
+      data: { totalUploads: 2, approvedUploads: 1, rejectedUploads: 1, pendingUploads: 0, remaining: 9 },
+    });
     expect((await review(second.id, reviewer.token, "approved")).body.message).toContain("already processed");
   });
 

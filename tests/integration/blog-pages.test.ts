@@ -18,7 +18,8 @@ let cookies: { admin: string; author: string; reader: string; other: string };
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter += 1)}`;
 const page = (path: string, cookie?: string) => getPage(server.url, path, cookie);
-const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) => postForm(server.url, path, cookie, fields);
+const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) =>
+  postForm(server.url, path, cookie, fields);
 const html = async (path: string, cookie?: string) => {
   const response = await page(path, cookie);
   expect(response.status, path).toBe(200);
@@ -28,16 +29,30 @@ const count = (haystack: string, needle: string) => haystack.split(needle).lengt
 
 async function person(options: { admin?: boolean; permissions?: string[] } = {}) {
   const username = unique("p");
-  const roles = options.admin ? (await api(server.url, "/api/admin/roles", { token: admin })).body.data.filter((r: { name: string }) => r.name === "admin").map((r: { id: number }) => r.id) : [];
-  const made = await api(server.url, "/api/admin/users", { token: admin, body: { username, email: `${username}@example.com`, password: "page-pass-1", roleIds: roles } });
+  const roles = options.admin
+    ? (await api(server.url, "/api/admin/roles", { token: admin })).body.data
+        .filter((r: { name: string }) => r.name === "admin")
+        .map((r: { id: number }) => r.id)
+    : [];
+  const made = await api(server.url, "/api/admin/users", {
+    token: admin,
+    body: { username, email: `${username}@example.com`, password: "page-pass-1", roleIds: roles },
+  });
   expect(made.status).toBe(201);
   const all = (await api(server.url, "/api/admin/permissions", { token: admin })).body.data as Array<{ id: number; name: string }>;
-  for (const name of options.permissions ?? []) await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${all.find((p) => p.name === name)!.id}`, { method: "POST", token: admin });
+  for (const name of options.permissions ?? [])
+    await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${all.find((p) => p.name === name)!.id}`, {
+      method: "POST",
+      token: admin,
+    });
   return { username, cookie: await formLogin(server.url, `${username}@example.com`, "page-pass-1") };
 }
 
 async function createPost(body: Record<string, unknown>) {
-  const response = await api(server.url, "/api/blog/posts", { token: admin, body: { content: "<p>Body.</p>", status: "published", ...body } });
+  const response = await api(server.url, "/api/blog/posts", {
+    token: admin,
+    body: { content: "<p>Body.</p>", status: "published", ...body },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data as { id: number; slug: string; title: string; status: string };
 }
@@ -66,7 +81,8 @@ afterAll(async () => {
 describe("public pages", () => {
   it("pages through the blog with the first, the last and two either side of the current page", async () => {
     const tag = unique("pager");
-    for (let n = 0; n < 12; n++) await createPost({ title: `Paged ${n} ${tag}`, tags: [tag], published_at: new Date(Date.UTC(2025, 0, 1 + n)).toISOString() });
+    for (let n = 0; n < 12; n++)
+      await createPost({ title: `Paged ${n} ${tag}`, tags: [tag], published_at: new Date(Date.UTC(2025, 0, 1 + n)).toISOString() });
     await setSettings({ posts_per_page: 1 });
     try {
       const text = await html(`/blog/tag/${tag.toLowerCase()}?page=6`);
@@ -78,7 +94,9 @@ describe("public pages", () => {
       expect(text).toContain(`Paged 6 ${tag}`);
       // each page of a list is canonical at its own address; the first without ?page=
       expect(text).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}?page=6"/>`);
-      expect(await html(`/blog/tag/${tag.toLowerCase()}?page=1&utm_source=x`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}"/>`);
+      expect(await html(`/blog/tag/${tag.toLowerCase()}?page=1&utm_source=x`)).toContain(
+        `<link rel="canonical" href="http://localhost:${server.port}/blog/tag/${tag.toLowerCase()}"/>`,
+      );
     } finally {
       await setSettings({ posts_per_page: 10 });
     }
@@ -93,7 +111,9 @@ describe("public pages", () => {
     // search results are not indexed and name no canonical; the lists do
     expect(search).not.toContain('rel="canonical"');
     expect(await html("/blog?page=1")).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog"/>`);
-    expect(await html(`/blog/category/${category.slug}`)).toContain(`<link rel="canonical" href="http://localhost:${server.port}/blog/category/${category.slug}"/>`);
+    expect(await html(`/blog/category/${category.slug}`)).toContain(
+      `<link rel="canonical" href="http://localhost:${server.port}/blog/category/${category.slug}"/>`,
+    );
     expect(search).toContain("1 post found");
     expect(await html(`/blog?q=${unique("nothing")}`)).toContain("No posts match your search.");
     expect(await html(`/blog/category/${category.slug}`)).toContain(`href="/blog/${found.slug}"`);
@@ -129,13 +149,22 @@ describe("public pages", () => {
     expect(text).toContain('<meta property="article:tag" content="Seo"/>');
     expect(text).not.toContain('content="noindex"');
     const jsonLd = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(text)![1]);
-    expect(jsonLd).toMatchObject({ "@context": "https://schema.org", "@type": "Article", headline: "Meta & <Tags>", description: "A meta description", image: ["https://img.example/cover.jpg"] });
+    expect(jsonLd).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Article",
+      headline: "Meta & <Tags>",
+      description: "A meta description",
+      image: ["https://img.example/cover.jpg"],
+    });
     expect(jsonLd.datePublished).toBeTruthy();
-    expect(text).toContain("<h1 id=\"post-title\">Meta &amp; &lt;Tags&gt;</h1>");
+    expect(text).toContain('<h1 id="post-title">Meta &amp; &lt;Tags&gt;</h1>');
   });
 
   it("keeps a 1,500-word post page under 30 KB of gzipped HTML", async () => {
-    const paragraphs = Array.from({ length: 30 }, (_, p) => `<p>${Array.from({ length: 50 }, (_, w) => `word${p}x${w}`).join(" ")}</p>`).join("");
+    const paragraphs = Array.from(
+      { length: 30 },
+      (_, p) => `<p>${Array.from({ length: 50 }, (_, w) => `word${p}x${w}`).join(" ")}</p>`,
+    ).join("");
     const created = await createPost({ title: unique("Long read "), content: `<h2>Long</h2>${paragraphs}` });
     const response = await page(`/blog/${created.slug}`);
     const body = Buffer.from(await response.arrayBuffer());
@@ -231,7 +260,12 @@ describe("likes and comments as forms", () => {
   it("likes and unlikes a post; a visitor is sent to log in", async () => {
     const target = await createPost({ title: unique("Likeable ") });
     const path = `/blog/${target.slug}`;
-    const visitor = await fetch(`${server.url}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url }, body: "intent=like", redirect: "manual" });
+    const visitor = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "intent=like",
+      redirect: "manual",
+    });
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
     const liked = await post(path, cookies.reader, { intent: "like" });
@@ -310,7 +344,14 @@ describe("likes and comments as forms", () => {
 });
 
 describe("the back office", () => {
-  const PAGES = ["/admin/blog", "/admin/blog/categories", "/admin/blog/posts", "/admin/blog/posts/new", "/admin/blog/comments", "/admin/blog/settings"];
+  const PAGES = [
+    "/admin/blog",
+    "/admin/blog/categories",
+    "/admin/blog/posts",
+    "/admin/blog/posts/new",
+    "/admin/blog/comments",
+    "/admin/blog/settings",
+  ];
 
   it("sends visitors to log in, refuses regular users, and shows a blog.create holder only what it may do", async () => {
     for (const path of PAGES) {
@@ -345,20 +386,51 @@ describe("the back office", () => {
     const name = unique("Shipping ");
     const dialog = await html("/admin/blog?modal=create", cookies.admin);
     expect(dialog).toContain('role="dialog"');
-    const created = await post("/admin/blog?modal=create", cookies.admin, { intent: "create", name, slug: "", description: "", parent_id: "", display_order: "0", is_visible: "on" });
+    const created = await post("/admin/blog?modal=create", cookies.admin, {
+      intent: "create",
+      name,
+      slug: "",
+      description: "",
+      parent_id: "",
+      display_order: "0",
+      is_visible: "on",
+    });
     expect(await toastAfter(server.url, created, cookies.admin)).toContain(`Category created: ${name}`);
-    const all = (await api(server.url, "/api/blog/categories", { token: admin })).body.data as Array<{ id: number; name: string; slug: string; parent_id: number | null }>;
+    const all = (await api(server.url, "/api/blog/categories", { token: admin })).body.data as Array<{
+      id: number;
+      name: string;
+      slug: string;
+      parent_id: number | null;
+    }>;
     const parent = all.find((c) => c.name === name)!;
-    const child = (await api(server.url, "/api/blog/categories", { token: admin, body: { name: unique("Sub "), parent_id: parent.id } })).body.data;
+    const child = (await api(server.url, "/api/blog/categories", { token: admin, body: { name: unique("Sub "), parent_id: parent.id } }))
+      .body.data;
     const edit = await html(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin);
     // its own subcategory is not offered as its parent
     expect(edit).not.toContain(`<option value="${child.id}">`);
-    const loop = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, { intent: "update", categoryId: String(parent.id), name, parent_id: String(child.id), display_order: "0" });
+    const loop = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, {
+      intent: "update",
+      categoryId: String(parent.id),
+      name,
+      parent_id: String(child.id),
+      display_order: "0",
+    });
     expect(loop.status).toBe(200);
     expect(await loop.text()).toContain("A category cannot be placed under one of its own subcategories");
-    const empty = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, { intent: "update", categoryId: String(parent.id), name: " ", display_order: "0" });
+    const empty = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, {
+      intent: "update",
+      categoryId: String(parent.id),
+      name: " ",
+      display_order: "0",
+    });
     expect(await empty.text()).toContain("Category name is required");
-    const saved = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, { intent: "update", categoryId: String(parent.id), name: `${name} renamed`, slug: "", display_order: "2" });
+    const saved = await post(`/admin/blog?modal=edit&categoryId=${parent.id}`, cookies.admin, {
+      intent: "update",
+      categoryId: String(parent.id),
+      name: `${name} renamed`,
+      slug: "",
+      display_order: "2",
+    });
     expect(await toastAfter(server.url, saved, cookies.admin)).toContain(`Category saved: ${name} renamed`);
     const hidden = (await api(server.url, `/api/blog/categories/${parent.id}`, { token: admin })).body.data;
     expect(hidden).toMatchObject({ display_order: 2, is_visible: false });
@@ -379,7 +451,8 @@ describe("the back office", () => {
     expect(list).not.toContain(`${tag} live`);
     expect(list).toContain(`href="/blog/${draft.slug}"`);
     const status = async (id: number) => (await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data.status;
-    const toggle = (id: number) => post("/admin/blog/posts", cookies.admin, { intent: "toggle", postId: String(id), returnTo: `/admin/blog/posts?search=${tag}` });
+    const toggle = (id: number) =>
+      post("/admin/blog/posts", cookies.admin, { intent: "toggle", postId: String(id), returnTo: `/admin/blog/posts?search=${tag}` });
     const off = await toggle(live.id);
     expect(off.headers.get("location")).toBe(`/admin/blog/posts?search=${tag}`);
     expect(await toastAfter(server.url, off, cookies.admin)).toContain(`Back to draft: ${tag} live`);
@@ -389,7 +462,11 @@ describe("the back office", () => {
     await toggle(archived.id);
     expect(await status(archived.id)).toBe("published");
     // a draft that keeps a future time from an earlier schedule is published now, not scheduled again
-    const once = await createPost({ title: `${tag} once scheduled`, status: "scheduled", published_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const once = await createPost({
+      title: `${tag} once scheduled`,
+      status: "scheduled",
+      published_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     await api(server.url, `/api/blog/posts/${once.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
     await toggle(once.id);
     expect(await status(once.id)).toBe("published");
@@ -399,7 +476,11 @@ describe("the back office", () => {
     expect(await toastAfter(server.url, missing, cookies.admin)).toContain("更新发布状态失败，请检查网络连接后重试");
     const confirm = await html(`/admin/blog/posts?search=${tag}&modal=delete&postId=${live.id}`, cookies.admin);
     expect(confirm).toContain(`Delete the post <strong>${tag} live</strong>`);
-    const deleted = await post("/admin/blog/posts", cookies.admin, { intent: "delete", postId: String(live.id), returnTo: `/admin/blog/posts?search=${tag}` });
+    const deleted = await post("/admin/blog/posts", cookies.admin, {
+      intent: "delete",
+      postId: String(live.id),
+      returnTo: `/admin/blog/posts?search=${tag}`,
+    });
     expect(await toastAfter(server.url, deleted, cookies.admin)).toContain(`Post deleted: ${tag} live`);
     expect((await api(server.url, `/api/blog/posts/id/${live.id}`, { token: admin })).status).toBe(404);
   });
@@ -409,14 +490,30 @@ describe("the back office", () => {
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.append(key, value);
       if (file) form.append("featured_upload", file, "cover.png");
-      return fetch(`${server.url}/admin/blog/posts/new`, { method: "POST", headers: { Cookie: cookies.admin, Origin: server.url }, body: form, redirect: "manual" });
+      return fetch(`${server.url}/admin/blog/posts/new`, {
+        method: "POST",
+        headers: { Cookie: cookies.admin, Origin: server.url },
+        body: form,
+        redirect: "manual",
+      });
     };
     const missing = await send({ intent: "save", title: "", content: "" });
     expect(missing.status).toBe(200);
     expect(await missing.text()).toContain("标题和内容为必填项");
-    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#0f766e" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#0f766e" } })
+      .png()
+      .toBuffer();
     const title = unique("Editor post ");
-    const created = await send({ intent: "publish", title, content: "<h3>Hello</h3><p>From the <em>plain</em> textarea.</p><script>alert(1)</script>", tags: "Editor, Plain", status: "draft" }, new Blob([new Uint8Array(png)], { type: "image/png" }));
+    const created = await send(
+      {
+        intent: "publish",
+        title,
+        content: "<h3>Hello</h3><p>From the <em>plain</em> textarea.</p><script>alert(1)</script>",
+        tags: "Editor, Plain",
+        status: "draft",
+      },
+      new Blob([new Uint8Array(png)], { type: "image/png" }),
+    );
     expect(created.status, await created.clone().text()).toBe(302);
     expect(await toastAfter(server.url, created, cookies.admin)).toContain(`Published: ${title}`);
     const id = Number(/\/admin\/blog\/posts\/(\d+)\/edit/.exec(created.headers.get("location")!)![1]);
@@ -430,11 +527,29 @@ describe("the back office", () => {
     const edit = await html(`/admin/blog/posts/${id}/edit`, cookies.admin);
     expect(edit).toContain("&lt;h3&gt;Hello&lt;/h3&gt;");
     const form = new FormData();
-    for (const [key, value] of Object.entries({ intent: "draft", title, content: "<p>Changed</p>", status: "published", featured_image: saved.featured_image })) form.append(key, value);
-    const draft = await fetch(`${server.url}/admin/blog/posts/${id}/edit`, { method: "POST", headers: { Cookie: cookies.admin, Origin: server.url }, body: form, redirect: "manual" });
+    for (const [key, value] of Object.entries({
+      intent: "draft",
+      title,
+      content: "<p>Changed</p>",
+      status: "published",
+      featured_image: saved.featured_image,
+    }))
+      form.append(key, value);
+    const draft = await fetch(`${server.url}/admin/blog/posts/${id}/edit`, {
+      method: "POST",
+      headers: { Cookie: cookies.admin, Origin: server.url },
+      body: form,
+      redirect: "manual",
+    });
     expect(draft.status).toBe(302);
-    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({ status: "draft", content: "<p>Changed</p>" });
-    const notImage = await send({ intent: "save", title: "With a bad file", content: "<p>x</p>" }, new Blob(["not an image"], { type: "image/png" }));
+    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({
+      status: "draft",
+      content: "<p>Changed</p>",
+    });
+    const notImage = await send(
+      { intent: "save", title: "With a bad file", content: "<p>x</p>" },
+      new Blob(["not an image"], { type: "image/png" }),
+    );
     expect(notImage.status).toBe(200);
     expect(await notImage.text()).toContain("cover.png: The file is not a JPG, PNG, WEBP or GIF image");
     expect((await page("/admin/blog/posts/999999/edit", cookies.admin)).status).toBe(404);
@@ -447,11 +562,26 @@ describe("the back office", () => {
     const title = unique("Later post ");
     const later = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
     const form = new FormData();
-    for (const [key, value] of Object.entries({ intent: "save", title, content: "<p>Goes live tomorrow.</p>", status: "published", published_at: later })) form.append(key, value);
-    const saved = await fetch(`${server.url}/admin/blog/posts/new`, { method: "POST", headers: { Cookie: cookies.admin, Origin: server.url }, body: form, redirect: "manual" });
+    for (const [key, value] of Object.entries({
+      intent: "save",
+      title,
+      content: "<p>Goes live tomorrow.</p>",
+      status: "published",
+      published_at: later,
+    }))
+      form.append(key, value);
+    const saved = await fetch(`${server.url}/admin/blog/posts/new`, {
+      method: "POST",
+      headers: { Cookie: cookies.admin, Origin: server.url },
+      body: form,
+      redirect: "manual",
+    });
     expect(saved.status, await saved.clone().text()).toBe(302);
     const id = Number(/\/admin\/blog\/posts\/(\d+)\/edit/.exec(saved.headers.get("location")!)![1]);
-    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({ status: "scheduled", published_at: `${later}:00.000Z` });
+    expect((await api(server.url, `/api/blog/posts/id/${id}`, { token: admin })).body.data).toMatchObject({
+      status: "scheduled",
+      published_at: `${later}:00.000Z`,
+    });
     // a scheduled post keeps its status in the editor: the select offers it beside the three
     expect(options(await html(`/admin/blog/posts/${id}/edit`, cookies.admin))).toEqual(["draft", "published", "private", "scheduled"]);
   });
@@ -465,15 +595,28 @@ describe("the back office", () => {
     expect(held.body.data.status).toBe("pending");
     const queue = await html("/admin/blog/comments", cookies.admin);
     expect(queue).toContain(`id="comment-${held.body.data.id}"`);
-    const approved = await post("/admin/blog/comments", cookies.admin, { intent: "moderate", status: "approved", commentId: String(held.body.data.id), returnTo: "/admin/blog/comments" });
+    const approved = await post("/admin/blog/comments", cookies.admin, {
+      intent: "moderate",
+      status: "approved",
+      commentId: String(held.body.data.id),
+      returnTo: "/admin/blog/comments",
+    });
     expect(await toastAfter(server.url, approved, cookies.admin)).toContain("Comment marked: Approved");
     expect(await html(`/blog/${target.slug}`)).toContain("https://c.example");
     const bad = await post("/admin/blog/settings", cookies.admin, { comments_enabled: "on", posts_per_page: "0" });
     expect(bad.status).toBe(200);
     expect(await bad.text()).toContain("At least 1");
-    const saved = await post("/admin/blog/settings", cookies.admin, { comments_enabled: "on", comment_moderation: "on", posts_per_page: "7" });
+    const saved = await post("/admin/blog/settings", cookies.admin, {
+      comments_enabled: "on",
+      comment_moderation: "on",
+      posts_per_page: "7",
+    });
     expect(await toastAfter(server.url, saved, cookies.admin)).toContain("Blog settings saved");
-    expect((await api(server.url, "/api/blog/settings")).body.data).toEqual({ comments_enabled: true, comment_moderation: true, posts_per_page: 7 });
+    expect((await api(server.url, "/api/blog/settings")).body.data).toEqual({
+      comments_enabled: true,
+      comment_moderation: true,
+      posts_per_page: 7,
+    });
     await setSettings({ comment_moderation: false, posts_per_page: 10 });
   });
 });

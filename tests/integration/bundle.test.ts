@@ -10,7 +10,12 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../setup/paths";
 
-type Output = { bytes: number; entryPoint?: string; inputs: Record<string, { bytesInOutput: number }>; imports: Array<{ path: string; kind: string }> };
+type Output = {
+  bytes: number;
+  entryPoint?: string;
+  inputs: Record<string, { bytesInOutput: number }>;
+  imports: Array<{ path: string; kind: string }>;
+};
 type Metafile = { outputs: Record<string, Output> };
 
 const metafile = JSON.parse(fs.readFileSync(path.join(ROOT, "build", "metafile.js.json"), "utf8")) as Metafile;
@@ -41,23 +46,33 @@ const fileOf = (url: string) => path.join(ROOT, "public", url);
 const gzipped = (url: string) => zlib.gzipSync(fs.readFileSync(fileOf(url)), { level: 9 }).length;
 const outputOf = (url: string) => metafile.outputs[path.relative(ROOT, fileOf(url))];
 
-const pages = Object.entries(build.routes).filter(([, route]) => route.module.default).map(([id]) => id);
+const pages = Object.entries(build.routes)
+  .filter(([, route]) => route.module.default)
+  .map(([id]) => id);
 const publicPages = pages.filter((id) => !/^routes\/admin/.test(id));
 /** What visitors come to read (from search engines, on phones): the catalogue and the blog. */
-const readingPages = publicPages.filter((id) => /^(root|routes\/(_index|blog.*|search|category\.\$id|product\.\$id|\$platform\.\$itemId))$/.test(id));
+const readingPages = publicPages.filter((id) =>
+  /^(root|routes\/(_index|blog.*|search|category\.\$id|product\.\$id|\$platform\.\$itemId))$/.test(id),
+);
 
 describe("browser bundle", () => {
   it("ships no zod and no form schema module", () => {
     const offenders = scripts.flatMap(([file, output]) =>
       Object.entries(output.inputs)
-        .filter(([input, info]) => info.bytesInOutput > 0 && (/node_modules\/zod\//.test(input) || /app\/schemas\/(auth|admin-users|account-forms|catalogue|blog|email)\.ts$/.test(input)))
+        .filter(
+          ([input, info]) =>
+            info.bytesInOutput > 0 &&
+            (/node_modules\/zod\//.test(input) || /app\/schemas\/(auth|admin-users|account-forms|catalogue|blog|email)\.ts$/.test(input)),
+        )
         .map(([input]) => `${input} in ${file}`),
     );
     expect(offenders).toEqual([]);
   });
 
   it("keeps the rich-text editor in one chunk loaded on demand", () => {
-    const holders = scripts.filter(([, output]) => Object.keys(output.inputs).some((input) => EDITOR_CODE.test(input))).map(([file]) => file);
+    const holders = scripts
+      .filter(([, output]) => Object.keys(output.inputs).some((input) => EDITOR_CODE.test(input)))
+      .map(([file]) => file);
     expect(holders.length).toBe(1);
     expect(onDemand.has(holders[0])).toBe(true);
   });
@@ -71,7 +86,9 @@ describe("browser bundle", () => {
   });
 
   it("loads at most 100 KB of gzipped JavaScript on the pages visitors read (catalogue and blog)", () => {
-    expect(readingPages).toEqual(expect.arrayContaining(["routes/blog.$slug", "routes/blog._index", "routes/product.$id", "routes/search"]));
+    expect(readingPages).toEqual(
+      expect.arrayContaining(["routes/blog.$slug", "routes/blog._index", "routes/product.$id", "routes/search"]),
+    );
     for (const id of readingPages) {
       const total = pageScripts(id).reduce((sum, url) => sum + gzipped(url), 0);
       expect(total, `${id}: ${(total / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(100 * 1024);

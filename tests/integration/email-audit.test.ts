@@ -31,7 +31,9 @@ let call: EmailApi;
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: "2", EMAIL_RETRY_DELAY_MS: "200", JWT_SECRET } });
+  server = await startTestServer({
+    env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: "2", EMAIL_RETRY_DELAY_MS: "200", JWT_SECRET },
+  });
   db = openServerDb(server.dataDir);
   call = await emailApi(server.url);
 });
@@ -78,7 +80,13 @@ describe("editing a campaign that is not a draft", () => {
 
     for (const id of [scheduled.id, done.id]) {
       const before = row(id);
-      const bodies: unknown[] = [{ name: "Renamed" }, {}, { name: "", subject: "" }, { name: "Whole", subject: "Whole", html_content: "<p>w</p>" }, undefined];
+      const bodies: unknown[] = [
+        { name: "Renamed" },
+        {},
+        { name: "", subject: "" },
+        { name: "Whole", subject: "Whole", html_content: "<p>w</p>" },
+        undefined,
+      ];
       for (const body of bodies) {
         const response = await call(`/campaigns/${id}`, { method: "PUT", body });
         expect(response.status, JSON.stringify(body)).toBe(400);
@@ -125,7 +133,14 @@ describe("PUT keeps what it does not name", () => {
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect(renamed.body).toMatchObject({
       success: true,
-      data: { name: "Partial 2", subject: "Keep me", template_id: template.id, recipient_type: "active", schedule_type: "immediate", status: "draft" },
+      data: {
+        name: "Partial 2",
+        subject: "Keep me",
+        template_id: template.id,
+        recipient_type: "active",
+        schedule_type: "immediate",
+        status: "draft",
+      },
     });
     // a field can still be cleared by naming it
     const cleared = await call(`/campaigns/${created.id}`, { method: "PUT", body: { template_id: "" } });
@@ -141,7 +156,11 @@ describe("PUT keeps what it does not name", () => {
     const template = await createTemplate(call, { template_variables: { promo: "SAVE10" }, html_content: "<p>{{promo}}</p>" });
     const updated = await call(`/templates/${template.id}`, { method: "PUT", body: { subject: "New subject {{promo}}" } });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-    expect(updated.body.data).toMatchObject({ subject: "New subject {{promo}}", html_content: "<p>{{promo}}</p>", template_variables: { promo: "SAVE10" } });
+    expect(updated.body.data).toMatchObject({
+      subject: "New subject {{promo}}",
+      html_content: "<p>{{promo}}</p>",
+      template_variables: { promo: "SAVE10" },
+    });
     expect((await call("/templates/999999", { method: "PUT", body: { subject: "x" } })).status).toBe(404);
   });
 });
@@ -149,9 +168,15 @@ describe("PUT keeps what it does not name", () => {
 describe("template variables", () => {
   it("are kept as given (numbers, booleans, null), filled in as their text, and refused when not a flat object", async () => {
     const variables = { promo: "SAVE10", discount: 10, vip: true, note: null };
-    const template = await createTemplate(call, { subject: "{{discount}}% off", html_content: "<p>{{promo}} {{discount}} {{vip}} [{{note}}]</p>", template_variables: variables });
+    const template = await createTemplate(call, {
+      subject: "{{discount}}% off",
+      html_content: "<p>{{promo}} {{discount}} {{vip}} [{{note}}]</p>",
+      template_variables: variables,
+    });
     expect((await call(`/templates/${template.id}`)).body.data.template_variables).toEqual(variables);
-    expect((await call("/templates")).body.data.templates.find((t: { id: number }) => t.id === template.id).template_variables).toEqual(variables);
+    expect((await call("/templates")).body.data.templates.find((t: { id: number }) => t.id === template.id).template_variables).toEqual(
+      variables,
+    );
 
     const marker = crypto.randomBytes(3).toString("hex");
     const [user] = insertRecipients(db, 1, { prefix: "vars" });
@@ -165,7 +190,9 @@ describe("template variables", () => {
     expect(mail.html).toContain("<p>SAVE10 10 true []</p>");
 
     for (const bad of [{ nested: { a: 1 } }, { list: [1] }, ["promo"], "promo"]) {
-      const response = await call("/templates", { body: { name: "Bad vars", subject: "s", html_content: "<p>x</p>", template_variables: bad } });
+      const response = await call("/templates", {
+        body: { name: "Bad vars", subject: "s", html_content: "<p>x</p>", template_variables: bad },
+      });
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(response.body.errors[0].field).toBe("template_variables");
     }
@@ -199,7 +226,13 @@ describe("the completion indicator", () => {
     const draft = await createCampaign(call, { html_content: "<p>d</p>" });
     expect((await call(`/campaigns/${draft.id}`)).body.data).toMatchObject({ run_count: 0, completion: "not-started" });
     const done = await completedCampaign();
-    expect((await call(`/campaigns/${done.id}`)).body.data).toMatchObject({ status: "completed", run_count: 1, total_recipients: 0, pending_count: 0, completion: "complete" });
+    expect((await call(`/campaigns/${done.id}`)).body.data).toMatchObject({
+      status: "completed",
+      run_count: 1,
+      total_recipients: 0,
+      pending_count: 0,
+      completion: "complete",
+    });
     expect((await call(`/campaigns/${done.id}/stats`)).body.data).toMatchObject({ sent: 0, failed: 0, pending: 0 });
   });
 });
@@ -252,7 +285,10 @@ describe("who may see the e-mail marketing pages", () => {
   it("a regular user gets the 403 in the spec's words alone", async () => {
     const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const email = `regular-${crypto.randomBytes(3).toString("hex")}@example.test`;
-    await api(server.url, "/api/admin/users", { token: accessToken, body: { username: `rg_${crypto.randomBytes(3).toString("hex")}`, email, password: "regular-pw" } });
+    await api(server.url, "/api/admin/users", {
+      token: accessToken,
+      body: { username: `rg_${crypto.randomBytes(3).toString("hex")}`, email, password: "regular-pw" },
+    });
     const cookie = await pageLogin(server.url, email, "regular-pw");
     for (const path of ["/admin/email-management", "/admin/email-management/stats", "/admin/email-management/campaigns/1"]) {
       const response = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
@@ -264,10 +300,18 @@ describe("who may see the e-mail marketing pages", () => {
   it("an admin (role admin) gets every tab; a visitor the login-required screen", async () => {
     const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const email = `role-admin-${crypto.randomBytes(3).toString("hex")}@example.test`;
-    const created = await api(server.url, "/api/admin/users", { token: accessToken, body: { username: `ra_${crypto.randomBytes(3).toString("hex")}`, email, password: "role-admin-pw" } });
+    const created = await api(server.url, "/api/admin/users", {
+      token: accessToken,
+      body: { username: `ra_${crypto.randomBytes(3).toString("hex")}`, email, password: "role-admin-pw" },
+    });
     db.prepare("INSERT INTO user_roles (user_id, role_id) SELECT ?, id FROM roles WHERE name = 'admin'").run(created.body.data.id);
     const cookie = await pageLogin(server.url, email, "role-admin-pw");
-    for (const path of ["/admin/email-management", "/admin/email-management/campaigns", "/admin/email-management/html-templates", "/admin/email-management/stats"]) {
+    for (const path of [
+      "/admin/email-management",
+      "/admin/email-management/campaigns",
+      "/admin/email-management/html-templates",
+      "/admin/email-management/stats",
+    ]) {
       expect((await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } })).status, path).toBe(200);
       const visitor = await fetch(`${server.url}${path}`, { redirect: "manual" });
       expect(visitor.status, path).toBe(401);

@@ -46,11 +46,18 @@ afterAll(async () => {
 
 const statusCounts = (db: Database.Database, campaignId: number) =>
   Object.fromEntries(
-    (db.prepare("SELECT status, count(*) AS n FROM email_sends WHERE campaign_id = ? GROUP BY status").all(campaignId) as Array<{ status: string; n: number }>).map((row) => [row.status, row.n]),
+    (
+      db.prepare("SELECT status, count(*) AS n FROM email_sends WHERE campaign_id = ? GROUP BY status").all(campaignId) as Array<{
+        status: string;
+        n: number;
+      }>
+    ).map((row) => [row.status, row.n]),
   );
 
 /** A fresh server with `count` recipients who never logged in (the admin did: not in `inactive`). */
-async function setUp(count: number): Promise<{ dataDir: string; server: TestServer; db: Database.Database; users: Recipient[]; marker: string }> {
+async function setUp(
+  count: number,
+): Promise<{ dataDir: string; server: TestServer; db: Database.Database; users: Recipient[]; marker: string }> {
   const dataDir = makeDataDir();
   const server = await start(dataDir);
   const db = open(dataDir);
@@ -75,13 +82,22 @@ describe("a campaign run across restarts", () => {
     expect(stopped.sent).toBe(ofCampaign().length);
     expect(stopped.pending).toBe(40 - stopped.sent);
     expect(stopped.pending).toBeGreaterThan(0);
-    expect(db.prepare("SELECT status FROM jobs WHERE key = ?").get(`campaign-run:${(db.prepare("SELECT id FROM email_campaign_runs WHERE campaign_id = ?").get(created.id) as { id: number }).id}`)).toEqual({ status: "pending" });
+    expect(
+      db
+        .prepare("SELECT status FROM jobs WHERE key = ?")
+        .get(
+          `campaign-run:${(db.prepare("SELECT id FROM email_campaign_runs WHERE campaign_id = ?").get(created.id) as { id: number }).id}`,
+        ),
+    ).toEqual({ status: "pending" });
 
     const again = await start(dataDir);
     const callAgain = await emailApi(again.url);
     const done = await waitForCampaign(callAgain, created.id, (c) => c.status === "completed");
     expect(done).toMatchObject({ sent_count: 40, failed_count: 0, pending_count: 0, uncertain_count: 0 });
-    const counts = deliveries(ofCampaign(), users.map((u) => u.email));
+    const counts = deliveries(
+      ofCampaign(),
+      users.map((u) => u.email),
+    );
     expect(counts.size).toBe(40);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(ofCampaign()).toHaveLength(40);
@@ -109,25 +125,40 @@ describe("a campaign run across restarts", () => {
     const done = await waitForCampaign(callAgain, created.id, (c) => c.status === "completed");
     expect(done).toMatchObject({ sent_count: 40, failed_count: 0, pending_count: 0, uncertain_count: inFlight });
 
-    const counts = deliveries(ofCampaign(), users.map((u) => u.email));
+    const counts = deliveries(
+      ofCampaign(),
+      users.map((u) => u.email),
+    );
     expect(counts.size).toBe(40); // nobody lost
     const twice = [...counts.entries()].filter(([, n]) => n > 1);
     expect(twice.every(([, n]) => n === 2)).toBe(true);
     expect(twice.length).toBeLessThanOrEqual(inFlight);
     // the ones sent twice are exactly among those marked uncertain in the log
-    const uncertain = new Set((db.prepare("SELECT s.email FROM email_sends s WHERE s.campaign_id = ? AND s.uncertain = 1").all(created.id) as Array<{ email: string }>).map((row) => row.email));
+    const uncertain = new Set(
+      (
+        db.prepare("SELECT s.email FROM email_sends s WHERE s.campaign_id = ? AND s.uncertain = 1").all(created.id) as Array<{
+          email: string;
+        }>
+      ).map((row) => row.email),
+    );
     expect(uncertain.size).toBe(inFlight);
     for (const [email] of twice) expect(uncertain.has(email)).toBe(true);
     // the same Message-ID both times, so a mailbox can tell the copy
     for (const [email] of twice) {
-      const ids = ofCampaign().filter((m) => m.to.includes(email)).map((m) => m.messageId);
+      const ids = ofCampaign()
+        .filter((m) => m.to.includes(email))
+        .map((m) => m.messageId);
       expect(new Set(ids).size).toBe(1);
     }
 
     // the campaign page says so
-    const page = await fetch(`${again.url}/admin/email-management/campaigns/${created.id}`, { headers: { Cookie: await adminCookie(again.url) } });
+    const page = await fetch(`${again.url}/admin/email-management/campaigns/${created.id}`, {
+      headers: { Cookie: await adminCookie(again.url) },
+    });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`${inFlight} message${inFlight === 1 ? " was" : "s were"} being sent when the server stopped unexpectedly`);
+    expect(await page.text()).toContain(
+      `${inFlight} message${inFlight === 1 ? " was" : "s were"} being sent when the server stopped unexpectedly`,
+    );
   });
 
   it("a scheduled campaign whose time passed while the server was down starts when it comes back", async () => {
@@ -135,7 +166,13 @@ describe("a campaign run across restarts", () => {
     void db;
     const call = await emailApi(server.url);
     const at = new Date(Date.now() + 1500).toISOString();
-    const created = await createCampaign(call, { subject: `D [${marker}]`, html_content: "<p>d</p>", recipient_type: "inactive", schedule_type: "scheduled", scheduled_at: at });
+    const created = await createCampaign(call, {
+      subject: `D [${marker}]`,
+      html_content: "<p>d</p>",
+      recipient_type: "inactive",
+      schedule_type: "scheduled",
+      scheduled_at: at,
+    });
     expect((await execute(call, created.id)).body.data.status).toBe("scheduled");
     expect(await server.stop("SIGTERM")).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -145,7 +182,12 @@ describe("a campaign run across restarts", () => {
     const again = await start(dataDir);
     const done = await waitForCampaign(await emailApi(again.url), created.id, (c) => c.status === "completed");
     expect(done).toMatchObject({ sent_count: 2, run_count: 1 });
-    expect(deliveries(ofCampaign(), users.map((u) => u.email))).toEqual(new Map(users.map((u) => [u.email, 1])));
+    expect(
+      deliveries(
+        ofCampaign(),
+        users.map((u) => u.email),
+      ),
+    ).toEqual(new Map(users.map((u) => [u.email, 1])));
   });
 });
 
@@ -158,11 +200,20 @@ describe("the sending thread", () => {
     const call = await emailApi(server.url);
     for (const round of [1, 2]) {
       const marker = crypto.randomBytes(4).toString("hex");
-      const created = await createCampaign(call, { subject: `Idle ${round} [${marker}]`, html_content: "<p>hi</p>", recipient_type: "inactive" });
+      const created = await createCampaign(call, {
+        subject: `Idle ${round} [${marker}]`,
+        html_content: "<p>hi</p>",
+        recipient_type: "inactive",
+      });
       await execute(call, created.id);
       await waitForCampaign(call, created.id, (c) => c.status === "completed");
       const mails = smtp!.messages.filter((m) => m.subject.includes(marker));
-      expect(deliveries(mails, users.map((u) => u.email))).toEqual(new Map(users.map((u) => [u.email, 1])));
+      expect(
+        deliveries(
+          mails,
+          users.map((u) => u.email),
+        ),
+      ).toEqual(new Map(users.map((u) => [u.email, 1])));
       await until(() => server.output().split("the campaign worker closed after a quiet spell").length - 1 === round, 5000);
     }
     expect(server.output().split("email: campaign worker thread started").length - 1).toBe(2);

@@ -8,7 +8,17 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../fakes/accounts";
-import { createCampaign, createTemplate, deliveries, emailApi, execute, insertRecipients, until, waitForCampaign, type EmailApi } from "../fakes/email";
+import {
+  createCampaign,
+  createTemplate,
+  deliveries,
+  emailApi,
+  execute,
+  insertRecipients,
+  until,
+  waitForCampaign,
+  type EmailApi,
+} from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -33,7 +43,14 @@ let call: EmailApi;
 beforeAll(async () => {
   smtp = await startFakeSmtp();
   server = await startTestServer({
-    env: { SMTP_URL: smtp.url, EMAIL_SEND_RATE: "2000", EMAIL_CONNECTIONS: String(CONNECTIONS), EMAIL_RETRY_DELAY_MS: "300", MAIL_FROM: "QC Finder <news@qc.example>", JWT_SECRET },
+    env: {
+      SMTP_URL: smtp.url,
+      EMAIL_SEND_RATE: "2000",
+      EMAIL_CONNECTIONS: String(CONNECTIONS),
+      EMAIL_RETRY_DELAY_MS: "300",
+      MAIL_FROM: "QC Finder <news@qc.example>",
+      JWT_SECRET,
+    },
   });
   db = openServerDb(server.dataDir);
   call = await emailApi(server.url);
@@ -48,8 +65,12 @@ afterAll(async () => {
 const tag = () => crypto.randomBytes(4).toString("hex");
 const ofCampaign = (marker: string) => smtp.messages.filter((m) => m.subject.includes(marker));
 
-function sendLogOf(campaignId: number): Array<{ user_id: number; status: string; attempts: number; last_error: string | null; uncertain: number }> {
-  return db.prepare("SELECT user_id, status, attempts, last_error, uncertain FROM email_sends WHERE campaign_id = ? ORDER BY id").all(campaignId) as never;
+function sendLogOf(
+  campaignId: number,
+): Array<{ user_id: number; status: string; attempts: number; last_error: string | null; uncertain: number }> {
+  return db
+    .prepare("SELECT user_id, status, attempts, last_error, uncertain FROM email_sends WHERE campaign_id = ? ORDER BY id")
+    .all(campaignId) as never;
 }
 
 /**
@@ -57,14 +78,18 @@ function sendLogOf(campaignId: number): Array<{ user_id: number; status: string;
  * database), so a campaign to `all` reaches exactly this test's users and the admin.
  */
 function onlyThese(): void {
-  db.prepare("INSERT OR IGNORE INTO email_unsubscribes (user_id, email, source) SELECT id, email, 'test' FROM users WHERE email NOT LIKE 'admin@%'").run();
+  db.prepare(
+    "INSERT OR IGNORE INTO email_unsubscribes (user_id, email, source) SELECT id, email, 'test' FROM users WHERE email NOT LIKE 'admin@%'",
+  ).run();
 }
 
 describe("a campaign run", () => {
   it("never mails addresses under the reserved .invalid domain (the demo accounts), verified or not", async () => {
     onlyThese();
     const users = insertRecipients(db, 3, { prefix: "deliverable" });
-    const demo = db.prepare("INSERT INTO users (username, email, email_verified) VALUES (?, ?, 1)").run(`demo_${tag()}`, `demo-${tag()}@demo.INVALID`);
+    const demo = db
+      .prepare("INSERT INTO users (username, email, email_verified) VALUES (?, ?, 1)")
+      .run(`demo_${tag()}`, `demo-${tag()}@demo.INVALID`);
     const marker = tag();
     const created = await createCampaign(call, { subject: `Reachable [${marker}]`, html_content: "<p>hi</p>", recipient_type: "all" });
     const started = await execute(call, created.id);
@@ -73,7 +98,13 @@ describe("a campaign run", () => {
     const to = ofCampaign(marker).flatMap((m) => m.to);
     for (const user of users) expect(to).toContain(user.email.toLowerCase());
     expect(to.some((address) => /\.invalid$/i.test(address))).toBe(false);
-    expect((db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, demo.lastInsertRowid) as { n: number }).n).toBe(0);
+    expect(
+      (
+        db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, demo.lastInsertRowid) as {
+          n: number;
+        }
+      ).n,
+    ).toBe(0);
   });
 
   it("delivers exactly one message to each of 50 users, with the variables, a text part and the unsubscribe headers", async () => {
@@ -81,7 +112,11 @@ describe("a campaign run", () => {
     const users = insertRecipients(db, 50, { prefix: "fifty" });
     const marker = tag();
     const template = await createTemplate(call, { subject: `Hello {{userName}} [${marker}]` });
-    const created = await createCampaign(call, { template_id: template.id, subject: `Hello {{userName}} [${marker}]`, recipient_type: "inactive" });
+    const created = await createCampaign(call, {
+      template_id: template.id,
+      subject: `Hello {{userName}} [${marker}]`,
+      recipient_type: "inactive",
+    });
     expect(created.status).toBe("draft");
 
     const started = await execute(call, created.id);
@@ -89,11 +124,21 @@ describe("a campaign run", () => {
     expect(started.body).toMatchObject({ success: true, error: null, data: { id: created.id, status: "sending", total_recipients: 50 } });
 
     const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
-    expect(done).toMatchObject({ total_recipients: 50, sent_count: 50, failed_count: 0, pending_count: 0, uncertain_count: 0, completion: "complete" });
+    expect(done).toMatchObject({
+      total_recipients: 50,
+      sent_count: 50,
+      failed_count: 0,
+      pending_count: 0,
+      uncertain_count: 0,
+      completion: "complete",
+    });
 
     const mails = ofCampaign(marker);
     expect(mails).toHaveLength(50);
-    const counts = deliveries(mails, users.map((u) => u.email));
+    const counts = deliveries(
+      mails,
+      users.map((u) => u.email),
+    );
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(counts.size).toBe(50);
 
@@ -128,7 +173,12 @@ describe("a campaign run", () => {
     expect(server.output()).toContain("email: the campaign worker checkpoints the database from now on");
 
     const stats = await call(`/campaigns/${created.id}/stats`);
-    expect(stats.body).toEqual({ success: true, message: "OK", error: null, data: { sent: 50, failed: 0, pending: 0, skipped: 0, uncertain: 0, total: 50 } });
+    expect(stats.body).toEqual({
+      success: true,
+      message: "OK",
+      error: null,
+      data: { sent: 50, failed: 0, pending: 0, skipped: 0, uncertain: 0, total: 50 },
+    });
   });
 });
 
@@ -144,7 +194,11 @@ describe("what each message holds", () => {
       text_content: null,
       template_variables: { promo: "Use <CODE> & save" },
     });
-    const created = await createCampaign(call, { template_id: template.id, subject: `Hi {{userName}} [${marker}]`, recipient_type: "inactive" });
+    const created = await createCampaign(call, {
+      template_id: template.id,
+      subject: `Hi {{userName}} [${marker}]`,
+      recipient_type: "inactive",
+    });
     await execute(call, created.id);
     await waitForCampaign(call, created.id, (c) => c.status === "completed");
     const [mail] = ofCampaign(marker);
@@ -164,7 +218,11 @@ describe("what each message holds", () => {
     onlyThese();
     const [user] = insertRecipients(db, 1, { prefix: "footer" });
     const marker = tag();
-    const created = await createCampaign(call, { subject: `Plain [${marker}]`, html_content: "<h1>Sale</h1><p>Everything must go.</p>", recipient_type: "inactive" });
+    const created = await createCampaign(call, {
+      subject: `Plain [${marker}]`,
+      html_content: "<h1>Sale</h1><p>Everything must go.</p>",
+      recipient_type: "inactive",
+    });
     await execute(call, created.id);
     await waitForCampaign(call, created.id, (c) => c.status === "completed");
     const [mail] = ofCampaign(marker);
@@ -227,7 +285,11 @@ describe("unsubscribing", () => {
     const link = /<([^>]+)>/.exec(ofCampaign(marker)[0].headers["list-unsubscribe"])![1];
 
     const forged = link.replace(/token=(\d+)\./, (_m, id) => `token=${Number(id) + 1}.`);
-    const refused = await fetch(forged, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const refused = await fetch(forged, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("This unsubscribe link is not valid");
     expect((await fetch(`${server.url}/unsubscribe?token=nonsense`)).status).toBe(400);
@@ -237,7 +299,15 @@ describe("unsubscribing", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://webmail.example", "Sec-Fetch-Site": "cross-site" },
       body: "List-Unsubscribe=One-Click",
     });
-    expect(crossSite.status, server.output().split("\n").filter((l) => /error|unsubscribe/i.test(l)).slice(-20).join("\n")).toBe(200);
+    expect(
+      crossSite.status,
+      server
+        .output()
+        .split("\n")
+        .filter((l) => /error|unsubscribe/i.test(l))
+        .slice(-20)
+        .join("\n"),
+    ).toBe(200);
     expect(db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(user.id)).toEqual({ n: 1 });
   });
 
@@ -281,10 +351,15 @@ describe("relay answers", () => {
       await execute(call, created.id);
       const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
       expect(done).toMatchObject({ sent_count: 7, failed_count: 1, pending_count: 0, completion: "partly-failed" });
-      const counts = deliveries(ofCampaign(marker), users.map((u) => u.email));
+      const counts = deliveries(
+        ofCampaign(marker),
+        users.map((u) => u.email),
+      );
       expect(counts.get(refused.email)).toBeUndefined();
       expect(users.filter((u) => u !== refused).every((u) => counts.get(u.email) === 1)).toBe(true);
-      const row = db.prepare("SELECT status, attempts, last_error FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, refused.id) as { status: string; attempts: number; last_error: string };
+      const row = db
+        .prepare("SELECT status, attempts, last_error FROM email_sends WHERE campaign_id = ? AND user_id = ?")
+        .get(created.id, refused.id) as { status: string; attempts: number; last_error: string };
       expect(row.status).toBe("failed");
       expect(row.attempts).toBe(1);
       expect(row.last_error).toContain("550");
@@ -301,11 +376,19 @@ describe("relay answers", () => {
     smtp.behave({ reject: { code: 451, message: "4.7.1 Try again later" } });
     const created = await createCampaign(call, { subject: `G [${marker}]`, html_content: "<p>g</p>", recipient_type: "inactive" });
     await execute(call, created.id);
-    await until(() => Number((db.prepare("SELECT min(attempts) AS n FROM email_sends WHERE campaign_id = ?").get(created.id) as { n: number }).n) >= 1, 10_000, "a first refusal for everyone");
+    await until(
+      () =>
+        Number((db.prepare("SELECT min(attempts) AS n FROM email_sends WHERE campaign_id = ?").get(created.id) as { n: number }).n) >= 1,
+      10_000,
+      "a first refusal for everyone",
+    );
     smtp.behave({});
     const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
     expect(done).toMatchObject({ sent_count: 4, failed_count: 0, completion: "complete" });
-    const counts = deliveries(ofCampaign(marker), users.map((u) => u.email));
+    const counts = deliveries(
+      ofCampaign(marker),
+      users.map((u) => u.email),
+    );
     expect(users.every((u) => counts.get(u.email) === 1)).toBe(true);
     const log = sendLogOf(created.id);
     expect(log.every((row) => row.status === "sent" && row.attempts >= 2)).toBe(true);
@@ -329,7 +412,10 @@ describe("relay answers", () => {
       await smtp.up();
       const done = await waitForCampaign(call, created.id, (c) => c.status === "completed", 30_000);
       expect(done).toMatchObject({ sent_count: 30, failed_count: 0, pending_count: 0 });
-      const counts = deliveries(ofCampaign(marker), users.map((u) => u.email));
+      const counts = deliveries(
+        ofCampaign(marker),
+        users.map((u) => u.email),
+      );
       expect(users.every((u) => (counts.get(u.email) ?? 0) >= 1)).toBe(true);
       // messages cut off by the relay going down may have reached it before it went
       const twice = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
@@ -376,7 +462,10 @@ describe("pause and resume", () => {
       expect(resume.body).toMatchObject({ success: true, message: "Campaign resumed", data: { status: "sending" } });
       const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
       expect(done).toMatchObject({ sent_count: 30, failed_count: 0, pending_count: 0, uncertain_count: 0 });
-      const counts = deliveries(ofCampaign(marker), users.map((u) => u.email));
+      const counts = deliveries(
+        ofCampaign(marker),
+        users.map((u) => u.email),
+      );
       expect(counts.size).toBe(30);
       expect([...counts.values()].every((n) => n === 1)).toBe(true);
     } finally {
@@ -391,7 +480,13 @@ describe("schedules", () => {
     const [user] = insertRecipients(db, 1, { prefix: "sched" });
     const marker = tag();
     const at = new Date(Date.now() + 2500).toISOString();
-    const created = await createCampaign(call, { subject: `S [${marker}]`, html_content: "<p>s</p>", recipient_type: "inactive", schedule_type: "scheduled", scheduled_at: at });
+    const created = await createCampaign(call, {
+      subject: `S [${marker}]`,
+      html_content: "<p>s</p>",
+      recipient_type: "inactive",
+      schedule_type: "scheduled",
+      scheduled_at: at,
+    });
     const scheduled = await execute(call, created.id);
     expect(scheduled.body).toMatchObject({ message: "Campaign scheduled", data: { status: "scheduled", next_run_at: at } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -407,7 +502,13 @@ describe("schedules", () => {
     onlyThese();
     const [first] = insertRecipients(db, 1, { prefix: "recur" });
     const marker = tag();
-    const created = await createCampaign(call, { subject: `W [${marker}]`, html_content: "<p>w</p>", recipient_type: "inactive", schedule_type: "recurring", recurring_pattern: "weekly" });
+    const created = await createCampaign(call, {
+      subject: `W [${marker}]`,
+      html_content: "<p>w</p>",
+      recipient_type: "inactive",
+      schedule_type: "recurring",
+      recurring_pattern: "weekly",
+    });
     const scheduled = await execute(call, created.id);
     expect(scheduled.body.data).toMatchObject({ status: "scheduled" });
     const afterFirst = await waitForCampaign(call, created.id, (c) => c.run_count === 1 && c.status === "scheduled");
@@ -425,7 +526,12 @@ describe("schedules", () => {
       [2, 2],
       [1, 1],
     ]);
-    expect(deliveries(ofCampaign(marker), [first.email, second.email])).toEqual(new Map([[first.email, 2], [second.email, 1]]));
+    expect(deliveries(ofCampaign(marker), [first.email, second.email])).toEqual(
+      new Map([
+        [first.email, 2],
+        [second.email, 1],
+      ]),
+    );
 
     // back to draft: the series stops
     const stopped = await call(`/campaigns/${created.id}/unschedule`, { method: "POST" });

@@ -22,7 +22,8 @@ let referencePort: number;
 let admin: string;
 let adminCookie: string;
 
-const LONG_CHINESE = "重磅棉质面料，手感厚实柔软，版型宽松。帽檐双层设计，抽绳可调节，袖口罗纹收口，保暖防风。走线平整，无明显线头；吊牌与水洗标齐全。";
+const LONG_CHINESE =
+  "重磅棉质面料，手感厚实柔软，版型宽松。帽檐双层设计，抽绳可调节，袖口罗纹收口，保暖防风。走线平整，无明显线头；吊牌与水洗标齐全。";
 
 beforeAll(async () => {
   referencePort = await freePort();
@@ -40,7 +41,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function request(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function request(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -67,7 +73,12 @@ async function createProduct(body: Record<string, unknown>) {
 
 describe("the front gives what the app renders", () => {
   it("answers a monitor's HEAD without storing an empty page for everyone", async () => {
-    const product = await createProduct({ name: "Head checked product", price_cny: 25, platform: "taobao", platform_item_id: "661234500001" });
+    const product = await createProduct({
+      name: "Head checked product",
+      price_cny: 25,
+      platform: "taobao",
+      platform_item_id: "661234500001",
+    });
     for (const path of ["/", product.url, "/search?q=hoodie", "/blog"]) {
       const head = await request(server.port, "HEAD", path, { "Accept-Encoding": "gzip, br" });
       expect(head.status, path).toBe(200);
@@ -90,7 +101,12 @@ describe("the front gives what the app renders", () => {
     // descriptions of many lengths move the multi-byte characters across the renderer's 2,048-byte chunks
     for (let n = 1; n <= 12; n++) {
       const description = `${"说明".repeat(n)}${LONG_CHINESE.repeat(n + 2)}${"结束".repeat(n)}`;
-      const product = await createProduct({ name: `长描述商品 ${n} 加绒卫衣`, description, price_cny: 30 + n, skus: [{ sku_name: `黑色 ${"加大".repeat(n)}`, sku_price: 30, sku_stock: 1 }] });
+      const product = await createProduct({
+        name: `长描述商品 ${n} 加绒卫衣`,
+        description,
+        price_cny: 30 + n,
+        skus: [{ sku_name: `黑色 ${"加大".repeat(n)}`, sku_price: 30, sku_stock: 1 }],
+      });
       for (let pass = 0; pass < 2; pass++) {
         const page = await request(server.port, "GET", product.url, { "Accept-Encoding": pass ? "br" : "gzip" });
         const bytes = decoded(page);
@@ -103,7 +119,12 @@ describe("the front gives what the app renders", () => {
   });
 
   it("keys stored pages on the currency and agent the app reads, not on the cookie's text", async () => {
-    const product = await createProduct({ name: "Cookie keyed product", price_cny: 100, platform: "weidian", platform_item_id: "7412345000" });
+    const product = await createProduct({
+      name: "Cookie keyed product",
+      price_cny: 100,
+      platform: "weidian",
+      platform_item_id: "7412345000",
+    });
     const priceIn = async (cookie?: string) => {
       const html = (await rawGet(server.port, product.url, cookie ? { Cookie: cookie } : {})).body;
       return /class="price__main">([^<]+)</.exec(html)?.[1] ?? "no price";

@@ -37,7 +37,10 @@ function readDb<T>(dataDir: string, query: string, ...params: unknown[]): T[] {
 }
 
 async function addExternal(server: TestServer, token: string, id: string, price: number) {
-  const made = await api(server.url, "/api/products/sync-external", { token, body: { itemId: id, title: `Watched ${id}`, price, source: "weidian" } });
+  const made = await api(server.url, "/api/products/sync-external", {
+    token,
+    body: { itemId: id, title: `Watched ${id}`, price, source: "weidian" },
+  });
   expect([200, 201]).toContain(made.status);
   return made.body.data.id as number;
 }
@@ -57,7 +60,12 @@ describe("the listing watch", () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { MARKETPLACE_BASE_URL: fake.url, LISTING_CHECKS_PER_HOUR: "72000", LISTING_RECHECK_HOURS: "0.0001", MARKETPLACE_TIMEOUT_MS: "2000" },
+      env: {
+        MARKETPLACE_BASE_URL: fake.url,
+        LISTING_CHECKS_PER_HOUR: "72000",
+        LISTING_RECHECK_HOURS: "0.0001",
+        MARKETPLACE_TIMEOUT_MS: "2000",
+      },
     });
     admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
     cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -71,14 +79,21 @@ describe("the listing watch", () => {
     const id = itemId();
     fake.set("weidian", id, { title: "Watched hoodie", price: 120 });
     const productId = await addExternal(server, admin, id, 120);
-    await waitFor(() => fake.hits("weidian", id), (hits) => hits >= 1);
+    await waitFor(
+      () => fake.hits("weidian", id),
+      (hits) => hits >= 1,
+    );
     fake.set("weidian", id, { title: "Watched hoodie", price: 99.5 });
     const product = await waitFor(
       async () => (await api(server.url, `/api/products/${productId}?incrementView=false`)).body.data,
       (data) => data.price_cny === 99.5,
     );
     expect(product.price_cny).toBe(99.5);
-    const history = readDb<{ price_fen: number }>(server.dataDir, "SELECT price_fen FROM price_history WHERE product_id = ? ORDER BY recorded_at, id", productId);
+    const history = readDb<{ price_fen: number }>(
+      server.dataDir,
+      "SELECT price_fen FROM price_history WHERE product_id = ? ORDER BY recorded_at, id",
+      productId,
+    );
     expect(history.map((row) => row.price_fen)).toEqual([12000, 9950]);
     const page = (await (await getPage(server.url, `/weidian/${id}`)).text()).replace(/<!-- -->/g, "");
     expect(page).toMatch(/Price changed from <span class="price">.*?¥120\.00.*? on \d{1,2} [A-Z][a-z]{2} \d{4}\./s);
@@ -91,7 +106,12 @@ describe("the listing watch", () => {
     const id = itemId();
     fake.set("weidian", id, "error");
     const productId = await addExternal(server, admin, id, 10);
-    const state = () => readDb<{ status: string; misses: number; last_error: string | null }>(server.dataDir, "SELECT status, misses, last_error FROM listing_watch WHERE product_id = ?", productId)[0];
+    const state = () =>
+      readDb<{ status: string; misses: number; last_error: string | null }>(
+        server.dataDir,
+        "SELECT status, misses, last_error FROM listing_watch WHERE product_id = ?",
+        productId,
+      )[0];
     await waitFor(state, (row) => Boolean(row?.last_error));
     expect(state()).toMatchObject({ status: "ok", misses: 0 });
     fake.set("weidian", id, "missing");
@@ -116,7 +136,11 @@ describe("the listing watch", () => {
     const id = itemId();
     fake.set("weidian", id, { title: "Reported item", price: 5 });
     const productId = await addExternal(server, admin, id, 5);
-    const report = await postForm(server.url, "/report-listing", "", { productId: String(productId), note: "Sold out everywhere", returnTo: `/weidian/${id}` });
+    const report = await postForm(server.url, "/report-listing", "", {
+      productId: String(productId),
+      note: "Sold out everywhere",
+      returnTo: `/weidian/${id}`,
+    });
     expect(report.status).toBe(302);
     expect(report.headers.get("location")).toBe(`/weidian/${id}`);
     expect(await toastAfter(server.url, report, "")).toContain("Thank you. We will check this listing.");
@@ -139,7 +163,12 @@ describe("the listing watch", () => {
 describe("a restart in the middle of a round", () => {
   it("checks every listing once: the one in hand finishes at the stop, the rest are checked after the start, none twice", async () => {
     const dataDir = makeDataDir();
-    const env = { MARKETPLACE_BASE_URL: fake.url, LISTING_CHECKS_PER_HOUR: "7200", LISTING_RECHECK_HOURS: "24", MARKETPLACE_TIMEOUT_MS: "5000" };
+    const env = {
+      MARKETPLACE_BASE_URL: fake.url,
+      LISTING_CHECKS_PER_HOUR: "7200",
+      LISTING_RECHECK_HOURS: "24",
+      MARKETPLACE_TIMEOUT_MS: "5000",
+    };
     const first = await startTestServer({ dataDir, env: { ...env, LISTING_CHECKS_PER_HOUR: "0" } });
     const token = (await apiLogin(first.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
     const ids = Array.from({ length: 6 }, itemId);
@@ -151,7 +180,10 @@ describe("a restart in the middle of a round", () => {
     await first.stop();
 
     const running = await startTestServer({ dataDir, env });
-    await waitFor(() => ids.filter((id) => fake.hits("weidian", id) > 0).length, (checked) => checked >= 2);
+    await waitFor(
+      () => ids.filter((id) => fake.hits("weidian", id) > 0).length,
+      (checked) => checked >= 2,
+    );
     expect(await running.stop("SIGTERM")).toBe(0);
     const checkedBefore = ids.filter((id) => fake.hits("weidian", id) > 0).length;
     expect(checkedBefore).toBeLessThan(ids.length);

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAgents } from "~/models/agent.server";
 import { getDb } from "~/lib/db.server";
-import { agentTemplateFor, buildAgentLink, findLink, readMarketplaceInput, type AgentPattern, type Marketplace } from "~/lib/marketplace-links";
+import {
+  agentTemplateFor,
+  buildAgentLink,
+  findLink,
+  readMarketplaceInput,
+  type AgentPattern,
+  type Marketplace,
+} from "~/lib/marketplace-links";
 
 let agents: AgentPattern[];
 
@@ -42,15 +49,23 @@ describe("marketplace links", () => {
   });
 
   it("reads the link inside an app's share text", () => {
-    expect(read("【淘宝】https://item.taobao.com/item.htm?id=623456789012 「耐克 Air Force 1 空军一号」点击链接直接打开")).toEqual(item("taobao", "623456789012"));
+    expect(read("【淘宝】https://item.taobao.com/item.htm?id=623456789012 「耐克 Air Force 1 空军一号」点击链接直接打开")).toEqual(
+      item("taobao", "623456789012"),
+    );
     expect(read("看看这个 https://weidian.com/item.html?itemID=7231234567，很好看")).toEqual(item("weidian", "7231234567"));
-    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ CZ0001 「Nike 卫衣」点击链接直接打开")).toEqual({ kind: "short", url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ" });
+    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ CZ0001 「Nike 卫衣」点击链接直接打开")).toEqual({
+      kind: "short",
+      url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ",
+    });
     expect(findLink("(https://detail.1688.com/offer/645678901234.html)")).toBe("https://detail.1688.com/offer/645678901234.html");
   });
 
   it("reads a link glued to the words of a share text (links are ASCII; the Chinese around them is not part of them)", () => {
     expect(read("复制这条信息https://item.taobao.com/item.htm?id=623456789012打开手机淘宝")).toEqual(item("taobao", "623456789012"));
-    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ复制本条「Nike 卫衣」")).toEqual({ kind: "short", url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ" });
+    expect(read("【淘宝】https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ复制本条「Nike 卫衣」")).toEqual({
+      kind: "short",
+      url: "https://m.tb.cn/h.5Ds9aXy?tk=fjW1W8sE7aQ",
+    });
     expect(read("【微店】好物推荐https://weidian.com/item.html?itemID=7231234567&wfr=c，快来看看")).toEqual(item("weidian", "7231234567"));
     expect(read("1688商品：detail.1688.com/offer/645678901234.html，复制打开")).toEqual(item("1688", "645678901234"));
     expect(read("【天猫】https://detail.tmall.com/item.htm?id=623456789012 「title」")).toEqual(item("tmall", "623456789012"));
@@ -76,12 +91,18 @@ describe("marketplace links", () => {
     for (const text of ["723123456", "7231234567123456", "12345"]) expect(read(text), text).toEqual({ kind: "unsupported" });
   });
 
-  it.each(["https://m.tb.cn/h.5Ds9aXy", "https://weidian.info/abc123", "https://k.youshop10.com/xYz12", "https://tinyurl.com/qc12345", "https://hoobuy.cc/aB12", "https://l.acbuy.com/x1", "https://oopbuy.cc/q9", "https://pandabuy.page.link/abc"])(
-    "names the short link %s for the server to open",
-    (text) => {
-      expect(read(text)).toEqual({ kind: "short", url: new URL(text).href });
-    },
-  );
+  it.each([
+    "https://m.tb.cn/h.5Ds9aXy",
+    "https://weidian.info/abc123",
+    "https://k.youshop10.com/xYz12",
+    "https://tinyurl.com/qc12345",
+    "https://hoobuy.cc/aB12",
+    "https://l.acbuy.com/x1",
+    "https://oopbuy.cc/q9",
+    "https://pandabuy.page.link/abc",
+  ])("names the short link %s for the server to open", (text) => {
+    expect(read(text)).toEqual({ kind: "short", url: new URL(text).href });
+  });
 
   it("says a 1688 QR link cannot be read", () => {
     expect(read("https://qr.1688.com/s/abc123")).toEqual({ kind: "unresolvable", url: "https://qr.1688.com/s/abc123" });
@@ -125,17 +146,23 @@ describe("agent links", () => {
       "GTBuy",
       "USFans",
     ]);
-    for (const agent of agents) for (const platform of ["weidian", "taobao", "1688"] as const) expect(agent.templates[platform], `${agent.name} ${platform}`).toBeTruthy();
+    for (const agent of agents)
+      for (const platform of ["weidian", "taobao", "1688"] as const)
+        expect(agent.templates[platform], `${agent.name} ${platform}`).toBeTruthy();
   });
 
   it("builds each agent's link for each marketplace as the reference writes it", () => {
     const hoobuy = agents.find((agent) => agent.name === "Hoobuy")!;
-    expect(buildAgentLink(agentTemplateFor(hoobuy.templates, "1688")!, { platform: "1688", itemId: "645678901234" })).toBe("https://www.hoobuy.com/product/0/645678901234");
-    expect(buildAgentLink(agentTemplateFor(hoobuy.templates, "tmall")!, { platform: "tmall", itemId: "623456789012" }, "inviteCode=QC1")).toBe(
-      "https://www.hoobuy.com/product/1/623456789012?inviteCode=QC1",
+    expect(buildAgentLink(agentTemplateFor(hoobuy.templates, "1688")!, { platform: "1688", itemId: "645678901234" })).toBe(
+      "https://www.hoobuy.com/product/0/645678901234",
     );
+    expect(
+      buildAgentLink(agentTemplateFor(hoobuy.templates, "tmall")!, { platform: "tmall", itemId: "623456789012" }, "inviteCode=QC1"),
+    ).toBe("https://www.hoobuy.com/product/1/623456789012?inviteCode=QC1");
     const cnfans = agents.find((agent) => agent.name === "CNFans")!;
-    expect(buildAgentLink(cnfans.templates.weidian!, { platform: "weidian", itemId: "7231234567" }, "ref=123")).toBe("https://cnfans.com/product?id=7231234567&platform=WEIDIAN&ref=123");
+    expect(buildAgentLink(cnfans.templates.weidian!, { platform: "weidian", itemId: "7231234567" }, "ref=123")).toBe(
+      "https://cnfans.com/product?id=7231234567&platform=WEIDIAN&ref=123",
+    );
     const kakobuy = agents.find((agent) => agent.name === "Kakobuy")!;
     expect(buildAgentLink(kakobuy.templates.taobao!, { platform: "taobao", itemId: "623456789012" })).toBe(
       "https://www.kakobuy.com/item/details?url=https%3A%2F%2Fitem.taobao.com%2Fitem.htm%3Fid%3D623456789012",
@@ -175,14 +202,22 @@ describe("agent links", () => {
     // parameters that come and go, a language prefix, a trailing slash, a page before the hash route
     expect(read(`https://www.superbuy.com/en/page/buy?url=${encoded}`)).toEqual(item("taobao", "623456789012", "agent"));
     expect(read(`https://www.superbuy.com/zh/page/buy?from=search-input&url=${encoded}`)).toEqual(item("taobao", "623456789012", "agent"));
-    expect(read(`https://www.superbuy.com/en/page/buy/?nTag=Home-search&from=search-input&_search=url&url=${encoded}&partnercode=abc`)).toEqual(
+    expect(
+      read(`https://www.superbuy.com/en/page/buy/?nTag=Home-search&from=search-input&_search=url&url=${encoded}&partnercode=abc`),
+    ).toEqual(item("taobao", "623456789012", "agent"));
+    expect(
+      read(`https://www.allchinabuy.com/en/page/buy/?url=${encodeURIComponent("https://detail.1688.com/offer/645678901234.html")}`),
+    ).toEqual(item("1688", "645678901234", "agent"));
+    expect(
+      read(`https://www.kakobuy.com/item/details/?url=${encodeURIComponent("https://weidian.com/item.html?itemID=7231234567")}&affcode=x`),
+    ).toEqual(item("weidian", "7231234567", "agent"));
+    expect(read(`https://www.sugargoo.com/index.html#/home/productDetail?productLink=${encodeURIComponent(encoded)}`)).toEqual(
       item("taobao", "623456789012", "agent"),
     );
-    expect(read(`https://www.allchinabuy.com/en/page/buy/?url=${encodeURIComponent("https://detail.1688.com/offer/645678901234.html")}`)).toEqual(item("1688", "645678901234", "agent"));
-    expect(read(`https://www.kakobuy.com/item/details/?url=${encodeURIComponent("https://weidian.com/item.html?itemID=7231234567")}&affcode=x`)).toEqual(item("weidian", "7231234567", "agent"));
-    expect(read(`https://www.sugargoo.com/index.html#/home/productDetail?productLink=${encodeURIComponent(encoded)}`)).toEqual(item("taobao", "623456789012", "agent"));
     // the parameter must still hold a marketplace link
-    expect(read(`https://www.superbuy.com/en/page/buy?url=${encodeURIComponent("https://evil.example/item.htm?id=623456789012")}`).kind).toBe("unsupported");
+    expect(
+      read(`https://www.superbuy.com/en/page/buy?url=${encodeURIComponent("https://evil.example/item.htm?id=623456789012")}`).kind,
+    ).toBe("unsupported");
     expect(read("https://www.superbuy.com/en/page/buy?q=623456789012").kind).toBe("unsupported");
   });
 
@@ -197,6 +232,8 @@ describe("agent links", () => {
     expect(read("https://cnfans.com/product/?shop_type=ali_1688&id=645678901234")).toEqual(item("1688", "645678901234", "agent"));
     expect(read("https://mulebuy.com/product/?shop_type=weidian&id=7231234567&ref=abc")).toEqual(item("weidian", "7231234567", "agent"));
     expect(read("look: https://www.cssbuy.com/item-1688-645678901234.html!")).toEqual(item("1688", "645678901234", "agent"));
-    expect(read("https://www.superbuy.com/en/page/buy?from=search-input&url=https://detail.tmall.com/item.htm?id=623456789012")).toEqual(item("tmall", "623456789012", "agent"));
+    expect(read("https://www.superbuy.com/en/page/buy?from=search-input&url=https://detail.tmall.com/item.htm?id=623456789012")).toEqual(
+      item("tmall", "623456789012", "agent"),
+    );
   });
 });

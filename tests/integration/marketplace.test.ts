@@ -16,11 +16,18 @@ let fake: FakeMarketplace;
 let admin: string;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter += 1)}`;
-const id = (digits: number) => String(6 + Math.floor(Math.random() * 3)) + String(Date.now() + (counter += 1)).padStart(digits - 1, "7").slice(-(digits - 1));
+const id = (digits: number) =>
+  String(6 + Math.floor(Math.random() * 3)) +
+  String(Date.now() + (counter += 1))
+    .padStart(digits - 1, "7")
+    .slice(-(digits - 1));
 
 async function shopper() {
   const username = unique("buyer");
-  const made = await api(server.url, "/api/admin/users", { token: admin, body: { username, email: `${username}@example.com`, password: "buyer-pass-1" } });
+  const made = await api(server.url, "/api/admin/users", {
+    token: admin,
+    body: { username, email: `${username}@example.com`, password: "buyer-pass-1" },
+  });
   expect(made.status).toBe(201);
   return {
     token: (await apiLogin(server.url, `${username}@example.com`, "buyer-pass-1")).accessToken,
@@ -81,23 +88,50 @@ describe("crawl adapters", () => {
 
   it("reads Taobao and Tmall items through the one API, and a 1688 offer page", async () => {
     const taobaoId = id(12);
-    fake.set("taobao", taobaoId, { title: "复古工装裤 cargo", price: 89, skus: [{ name: "卡其 / M", price: 89, stock: 30 }], shopName: "北街古着", description: ["品牌: Vintage"] });
+    fake.set("taobao", taobaoId, {
+      title: "复古工装裤 cargo",
+      price: 89,
+      skus: [{ name: "卡其 / M", price: 89, stock: 30 }],
+      shopName: "北街古着",
+      description: ["品牌: Vintage"],
+    });
     const taobao = await crawl(`/api/crawl/taobao?itemId=${taobaoId}`, buyer.token);
     expect(taobao.status, JSON.stringify(taobao.body)).toBe(200);
-    expect(taobao.body.data).toMatchObject({ platform: "taobao", title: "复古工装裤 cargo", price: 89, shopName: "北街古着", originalUrl: `https://item.taobao.com/item.htm?id=${taobaoId}` });
+    expect(taobao.body.data).toMatchObject({
+      platform: "taobao",
+      title: "复古工装裤 cargo",
+      price: 89,
+      shopName: "北街古着",
+      originalUrl: `https://item.taobao.com/item.htm?id=${taobaoId}`,
+    });
     expect(taobao.body.data.skus).toEqual([{ sku_name: "卡其 / M", sku_price: 89, sku_stock: 30, sku_thumbnail_url: null }]);
     expect(taobao.body.data.images[0]).toMatch(/^https:\/\//);
 
     const tmallId = id(12);
     fake.set("tmall", tmallId, { title: "羽绒服 down jacket", price: 899 });
     const tmall = await crawl(`/api/crawl/taobao?itemId=${tmallId}&platform=tmall`, buyer.token);
-    expect(tmall.body.data).toMatchObject({ platform: "tmall", originalUrl: `https://detail.tmall.com/item.htm?id=${tmallId}`, price: 899 });
+    expect(tmall.body.data).toMatchObject({
+      platform: "tmall",
+      originalUrl: `https://detail.tmall.com/item.htm?id=${tmallId}`,
+      price: 899,
+    });
 
     const offerId = id(12);
-    fake.set("1688", offerId, { title: "义乌小商品 keychain", price: 2.5, skus: [{ name: "红色 / 大号", price: 2.8, stock: 1000 }], shopName: "义乌小商品批发" });
+    fake.set("1688", offerId, {
+      title: "义乌小商品 keychain",
+      price: 2.5,
+      skus: [{ name: "红色 / 大号", price: 2.8, stock: 1000 }],
+      shopName: "义乌小商品批发",
+    });
     const offer = await crawl(`/api/crawl/1688?itemId=${offerId}`, buyer.token);
     expect(offer.status, JSON.stringify(offer.body)).toBe(200);
-    expect(offer.body.data).toMatchObject({ platform: "1688", title: "义乌小商品 keychain", price: 2.5, shopName: "义乌小商品批发", originalUrl: `https://detail.1688.com/offer/${offerId}.html` });
+    expect(offer.body.data).toMatchObject({
+      platform: "1688",
+      title: "义乌小商品 keychain",
+      price: 2.5,
+      shopName: "义乌小商品批发",
+      originalUrl: `https://detail.1688.com/offer/${offerId}.html`,
+    });
     expect(offer.body.data.skus).toEqual([{ sku_name: "红色 / 大号", sku_price: 2.8, sku_stock: 1000, sku_thumbnail_url: null }]);
   });
 
@@ -143,7 +177,10 @@ describe("crawl adapters", () => {
 describe("find or import", () => {
   it("a link of a product in the catalogue, pasted in the search box, opens its page; so do its agent links and a bare number", async () => {
     const itemId = id(10);
-    const made = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId, title: "Already here", price: 5, source: "weidian" } });
+    const made = await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId, title: "Already here", price: 5, source: "weidian" },
+    });
     expect(made.status).toBe(201);
     for (const q of [
       `https://weidian.com/item.html?itemID=${itemId}`,
@@ -159,7 +196,12 @@ describe("find or import", () => {
 
   it("offers a new item for import: visitors are asked to log in, shoppers import it and land on its page; a second paste finds it", async () => {
     const itemId = id(12);
-    fake.set("taobao", itemId, { title: "Imported cargo pants", price: 99, skus: [{ name: "Grey / M", price: 99, stock: 3 }], shopName: "North Street" });
+    fake.set("taobao", itemId, {
+      title: "Imported cargo pants",
+      price: 99,
+      skus: [{ name: "Grey / M", price: 99, stock: 3 }],
+      shopName: "North Street",
+    });
     const link = `https://item.taobao.com/item.htm?id=${itemId}`;
     const visitor = await text(await getPage(server.url, `/search?q=${encodeURIComponent(link)}`));
     expect(visitor).toContain(`Taobao item ${itemId}</strong> is not in the catalogue yet.`);
@@ -177,7 +219,10 @@ describe("find or import", () => {
     expect(page).toContain("North Street");
     expect(page).toContain("Grey / M");
 
-    const again = await getPage(server.url, `/import?link=${encodeURIComponent(`https://www.kakobuy.com/item/details?url=${encodeURIComponent(link)}`)}`);
+    const again = await getPage(
+      server.url,
+      `/import?link=${encodeURIComponent(`https://www.kakobuy.com/item/details?url=${encodeURIComponent(link)}`)}`,
+    );
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe(`/taobao/${itemId}`);
   });
@@ -204,7 +249,9 @@ describe("find or import", () => {
   });
 
   it("names what is wrong: an unsupported link, an item the marketplace does not have, a marketplace that fails", async () => {
-    const unsupported = await text(await getPage(server.url, `/import?link=${encodeURIComponent("https://www.amazon.com/dp/B0001")}`, buyer.cookie));
+    const unsupported = await text(
+      await getPage(server.url, `/import?link=${encodeURIComponent("https://www.amazon.com/dp/B0001")}`, buyer.cookie),
+    );
     expect(unsupported).not.toContain("is not in the catalogue");
     const search = await text(await getPage(server.url, `/search?q=${encodeURIComponent("https://qr.1688.com/s/abcdef")}`));
     expect(search).toContain("1688 QR links can only be opened in the 1688 app.");
@@ -236,7 +283,9 @@ describe("short links", () => {
 
     // a short link to an agent's link
     fake.shortLink("hoobuy.cc", "z9", `https://www.hoobuy.com/product/0/${itemId}`);
-    expect(await text(await getPage(server.url, `/import?link=${encodeURIComponent("https://hoobuy.cc/z9")}`))).toContain(`1688 item ${itemId}</strong>`);
+    expect(await text(await getPage(server.url, `/import?link=${encodeURIComponent("https://hoobuy.cc/z9")}`))).toContain(
+      `1688 item ${itemId}</strong>`,
+    );
   });
 
   it("refuses a short link that leads to a private address or a site off the allowlist, without fetching it", async () => {
@@ -276,7 +325,9 @@ describe("what visitors can make the server fetch", () => {
     const codes = Array.from({ length: 20 }, (_, n) => `busy-${unique("c")}-${n}`);
     for (const code of codes) fake.shortLink("tinyurl.com", code, `https://item.taobao.com/item.htm?id=${id(12)}`, { delayMs: 250 });
     fake.resetPeak();
-    const pages = await Promise.all(codes.map((code) => getPage(server.url, `/import?link=${encodeURIComponent(`https://tinyurl.com/${code}`)}`)));
+    const pages = await Promise.all(
+      codes.map((code) => getPage(server.url, `/import?link=${encodeURIComponent(`https://tinyurl.com/${code}`)}`)),
+    );
     for (const page of pages) expect(page.status).toBe(200);
     expect(fake.peakOpen()).toBeGreaterThan(1);
     expect(fake.peakOpen()).toBeLessThanOrEqual(8);
@@ -309,7 +360,11 @@ describe("POST /api/products/sync-external by a shopper", () => {
   it("makes the product from the marketplace's own answer: title, price, pictures and link are never the shopper's", async () => {
     const person = await shopper();
     const itemId = id(10);
-    fake.set("weidian", itemId, { title: "真的商品 Real item", price: 88, images: ["https://img.example-cdn.test/real.jpg", "/uploads/qc/2026-11/pending.webp"] });
+    fake.set("weidian", itemId, {
+      title: "真的商品 Real item",
+      price: 88,
+      images: ["https://img.example-cdn.test/real.jpg", "/uploads/qc/2026-11/pending.webp"],
+    });
     const made = await api(server.url, "/api/products/sync-external", {
       token: person.token,
       body: {
@@ -334,7 +389,10 @@ describe("POST /api/products/sync-external by a shopper", () => {
     expect(made.body.data.shop_name).not.toBe("Official store (fake)");
     // a second call answers the product as it is, without reaching the marketplace again
     const hits = fake.hits("weidian", itemId);
-    const again = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "Vandalised" } });
+    const again = await api(server.url, "/api/products/sync-external", {
+      token: person.token,
+      body: { itemId, source: "weidian", title: "Vandalised" },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.title).toBe("真的商品 Real item");
     expect(fake.hits("weidian", itemId)).toBe(hits);
@@ -343,13 +401,19 @@ describe("POST /api/products/sync-external by a shopper", () => {
   it("stores nothing when the marketplace does not have the item or does not answer, and says so", async () => {
     const person = await shopper();
     const missing = id(12);
-    const refused = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId: missing, source: "taobao", title: "Squatted item", price: 1 } });
+    const refused = await api(server.url, "/api/products/sync-external", {
+      token: person.token,
+      body: { itemId: missing, source: "taobao", title: "Squatted item", price: 1 },
+    });
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ success: false, code: "ITEM_NOT_FOUND" });
     expect((await api(server.url, `/api/products/platform/${missing}?platform=taobao`)).status).toBe(404);
     const failing = id(12);
     fake.set("1688", failing, "error");
-    const failed = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId: failing, source: "1688", title: "Made up" } });
+    const failed = await api(server.url, "/api/products/sync-external", {
+      token: person.token,
+      body: { itemId: failing, source: "1688", title: "Made up" },
+    });
     expect(failed.status).toBe(502);
     expect(failed.body.message).toMatch(/fetch failed/i);
     expect((await api(server.url, `/api/products/platform/${failing}?platform=1688`)).status).toBe(404);
@@ -360,14 +424,24 @@ describe("POST /api/products/sync-external by a shopper", () => {
     for (let n = 1; n <= 30; n++) {
       const itemId = id(10);
       fake.set("weidian", itemId, { title: `Bulk item ${n}`, price: n });
-      expect((await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "x" } })).status, `import ${n}`).toBe(201);
+      expect(
+        (await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "x" } }))
+          .status,
+        `import ${n}`,
+      ).toBe(201);
     }
     const itemId = id(10);
     fake.set("weidian", itemId, { title: "One too many", price: 1 });
-    const refused = await api(server.url, "/api/products/sync-external", { token: person.token, body: { itemId, source: "weidian", title: "x" } });
+    const refused = await api(server.url, "/api/products/sync-external", {
+      token: person.token,
+      body: { itemId, source: "weidian", title: "x" },
+    });
     expect(refused.status).toBe(429);
     expect((await api(server.url, `/api/products/platform/${itemId}?platform=weidian`)).status).toBe(404);
-    const byStaff = await api(server.url, "/api/products/sync-external", { token: admin, body: { itemId, source: "weidian", title: "Staff item" } });
+    const byStaff = await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId, source: "weidian", title: "Staff item" },
+    });
     expect(byStaff.status).toBe(201);
   });
 });

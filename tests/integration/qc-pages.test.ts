@@ -30,9 +30,16 @@ async function account(options: { admin?: boolean; permissions?: string[] } = {}
   });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   for (const name of options.permissions ?? []) {
-    await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${permissionIds[name]}`, { method: "POST", token: superToken });
+    await api(server.url, `/api/admin/users/${made.body.data.id}/permissions/${permissionIds[name]}`, {
+      method: "POST",
+      token: superToken,
+    });
   }
-  return { cookie: await formLogin(server.url, email, "page-pass-1"), token: (await apiLogin(server.url, email, "page-pass-1")).accessToken, id: made.body.data.id };
+  return {
+    cookie: await formLogin(server.url, email, "page-pass-1"),
+    token: (await apiLogin(server.url, email, "page-pass-1")).accessToken,
+    id: made.body.data.id,
+  };
 }
 
 async function product(body: Record<string, unknown> = {}): Promise<{ id: number; url: string; name: string }> {
@@ -48,18 +55,27 @@ async function photoForm(field: string, files: Array<{ name: string; bytes: Buff
 }
 
 function postMultipart(path: string, cookie: string | null, body: FormData) {
-  return fetch(`${server.url}${path}`, { method: "POST", headers: { ...(cookie ? { Cookie: cookie } : {}), Origin: server.url }, body, redirect: "manual" });
+  return fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { ...(cookie ? { Cookie: cookie } : {}), Origin: server.url },
+    body,
+    redirect: "manual",
+  });
 }
 
 async function adminUpload(productId: number, count: number) {
   const files = await Promise.all(Array.from({ length: count }, async (_, i) => ({ name: `p${i}.jpg`, bytes: await jpeg(320, 240) })));
-  const response = await api(server.url, `/api/qc/products/${productId}/qc-images/admin`, { token: superToken, body: await photoForm("qcImages", files) });
+  const response = await api(server.url, `/api/qc/products/${productId}/qc-images/admin`, {
+    token: superToken,
+    body: await photoForm("qcImages", files),
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.uploadedImages as Array<{ id: number; imageUrl: string; thumbnail_url: string }>;
 }
 
 const page = (path: string, cookie?: string) => getPage(server.url, path, cookie);
-const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) => postForm(server.url, path, cookie, fields);
+const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) =>
+  postForm(server.url, path, cookie, fields);
 const html = async (response: Response) => (await response.text()).replace(/<!-- -->/g, "");
 /** The page a redirect leads to, with its toast (React's text separators removed). */
 const after = async (response: Response, cookie: string) => (await toastAfter(server.url, response, cookie)).replace(/<!-- -->/g, "");
@@ -95,7 +111,9 @@ describe("the product page", () => {
     const body = await html(await page(item.url));
     for (const image of images) {
       expect(body).toContain(`href="${image.imageUrl}"`);
-      expect(body).toMatch(new RegExp(`<img src="${image.thumbnail_url}" width="\\d+" height="\\d+" alt="QC photo \\d+ of 20" loading="lazy"`));
+      expect(body).toMatch(
+        new RegExp(`<img src="${image.thumbnail_url}" width="\\d+" height="\\d+" alt="QC photo \\d+ of 20" loading="lazy"`),
+      );
     }
     expect(body).toContain("QC set · 10 photos");
     const gzipped = zlib.gzipSync(body).length;
@@ -109,7 +127,14 @@ describe("the product page", () => {
     expect(body).toContain('name="photos"');
     expect(body).toContain("You can only upload 10 more photos (0/10 already uploaded)");
 
-    const sent = await postMultipart(item.url, shopper.cookie, await photoForm("photos", [{ name: "a.jpg", bytes: await jpeg() }, { name: "b.jpg", bytes: await jpeg() }]));
+    const sent = await postMultipart(
+      item.url,
+      shopper.cookie,
+      await photoForm("photos", [
+        { name: "a.jpg", bytes: await jpeg() },
+        { name: "b.jpg", bytes: await jpeg() },
+      ]),
+    );
     const landed = await after(sent, shopper.cookie);
     expect(landed).toContain("2 photos uploaded. They appear in the gallery once a moderator approves them.");
     expect(landed).toContain("Waiting for review (2)");
@@ -127,13 +152,20 @@ describe("the product page", () => {
     const item = await product();
     const shopper = await account();
     const files = await Promise.all(Array.from({ length: 10 }, async (_, i) => ({ name: `f${i}.jpg`, bytes: await jpeg(64, 48) })));
-    const sent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, { token: shopper.token, body: await photoForm("photos", files) });
+    const sent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, {
+      token: shopper.token,
+      body: await photoForm("photos", files),
+    });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const body = await html(await page(item.url, shopper.cookie));
     expect(body).toContain("Upload limit reached (10/10)");
     expect(body).not.toContain('name="photos"');
     expect(body).not.toContain("already uploaded)");
-    const refused = await postMultipart(item.url, shopper.cookie, await photoForm("photos", [{ name: "one-more.jpg", bytes: await jpeg() }]));
+    const refused = await postMultipart(
+      item.url,
+      shopper.cookie,
+      await photoForm("photos", [{ name: "one-more.jpg", bytes: await jpeg() }]),
+    );
     expect(refused.status).toBe(400);
     expect(await html(refused)).toContain("Upload limit reached (10/10)");
   });
@@ -143,7 +175,9 @@ describe("the product page", () => {
     const sent = await postMultipart(item.url, null, await photoForm("photos", [{ name: "a.jpg", bytes: await jpeg() }]));
     expect(sent.status).toBe(302);
     expect(sent.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
-    expect((await api(server.url, `/api/qc/products/${item.id}/qc-images/user/status`, { token: superToken })).body.data.totalUploads).toBe(0);
+    expect((await api(server.url, `/api/qc/products/${item.id}/qc-images/user/status`, { token: superToken })).body.data.totalUploads).toBe(
+      0,
+    );
   });
 
   it("an approval reaches visitors at once, also through the page kept for them", async () => {
@@ -151,10 +185,17 @@ describe("the product page", () => {
     const shopper = await account();
     await page(item.url);
     await page(item.url); // now served from the page cache
-    const sent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, { token: shopper.token, body: await photoForm("photos", [{ name: "a.jpg", bytes: await jpeg() }]) });
+    const sent = await api(server.url, `/api/qc/products/${item.id}/qc-images/user`, {
+      token: shopper.token,
+      body: await photoForm("photos", [{ name: "a.jpg", bytes: await jpeg() }]),
+    });
     expect(sent.status).toBe(201);
     expect(await html(await page(item.url))).toContain("No QC photos available.");
-    const approved = await api(server.url, `/api/qc/qc-images/${sent.body.uploaded[0].id}/review`, { method: "PUT", token: superToken, body: { status: "approved" } });
+    const approved = await api(server.url, `/api/qc/qc-images/${sent.body.uploaded[0].id}/review`, {
+      method: "PUT",
+      token: superToken,
+      body: { status: "approved" },
+    });
     expect(approved.status).toBe(200);
     const body = await html(await page(item.url));
     expect(body).not.toContain("No QC photos available.");
@@ -188,14 +229,31 @@ describe("the QC screens of the back office", () => {
     expect(queueHtml).not.toContain(`approve:${pendingSent.body.uploaded[0].id}`);
     expect(queueHtml).not.toContain("approve-selected");
     expect((await post("/admin/qc-review", plainAdmin.cookie, { intent: `approve:${pendingSent.body.uploaded[0].id}` })).status).toBe(403);
-    expect((await post("/admin/qc-review", plainAdmin.cookie, [["intent", "reject-selected"], ["ids", String(pendingSent.body.uploaded[0].id)]])).status).toBe(403);
+    expect(
+      (
+        await post("/admin/qc-review", plainAdmin.cookie, [
+          ["intent", "reject-selected"],
+          ["ids", String(pendingSent.body.uploaded[0].id)],
+        ])
+      ).status,
+    ).toBe(403);
     const reviewer = await account({ admin: true, permissions: ["qc.approve"] });
     const reviewerHtml = await html(await page("/admin/qc-review", reviewer.cookie));
     expect(reviewerHtml).toContain(`approve:${pendingSent.body.uploaded[0].id}`);
     expect(reviewerHtml).not.toContain(`reject:${pendingSent.body.uploaded[0].id}`);
     const [image] = await adminUpload(item.id, 1);
-    expect((await post(`/admin/products/${item.id}/qc`, plainAdmin.cookie, { intent: "delete-one", imageId: String(image.id) })).status).toBe(403);
-    expect((await postMultipart(`/admin/products/${item.id}/qc`, plainAdmin.cookie, await photoForm("qcImages", [{ name: "a.jpg", bytes: await jpeg() }]))).status).toBe(403);
+    expect(
+      (await post(`/admin/products/${item.id}/qc`, plainAdmin.cookie, { intent: "delete-one", imageId: String(image.id) })).status,
+    ).toBe(403);
+    expect(
+      (
+        await postMultipart(
+          `/admin/products/${item.id}/qc`,
+          plainAdmin.cookie,
+          await photoForm("qcImages", [{ name: "a.jpg", bytes: await jpeg() }]),
+        )
+      ).status,
+    ).toBe(403);
     expect((await post("/admin/qc-review", plainAdmin.cookie, { intent: `approve:${image.id}` })).status).toBe(403);
     expect((await api(server.url, `/api/qc/products/${item.id}/qc-images`)).body.totalCount).toBe(1);
   });
@@ -203,26 +261,52 @@ describe("the QC screens of the back office", () => {
   it("uploads, then deletes one and a selection after a confirmation step, with the spec's message for an empty selection", async () => {
     const item = await product();
     const path = `/admin/products/${item.id}/qc`;
-    const sent = await postMultipart(path, cookies.super, await photoForm("qcImages", [1, 2, 3].map((n) => ({ name: `${n}.jpg`, bytes: Buffer.alloc(0) }))));
+    const sent = await postMultipart(
+      path,
+      cookies.super,
+      await photoForm(
+        "qcImages",
+        [1, 2, 3].map((n) => ({ name: `${n}.jpg`, bytes: Buffer.alloc(0) })),
+      ),
+    );
     expect(sent.status).toBe(400);
     const files = await Promise.all([1, 2, 3].map(async (n) => ({ name: `${n}.jpg`, bytes: await jpeg() })));
-    expect(await after(await postMultipart(path, cookies.super, await photoForm("qcImages", files)), cookies.super)).toContain("3 photos published.");
-    const ids = (await api(server.url, `/api/qc/products/${item.id}/qc-images`)).body.qc_images.map((image: { id: number }) => String(image.id)) as string[];
+    expect(await after(await postMultipart(path, cookies.super, await photoForm("qcImages", files)), cookies.super)).toContain(
+      "3 photos published.",
+    );
+    const ids = (await api(server.url, `/api/qc/products/${item.id}/qc-images`)).body.qc_images.map((image: { id: number }) =>
+      String(image.id),
+    ) as string[];
     expect(ids).toHaveLength(3);
 
     const none = await post(path, cookies.super, { intent: "delete-confirm" });
     expect(none.status).toBe(200);
     expect(await html(none)).toContain("请选择要删除的图片");
 
-    const confirm = await post(path, cookies.super, [["intent", "delete-confirm"], ["ids", ids[0]], ["ids", ids[1]]]);
+    const confirm = await post(path, cookies.super, [
+      ["intent", "delete-confirm"],
+      ["ids", ids[0]],
+      ["ids", ids[1]],
+    ]);
     const confirmBody = await html(confirm);
     expect(confirmBody).toContain("Delete 2 photos?");
     expect((await api(server.url, `/api/qc/products/${item.id}/qc-images`)).body.totalCount).toBe(3);
-    expect(await after(await post(path, cookies.super, [["intent", "delete"], ["ids", ids[0]], ["ids", ids[1]]]), cookies.super)).toContain("2 photos deleted.");
+    expect(
+      await after(
+        await post(path, cookies.super, [
+          ["intent", "delete"],
+          ["ids", ids[0]],
+          ["ids", ids[1]],
+        ]),
+        cookies.super,
+      ),
+    ).toContain("2 photos deleted.");
 
     const dialog = await html(await page(`${path}?modal=delete&imageId=${ids[2]}`, cookies.super));
     expect(dialog).toContain("Delete this photo?");
-    expect(await after(await post(path, cookies.super, { intent: "delete-one", imageId: ids[2] }), cookies.super)).toContain("1 photo deleted.");
+    expect(await after(await post(path, cookies.super, { intent: "delete-one", imageId: ids[2] }), cookies.super)).toContain(
+      "1 photo deleted.",
+    );
     expect((await api(server.url, `/api/qc/products/${item.id}/qc-images`)).body.totalCount).toBe(0);
   });
 
@@ -239,14 +323,26 @@ describe("the QC screens of the back office", () => {
     const queue = await html(await page("/admin/qc-review", reviewer.cookie));
     for (const id of [a, b, c]) expect(queue).toContain(`value="approve:${id}"`);
 
-    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: `approve:${a}` }), reviewer.cookie)).toContain("1 photo approved.");
-    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: `reject:${a}` }), reviewer.cookie)).toContain("图片已被处理，可能被其他管理员操作了");
-    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: "approve:99999999" }), reviewer.cookie)).toContain("图片不存在或已被删除");
+    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: `approve:${a}` }), reviewer.cookie)).toContain(
+      "1 photo approved.",
+    );
+    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: `reject:${a}` }), reviewer.cookie)).toContain(
+      "图片已被处理，可能被其他管理员操作了",
+    );
+    expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: "approve:99999999" }), reviewer.cookie)).toContain(
+      "图片不存在或已被删除",
+    );
 
     const none = await post("/admin/qc-review", reviewer.cookie, { intent: "approve-selected" });
     expect(await html(none)).toContain("请选择要操作的图片");
 
-    const batch = await post("/admin/qc-review", reviewer.cookie, [["intent", "reject-selected"], ["ids", String(a)], ["ids", String(b)], ["ids", String(c)], ["batchReason", "Blurry"]]);
+    const batch = await post("/admin/qc-review", reviewer.cookie, [
+      ["intent", "reject-selected"],
+      ["ids", String(a)],
+      ["ids", String(b)],
+      ["ids", String(c)],
+      ["batchReason", "Blurry"],
+    ]);
     const message = await after(batch, reviewer.cookie);
     expect(message).toContain("2 photos rejected and deleted.");
     expect(message).toContain("1 张图片操作失败");
@@ -262,7 +358,9 @@ describe("the QC screens of the back office", () => {
     expect(invalid.status).toBe(200);
     expect(await html(invalid)).toContain("请输入有效的数字ID");
     for (const value of ["", "   ", "-5", "1.5"]) {
-      expect(await html(await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value })), value).toContain("请输入有效的数字ID");
+      expect(await html(await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value })), value).toContain(
+        "请输入有效的数字ID",
+      );
     }
     // digits are an id whatever their number: one that matches nothing is not found, not invalid
     for (const value of ["987654321", "1234567890123456789012345"]) {
@@ -284,11 +382,15 @@ describe("the QC screens of the back office", () => {
     await adminUpload(item.id, 10);
     await adminUpload(item.id, 10);
     await adminUpload(item.id, 3);
-    const grid = await html(await page(`/admin/qc-manager?view=grid&filterType=withQC&searchTerm=${encodeURIComponent(item.name)}`, cookies.super));
+    const grid = await html(
+      await page(`/admin/qc-manager?view=grid&filterType=withQC&searchTerm=${encodeURIComponent(item.name)}`, cookies.super),
+    );
     expect(grid).toContain(item.name);
     expect(grid).toContain("+3 more");
     expect(grid.match(/<ul class="admin-qc-strip">([\s\S]*?)<\/ul>/)?.[1].match(/<img /g)).toHaveLength(20);
-    const without = await html(await page(`/admin/qc-manager?filterType=withoutQC&searchTerm=${encodeURIComponent(item.name)}`, cookies.super));
+    const without = await html(
+      await page(`/admin/qc-manager?filterType=withoutQC&searchTerm=${encodeURIComponent(item.name)}`, cookies.super),
+    );
     expect(without).not.toContain(`admin-qc-folders__name">${item.name}`);
     expect(without).toContain(`No products match “${item.name}”.`);
     const products = await html(await page(`/admin/products?q=${encodeURIComponent(item.name)}`, cookies.super));

@@ -345,7 +345,11 @@ describe("headers, assets and pages", () => {
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(response.headers.get("x-powered-by")).toBeNull();
     // pages talk only to the site, and load outside images over https only
-    const directive = (name: string) => csp.split(";").map((part) => part.trim().split(/\s+/)).find(([first]) => first === name) ?? [];
+    const directive = (name: string) =>
+      csp
+        .split(";")
+        .map((part) => part.trim().split(/\s+/))
+        .find(([first]) => first === name) ?? [];
     expect(directive("connect-src")).toEqual(["connect-src", "'self'"]);
     expect(directive("img-src")).toContain("https:");
     expect(directive("img-src")).not.toContain("http:");
@@ -387,7 +391,11 @@ describe("headers, assets and pages", () => {
 
   it("logs one line per request, with its database queries", async () => {
     await fetch(`${server.url}/robots.txt?probe=log-line`);
-    const logged = () => server.output().split("\n").filter((line) => line.includes("/robots.txt?probe=log-line"));
+    const logged = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("/robots.txt?probe=log-line"));
     for (let i = 0; i < 100 && logged().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = logged();

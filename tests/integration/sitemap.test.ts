@@ -99,7 +99,10 @@ describe("a sitemap past 50,000 URLs", () => {
 
     // a change to the catalogue makes new files
     const admin = (await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
-    const made = await api(server.url, "/api/admin/products", { token: admin, body: { name: "Sitemap newcomer", platform: "taobao", platform_item_id: "689999000001" } });
+    const made = await api(server.url, "/api/admin/products", {
+      token: admin,
+      body: { name: "Sitemap newcomer", platform: "taobao", platform_item_id: "689999000001" },
+    });
     expect(made.status).toBe(201);
     const after = await fetch(`${server.url}/sitemaps/products-2.xml`);
     expect(after.headers.get("etag")).not.toBe(etag);

@@ -72,12 +72,22 @@ describe("npm start", () => {
     const dataDir = makeDataDir({ fromTemplate: false });
     const child = spawn(process.execPath, startArgs(), {
       cwd: ROOT,
-      env: childEnv({ DATA_DIR: dataDir, PORT: String(await freePort()), HOST: "127.0.0.1", SEED_DEMO: "1", RATES_URL: CLOSED_URL, RATES_BACKUP_URL: CLOSED_URL, LISTING_CHECKS_PER_HOUR: "0" }),
+      env: childEnv({
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        HOST: "127.0.0.1",
+        SEED_DEMO: "1",
+        RATES_URL: CLOSED_URL,
+        RATES_BACKUP_URL: CLOSED_URL,
+        LISTING_CHECKS_PER_HOUR: "0",
+      }),
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     // as soon as it runs: the migrations and the demo seed take longer than this
     await new Promise((resolve) => setTimeout(resolve, 250));
     const sent = performance.now();
@@ -159,7 +169,10 @@ describe("the maintenance scripts as the production image runs them (compiled, n
     const dataDir = makeDataDir({ fromTemplate: false });
     const run = (name: string, args: string[] = []) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, "build", "server", `${name}.js`), ...args], { cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }) });
+        const child = spawn(process.execPath, [path.join(ROOT, "build", "server", `${name}.js`), ...args], {
+          cwd: ROOT,
+          env: childEnv({ DATA_DIR: dataDir }),
+        });
         let out = "";
         child.stdout.on("data", (chunk) => (out += chunk));
         child.stderr.on("data", (chunk) => (out += chunk));

@@ -16,7 +16,12 @@ export async function api<T = any>(
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+    redirect: "manual",
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

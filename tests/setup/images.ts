@@ -21,11 +21,15 @@ export async function jpeg(width = 96, height = 72): Promise<Buffer> {
 }
 
 export async function png(width = 64, height = 64): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 
 export async function gif(): Promise<Buffer> {
-  return sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 0, g: 0, b: 255 } } }).gif().toBuffer();
+  return sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+    .gif()
+    .toBuffer();
 }
 
 /** A JPEG that carries EXIF: a camera, an owner and GPS coordinates. */

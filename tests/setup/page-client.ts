@@ -24,7 +24,12 @@ export function getPage(baseUrl: string, path: string, cookie?: string): Promise
 }
 
 /** Posts a urlencoded form; `fields` may repeat a name (pass entries or URLSearchParams). */
-export function postForm(baseUrl: string, path: string, cookie: string, fields: Record<string, string> | Array<[string, string]> | URLSearchParams): Promise<Response> {
+export function postForm(
+  baseUrl: string,
+  path: string,
+  cookie: string,
+  fields: Record<string, string> | Array<[string, string]> | URLSearchParams,
+): Promise<Response> {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
@@ -36,7 +41,10 @@ export function postForm(baseUrl: string, path: string, cookie: string, fields: 
 /** The toast a redirect carries, read from the page it leads to. */
 export async function toastAfter(baseUrl: string, response: Response, cookie: string): Promise<string> {
   expect(response.status, await response.clone().text()).toBe(302);
-  const toast = response.headers.getSetCookie().find((c) => c.startsWith("toast="))?.split(";")[0];
+  const toast = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("toast="))
+    ?.split(";")[0];
   const next = await getPage(baseUrl, response.headers.get("location")!, toast ? `${cookie}; ${toast}` : cookie);
   return next.text();
 }

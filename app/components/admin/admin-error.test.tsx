@@ -4,8 +4,14 @@ import { AdminErrorPage } from "./admin-error";
 
 describe("the admin crash screen", () => {
   it("has a Reload button that loads the same address again without JavaScript (a GET form with the query)", () => {
-    const html = renderToStaticMarkup(<AdminErrorPage error={new Error("boom")} loadFailed="Loading failed" reloadTo="/admin/email-management/campaigns?page=2&status=sending" />);
-    expect(html).toContain("<h1 id=\"error-title\">Loading failed</h1>");
+    const html = renderToStaticMarkup(
+      <AdminErrorPage
+        error={new Error("boom")}
+        loadFailed="Loading failed"
+        reloadTo="/admin/email-management/campaigns?page=2&status=sending"
+      />,
+    );
+    expect(html).toContain('<h1 id="error-title">Loading failed</h1>');
     expect(html).toContain('<form method="get" action="/admin/email-management/campaigns"');
     expect(html).toContain('<input type="hidden" name="page" value="2"/>');
     expect(html).toContain('<input type="hidden" name="status" value="sending"/>');

@@ -27,7 +27,17 @@ const TEMPLATE_FIELDS = [
   ["template_1688", "1688 link template"],
 ] as const;
 
-export function AgentForm({ id, defaults, lastResult, submitLabel }: { id: string; defaults: AgentFormValues | null; lastResult?: SubmissionResult<string[]>; submitLabel: string }) {
+export function AgentForm({
+  id,
+  defaults,
+  lastResult,
+  submitLabel,
+}: {
+  id: string;
+  defaults: AgentFormValues | null;
+  lastResult?: SubmissionResult<string[]>;
+  submitLabel: string;
+}) {
   const [form, fields] = useForm<Record<keyof AgentFormValues, string>>({
     id,
     lastResult,
@@ -40,22 +50,37 @@ export function AgentForm({ id, defaults, lastResult, submitLabel }: { id: strin
         <input {...getInputProps(fields.name, { type: "text" })} maxLength={60} autoComplete="off" />
       </Field>
       <p className="admin-help">
-        Write each link with <code>{"{id}"}</code> for the item id, <code>{"{url}"}</code> for the marketplace link (encoded once) or <code>{"{url2}"}</code> (encoded
-        twice). The same templates read shoppers' pasted agent links back to the item.
+        Write each link with <code>{"{id}"}</code> for the item id, <code>{"{url}"}</code> for the marketplace link (encoded once) or{" "}
+        <code>{"{url2}"}</code> (encoded twice). The same templates read shoppers' pasted agent links back to the item.
       </p>
       {TEMPLATE_FIELDS.map(([name, label]) => (
         <Field key={name} id={fields[name].id} label={label} errors={fields[name].errors}>
           <input {...getInputProps(fields[name], { type: "text" })} maxLength={500} inputMode="url" autoComplete="off" spellCheck={false} />
         </Field>
       ))}
-      <Field id={fields.read_patterns.id} label="Older link forms to read back (optional)" errors={fields.read_patterns.errors} hint="One per line: a marketplace, a space, a template.">
+      <Field
+        id={fields.read_patterns.id}
+        label="Older link forms to read back (optional)"
+        errors={fields.read_patterns.errors}
+        hint="One per line: a marketplace, a space, a template."
+      >
         <textarea {...getTextareaProps(fields.read_patterns)} rows={3} spellCheck={false} className="admin-textarea--mono" />
       </Field>
       <div className="admin-form-grid">
-        <Field id={fields.referral_param.id} label="Referral parameter (optional)" errors={fields.referral_param.errors} hint="The name the agent reads, e.g. ref.">
+        <Field
+          id={fields.referral_param.id}
+          label="Referral parameter (optional)"
+          errors={fields.referral_param.errors}
+          hint="The name the agent reads, e.g. ref."
+        >
           <input {...getInputProps(fields.referral_param, { type: "text" })} maxLength={40} autoComplete="off" />
         </Field>
-        <Field id={fields.referral_code.id} label="Your referral code (optional)" errors={fields.referral_code.errors} hint="Added to every link when set.">
+        <Field
+          id={fields.referral_code.id}
+          label="Your referral code (optional)"
+          errors={fields.referral_code.errors}
+          hint="Added to every link when set."
+        >
           <input {...getInputProps(fields.referral_code, { type: "text" })} maxLength={100} autoComplete="off" />
         </Field>
       </div>

@@ -33,7 +33,14 @@ function CategoryForm({
   lastResult?: SubmissionResult<string[]>;
   cancelTo: string;
 }) {
-  const [form, fields] = useForm<{ name: string; slug: string; description: string; parent_id: string; display_order: string; is_visible: string }>({
+  const [form, fields] = useForm<{
+    name: string;
+    slug: string;
+    description: string;
+    parent_id: string;
+    display_order: string;
+    is_visible: string;
+  }>({
     // not the dialog's id: the fields name their form by this id
     id: category ? `blog-category-form-${category.id}` : "blog-category-form",
     lastResult,
@@ -53,16 +60,36 @@ function CategoryForm({
       {category ? <input type="hidden" name="categoryId" value={category.id} /> : null}
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
-        <input {...getInputProps(fields.name, { type: "text" })} maxLength={100} autoComplete="off" onInput={(event) => setName(event.currentTarget.value)} />
+        <input
+          {...getInputProps(fields.name, { type: "text" })}
+          maxLength={100}
+          autoComplete="off"
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
       </Field>
-      <Field id={fields.slug.id} label="Slug" errors={fields.slug.errors} hint="The category's address: /blog/category/<slug>. Leave empty to make it from the name.">
-        <input {...getInputProps(fields.slug, { type: "text" })} maxLength={120} autoComplete="off" placeholder={slugFromName(name) || "made from the name"} />
+      <Field
+        id={fields.slug.id}
+        label="Slug"
+        errors={fields.slug.errors}
+        hint="The category's address: /blog/category/<slug>. Leave empty to make it from the name."
+      >
+        <input
+          {...getInputProps(fields.slug, { type: "text" })}
+          maxLength={120}
+          autoComplete="off"
+          placeholder={slugFromName(name) || "made from the name"}
+        />
       </Field>
       <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
         <textarea {...getTextareaProps(fields.description)} rows={3} maxLength={1000} />
       </Field>
       <div className="admin-form-grid">
-        <Field id={fields.parent_id.id} label="Parent category" errors={fields.parent_id.errors} hint={category ? "Not itself, nor one of its subcategories." : undefined}>
+        <Field
+          id={fields.parent_id.id}
+          label="Parent category"
+          errors={fields.parent_id.errors}
+          hint={category ? "Not itself, nor one of its subcategories." : undefined}
+        >
           <select {...getSelectProps(fields.parent_id)}>
             <option value="">None (top level)</option>
             {rows
@@ -79,7 +106,12 @@ function CategoryForm({
         </Field>
       </div>
       <label className="admin-check">
-        <input type="checkbox" name="is_visible" defaultChecked={fields.is_visible.initialValue === "on" || fields.is_visible.initialValue === "true"} /> Visible on the blog
+        <input
+          type="checkbox"
+          name="is_visible"
+          defaultChecked={fields.is_visible.initialValue === "on" || fields.is_visible.initialValue === "true"}
+        />{" "}
+        Visible on the blog
       </label>
       <div className="form-actions">
         <SubmitButton className="button" pendingText="Saving…">
@@ -158,7 +190,12 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
                       <Link to={open({ modal: "edit", categoryId: String(row.id) })} aria-label={`Edit ${row.name}`} preventScrollReset>
                         Edit
                       </Link>
-                      <Link to={open({ modal: "delete", categoryId: String(row.id) })} className="admin-link--danger" aria-label={`Delete ${row.name}`} preventScrollReset>
+                      <Link
+                        to={open({ modal: "delete", categoryId: String(row.id) })}
+                        className="admin-link--danger"
+                        aria-label={`Delete ${row.name}`}
+                        preventScrollReset
+                      >
                         Delete
                       </Link>
                     </div>
@@ -173,7 +210,12 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
 
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-blog-category" title="Add blog category" closeTo={close}>
-          <CategoryForm rows={rows} excluded={[]} lastResult={actionData && actionData.intent === "create" ? actionData.result : undefined} cancelTo={close} />
+          <CategoryForm
+            rows={rows}
+            excluded={[]}
+            lastResult={actionData && actionData.intent === "create" ? actionData.result : undefined}
+            cancelTo={close}
+          />
         </AdminDialog>
       ) : null}
       {dialog?.kind === "edit" ? (
@@ -200,7 +242,9 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
             <p>
               Delete the category <strong>{dialog.category.name}</strong>? This cannot be undone.
             </p>
-            {dialog.childCount ? <p className="muted">{`Its ${dialog.childCount} subcategor${dialog.childCount === 1 ? "y moves" : "ies move"} up one level.`}</p> : null}
+            {dialog.childCount ? (
+              <p className="muted">{`Its ${dialog.childCount} subcategor${dialog.childCount === 1 ? "y moves" : "ies move"} up one level.`}</p>
+            ) : null}
             {dialog.category.allPostCount ? (
               <p className="muted">{`Its ${dialog.category.allPostCount} post${dialog.category.allPostCount === 1 ? "" : "s"} will be left without a category.`}</p>
             ) : null}

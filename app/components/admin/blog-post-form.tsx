@@ -15,7 +15,19 @@ import { POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
 const RichTextEditor = lazy(() => import("./rich-text-editor"));
 
 /** The body's field: the textarea, and with JavaScript the editor over it. */
-function ContentField({ id, name, defaultValue, errors, errorId }: { id: string; name: string; defaultValue: string; errors?: string[]; errorId: string }) {
+function ContentField({
+  id,
+  name,
+  defaultValue,
+  errors,
+  errorId,
+}: {
+  id: string;
+  name: string;
+  defaultValue: string;
+  errors?: string[];
+  errorId: string;
+}) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [mounted, setMounted] = useState(false);
   const [ready, setReady] = useState(false);
@@ -63,7 +75,15 @@ export type PostFormData = {
 
 type FieldNames = { [K in keyof PostFormValues]: string };
 
-export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; lastResult?: SubmissionResult<string[]>; fatal?: string | null }) {
+export function BlogPostForm({
+  data,
+  lastResult,
+  fatal,
+}: {
+  data: PostFormData;
+  lastResult?: SubmissionResult<string[]>;
+  fatal?: string | null;
+}) {
   const { values } = data;
   const [form, fields] = useForm<FieldNames>({
     id: data.mode.kind === "edit" ? `edit-post-${data.mode.id}` : "new-post",
@@ -86,21 +106,47 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
             <Field id={fields.title.id} label="Title" errors={fields.title.errors}>
               <input {...getInputProps(fields.title, { type: "text" })} maxLength={200} className="blog-post-form__title" />
             </Field>
-            <Field id={fields.slug.id} label="Slug" errors={fields.slug.errors} hint="The address: /blog/<slug>. Leave empty to make it from the title.">
+            <Field
+              id={fields.slug.id}
+              label="Slug"
+              errors={fields.slug.errors}
+              hint="The address: /blog/<slug>. Leave empty to make it from the title."
+            >
               <input {...getInputProps(fields.slug, { type: "text" })} maxLength={120} autoComplete="off" />
             </Field>
-            <ContentField id={fields.content.id} name={fields.content.name} defaultValue={String(fields.content.initialValue ?? "")} errors={fields.content.errors} errorId={fields.content.errorId} />
-            <Field id={fields.excerpt.id} label="Excerpt (optional)" errors={fields.excerpt.errors} hint="Shown in lists and feeds; the beginning of the post when empty.">
+            <ContentField
+              id={fields.content.id}
+              name={fields.content.name}
+              defaultValue={String(fields.content.initialValue ?? "")}
+              errors={fields.content.errors}
+              errorId={fields.content.errorId}
+            />
+            <Field
+              id={fields.excerpt.id}
+              label="Excerpt (optional)"
+              errors={fields.excerpt.errors}
+              hint="Shown in lists and feeds; the beginning of the post when empty."
+            >
               <textarea {...getTextareaProps(fields.excerpt)} rows={3} maxLength={1000} />
             </Field>
           </section>
 
           <section className="card" aria-labelledby="post-seo">
             <h2 id="post-seo">Search engines</h2>
-            <Field id={fields.meta_title.id} label="Meta title (optional)" errors={fields.meta_title.errors} hint="The page title; the post's title when empty.">
+            <Field
+              id={fields.meta_title.id}
+              label="Meta title (optional)"
+              errors={fields.meta_title.errors}
+              hint="The page title; the post's title when empty."
+            >
               <input {...getInputProps(fields.meta_title, { type: "text" })} maxLength={200} />
             </Field>
-            <Field id={fields.meta_description.id} label="Meta description (optional)" errors={fields.meta_description.errors} hint="The summary search engines show; the excerpt when empty.">
+            <Field
+              id={fields.meta_description.id}
+              label="Meta description (optional)"
+              errors={fields.meta_description.errors}
+              hint="The summary search engines show; the excerpt when empty."
+            >
               <textarea {...getTextareaProps(fields.meta_description)} rows={2} maxLength={500} />
             </Field>
           </section>
@@ -118,7 +164,12 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
                 ))}
               </select>
             </Field>
-            <Field id={fields.published_at.id} label="Publish at (UTC)" errors={fields.published_at.errors} hint="Published with a later time: scheduled, it goes live by itself then. Empty: when published.">
+            <Field
+              id={fields.published_at.id}
+              label="Publish at (UTC)"
+              errors={fields.published_at.errors}
+              hint="Published with a later time: scheduled, it goes live by itself then. Empty: when published."
+            >
               <input {...getInputProps(fields.published_at, { type: "datetime-local" })} />
             </Field>
             <label className="admin-check">
@@ -159,13 +210,25 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
 
           <section className="card" aria-labelledby="post-image">
             <h2 id="post-image">Featured image</h2>
-            {featuredImage ? <img src={featuredImage} alt="Current featured image" className="blog-post-form__image" width={320} height={180} /> : null}
-            <Field id={fields.featured_image.id} label="Image address" errors={fields.featured_image.errors} hint="An upload of this site or an https address.">
+            {featuredImage ? (
+              <img src={featuredImage} alt="Current featured image" className="blog-post-form__image" width={320} height={180} />
+            ) : null}
+            <Field
+              id={fields.featured_image.id}
+              label="Image address"
+              errors={fields.featured_image.errors}
+              hint="An upload of this site or an https address."
+            >
               <input {...getInputProps(fields.featured_image, { type: "text" })} />
             </Field>
             <div className="field">
               <label htmlFor={`${form.id}-featured-upload`}>Upload an image</label>
-              <input id={`${form.id}-featured-upload`} type="file" name="featured_upload" accept="image/jpeg,image/png,image/webp,image/gif" />
+              <input
+                id={`${form.id}-featured-upload`}
+                type="file"
+                name="featured_upload"
+                accept="image/jpeg,image/png,image/webp,image/gif"
+              />
               <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB; stored when you save.</span>
             </div>
             {featuredImage ? (
@@ -177,7 +240,12 @@ export function BlogPostForm({ data, lastResult, fatal }: { data: PostFormData; 
 
           <section className="card" aria-labelledby="post-reading">
             <h2 id="post-reading">Reading time</h2>
-            <Field id={fields.reading_time.id} label="Minutes (optional)" errors={fields.reading_time.errors} hint="Empty: the words ÷ 200, rounded up.">
+            <Field
+              id={fields.reading_time.id}
+              label="Minutes (optional)"
+              errors={fields.reading_time.errors}
+              hint="Empty: the words ÷ 200, rounded up."
+            >
               <input {...getInputProps(fields.reading_time, { type: "number" })} min={1} step={1} inputMode="numeric" />
             </Field>
           </section>

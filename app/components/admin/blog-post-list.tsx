@@ -174,7 +174,12 @@ export function BlogPostListPage({ data }: { data: Data }) {
                       View
                     </a>
                     {allowed.delete ? (
-                      <Link to={listAddress(PATH, searchParams, DIALOG_PARAMS, { modal: "delete", postId: String(post.id) })} className="admin-link--danger" aria-label={`Delete ${post.title}`} preventScrollReset>
+                      <Link
+                        to={listAddress(PATH, searchParams, DIALOG_PARAMS, { modal: "delete", postId: String(post.id) })}
+                        className="admin-link--danger"
+                        aria-label={`Delete ${post.title}`}
+                        preventScrollReset
+                      >
                         Delete
                       </Link>
                     ) : null}
@@ -186,11 +191,24 @@ export function BlogPostListPage({ data }: { data: Data }) {
         </table>
       )}
 
-      <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={listParams(searchParams, DIALOG_PARAMS)} basePath={PATH} variant="ends" label="Post pages" />
+      <Pagination
+        currentPage={data.page}
+        totalPages={data.totalPages}
+        searchParams={listParams(searchParams, DIALOG_PARAMS)}
+        basePath={PATH}
+        variant="ends"
+        label="Post pages"
+      />
 
       {data.confirmDelete ? (
         <AdminDialog id="delete-post" title="Delete post" closeTo={here}>
-          <ConfirmForm action={PATH} intent="delete" fields={{ postId: data.confirmDelete.id, returnTo: here }} submitLabel="Delete post" cancelTo={here}>
+          <ConfirmForm
+            action={PATH}
+            intent="delete"
+            fields={{ postId: data.confirmDelete.id, returnTo: here }}
+            submitLabel="Delete post"
+            cancelTo={here}
+          >
             <p>
               Delete the post <strong>{data.confirmDelete.title}</strong> with its comments and likes? This cannot be undone.
             </p>

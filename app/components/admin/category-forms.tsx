@@ -52,7 +52,12 @@ export function CategoryForm({
         <textarea {...getTextareaProps(fields.description)} rows={3} maxLength={1000} />
       </Field>
       <div className="admin-form-grid">
-        <Field id={fields.parent_id.id} label="Parent category" errors={fields.parent_id.errors} hint={parentHint ?? "Only top-level categories can hold subcategories."}>
+        <Field
+          id={fields.parent_id.id}
+          label="Parent category"
+          errors={fields.parent_id.errors}
+          hint={parentHint ?? "Only top-level categories can hold subcategories."}
+        >
           <select {...getSelectProps(fields.parent_id)}>
             <option value="">None (top level)</option>
             {parents.map((parent) => (
@@ -109,7 +114,9 @@ export function DeleteCategoryForm({
           It has {category.childCount} subcategor{category.childCount === 1 ? "y" : "ies"}: move or delete them first.
         </p>
       ) : category.productCount > 0 ? (
-        <p className="muted">Its {category.productCount} product{category.productCount === 1 ? "" : "s"} will be left without a category.</p>
+        <p className="muted">
+          Its {category.productCount} product{category.productCount === 1 ? "" : "s"} will be left without a category.
+        </p>
       ) : null}
     </ConfirmForm>
   );

@@ -79,7 +79,13 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
                       <input type="hidden" name="returnTo" value={returnTo} />
                       <input type="hidden" name="permissionId" value={permission.id} />
                       {permission.held ? (
-                        <PanelButton intent="revokePermission" field="permissionId" id={permission.id} secondary label={`Revoke ${permission.name}`}>
+                        <PanelButton
+                          intent="revokePermission"
+                          field="permissionId"
+                          id={permission.id}
+                          secondary
+                          label={`Revoke ${permission.name}`}
+                        >
                           Revoke
                         </PanelButton>
                       ) : (

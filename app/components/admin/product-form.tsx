@@ -53,7 +53,10 @@ export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) 
   return (
     <section className="card product-import" aria-labelledby="product-import-title">
       <h2 id="product-import-title">从链接导入 Import from a link</h2>
-      <p className="muted">Paste a Weidian, Taobao, Tmall or 1688 product link or id: the name, price, images, SKUs, description and link are filled in for you to check.</p>
+      <p className="muted">
+        Paste a Weidian, Taobao, Tmall or 1688 product link or id: the name, price, images, SKUs, description and link are filled in for you
+        to check.
+      </p>
       <div className="site-search">
         <label htmlFor="import-link" className="visually-hidden">
           Product link or id
@@ -125,9 +128,9 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
   const skus = fields.skus.getFieldList();
   // the server sends the list back as a list, the edit page as one text
   const imagesValue = fields.main_images.initialValue as string | string[] | undefined;
-  const imagesText = Array.isArray(imagesValue) ? imagesValue.join(", ") : imagesValue ?? "";
+  const imagesText = Array.isArray(imagesValue) ? imagesValue.join(", ") : (imagesValue ?? "");
   const qcValue = fields.qc_images.initialValue as string | string[] | undefined;
-  const qcText = Array.isArray(qcValue) ? qcValue.join(", ") : qcValue ?? "";
+  const qcText = Array.isArray(qcValue) ? qcValue.join(", ") : (qcValue ?? "");
   const imageList = imagesText
     .split(",")
     .map((url) => url.trim())
@@ -138,189 +141,203 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="product-form" aria-busy={busy || undefined}>
       <fieldset className="product-form__body" disabled={busy}>
-      {/* Enter in a field saves: the first submit button is the default one, not "Remove" */}
-      <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
-        {submitLabel}
-      </button>
-      {importBox}
-      <FormErrors id={form.errorId} errors={[...(outcome?.fatal ? [outcome.fatal] : []), ...(form.errors ?? [])]} />
-      {outcome?.uploadNotice ? (
-        <div className={outcome.uploadFailures.length ? "notice notice--warning" : "notice notice--success"} role="status">
-          <p>
-            <strong>{outcome.uploadNotice}</strong>
-          </p>
-          {outcome.uploadFailures.length ? (
-            <ul>
-              {outcome.uploadFailures.map((failure) => (
-                <li key={failure}>{failure}</li>
+        {/* Enter in a field saves: the first submit button is the default one, not "Remove" */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          {submitLabel}
+        </button>
+        {importBox}
+        <FormErrors id={form.errorId} errors={[...(outcome?.fatal ? [outcome.fatal] : []), ...(form.errors ?? [])]} />
+        {outcome?.uploadNotice ? (
+          <div className={outcome.uploadFailures.length ? "notice notice--warning" : "notice notice--success"} role="status">
+            <p>
+              <strong>{outcome.uploadNotice}</strong>
+            </p>
+            {outcome.uploadFailures.length ? (
+              <ul>
+                {outcome.uploadFailures.map((failure) => (
+                  <li key={failure}>{failure}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+
+        <section className="card" aria-labelledby={`${id}-basics`}>
+          <h2 id={`${id}-basics`}>Product</h2>
+          <Field id={fields.name.id} label="Name" errors={fields.name.errors} hint="3 to 255 characters.">
+            <input {...getInputProps(fields.name, { type: "text" })} maxLength={255} />
+          </Field>
+          <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+            <textarea {...getTextareaProps(fields.description)} rows={5} />
+          </Field>
+          <div className="admin-form-grid">
+            <Field id={fields.price_cny.id} label="Price (CNY, optional)" errors={fields.price_cny.errors}>
+              <input {...getInputProps(fields.price_cny, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
+            </Field>
+            <Field id={fields.category_id.id} label="Category" errors={fields.category_id.errors}>
+              <select {...getSelectProps(fields.category_id)}>
+                <option value="">No category</option>
+                {topCategories.map((top) => (
+                  <optgroup key={top.id} label={top.name}>
+                    <option value={top.id}>{top.name}</option>
+                    {childrenOf(top.id).map((child) => (
+                      <option key={child.id} value={child.id}>
+                        {`${top.name} › ${child.name}`}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </section>
+
+        <section className="card" aria-labelledby={`${id}-images`}>
+          <h2 id={`${id}-images`}>Images</h2>
+          <Field
+            id={fields.main_images.id}
+            label="Image addresses"
+            errors={fields.main_images.errors}
+            hint="Separated by commas; the first is the thumbnail."
+          >
+            <textarea {...getTextareaProps(fields.main_images)} defaultValue={imagesText} rows={3} />
+          </Field>
+          {imageList.length ? (
+            <ul className="product-form__images" aria-label="Current images">
+              {imageList.map((url, index) => (
+                <li key={`${url}-${index}`}>
+                  <img src={url} alt={index === 0 ? "Thumbnail" : `Image ${index + 1}`} width={72} height={72} loading="lazy" />
+                </li>
               ))}
             </ul>
           ) : null}
-        </div>
-      ) : null}
-
-      <section className="card" aria-labelledby={`${id}-basics`}>
-        <h2 id={`${id}-basics`}>Product</h2>
-        <Field id={fields.name.id} label="Name" errors={fields.name.errors} hint="3 to 255 characters.">
-          <input {...getInputProps(fields.name, { type: "text" })} maxLength={255} />
-        </Field>
-        <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
-          <textarea {...getTextareaProps(fields.description)} rows={5} />
-        </Field>
-        <div className="admin-form-grid">
-          <Field id={fields.price_cny.id} label="Price (CNY, optional)" errors={fields.price_cny.errors}>
-            <input {...getInputProps(fields.price_cny, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
+          <div className="field">
+            <label htmlFor={`${id}-upload`}>Upload images</label>
+            <input
+              ref={uploadInput}
+              id={`${id}-upload`}
+              type="file"
+              name="upload"
+              multiple
+              accept="image/jpeg,image/png,image/webp,image/gif"
+            />
+            <span className="field__hint">
+              JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.
+            </span>
+          </div>
+          <Field
+            id={fields.qc_images.id}
+            label="QC photo addresses"
+            errors={fields.qc_images.errors}
+            hint="Separated by commas; published in the product's QC gallery at once. Photos uploaded on the QC page are managed there."
+          >
+            <textarea {...getTextareaProps(fields.qc_images)} defaultValue={qcText} rows={2} />
           </Field>
-          <Field id={fields.category_id.id} label="Category" errors={fields.category_id.errors}>
-            <select {...getSelectProps(fields.category_id)}>
-              <option value="">No category</option>
-              {topCategories.map((top) => (
-                <optgroup key={top.id} label={top.name}>
-                  <option value={top.id}>{top.name}</option>
-                  {childrenOf(top.id).map((child) => (
-                    <option key={child.id} value={child.id}>
-                      {`${top.name} › ${child.name}`}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
-          </Field>
-        </div>
-      </section>
+        </section>
 
-      <section className="card" aria-labelledby={`${id}-images`}>
-        <h2 id={`${id}-images`}>Images</h2>
-        <Field id={fields.main_images.id} label="Image addresses" errors={fields.main_images.errors} hint="Separated by commas; the first is the thumbnail.">
-          <textarea {...getTextareaProps(fields.main_images)} defaultValue={imagesText} rows={3} />
-        </Field>
-        {imageList.length ? (
-          <ul className="product-form__images" aria-label="Current images">
-            {imageList.map((url, index) => (
-              <li key={`${url}-${index}`}>
-                <img src={url} alt={index === 0 ? "Thumbnail" : `Image ${index + 1}`} width={72} height={72} loading="lazy" />
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <div className="field">
-          <label htmlFor={`${id}-upload`}>Upload images</label>
-          <input ref={uploadInput} id={`${id}-upload`} type="file" name="upload" multiple accept="image/jpeg,image/png,image/webp,image/gif" />
-          <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.</span>
-        </div>
-        <Field
-          id={fields.qc_images.id}
-          label="QC photo addresses"
-          errors={fields.qc_images.errors}
-          hint="Separated by commas; published in the product's QC gallery at once. Photos uploaded on the QC page are managed there."
-        >
-          <textarea {...getTextareaProps(fields.qc_images)} defaultValue={qcText} rows={2} />
-        </Field>
-      </section>
-
-      <section className="card" aria-labelledby={`${id}-marketplace`}>
-        <h2 id={`${id}-marketplace`}>Marketplace</h2>
-        <div className="admin-form-grid">
-          <Field id={fields.platform.id} label="Platform" errors={fields.platform.errors}>
-            <select {...getSelectProps(fields.platform)}>
-              <option value="">None</option>
-              {PLATFORMS.map((platform) => (
-                <option key={platform} value={platform}>
-                  {PLATFORM_LABELS[platform]}
-                </option>
-              ))}
-            </select>
+        <section className="card" aria-labelledby={`${id}-marketplace`}>
+          <h2 id={`${id}-marketplace`}>Marketplace</h2>
+          <div className="admin-form-grid">
+            <Field id={fields.platform.id} label="Platform" errors={fields.platform.errors}>
+              <select {...getSelectProps(fields.platform)}>
+                <option value="">None</option>
+                {PLATFORMS.map((platform) => (
+                  <option key={platform} value={platform}>
+                    {PLATFORM_LABELS[platform]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id={fields.platform_item_id.id} label="Platform item id" errors={fields.platform_item_id.errors}>
+              <input {...getInputProps(fields.platform_item_id, { type: "text" })} maxLength={40} autoComplete="off" />
+            </Field>
+          </div>
+          <Field id={fields.original_url.id} label="Original URL (optional)" errors={fields.original_url.errors}>
+            <input {...getInputProps(fields.original_url, { type: "url" })} placeholder="https://" />
           </Field>
-          <Field id={fields.platform_item_id.id} label="Platform item id" errors={fields.platform_item_id.errors}>
-            <input {...getInputProps(fields.platform_item_id, { type: "text" })} maxLength={40} autoComplete="off" />
-          </Field>
-        </div>
-        <Field id={fields.original_url.id} label="Original URL (optional)" errors={fields.original_url.errors}>
-          <input {...getInputProps(fields.original_url, { type: "url" })} placeholder="https://" />
-        </Field>
-      </section>
+        </section>
 
-      <section className="card" aria-labelledby={`${id}-skus`}>
-        <h2 id={`${id}-skus`}>
-          SKUs <span className="admin-badge admin-badge--count">{skus.length}</span>
-        </h2>
-        <ErrorList id={`${fields.skus.id}-error`} errors={fields.skus.errors} />
-        {skus.length >= BULK_TOOLS_FROM ? (
-          <fieldset className="admin-fieldset sku-bulk">
-            <legend>Set every SKU at once</legend>
-            <div className="admin-form-grid">
-              <div className="field">
-                <label htmlFor={`${id}-bulk-price`}>Price (empty: the product price)</label>
-                <input id={`${id}-bulk-price`} name="bulk_price" type="number" min={0} step="0.01" inputMode="decimal" />
+        <section className="card" aria-labelledby={`${id}-skus`}>
+          <h2 id={`${id}-skus`}>
+            SKUs <span className="admin-badge admin-badge--count">{skus.length}</span>
+          </h2>
+          <ErrorList id={`${fields.skus.id}-error`} errors={fields.skus.errors} />
+          {skus.length >= BULK_TOOLS_FROM ? (
+            <fieldset className="admin-fieldset sku-bulk">
+              <legend>Set every SKU at once</legend>
+              <div className="admin-form-grid">
+                <div className="field">
+                  <label htmlFor={`${id}-bulk-price`}>Price (empty: the product price)</label>
+                  <input id={`${id}-bulk-price`} name="bulk_price" type="number" min={0} step="0.01" inputMode="decimal" />
+                </div>
+                <div className="field">
+                  <label htmlFor={`${id}-bulk-stock`}>Stock (empty or 0: 100)</label>
+                  <input id={`${id}-bulk-stock`} name="bulk_stock" type="number" min={0} step={1} inputMode="numeric" />
+                </div>
               </div>
-              <div className="field">
-                <label htmlFor={`${id}-bulk-stock`}>Stock (empty or 0: 100)</label>
-                <input id={`${id}-bulk-stock`} name="bulk_stock" type="number" min={0} step={1} inputMode="numeric" />
-              </div>
-            </div>
-            <button type="submit" name="bulk" value="apply" className="button button--secondary" formNoValidate>
-              Apply to all SKUs
-            </button>
-          </fieldset>
-        ) : null}
-        {skus.length === 0 ? <p className="muted">No SKUs: the product has one price.</p> : null}
-        <ol className={skus.length >= COLUMNS_FROM ? "sku-grid sku-grid--columns" : "sku-grid"}>
-          {skus.map((sku, index) => {
-            const row = sku.getFieldset();
-            return (
-              <li key={sku.key} className="sku-grid__row">
-                {row.id.initialValue ? <input type="hidden" name={row.id.name} value={String(row.id.initialValue)} /> : null}
-                <Field id={row.sku_name.id} label={`SKU ${index + 1} name`} errors={row.sku_name.errors}>
-                  <input {...getInputProps(row.sku_name, { type: "text" })} maxLength={200} />
-                </Field>
-                <Field id={row.sku_price.id} label="Price (CNY)" errors={row.sku_price.errors}>
-                  <input {...getInputProps(row.sku_price, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
-                </Field>
-                <Field id={row.sku_stock.id} label="Stock" errors={row.sku_stock.errors}>
-                  <input {...getInputProps(row.sku_stock, { type: "number" })} min={0} step={1} inputMode="numeric" />
-                </Field>
-                <Field id={row.sku_thumbnail_url.id} label="Thumbnail URL (optional)" errors={row.sku_thumbnail_url.errors}>
-                  <input {...getInputProps(row.sku_thumbnail_url, { type: "text" })} />
-                </Field>
-                <button
-                  {...form.remove.getButtonProps({ name: fields.skus.name, index })}
-                  onClick={(event) => {
-                    if (!inBrowser()) return;
-                    event.preventDefault();
-                    form.remove({ name: fields.skus.name, index });
-                  }}
-                  className="button button--secondary button--small"
-                  aria-label={`Remove SKU ${index + 1}`}
-                  formNoValidate
-                >
-                  Remove
-                </button>
-              </li>
-            );
-          })}
-        </ol>
-        <button
-          {...form.insert.getButtonProps({ name: fields.skus.name, defaultValue: NEW_SKU })}
-          onClick={(event) => {
-            if (!inBrowser()) return;
-            event.preventDefault();
-            form.insert({ name: fields.skus.name, defaultValue: NEW_SKU });
-          }}
-          className="button button--secondary"
-          formNoValidate
-        >
-          Add SKU
-        </button>
-      </section>
+              <button type="submit" name="bulk" value="apply" className="button button--secondary" formNoValidate>
+                Apply to all SKUs
+              </button>
+            </fieldset>
+          ) : null}
+          {skus.length === 0 ? <p className="muted">No SKUs: the product has one price.</p> : null}
+          <ol className={skus.length >= COLUMNS_FROM ? "sku-grid sku-grid--columns" : "sku-grid"}>
+            {skus.map((sku, index) => {
+              const row = sku.getFieldset();
+              return (
+                <li key={sku.key} className="sku-grid__row">
+                  {row.id.initialValue ? <input type="hidden" name={row.id.name} value={String(row.id.initialValue)} /> : null}
+                  <Field id={row.sku_name.id} label={`SKU ${index + 1} name`} errors={row.sku_name.errors}>
+                    <input {...getInputProps(row.sku_name, { type: "text" })} maxLength={200} />
+                  </Field>
+                  <Field id={row.sku_price.id} label="Price (CNY)" errors={row.sku_price.errors}>
+                    <input {...getInputProps(row.sku_price, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
+                  </Field>
+                  <Field id={row.sku_stock.id} label="Stock" errors={row.sku_stock.errors}>
+                    <input {...getInputProps(row.sku_stock, { type: "number" })} min={0} step={1} inputMode="numeric" />
+                  </Field>
+                  <Field id={row.sku_thumbnail_url.id} label="Thumbnail URL (optional)" errors={row.sku_thumbnail_url.errors}>
+                    <input {...getInputProps(row.sku_thumbnail_url, { type: "text" })} />
+                  </Field>
+                  <button
+                    {...form.remove.getButtonProps({ name: fields.skus.name, index })}
+                    onClick={(event) => {
+                      if (!inBrowser()) return;
+                      event.preventDefault();
+                      form.remove({ name: fields.skus.name, index });
+                    }}
+                    className="button button--secondary button--small"
+                    aria-label={`Remove SKU ${index + 1}`}
+                    formNoValidate
+                  >
+                    Remove
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+          <button
+            {...form.insert.getButtonProps({ name: fields.skus.name, defaultValue: NEW_SKU })}
+            onClick={(event) => {
+              if (!inBrowser()) return;
+              event.preventDefault();
+              form.insert({ name: fields.skus.name, defaultValue: NEW_SKU });
+            }}
+            className="button button--secondary"
+            formNoValidate
+          >
+            Add SKU
+          </button>
+        </section>
 
-      <div className="form-actions product-form__actions">
-        <SubmitButton className="button" pendingText="Saving…">
-          {submitLabel}
-        </SubmitButton>
-        <Link to={cancelTo} className="button button--secondary">
-          Cancel
-        </Link>
-      </div>
+        <div className="form-actions product-form__actions">
+          <SubmitButton className="button" pendingText="Saving…">
+            {submitLabel}
+          </SubmitButton>
+          <Link to={cancelTo} className="button button--secondary">
+            Cancel
+          </Link>
+        </div>
       </fieldset>
     </Form>
   );

@@ -25,10 +25,19 @@ const SEARCH_DEBOUNCE_MS = 300;
 const PRODUCT_LIST_DIALOG_PARAMS = ["modal", "productId"];
 
 const TEXT = {
-  local: { title: "Local products", intro: "Products created in the back office.", empty: "No local products yet.", path: "/admin/products" },
-  external: { title: "External products", intro: "Products imported from the marketplaces by shoppers and staff.", empty: "No external products yet.", path: "/admin/external-products" },
+  local: {
+    title: "Local products",
+    intro: "Products created in the back office.",
+    empty: "No local products yet.",
+    path: "/admin/products",
+  },
+  external: {
+    title: "External products",
+    intro: "Products imported from the marketplaces by shoppers and staff.",
+    empty: "No external products yet.",
+    path: "/admin/external-products",
+  },
 } as const;
-
 
 const priceText = (price: number | null) => (price === null ? "—" : `¥${price.toFixed(2)}`);
 
@@ -39,7 +48,8 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
   const search = new URLSearchParams(location.search);
   const listParams = listParamsOf(search, PRODUCT_LIST_DIALOG_PARAMS);
   const listHref = listAddress(text.path, search, PRODUCT_LIST_DIALOG_PARAMS);
-  const dialogHref = (productId: number) => listAddress(text.path, search, PRODUCT_LIST_DIALOG_PARAMS, { modal: "delete", productId: String(productId) });
+  const dialogHref = (productId: number) =>
+    listAddress(text.path, search, PRODUCT_LIST_DIALOG_PARAMS, { modal: "delete", productId: String(productId) });
   // posts go to the list's own address (its search and page kept), so the page after them is the same list
   const actionParams = new URLSearchParams(listParams);
   if (kind === "local") actionParams.set("index", "");
@@ -90,11 +100,25 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       </header>
 
       <div className="admin-filters">
-        <Form method="get" action={text.path} role="search" className="site-search admin-search" ref={searchForm} onSubmit={() => clearTimeout(timer.current)}>
+        <Form
+          method="get"
+          action={text.path}
+          role="search"
+          className="site-search admin-search"
+          ref={searchForm}
+          onSubmit={() => clearTimeout(timer.current)}
+        >
           <label htmlFor="product-search" className="visually-hidden">
             Search products
           </label>
-          <input id="product-search" type="search" name="q" defaultValue={query.q} placeholder="Name, item id or product id" onChange={hydrated ? searchSoon : undefined} />
+          <input
+            id="product-search"
+            type="search"
+            name="q"
+            defaultValue={query.q}
+            placeholder="Name, item id or product id"
+            onChange={hydrated ? searchSoon : undefined}
+          />
           <label htmlFor="product-page-size" className="visually-hidden">
             Products per page
           </label>
@@ -122,7 +146,11 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
               else params.set("listing", value);
               const query = params.toString();
               return (
-                <Link key={value} to={query ? `${text.path}?${query}` : text.path} aria-current={data.query.listing === value ? "page" : undefined}>
+                <Link
+                  key={value}
+                  to={query ? `${text.path}?${query}` : text.path}
+                  aria-current={data.query.listing === value ? "page" : undefined}
+                >
                   {value === "all" ? "All listings" : "Unavailable listings"}
                 </Link>
               );
@@ -198,7 +226,9 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                   </td>
                   <td data-label="Price">{priceText(product.priceCny)}</td>
                   <td data-label="Category">{product.categoryName ?? "—"}</td>
-                  <td data-label={kind === "external" ? "Shop" : "Platform"}>{kind === "external" ? product.shopName ?? "—" : product.platform ? PLATFORM_LABELS[product.platform] : "—"}</td>
+                  <td data-label={kind === "external" ? "Shop" : "Platform"}>
+                    {kind === "external" ? (product.shopName ?? "—") : product.platform ? PLATFORM_LABELS[product.platform] : "—"}
+                  </td>
                   <td data-label="Views">{product.viewCount}</td>
                   <td data-label="QC">{product.qcCount}</td>
                   {kind === "external" ? (
@@ -234,7 +264,12 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                         </Link>
                       ) : null}
                       {allowed.delete ? (
-                        <Link to={dialogHref(product.id)} className="admin-link--danger" aria-label={`Delete ${product.name}`} preventScrollReset>
+                        <Link
+                          to={dialogHref(product.id)}
+                          className="admin-link--danger"
+                          aria-label={`Delete ${product.name}`}
+                          preventScrollReset
+                        >
                           Delete
                         </Link>
                       ) : null}
@@ -251,7 +286,13 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
 
       {confirmDelete ? (
         <AdminDialog id="delete-product" title="Delete product" closeTo={listHref}>
-          <ConfirmForm action={formAction} intent="delete" fields={{ productId: confirmDelete.id, returnTo: listHref }} submitLabel="Delete product" cancelTo={listHref}>
+          <ConfirmForm
+            action={formAction}
+            intent="delete"
+            fields={{ productId: confirmDelete.id, returnTo: listHref }}
+            submitLabel="Delete product"
+            cancelTo={listHref}
+          >
             <p>
               Delete <strong>{confirmDelete.name}</strong>? Its SKUs go with it. This cannot be undone.
             </p>
@@ -260,7 +301,11 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       ) : null}
 
       {confirm ? (
-        <AdminDialog id="bulk-delete" title={`Delete ${confirm.ids.length} product${confirm.ids.length === 1 ? "" : "s"}?`} closeTo={listHref}>
+        <AdminDialog
+          id="bulk-delete"
+          title={`Delete ${confirm.ids.length} product${confirm.ids.length === 1 ? "" : "s"}?`}
+          closeTo={listHref}
+        >
           <ConfirmForm
             action={formAction}
             intent="bulk-delete"

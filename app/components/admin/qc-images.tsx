@@ -37,7 +37,8 @@ export function AdminQcUpload({ action, errors }: { action: string; errors: stri
     <Form ref={formRef} method="post" action={action} encType="multipart/form-data" className="admin-qc-upload" onSubmit={markSent}>
       <label className="admin-qc-upload__drop">
         <span>
-          Add QC photos: JPG, PNG or WEBP, up to {QC_LIMITS.fileBytes / 1024 / 1024} MB each, {QC_LIMITS.filesPerBatch} at a time. They are published at once.
+          Add QC photos: JPG, PNG or WEBP, up to {QC_LIMITS.fileBytes / 1024 / 1024} MB each, {QC_LIMITS.filesPerBatch} at a time. They are
+          published at once.
         </span>
         <input type="file" name="qcImages" accept={QC_ACCEPT_ATTRIBUTE} multiple required />
       </label>
@@ -93,7 +94,14 @@ export function AdminQcImages({
         {images.map((image) => (
           <li key={image.id} className={`admin-qc-tile admin-qc-tile--${image.status}`}>
             <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
-              <img src={image.thumb} width={image.thumbWidth || undefined} height={image.thumbHeight || undefined} alt={`QC photo ${image.id}`} loading="lazy" decoding="async" />
+              <img
+                src={image.thumb}
+                width={image.thumbWidth || undefined}
+                height={image.thumbHeight || undefined}
+                alt={`QC photo ${image.id}`}
+                loading="lazy"
+                decoding="async"
+              />
             </a>
             <div className="admin-qc-tile__meta">
               {canDelete ? (
@@ -137,7 +145,13 @@ export function QcDeleteDialogs({
     <>
       {confirmOne ? (
         <AdminDialog id="delete-qc-image" title="Delete QC photo" closeTo={closeTo}>
-          <ConfirmForm action={action} intent="delete-one" fields={{ imageId: confirmOne.id, returnTo: closeTo }} submitLabel="Delete photo" cancelTo={closeTo}>
+          <ConfirmForm
+            action={action}
+            intent="delete-one"
+            fields={{ imageId: confirmOne.id, returnTo: closeTo }}
+            submitLabel="Delete photo"
+            cancelTo={closeTo}
+          >
             <p>
               <img src={confirmOne.thumb} alt="" width={120} className="admin-qc-confirm-thumb" />
             </p>
@@ -146,7 +160,11 @@ export function QcDeleteDialogs({
         </AdminDialog>
       ) : null}
       {confirmSelection ? (
-        <AdminDialog id="delete-qc-images" title={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}?`} closeTo={closeTo}>
+        <AdminDialog
+          id="delete-qc-images"
+          title={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}?`}
+          closeTo={closeTo}
+        >
           <ConfirmForm
             action={action}
             intent="delete"

@@ -20,7 +20,21 @@ type Props = {
 
 const HEADINGS = [1, 2, 3, 4, 5, 6] as const;
 
-function ToolbarButton({ editor, label, active, run, disabled, children }: { editor: Editor; label: string; active?: boolean; run: (editor: Editor) => void; disabled?: boolean; children: string }) {
+function ToolbarButton({
+  editor,
+  label,
+  active,
+  run,
+  disabled,
+  children,
+}: {
+  editor: Editor;
+  label: string;
+  active?: boolean;
+  run: (editor: Editor) => void;
+  disabled?: boolean;
+  children: string;
+}) {
   return (
     <button
       type="button"
@@ -113,7 +127,12 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
           onChange={(event) => {
             const value = event.currentTarget.value;
             if (value === "p") editor.chain().focus().setParagraph().run();
-            else editor.chain().focus().setHeading({ level: Number(value) as (typeof HEADINGS)[number] }).run();
+            else
+              editor
+                .chain()
+                .focus()
+                .setHeading({ level: Number(value) as (typeof HEADINGS)[number] })
+                .run();
           }}
         >
           <option value="p">Paragraph</option>
@@ -126,28 +145,68 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         <ToolbarButton editor={editor} label="Bold" active={editor.isActive("bold")} run={(e) => e.chain().focus().toggleBold().run()}>
           B
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Italic" active={editor.isActive("italic")} run={(e) => e.chain().focus().toggleItalic().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Italic"
+          active={editor.isActive("italic")}
+          run={(e) => e.chain().focus().toggleItalic().run()}
+        >
           I
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Underline" active={editor.isActive("underline")} run={(e) => e.chain().focus().toggleUnderline().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Underline"
+          active={editor.isActive("underline")}
+          run={(e) => e.chain().focus().toggleUnderline().run()}
+        >
           U
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Strikethrough" active={editor.isActive("strike")} run={(e) => e.chain().focus().toggleStrike().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Strikethrough"
+          active={editor.isActive("strike")}
+          run={(e) => e.chain().focus().toggleStrike().run()}
+        >
           S
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Inline code" active={editor.isActive("code")} run={(e) => e.chain().focus().toggleCode().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Inline code"
+          active={editor.isActive("code")}
+          run={(e) => e.chain().focus().toggleCode().run()}
+        >
           {"</>"}
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Bulleted list" active={editor.isActive("bulletList")} run={(e) => e.chain().focus().toggleBulletList().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Bulleted list"
+          active={editor.isActive("bulletList")}
+          run={(e) => e.chain().focus().toggleBulletList().run()}
+        >
           • List
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Numbered list" active={editor.isActive("orderedList")} run={(e) => e.chain().focus().toggleOrderedList().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Numbered list"
+          active={editor.isActive("orderedList")}
+          run={(e) => e.chain().focus().toggleOrderedList().run()}
+        >
           1. List
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Quote" active={editor.isActive("blockquote")} run={(e) => e.chain().focus().toggleBlockquote().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Quote"
+          active={editor.isActive("blockquote")}
+          run={(e) => e.chain().focus().toggleBlockquote().run()}
+        >
           ❝
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Code block" active={editor.isActive("codeBlock")} run={(e) => e.chain().focus().toggleCodeBlock().run()}>
+        <ToolbarButton
+          editor={editor}
+          label="Code block"
+          active={editor.isActive("codeBlock")}
+          run={(e) => e.chain().focus().toggleCodeBlock().run()}
+        >
           {"{ }"}
         </ToolbarButton>
         <ToolbarButton editor={editor} label="Horizontal rule" run={(e) => e.chain().focus().setHorizontalRule().run()}>

@@ -9,7 +9,12 @@ import { ConfirmForm } from "~/components/admin/confirm-form";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
-import type { adminBatchFormSchema, adminCreateUserSchema, adminEditUserFormSchema, adminResetPasswordFormSchema } from "~/schemas/admin-users";
+import type {
+  adminBatchFormSchema,
+  adminCreateUserSchema,
+  adminEditUserFormSchema,
+  adminResetPasswordFormSchema,
+} from "~/schemas/admin-users";
 import { ADMIN_MESSAGES } from "~/schemas/admin-users-rules";
 
 /** What a batch create answered when some lines failed. */
@@ -19,9 +24,24 @@ export type BatchOutcome = {
   lineErrors?: Array<{ line: number; username: string; error: string }>;
 };
 
-export function DeleteUserForm({ user, error, cancelTo }: { user: { id: number; username: string; email: string }; error?: string; cancelTo: string }) {
+export function DeleteUserForm({
+  user,
+  error,
+  cancelTo,
+}: {
+  user: { id: number; username: string; email: string };
+  error?: string;
+  cancelTo: string;
+}) {
   return (
-    <ConfirmForm intent="delete" fields={{ userId: user.id }} submitLabel="Delete user" cancelTo={cancelTo} error={error} errorId="delete-user-errors">
+    <ConfirmForm
+      intent="delete"
+      fields={{ userId: user.id }}
+      submitLabel="Delete user"
+      cancelTo={cancelTo}
+      error={error}
+      errorId="delete-user-errors"
+    >
       <p>
         Delete <strong>{user.username}</strong> ({user.email})? This cannot be undone.
       </p>
@@ -29,14 +49,18 @@ export function DeleteUserForm({ user, error, cancelTo }: { user: { id: number; 
   );
 }
 
-export function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: number; name: string }>; lastResult?: SubmissionResult<string[]> }) {
+export function CreateUserForm({
+  roles,
+  lastResult,
+}: {
+  roles: Array<{ id: number; name: string }>;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const [form, fields] = useForm<z.input<typeof adminCreateUserSchema>>({
     id: "create-user-form",
     lastResult,
   });
-  const selected = new Set(
-    ([] as unknown[]).concat(fields.roleIds.initialValue ?? []).map((value) => String(value)),
-  );
+  const selected = new Set(([] as unknown[]).concat(fields.roleIds.initialValue ?? []).map((value) => String(value)));
   return (
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value="create" />
@@ -62,17 +86,17 @@ export function CreateUserForm({ roles, lastResult }: { roles: Array<{ id: numbe
         </Field>
       </div>
       {roles.length > 0 ? (
-      <fieldset className="admin-fieldset">
-        <legend>Roles</legend>
-        {roles.map((role) => (
-          <label key={role.id} className="admin-check">
-            <input type="checkbox" name={fields.roleIds.name} value={role.id} defaultChecked={selected.has(String(role.id))} />
-            {USER_TYPE_LABELS[role.name as UserType] ?? role.name} <code>{role.name}</code>
-          </label>
-        ))}
-        <p className="field__hint">No role selected: an ordinary user.</p>
-        <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
-      </fieldset>
+        <fieldset className="admin-fieldset">
+          <legend>Roles</legend>
+          {roles.map((role) => (
+            <label key={role.id} className="admin-check">
+              <input type="checkbox" name={fields.roleIds.name} value={role.id} defaultChecked={selected.has(String(role.id))} />
+              {USER_TYPE_LABELS[role.name as UserType] ?? role.name} <code>{role.name}</code>
+            </label>
+          ))}
+          <p className="field__hint">No role selected: an ordinary user.</p>
+          <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
+        </fieldset>
       ) : (
         <p className="field__hint">The new account is an ordinary user; a super admin can assign roles later.</p>
       )}

@@ -7,7 +7,8 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
   const location = useLocation();
   if (!user) {
     const here = location.pathname + location.search;
-    const redirect = ["/login", "/register", "/logout"].includes(location.pathname) || here === "/" ? "" : `?redirectTo=${encodeURIComponent(here)}`;
+    const redirect =
+      ["/login", "/register", "/logout"].includes(location.pathname) || here === "/" ? "" : `?redirectTo=${encodeURIComponent(here)}`;
     return (
       <>
         <Link to={`/login${redirect}`}>Log in</Link>

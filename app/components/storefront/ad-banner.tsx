@@ -21,13 +21,9 @@ export function AdBanner({ config }: { config: AdBannerConfig }) {
             <a className="button button--accent" href={config.link} rel="noopener noreferrer sponsored" target="_blank">
               {config.buttonText}
             </a>
-            {config.buttonSubtext ? (
-              <small className="ad-banner__subtext ad-banner__subtext--desktop">{config.buttonSubtext}</small>
-            ) : null}
+            {config.buttonSubtext ? <small className="ad-banner__subtext ad-banner__subtext--desktop">{config.buttonSubtext}</small> : null}
             {config.buttonSubtextMobile || config.buttonSubtext ? (
-              <small className="ad-banner__subtext ad-banner__subtext--mobile">
-                {config.buttonSubtextMobile || config.buttonSubtext}
-              </small>
+              <small className="ad-banner__subtext ad-banner__subtext--mobile">{config.buttonSubtextMobile || config.buttonSubtext}</small>
             ) : null}
           </div>
         ) : null}

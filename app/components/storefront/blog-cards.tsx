@@ -31,7 +31,15 @@ export function blogDate(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? "" : DATE_FORMAT.format(date);
 }
 
-export function PostMetaLine({ author, publishedAt, readingTime }: { author: string | null; publishedAt: string | null; readingTime: number }) {
+export function PostMetaLine({
+  author,
+  publishedAt,
+  readingTime,
+}: {
+  author: string | null;
+  publishedAt: string | null;
+  readingTime: number;
+}) {
   return (
     <p className="blog-meta">
       {author ? <span>{author}</span> : null}
@@ -65,7 +73,19 @@ export function PostCard({ post, featured }: { post: PostCardData; featured?: bo
 }
 
 /** Cards and the pager (first, last and two either side of the current page). */
-export function PostList({ list, basePath, searchParams, label, empty }: { list: PostListData; basePath: string; searchParams: URLSearchParams; label: string; empty: string }) {
+export function PostList({
+  list,
+  basePath,
+  searchParams,
+  label,
+  empty,
+}: {
+  list: PostListData;
+  basePath: string;
+  searchParams: URLSearchParams;
+  label: string;
+  empty: string;
+}) {
   if (!list.posts.length) return <EmptyState title={empty} />;
   return (
     <>
@@ -76,13 +96,34 @@ export function PostList({ list, basePath, searchParams, label, empty }: { list:
           </li>
         ))}
       </ul>
-      <Pagination currentPage={list.page} totalPages={list.totalPages} searchParams={searchParams} basePath={basePath} variant="ends" label={`${label}: pages`} />
+      <Pagination
+        currentPage={list.page}
+        totalPages={list.totalPages}
+        searchParams={searchParams}
+        basePath={basePath}
+        variant="ends"
+        label={`${label}: pages`}
+      />
     </>
   );
 }
 
 /** A category's or a tag's page: the crumb, its name and line, and its posts. */
-export function BlogListingPage({ kind, title, line, basePath, list, empty }: { kind: "Category" | "Tag"; title: string; line: string | null; basePath: string; list: PostListData; empty: string }) {
+export function BlogListingPage({
+  kind,
+  title,
+  line,
+  basePath,
+  list,
+  empty,
+}: {
+  kind: "Category" | "Tag";
+  title: string;
+  line: string | null;
+  basePath: string;
+  list: PostListData;
+  empty: string;
+}) {
   const [searchParams] = useSearchParams();
   return (
     <section aria-labelledby="listing-title" className="listing">

@@ -118,7 +118,13 @@ function LikeBox({ data }: { data: BlogPostPageData }) {
     <div className="blog-like" id="likes">
       {viewer ? (
         <Form method="post" action={post.path} preventScrollReset>
-          <SubmitButton name="intent" value="like" className={post.liked ? "button blog-like__button blog-like__button--on" : "button button--secondary blog-like__button"} aria-pressed={post.liked} pendingText="…">
+          <SubmitButton
+            name="intent"
+            value="like"
+            className={post.liked ? "button blog-like__button blog-like__button--on" : "button button--secondary blog-like__button"}
+            aria-pressed={post.liked}
+            pendingText="…"
+          >
             {post.liked ? "♥ Liked" : "♡ Like"}
           </SubmitButton>{" "}
           <span className="blog-like__count">{label}</span>
@@ -150,7 +156,14 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
         {viewer && !comment.pending ? (
           <Form method="post" action={post.path} preventScrollReset className="blog-comment__like">
             <input type="hidden" name="commentId" value={comment.id} />
-            <button type="submit" name="intent" value="like-comment" className="button--link" aria-pressed={comment.liked} aria-label={`${comment.liked ? "Unlike" : "Like"} the comment by ${comment.author}`}>
+            <button
+              type="submit"
+              name="intent"
+              value="like-comment"
+              className="button--link"
+              aria-pressed={comment.liked}
+              aria-label={`${comment.liked ? "Unlike" : "Like"} the comment by ${comment.author}`}
+            >
               {comment.liked ? "♥" : "♡"} {comment.likeCount}
             </button>
           </Form>
@@ -237,7 +250,9 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
         />
         <span className="field__hint" id="comment-hint">
           Plain text; web addresses become links.{" "}
-          {data.moderation ? "Comments are reviewed before they appear." : `A comment with more than ${COMMENT_LINKS_MAX} links is reviewed before it appears.`}
+          {data.moderation
+            ? "Comments are reviewed before they appear."
+            : `A comment with more than ${COMMENT_LINKS_MAX} links is reviewed before it appears.`}
         </span>
       </div>
       <div className="form-actions">
@@ -249,7 +264,15 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
   );
 }
 
-export function BlogPostView({ data, bodyHtml, actionData }: { data: BlogPostPageData; bodyHtml?: string; actionData?: CommentActionData }) {
+export function BlogPostView({
+  data,
+  bodyHtml,
+  actionData,
+}: {
+  data: BlogPostPageData;
+  bodyHtml?: string;
+  actionData?: CommentActionData;
+}) {
   const { post, neighbours, comments } = data;
   return (
     <>
@@ -272,7 +295,9 @@ export function BlogPostView({ data, bodyHtml, actionData }: { data: BlogPostPag
           <h1 id="post-title">{post.title}</h1>
           <PostMetaLine author={post.author} publishedAt={post.publishedAt} readingTime={post.readingTime} />
         </header>
-        {post.featuredImage ? <img className="blog-post__image" src={post.featuredImage} alt="" width={1200} height={630} decoding="async" /> : null}
+        {post.featuredImage ? (
+          <img className="blog-post__image" src={post.featuredImage} alt="" width={1200} height={630} decoding="async" />
+        ) : null}
         <HtmlSlot key={post.id} id="post-body" cacheKey={`${post.slug}@${post.updatedAt}`} html={bodyHtml} className="prose" />
         {post.tags.length ? (
           <ul className="blog-tags blog-post__tags" aria-label="Tags">

@@ -46,8 +46,9 @@ export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: bo
         </Form>
       ) : (
         <p>
-          <Link to={`/login?redirectTo=${encodeURIComponent(back)}`}>Log in</Link> or <Link to={`/register?redirectTo=${encodeURIComponent(back)}`}>register</Link> to import
-          it: we fetch its details, photos and options from the marketplace and make it a product page.
+          <Link to={`/login?redirectTo=${encodeURIComponent(back)}`}>Log in</Link> or{" "}
+          <Link to={`/register?redirectTo=${encodeURIComponent(back)}`}>register</Link> to import it: we fetch its details, photos and
+          options from the marketplace and make it a product page.
         </p>
       )}
     </div>

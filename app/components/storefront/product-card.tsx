@@ -4,7 +4,14 @@ import { PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { Price } from "./price";
 
 /** What a grid card shows (made on the server by toProductCard). */
-export type ProductCardData = { id: number; name: string; priceCny: number | null; image: string | null; platform: Platform | null; href: string };
+export type ProductCardData = {
+  id: number;
+  name: string;
+  priceCny: number | null;
+  image: string | null;
+  platform: Platform | null;
+  href: string;
+};
 
 export function ProductCard({ product, children }: { product: ProductCardData; children?: ReactNode }) {
   return (

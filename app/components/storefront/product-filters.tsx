@@ -28,7 +28,12 @@ export function ProductFilters({
 }) {
   const submit = useSubmit();
   return (
-    <Form method="get" className="product-filters" aria-label="Filters" onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}>
+    <Form
+      method="get"
+      className="product-filters"
+      aria-label="Filters"
+      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+    >
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

@@ -7,7 +7,8 @@ import { useState } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 
 /** Whether a click is a plain one (a new tab or window is the browser's business). */
-const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) => !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0;
+const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) =>
+  !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0;
 
 export function ProductGallery({ images, name }: { images: string[]; name: string }) {
   const [current, setCurrent] = useState(0);
@@ -60,7 +61,12 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
       ) : null}
       {open !== null ? (
         <Lightbox
-          photos={images.map((image, index) => ({ key: `${index}-${image}`, src: image, thumb: image, alt: `${name}, picture ${index + 1} of ${images.length}` }))}
+          photos={images.map((image, index) => ({
+            key: `${index}-${image}`,
+            src: image,
+            thumb: image,
+            alt: `${name}, picture ${index + 1} of ${images.length}`,
+          }))}
           index={open}
           label={`Pictures of ${name}`}
           onMove={(index) => {

@@ -34,11 +34,14 @@ export type ProductViewData = {
     priceChange: { fromCny: number; toCny: number; at: string } | null;
   } | null;
   /** "Buy via" links of the enabled shopping agents, the preferred one first */
-  agents: { links: Array<{ name: string; url: string; preferred: boolean }>; choices: Array<{ id: number; name: string }>; preferredId: number | null };
+  agents: {
+    links: Array<{ name: string; url: string; preferred: boolean }>;
+    choices: Array<{ id: number; name: string }>;
+    preferredId: number | null;
+  };
   /** null for visitors */
   viewer: { collected: boolean; qc: QcUploaderView } | null;
 };
-
 
 function summary(data: ProductViewData): string {
   const text = data.product.paragraphs.join(" ").replace(/\s+/g, " ").trim();
@@ -126,7 +129,8 @@ function ListingStatus({ data }: { data: ProductViewData }) {
     <div className="listing-status">
       {listing.unavailable ? (
         <p className="notice notice--warning" role="status">
-          This listing looks unavailable (checked {day(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no longer finds the item.
+          This listing looks unavailable (checked {day(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no
+          longer finds the item.
         </p>
       ) : null}
       {listing.priceChange ? (
@@ -286,13 +290,15 @@ export function ProductView({ data }: { data: ProductViewData }) {
 
       <section className="product-page__description" aria-labelledby="description-title">
         <h2 id="description-title">Description</h2>
-        {product.paragraphs.length ? product.paragraphs.map((text, index) => <p key={index}>{text}</p>) : <p className="muted">No description.</p>}
+        {product.paragraphs.length ? (
+          product.paragraphs.map((text, index) => <p key={index}>{text}</p>)
+        ) : (
+          <p className="muted">No description.</p>
+        )}
       </section>
 
       <section id="qc-gallery" className="product-page__qc" aria-labelledby="qc-title">
-        <h2 id="qc-title">
-          QC photos{photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}
-        </h2>
+        <h2 id="qc-title">QC photos{photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}</h2>
         <QcGallery sets={data.qc} title={product.name} />
         <QcUploadBox action={product.path} viewer={data.viewer?.qc ?? null} productPath={product.path} />
       </section>

@@ -160,8 +160,8 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
       ) : (
         <p className="muted">
           {/* the allowance in the spec's words (docs/product/storefront.md 5) */}
-          <span className="qc-upload__allowance">{QC_MESSAGES.onlyMore(viewer.remaining ?? QC_LIMITS.perUserPerProduct, viewer.used)}</span>. Photos wait for a moderator before
-          they appear. JPG, PNG or WEBP, up to 10 MB each, 10 at a time.
+          <span className="qc-upload__allowance">{QC_MESSAGES.onlyMore(viewer.remaining ?? QC_LIMITS.perUserPerProduct, viewer.used)}</span>
+          . Photos wait for a moderator before they appear. JPG, PNG or WEBP, up to 10 MB each, 10 at a time.
         </p>
       )}
       {errors.length ? (
@@ -207,7 +207,14 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
             {viewer.pending.map((photo) => (
               <li key={photo.id}>
                 <a href={photo.url} className="qc-thumb qc-thumb--pending">
-                  <img src={photo.thumb} width={photo.thumbWidth || undefined} height={photo.thumbHeight || undefined} alt="Your photo, pending review" loading="lazy" decoding="async" />
+                  <img
+                    src={photo.thumb}
+                    width={photo.thumbWidth || undefined}
+                    height={photo.thumbHeight || undefined}
+                    alt="Your photo, pending review"
+                    loading="lazy"
+                    decoding="async"
+                  />
                 </a>
               </li>
             ))}
@@ -217,7 +224,12 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
       {viewer.rejected.length ? (
         <p className="muted">
           {viewer.rejected.length} of your photos {viewer.rejected.length === 1 ? "was" : "were"} not approved
-          {viewer.rejected.some((item) => item.reason) ? `: ${viewer.rejected.map((item) => item.reason).filter(Boolean).join("; ")}` : "."}
+          {viewer.rejected.some((item) => item.reason)
+            ? `: ${viewer.rejected
+                .map((item) => item.reason)
+                .filter(Boolean)
+                .join("; ")}`
+            : "."}
         </p>
       ) : null}
     </div>

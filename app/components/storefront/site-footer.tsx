@@ -4,8 +4,8 @@ export function SiteFooter({ siteName }: { siteName: string }) {
     <footer className="site-footer">
       <div className="container site-footer__inner">
         <p>
-          © {year} {siteName}. Product data comes from public marketplace listings; we are not affiliated with
-          Weidian, Taobao, Tmall or 1688.
+          © {year} {siteName}. Product data comes from public marketplace listings; we are not affiliated with Weidian, Taobao, Tmall or
+          1688.
         </p>
         <nav aria-label="Footer">
           <a href="/">Home</a>

@@ -60,7 +60,17 @@ function SearchForm({ query }: { query: string }) {
       />
       {/* on a phone a magnifier leaves the box room for its placeholder; the name stays "Search" */}
       <button type="submit">
-        <svg className="site-search__icon" aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+        <svg
+          className="site-search__icon"
+          aria-hidden="true"
+          width="20"
+          height="20"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+        >
           <circle cx="10.5" cy="10.5" r="6.5" />
           <path d="m15.5 15.5 5 5" />
         </svg>

@@ -34,8 +34,7 @@ export function ErrorPage({ error }: { error: unknown }) {
     );
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title =
-    status === 403 ? "Access denied" : status >= 500 ? "Something went wrong" : "Request failed";
+  const title = status === 403 ? "Access denied" : status >= 500 ? "Something went wrong" : "Request failed";
   const detail = isRouteErrorResponse(error)
     ? typeof error.data === "string" && error.data
       ? error.data

@@ -5,7 +5,9 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   const list = errors?.filter(Boolean) ?? [];
   return (
     <div id={id} className="field__error" aria-live="polite">
-      {list.length === 1 ? list[0] : list.length > 1 ? (
+      {list.length === 1 ? (
+        list[0]
+      ) : list.length > 1 ? (
         <ul>
           {list.map((error) => (
             <li key={error}>{error}</li>

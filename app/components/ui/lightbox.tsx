@@ -5,9 +5,25 @@
  * the + and − buttons or keys, a double click or double tap (at that point), the wheel,
  * a pinch; drag to look around while zoomed; 0 or "Fit" goes back.
  */
-import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent as ReactWheelEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type PointerEvent as ReactPointerEvent,
+  type WheelEvent as ReactWheelEvent,
+} from "react";
 
-export type LightboxPhoto = { key: string | number; src: string; thumb: string; width?: number; height?: number; thumbWidth?: number; thumbHeight?: number; alt: string };
+export type LightboxPhoto = {
+  key: string | number;
+  src: string;
+  thumb: string;
+  width?: number;
+  height?: number;
+  thumbWidth?: number;
+  thumbHeight?: number;
+  alt: string;
+};
 
 const MIN_ZOOM = 1;
 const MAX_ZOOM = 6;
@@ -107,7 +123,11 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
       current.moved = true;
       const zoom = clamp(current.view.zoom * (distance / current.pinch), MIN_ZOOM, MAX_ZOOM);
       const ratio = zoom / current.view.zoom;
-      setView(zoom === MIN_ZOOM ? FIT : { zoom, x: middle.x - (middle.x - current.view.x) * ratio, y: middle.y - (middle.y - current.view.y) * ratio });
+      setView(
+        zoom === MIN_ZOOM
+          ? FIT
+          : { zoom, x: middle.x - (middle.x - current.view.x) * ratio, y: middle.y - (middle.y - current.view.y) * ratio },
+      );
       return;
     }
     const dx = event.clientX - current.startX;
@@ -194,7 +214,12 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
         onWheel={onWheel}
       >
         {count > 1 && !zoomed ? (
-          <button type="button" className="lightbox__nav lightbox__nav--prev" onClick={() => move(-1)} aria-label="Previous photo (left arrow)">
+          <button
+            type="button"
+            className="lightbox__nav lightbox__nav--prev"
+            onClick={() => move(-1)}
+            aria-label="Previous photo (left arrow)"
+          >
             ‹
           </button>
         ) : null}
@@ -217,8 +242,20 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
         <ul className="lightbox__thumbs" aria-label="All photos">
           {photos.map((item, position) => (
             <li key={item.key}>
-              <button type="button" onClick={() => onMove(position)} aria-current={position === index || undefined} aria-label={`Photo ${position + 1}`}>
-                <img src={item.thumb} width={item.thumbWidth || undefined} height={item.thumbHeight || undefined} alt="" loading="lazy" decoding="async" />
+              <button
+                type="button"
+                onClick={() => onMove(position)}
+                aria-current={position === index || undefined}
+                aria-label={`Photo ${position + 1}`}
+              >
+                <img
+                  src={item.thumb}
+                  width={item.thumbWidth || undefined}
+                  height={item.thumbHeight || undefined}
+                  alt=""
+                  loading="lazy"
+                  decoding="async"
+                />
               </button>
             </li>
           ))}

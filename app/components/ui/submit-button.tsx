@@ -15,8 +15,7 @@ export function SubmitButton({
 }: ButtonHTMLAttributes<HTMLButtonElement> & { pendingText?: string }) {
   const navigation = useNavigation();
   const pending =
-    navigation.state === "submitting" &&
-    (name === undefined || navigation.formData?.get(String(name)) === String(value ?? ""));
+    navigation.state === "submitting" && (name === undefined || navigation.formData?.get(String(name)) === String(value ?? ""));
   return (
     <button
       type="submit"
@@ -30,7 +29,7 @@ export function SubmitButton({
       }}
       {...rest}
     >
-      {pending ? pendingText ?? "Working…" : children}
+      {pending ? (pendingText ?? "Working…") : children}
     </button>
   );
 }

@@ -27,7 +27,17 @@ import {
 
 const VARIABLE_HINT = `Variables: ${BUILTIN_VARIABLES.map((name) => `{{${name}}}`).join(" ")} (escaped in HTML), plus your own below.`;
 
-function SaveOrCancel({ label, cancelTo, secondary, children }: { label: string; cancelTo: string; secondary?: boolean; children?: ReactNode }) {
+function SaveOrCancel({
+  label,
+  cancelTo,
+  secondary,
+  children,
+}: {
+  label: string;
+  cancelTo: string;
+  secondary?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <div className="form-actions">
       {/* first in the form: Enter in a field saves, it never sends */}
@@ -70,17 +80,20 @@ export function TemplateForm({
   /** a second button: save, then mail the template to the admin as a recipient gets it */
   withTest?: boolean;
 }) {
-  const [form, fields] = useForm<{ name: string; subject: string; html_content: string; text_content: string; template_variables: string }>({
-    id,
-    lastResult,
-    defaultValue: {
-      name: defaults?.name ?? "",
-      subject: defaults?.subject ?? "",
-      html_content: defaults?.htmlContent ?? "",
-      text_content: defaults?.textContent ?? "",
-      template_variables: defaults?.variables && Object.keys(defaults.variables).length ? JSON.stringify(defaults.variables, null, 2) : "",
+  const [form, fields] = useForm<{ name: string; subject: string; html_content: string; text_content: string; template_variables: string }>(
+    {
+      id,
+      lastResult,
+      defaultValue: {
+        name: defaults?.name ?? "",
+        subject: defaults?.subject ?? "",
+        html_content: defaults?.htmlContent ?? "",
+        text_content: defaults?.textContent ?? "",
+        template_variables:
+          defaults?.variables && Object.keys(defaults.variables).length ? JSON.stringify(defaults.variables, null, 2) : "",
+      },
     },
-  });
+  );
   return (
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
@@ -141,9 +154,9 @@ export function DeleteTemplateForm({
     return (
       <div>
         <p className="notice notice--error" role="alert">
-          <strong>{template.name}</strong> cannot be deleted: {usedBy.length === 1 ? "a campaign uses it" : `${usedBy.length} campaigns use it`} (
-          {usedBy.join(", ")}). Delete {usedBy.length === 1 ? "that campaign" : "those campaigns"} or change {usedBy.length === 1 ? "its" : "their"} template
-          first.
+          <strong>{template.name}</strong> cannot be deleted:{" "}
+          {usedBy.length === 1 ? "a campaign uses it" : `${usedBy.length} campaigns use it`} ({usedBy.join(", ")}). Delete{" "}
+          {usedBy.length === 1 ? "that campaign" : "those campaigns"} or change {usedBy.length === 1 ? "its" : "their"} template first.
         </p>
         <p>
           <Link to="/admin/email-management/campaigns">Go to the campaigns</Link>
@@ -157,7 +170,14 @@ export function DeleteTemplateForm({
     );
   }
   return (
-    <ConfirmForm intent="delete" fields={{ templateId: template.id }} submitLabel="Delete template" cancelTo={cancelTo} error={error} errorId="delete-template-errors">
+    <ConfirmForm
+      intent="delete"
+      fields={{ templateId: template.id }}
+      submitLabel="Delete template"
+      cancelTo={cancelTo}
+      error={error}
+      errorId="delete-template-errors"
+    >
       <p>
         Delete the template <strong>{template.name}</strong>? This cannot be undone.
       </p>
@@ -238,7 +258,13 @@ export function CampaignForm({
   const initialRecipient = ((fields.recipient_type.initialValue as string | undefined) ?? "all") as RecipientType;
   const [recipient, setRecipient] = useState<RecipientType>(RECIPIENT_TYPES.includes(initialRecipient) ? initialRecipient : "all");
   // the start button says what it will do; without JavaScript it cannot know the choice yet
-  const startLabel = !hydrated ? "Send now / schedule" : schedule === "immediate" ? "Save and send now" : schedule === "scheduled" ? "Save and schedule" : "Save and start the series";
+  const startLabel = !hydrated
+    ? "Send now / schedule"
+    : schedule === "immediate"
+      ? "Save and send now"
+      : schedule === "scheduled"
+        ? "Save and schedule"
+        : "Save and start the series";
   const startHint = !hydrated
     ? "Saves and starts: with “Send now” it sends at once; a set time or a repeating campaign is scheduled."
     : schedule === "immediate"
@@ -258,7 +284,12 @@ export function CampaignForm({
           <input {...getInputProps(fields.subject, { type: "text" })} maxLength={200} autoComplete="off" />
         </Field>
       </div>
-      <Field id={fields.template_id.id} label="Template (optional)" errors={fields.template_id.errors} hint="Without a template, the body below is sent.">
+      <Field
+        id={fields.template_id.id}
+        label="Template (optional)"
+        errors={fields.template_id.errors}
+        hint="Without a template, the body below is sent."
+      >
         <select {...getSelectProps(fields.template_id)}>
           <option value="">No template: write the body below</option>
           {templates.map((template) => (
@@ -270,7 +301,12 @@ export function CampaignForm({
       </Field>
       <details className="email-body-fields" open={Boolean(defaults?.htmlContent) || Boolean(fields.html_content.errors?.length)}>
         <summary>Body for a campaign without a template</summary>
-        <Field id={fields.html_content.id} label="HTML body" errors={fields.html_content.errors} hint={VARIABLE_HINT.replace(", plus your own below", "")}>
+        <Field
+          id={fields.html_content.id}
+          label="HTML body"
+          errors={fields.html_content.errors}
+          hint={VARIABLE_HINT.replace(", plus your own below", "")}
+        >
           <textarea {...getTextareaProps(fields.html_content)} rows={8} className="admin-textarea--mono" spellCheck={false} />
         </Field>
         <Field id={fields.text_content.id} label="Text body (optional)" errors={fields.text_content.errors}>
@@ -281,7 +317,13 @@ export function CampaignForm({
         <legend>Recipients</legend>
         {RECIPIENT_TYPES.map((type) => (
           <label key={type} className="admin-check">
-            <input type="radio" name={fields.recipient_type.name} value={type} defaultChecked={initialRecipient === type} onChange={() => setRecipient(type)} />
+            <input
+              type="radio"
+              name={fields.recipient_type.name}
+              value={type}
+              defaultChecked={initialRecipient === type}
+              onChange={() => setRecipient(type)}
+            />
             {RECIPIENT_LABELS[type]} <span className="muted">({audience[type]} now)</span>
           </label>
         ))}
@@ -292,7 +334,13 @@ export function CampaignForm({
         <legend>Schedule</legend>
         {SCHEDULE_TYPES.map((type) => (
           <label key={type} className="admin-check">
-            <input type="radio" name={fields.schedule_type.name} value={type} defaultChecked={initialSchedule === type} onChange={() => setSchedule(type)} />
+            <input
+              type="radio"
+              name={fields.schedule_type.name}
+              value={type}
+              defaultChecked={initialSchedule === type}
+              onChange={() => setSchedule(type)}
+            />
             {SCHEDULE_LABELS[type]}
           </label>
         ))}
@@ -303,7 +351,13 @@ export function CampaignForm({
               id={fields.scheduled_at.id}
               label="Scheduled time (UTC)"
               errors={fields.scheduled_at.errors}
-              hint={hydrated ? (schedule === "recurring" ? "The first run; empty starts the series now." : undefined) : "For “At a set time”; for “Repeating”, the first run (empty: now)."}
+              hint={
+                hydrated
+                  ? schedule === "recurring"
+                    ? "The first run; empty starts the series now."
+                    : undefined
+                  : "For “At a set time”; for “Repeating”, the first run (empty: now)."
+              }
             >
               <input {...getInputProps(fields.scheduled_at, { type: "datetime-local" })} step={60} />
             </Field>
@@ -311,7 +365,12 @@ export function CampaignForm({
             <input type="hidden" name={fields.scheduled_at.name} value="" />
           )}
           {showPattern ? (
-            <Field id={fields.recurring_pattern.id} label="Repeat" errors={fields.recurring_pattern.errors} hint={hydrated ? undefined : "For “Repeating” only."}>
+            <Field
+              id={fields.recurring_pattern.id}
+              label="Repeat"
+              errors={fields.recurring_pattern.errors}
+              hint={hydrated ? undefined : "For “Repeating” only."}
+            >
               <select {...getSelectProps(fields.recurring_pattern)}>
                 <option value="">Choose…</option>
                 {RECURRING_PATTERNS.map((pattern) => (
@@ -326,7 +385,13 @@ export function CampaignForm({
       </fieldset>
       <SaveOrCancel label={submitLabel} cancelTo={cancelTo} secondary={withStart}>
         {withStart ? (
-          <SubmitButton className="button" name="then" value="start" pendingText={schedule === "immediate" && hydrated ? "Sending…" : "Starting…"} aria-describedby={startHint ? `${id}-start-hint` : undefined}>
+          <SubmitButton
+            className="button"
+            name="then"
+            value="start"
+            pendingText={schedule === "immediate" && hydrated ? "Sending…" : "Starting…"}
+            aria-describedby={startHint ? `${id}-start-hint` : undefined}
+          >
             {startLabel}
           </SubmitButton>
         ) : null}
@@ -349,7 +414,14 @@ export function ExecuteCampaignForm({
   cancelTo,
   error,
 }: {
-  campaign: { id: number; name: string; schedule_type: ScheduleType; scheduled_at: string | null; recurring_pattern: RecurringPattern | null; recipient_type: RecipientType };
+  campaign: {
+    id: number;
+    name: string;
+    schedule_type: ScheduleType;
+    scheduled_at: string | null;
+    recurring_pattern: RecurringPattern | null;
+    recipient_type: RecipientType;
+  };
   audience: number;
   action: string;
   returnTo: string;
@@ -379,9 +451,29 @@ export function ExecuteCampaignForm({
   );
 }
 
-export function DeleteCampaignForm({ campaign, action, returnTo, cancelTo, error }: { campaign: { id: number; name: string; sent_count: number }; action: string; returnTo: string; cancelTo: string; error?: string }) {
+export function DeleteCampaignForm({
+  campaign,
+  action,
+  returnTo,
+  cancelTo,
+  error,
+}: {
+  campaign: { id: number; name: string; sent_count: number };
+  action: string;
+  returnTo: string;
+  cancelTo: string;
+  error?: string;
+}) {
   return (
-    <ConfirmForm action={action} intent="delete" fields={{ returnTo }} submitLabel="Delete campaign" cancelTo={cancelTo} error={error} errorId="delete-campaign-errors">
+    <ConfirmForm
+      action={action}
+      intent="delete"
+      fields={{ returnTo }}
+      submitLabel="Delete campaign"
+      cancelTo={cancelTo}
+      error={error}
+      errorId="delete-campaign-errors"
+    >
       <p>
         Delete the campaign <strong>{campaign.name}</strong>? Its send log goes with it
         {campaign.sent_count ? ` (${campaign.sent_count} sent messages leave the statistics)` : ""}. This cannot be undone.
