@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import type { ServerBuild } from "@remix-run/node";
+import { hasRouteLoader, runRouteLoader, type ServerBuild } from "./remix-build";
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
@@ -60,10 +60,10 @@ export const FAST_ROUTES: readonly FastRoute[] = [
 /** Throws when a route of the table is missing from the build or has moved (checked at start). */
 export function checkFastRoutes(build: ServerBuild): void {
   for (const route of FAST_ROUTES) {
-    const found = build.routes[route.routeId];
-    if (!found?.module.loader || found.path !== route.path) {
+    const check = hasRouteLoader(build, route.routeId, route.path);
+    if (!check.ok) {
       throw new Error(
-        `fast lane: route ${route.routeId} (${route.path}) is not in the build as expected (found ${found ? found.path : "nothing"})`,
+        `fast lane: route ${route.routeId} (${route.path}) is not in the build as expected (found ${check.found ?? "nothing"})`,
       );
     }
   }
@@ -409,8 +409,6 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     params: Record<string, string>,
     keepAs: string,
   ) {
-    const module = options.getBuild().routes[route.routeId]?.module;
-    if (!module?.loader) throw new Error(`fast lane: route ${route.routeId} has no loader in the build`);
     const versions: Versions = {
       contentVersion: contentVersion(),
       dataVersion: dataVersion(),
@@ -418,8 +416,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     };
     const request = new Request(requestUrl(req, trustProxy), { method: "GET", headers: fetchHeaders(req.headers) });
     const context = { clientIp: clientAddress(req, trustProxy), cspNonce: "" };
-    const result: unknown = await module.loader({ request, params, context });
-    const response = result instanceof Response ? result : Response.json(result);
+    const response = await runRouteLoader(options.getBuild(), route.routeId, { request, params, context });
     const body = Buffer.from(await response.arrayBuffer());
     const productId = response.headers.get(PRODUCT_ID_HEADER);
     const shared = response.headers.get(SHARED_ANSWER_HEADER) === "visitors";

@@ -7,7 +7,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, orPageNotFound } from "~/lib/api.server";
 import { readingTime } from "~/lib/blog-text";
 import { BLOG_FORM_FIELD_BYTES, BLOG_FORM_FILE_STREAM_BYTES, MB } from "~/lib/body-limits.server";
 import { storeBlogImageFile } from "~/controllers/blog-api.server";
@@ -40,14 +40,8 @@ export function postIdParam(value: string | undefined): number {
 
 const permissionFor = (mode: PostFormMode) => ({ permission: mode.kind === "create" ? ("blog.create" as const) : ("blog.edit" as const) });
 
-async function postOrNotFound(id: number, access: Parameters<typeof getPost>[1]): Promise<BlogPost> {
-  try {
-    return await getPost({ id }, access);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response(M.postNotFound, { status: 404, statusText: M.postNotFound });
-    throw error;
-  }
-}
+const postOrNotFound = (id: number, access: Parameters<typeof getPost>[1]): Promise<BlogPost> =>
+  orPageNotFound(getPost({ id }, access), M.postNotFound);
 
 /** An ISO time as a datetime-local value in UTC ("2026-11-24T15:00"). */
 const toLocalInput = (iso: string | null) => (iso ? iso.slice(0, 16) : "");

@@ -5,7 +5,7 @@
  * Every loader and action checks the caller; dialogs are chosen by the URL (decision 007).
  */
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, notFound, nullIfNotFound } from "~/lib/api.server";
 import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
@@ -43,6 +43,7 @@ import {
   updateBlogCategoryByAdmin,
   type BlogCategory,
 } from "~/services/blog.server";
+import { idOf } from "~/lib/ids";
 
 export const requireBlogStaff = (request: Request) => requireAdmin(request, { anyOf: BLOG_PERMISSIONS });
 
@@ -116,8 +117,8 @@ export async function blogCategoriesAction(request: Request, path: string) {
         const category = await createBlogCategory(submission.value);
         return redirectWithToast(back, { message: M.categoryCreated(category.name) });
       }
-      const id = Number(formData.get("categoryId"));
-      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+      const id = idOf(formData.get("categoryId"));
+      if (id === null) throw notFound(M.categoryNotFound);
       const category = await updateBlogCategoryByAdmin(id, {
         ...submission.value,
         slug: submission.value.slug ?? null,
@@ -139,9 +140,9 @@ export async function blogCategoriesAction(request: Request, path: string) {
   }
 
   if (intent === "delete") {
-    const id = Number(formData.get("categoryId"));
+    const id = idOf(formData.get("categoryId"));
     try {
-      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+      if (id === null) throw notFound(M.categoryNotFound);
       const category = await deleteBlogCategoryByAdmin(id);
       return redirectWithToast(back, { message: M.categoryDeleted(category.name) });
     } catch (error) {
@@ -188,8 +189,8 @@ export async function blogPostListLoader(request: Request) {
   }));
   let confirmDelete: { id: number; title: string } | null = null;
   if (allowed.delete && url.searchParams.get("modal") === "delete") {
-    const id = Number(url.searchParams.get("postId"));
-    const post = Number.isSafeInteger(id) && id > 0 ? await getPost({ id }, access).catch(() => null) : null;
+    const id = idOf(url.searchParams.get("postId"));
+    const post = id !== null ? await nullIfNotFound(getPost({ id }, access)) : null;
     confirmDelete = post ? { id: post.id, title: post.title } : null;
   }
   return {
@@ -213,13 +214,13 @@ export async function blogPostListAction(request: Request) {
   const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo)
     ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS)
     : POST_LIST_PATH;
-  const id = Number(formData.get("postId"));
+  const id = idOf(formData.get("postId"));
 
   if (intent === "toggle") {
     // the spec's toggle is a full update of the post (PUT /posts/:id, blog.edit); blog.publish is the publish call's own
     requireMore(actor, { anyOf: ["blog.edit", "blog.publish"] });
     try {
-      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.postNotFound, "NOT_FOUND");
+      if (id === null) throw notFound(M.postNotFound);
       const post = await togglePublished(id);
       return redirectWithToast(back, {
         message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title),
@@ -233,7 +234,7 @@ export async function blogPostListAction(request: Request) {
   if (intent === "delete") {
     requireMore(actor, { permission: "blog.delete" });
     try {
-      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.postNotFound, "NOT_FOUND");
+      if (id === null) throw notFound(M.postNotFound);
       const post = await deletePostByAdmin(id);
       return redirectWithToast(back, { message: M.postDeleted(post.title) });
     } catch (error) {
@@ -283,9 +284,9 @@ export async function commentQueueAction(request: Request) {
   const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo)
     ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"])
     : COMMENTS_PATH;
-  const id = Number(formData.get("commentId"));
+  const id = idOf(formData.get("commentId"));
   try {
-    if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.commentNotFound, "NOT_FOUND");
+    if (id === null) throw notFound(M.commentNotFound);
     if (intent === "moderate") {
       const parsed = moderateSchema.safeParse({ status: formData.get("status") });
       if (!parsed.success) throw new ApiError(400, M.statusInvalid, "VALIDATION_ERROR");

@@ -14,7 +14,7 @@
 import { getDb } from "~/lib/db.server";
 import { linkedQcUrls } from "~/models/qc.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, orPageNotFound, pageId } from "~/lib/api.server";
 import { PRODUCT_FORM_FILE_STREAM_BYTES, PRODUCT_FORM_MAX_FILES } from "~/lib/body-limits.server";
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -46,23 +46,9 @@ const FORM_MESSAGES = {
 };
 
 /** The id of /admin/products/:id/edit, or the invalid-id page. */
-export function productIdParam(value: string | undefined): number {
-  const id = Number(value);
-  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
-    throw new Response(`Invalid product id: ${value ?? ""}`, { status: 404, statusText: M.invalidId });
-  }
-  return id;
-}
+export const productIdParam = (value: string | undefined): number => pageId(value, `Invalid product id: ${value ?? ""}`);
 
-async function productOrNotFound(id: number) {
-  try {
-    return await getProduct(id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404)
-      throw new Response(FORM_MESSAGES.notFound(id), { status: 404, statusText: M.productNotFound });
-    throw error;
-  }
-}
+const productOrNotFound = (id: number) => orPageNotFound(getProduct(id), FORM_MESSAGES.notFound(id));
 
 const permissionFor = (mode: ProductFormMode) => ({
   permission: mode.kind === "create" ? ("product.create" as const) : ("product.edit" as const),

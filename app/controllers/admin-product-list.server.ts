@@ -4,7 +4,7 @@
  * page sizes, delete one with a confirmation step, and bulk delete (choose, confirm,
  * delete), each checked on the server.
  */
-import { ApiError } from "~/lib/api.server";
+import { ApiError, notFound, nullIfNotFound } from "~/lib/api.server";
 import { listAddress } from "~/lib/list-address";
 import { can, sidebarRules } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
@@ -20,6 +20,7 @@ import {
   listCatalogue,
   productPath,
 } from "~/services/catalogue.server";
+import { idOf } from "~/lib/ids";
 
 export type ProductListKind = "local" | "external";
 
@@ -68,9 +69,9 @@ export async function productListLoader(request: Request, kind: ProductListKind)
 
   let confirmDelete: { id: number; name: string } | null = null;
   if (url.searchParams.get("modal") === "delete" && allowed.delete) {
-    const id = Number(url.searchParams.get("productId"));
-    if (Number.isSafeInteger(id) && id > 0) {
-      const product = await getProduct(id).catch(() => null);
+    const id = idOf(url.searchParams.get("productId"));
+    if (id !== null) {
+      const product = await nullIfNotFound(getProduct(id));
       if (product && product.isExternal === PRODUCT_LISTS[kind].isExternal) confirmDelete = { id: product.id, name: product.name };
     }
   }
@@ -109,7 +110,7 @@ export async function productListLoader(request: Request, kind: ProductListKind)
 
 /** Whether a product exists and belongs to this list (local or external). */
 async function isOfList(id: number, kind: ProductListKind): Promise<boolean> {
-  const product = await getProduct(id).catch(() => null);
+  const product = await nullIfNotFound(getProduct(id));
   return product !== null && product.isExternal === PRODUCT_LISTS[kind].isExternal;
 }
 
@@ -133,11 +134,11 @@ export async function productListAction(request: Request, kind: ProductListKind)
 
   if (intent === "delete") {
     requireMore(actor, { permission: "product.delete" });
-    const id = Number(formData.get("productId"));
+    const id = idOf(formData.get("productId"));
     try {
-      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, M.productNotFound);
+      if (id === null) throw notFound(M.productNotFound);
       // each list deletes its own kind: a forged post naming the other kind's product changes nothing
-      if (!(await isOfList(id, kind))) throw new ApiError(404, M.productNotFound);
+      if (!(await isOfList(id, kind))) throw notFound(M.productNotFound);
       await deleteProductByAdmin(id);
     } catch (error) {
       if (error instanceof ApiError)
@@ -153,7 +154,7 @@ export async function productListAction(request: Request, kind: ProductListKind)
     if (!parsed.success) return { intent, error: parsed.error.issues[0]?.message ?? M.productsNoneSelected };
     const ids = [...new Set(parsed.data.ids)];
     if (intent === "bulk-confirm") {
-      const found = (await Promise.all(ids.map((id) => getProduct(id).catch(() => null)))).filter(
+      const found = (await Promise.all(ids.map((id) => nullIfNotFound(getProduct(id))))).filter(
         (product): product is NonNullable<typeof product> => product !== null && product.isExternal === PRODUCT_LISTS[kind].isExternal,
       );
       if (found.length === 0) return { intent, error: M.productsNoneSelected };

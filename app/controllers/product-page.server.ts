@@ -7,7 +7,7 @@ import { data, redirect } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import type { ProductCardData } from "~/components/storefront/product-card";
 import type { ProductViewData } from "~/components/storefront/product-view";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, orPageNotFound, pageId, pageNotFound } from "~/lib/api.server";
 import { getPageUser } from "~/services/request-user.server";
 import type { Access } from "~/lib/permissions";
 import { getAccess, requireUser } from "~/services/permissions.server";
@@ -31,27 +31,13 @@ import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { QC_MESSAGES } from "~/schemas/qc-rules";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
-export function notFound(): Response {
-  return new Response("Not found", { status: 404, statusText: "Not Found" });
-}
+export const notFound = (): Response => pageNotFound("Not found");
 
 /** Awaits a service call; its 404 ApiError becomes the 404 page. */
-export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw notFound();
-    throw error;
-  }
-}
+export const orNotFound = <T>(promise: Promise<T>): Promise<T> => orPageNotFound(promise, "Not found");
 
 /** A positive whole number from a path segment, else the 404 page. */
-export function idParam(value: string | undefined): number {
-  if (!value || !/^\d{1,15}$/.test(value)) throw notFound();
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound();
-  return id;
-}
+export const idParam = (value: string | undefined): number => pageId(value, "Not found");
 
 /** The caller's access (null for visitors): storefront lists depend on it. */
 export async function storefrontAccess(request: Request): Promise<Access | null> {

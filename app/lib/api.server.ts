@@ -4,6 +4,7 @@
  */
 import { ZodError } from "zod";
 import { formatBytes, isPayloadTooLarge } from "./body-limits.server";
+import { idOf } from "./ids";
 import { log } from "./log.server";
 
 /**
@@ -204,10 +205,56 @@ export async function readBody<T>(
 
 /** A positive integer route parameter, or 400 naming it. */
 export function parseId(value: string | undefined, name = "id"): number {
-  if (!value || !/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > Number.MAX_SAFE_INTEGER) {
-    throw new ApiError(400, `Invalid ${name}`, "VALIDATION_ERROR", [{ field: name, message: `Invalid ${name}` }]);
+  const id = idOf(value);
+  if (id === null) throw new ApiError(400, `Invalid ${name}`, "VALIDATION_ERROR", [{ field: name, message: `Invalid ${name}` }]);
+  return id;
+}
+
+// ---------------------------------------------------------------- not found
+
+/** A 404 of the envelope (`NOT_FOUND`) with the thing's own message. */
+export const notFound = (message: string) => new ApiError(404, message, "NOT_FOUND");
+
+export const isNotFound = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 404;
+
+/**
+ * The promise's value, or null when it fails with a 404: for a caller that can do without
+ * the thing (a dialog about a record that has gone). Every other failure, a database
+ * error above all, is thrown on: it never reads as "not found".
+ */
+export async function nullIfNotFound<T>(promise: Promise<T>): Promise<T | null> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
   }
-  return Number(value);
+}
+
+/**
+ * For a page: the value, or the page's own 404 (its error boundary's "not found", with
+ * `message` or the service's) when the promise fails with a 404. Other failures go on.
+ */
+export async function orPageNotFound<T>(promise: Promise<T>, message?: string): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isNotFound(error)) throw pageNotFound(message ?? error.message);
+    throw error;
+  }
+}
+
+/** The id of a page's address, or the page's 404 with `message` (a word where a number belongs included). */
+export function pageId(value: string | undefined, message: string): number {
+  const id = idOf(value);
+  if (id === null) throw pageNotFound(message);
+  return id;
+}
+
+/** The Response a page throws for a 404 (its error boundary shows the message). */
+export function pageNotFound(message = "Not Found"): Response {
+  // the reason phrase stays plain ASCII (a message may hold Chinese); the body says what
+  return new Response(message, { status: 404, statusText: "Not Found" });
 }
 
 /** Dispatches a resource route's action by HTTP method; other methods get 405. */

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AgentForm } from "~/components/admin/agent-form";
-import { ApiError } from "~/lib/api.server";
+import { orPageNotFound, pageId } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
@@ -12,18 +12,10 @@ import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
 import { agentJson, getAgent, updateAgentByAdmin } from "~/services/agents.server";
 
 function agentId(value: string | undefined): number {
-  if (!value || !/^\d{1,9}$/.test(value)) throw new Response(M.notFound, { status: 404, statusText: M.notFound });
-  return Number(value);
+  return pageId(value, M.notFound);
 }
 
-async function agentOrNotFound(id: number) {
-  try {
-    return await getAgent(id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response(M.notFound, { status: 404, statusText: M.notFound });
-    throw error;
-  }
-}
+const agentOrNotFound = (id: number) => orPageNotFound(getAgent(id), M.notFound);
 
 /** /admin/agents/:id (super admin): edit an agent. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/re
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { CategoryForm } from "~/components/admin/category-forms";
 import { formatDateTime } from "~/components/admin/format";
-import { ApiError } from "~/lib/api.server";
+import { nullIfNotFound, orPageNotFound, pageId } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
@@ -15,23 +15,14 @@ import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } f
 
 /** The category of the address, or the site's 404 page (a non-numeric id included). */
 async function categoryOf(idParam: string | undefined) {
-  const id = Number(idParam);
-  if (!idParam || !/^\d+$/.test(idParam) || !Number.isSafeInteger(id) || id <= 0)
-    throw new Response("Invalid category id", { status: 404, statusText: "Invalid category id" });
-  try {
-    return await getCategory(id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404)
-      throw new Response(M.categoryNotFound, { status: 404, statusText: M.categoryNotFound });
-    throw error;
-  }
+  return orPageNotFound(getCategory(pageId(idParam, "Invalid category id")), M.categoryNotFound);
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request, { permission: "product.edit" });
   const category = await categoryOf(params.id);
   const parents = await parentChoices(category.id);
-  const parent = category.parentId ? await getCategory(category.parentId).catch(() => null) : null;
+  const parent = category.parentId ? await nullIfNotFound(getCategory(category.parentId)) : null;
   return {
     category: {
       id: category.id,

@@ -8,7 +8,7 @@ import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/com
 import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, nullIfNotFound } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
@@ -27,6 +27,7 @@ import {
   templateUsers,
   updateEmailTemplate,
 } from "~/services/email.server";
+import { idOf } from "~/lib/ids";
 
 /** The templates tab: list, create and edit in a dialog, delete with a confirmation (decision 007). */
 const PATH = "/admin/email-management";
@@ -39,18 +40,13 @@ type Dialog =
   | { kind: "delete"; template: { id: number; name: string; usedBy: string[] } | null }
   | null;
 
-const notFoundAsNull = (error: unknown) => {
-  if (error instanceof ApiError && error.status === 404) return null;
-  throw error;
-};
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, EMAIL_ACCESS);
   const url = new URL(request.url);
   const templates = await listEmailTemplates();
   const modal = url.searchParams.get("modal");
-  const templateId = Number(url.searchParams.get("templateId"));
-  const target = Number.isInteger(templateId) && templateId > 0 ? (templates.find((t) => t.id === templateId) ?? null) : null;
+  const templateId = idOf(url.searchParams.get("templateId"));
+  const target = templates.find((t) => t.id === templateId) ?? null;
   let dialog: Dialog = null;
   if (modal === "create") {
     // "Use as a new template" on the HTML templates tab starts from a built-in one
@@ -70,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : { kind: "create" };
   } else if (modal === "edit") {
-    const template = target ? await getEmailTemplate(target.id).catch(notFoundAsNull) : null;
+    const template = target ? await nullIfNotFound(getEmailTemplate(target.id)) : null;
     dialog = {
       kind: "edit",
       template: template && {

@@ -6,7 +6,7 @@ import { AdminDialog } from "~/components/admin/dialog";
 import { CampaignActions, CampaignForm, DeleteCampaignForm, ExecuteCampaignForm } from "~/components/admin/email/email-forms";
 import { CampaignProgress, CampaignStatusBadge, EmailErrorView, LiveNote, useLiveRefresh } from "~/components/admin/email/email-parts";
 import { formatDateTime } from "~/components/admin/format";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
@@ -36,22 +36,12 @@ import {
  */
 const LIST = "/admin/email-management/campaigns";
 
-function campaignId(raw: string | undefined): number {
-  const id = Number(raw);
-  if (!raw || !/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0)
-    throw new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" });
-  return id;
-}
-
-const notFoundPage = (error: unknown): never => {
-  if (error instanceof ApiError && error.status === 404) throw new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" });
-  throw error;
-};
+const campaignId = (raw: string | undefined): number => pageId(raw, M.campaignNotFound);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const actor = await requireAdmin(request, EMAIL_ACCESS);
   const id = campaignId(params.id);
-  const detail = await emailCampaignDetail(id).catch(notFoundPage);
+  const detail = await orPageNotFound(emailCampaignDetail(id), M.campaignNotFound);
   const modal = new URL(request.url).searchParams.get("modal");
   const needsAudience = modal === "edit" || modal === "execute";
   const [preview, audience, templates] = await Promise.all([
@@ -110,9 +100,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await editableEmailCampaign(id);
       } catch (error) {
         if (error instanceof ApiError && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
-        throw error instanceof ApiError && error.status === 404
-          ? new Response(M.campaignNotFound, { status: 404, statusText: "Not Found" })
-          : error;
+        throw isNotFound(error) ? pageNotFound(M.campaignNotFound) : error;
       }
       const submission = parseWithZod(formData, { schema: campaignInputSchema });
       if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;

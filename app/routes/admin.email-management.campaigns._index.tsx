@@ -34,6 +34,8 @@ import {
   listEmailCampaigns,
   listEmailTemplates,
 } from "~/services/email.server";
+import { nullIfNotFound } from "~/lib/api.server";
+import { idOf } from "~/lib/ids";
 
 /** The campaigns tab: list with live progress, create in a dialog, execute and delete confirmations. */
 const PATH = "/admin/email-management/campaigns";
@@ -48,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { items, totalItems } = await listEmailCampaigns({ page: query.page, limit: CAMPAIGNS_PAGE_SIZE, status: query.status });
 
   const modal = url.searchParams.get("modal");
-  const campaignId = Number(url.searchParams.get("campaignId"));
+  const campaignId = idOf(url.searchParams.get("campaignId"));
   let dialog:
     | {
         kind: "create";
@@ -60,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     | null = null;
   if (modal === "create") {
     const [templates, audience] = await Promise.all([listEmailTemplates(), audienceCounts()]);
-    const templateId = Number(url.searchParams.get("templateId"));
+    const templateId = idOf(url.searchParams.get("templateId"));
     dialog = {
       kind: "create",
       templates: templates.map(({ id, name }) => ({ id, name })),
@@ -68,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       templateId: templates.some((t) => t.id === templateId) ? templateId : null,
     };
   } else if (modal === "execute" || modal === "delete") {
-    const campaign = Number.isInteger(campaignId) && campaignId > 0 ? await getEmailCampaign(campaignId).catch(() => null) : null;
+    const campaign = campaignId !== null ? await nullIfNotFound(getEmailCampaign(campaignId)) : null;
     const audience = campaign && modal === "execute" ? (await audienceCounts())[campaign.recipientType] : 0;
     dialog = { kind: modal, campaign: campaign && campaignJson(campaign), audience };
   }

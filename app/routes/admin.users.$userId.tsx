@@ -8,7 +8,7 @@ import { formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
 import { EditUserForm, ResetPasswordForm } from "~/components/admin/user-forms";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
@@ -27,26 +27,12 @@ import {
   updateUserByAdmin,
 } from "~/services/users.server";
 
-function parseUserId(value: string | undefined): number {
-  const id = Number(value);
-  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
-    throw new Response(ADMIN_MESSAGES.userNotFound, { status: 404, statusText: "Not Found" });
-  }
-  return id;
-}
-
-/** A service's 404 becomes this page's 404 (not a 500). */
-function pageNotFound(error: unknown): never {
-  if (error instanceof ApiError && error.status === 404) {
-    throw new Response(error.message, { status: 404, statusText: "Not Found" });
-  }
-  throw error;
-}
+const parseUserId = (value: string | undefined): number => pageId(value, ADMIN_MESSAGES.userNotFound);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { access } = await requireAdmin(request, { permission: "user.edit" });
   const id = parseUserId(params.userId);
-  const { json } = await getUserForAdmin(id).catch(pageNotFound);
+  const { json } = await orPageNotFound(getUserForAdmin(id));
   const canManageAccess = isSuperAdmin(access);
   const wantsDialog = new URL(request.url).searchParams.get("modal") === "permissions";
   return {
@@ -66,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canManageAccess,
     // a super admin manages anyone; other user.edit holders only users without admin access
     canManage: canManageAccess || json.userType === "user",
-    permissionDialog: canManageAccess && wantsDialog ? await getPermissionDialogData(id).catch(pageNotFound) : null,
+    permissionDialog: canManageAccess && wantsDialog ? await orPageNotFound(getPermissionDialogData(id)) : null,
   };
 }
 
@@ -101,7 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ? redirectWithToast(here, { message: ADMIN_MESSAGES.updated })
         : redirectWithToast(here, { type: "info", message: ADMIN_MESSAGES.noChanges });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) pageNotFound(error);
+      if (isNotFound(error)) throw pageNotFound(error.message);
       if (error instanceof ApiError && !error.errors?.length) {
         // not about one field: '更新用户失败' with the reason
         return {
@@ -120,7 +106,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       await resetPasswordByAdmin(id, submission.value.newPassword, actor);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) pageNotFound(error);
+      if (isNotFound(error)) throw pageNotFound(error.message);
       if (error instanceof ApiError) {
         return {
           intent,

@@ -10,7 +10,7 @@ import { BatchCreateForm, CreateUserForm, DeleteUserForm } from "~/components/ad
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, nullIfNotFound } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
@@ -39,6 +39,7 @@ import {
   listUsersForAdmin,
 } from "~/services/users.server";
 import type { PermissionDialogData } from "~/schemas/admin-users-rules";
+import { idOf } from "~/lib/ids";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "userId"];
@@ -66,8 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 
   const modal = url.searchParams.get("modal");
-  const targetId = Number(url.searchParams.get("userId"));
-  const validTarget = Number.isInteger(targetId) && targetId > 0;
+  const targetId = idOf(url.searchParams.get("userId"));
   let dialog: Dialog = null;
   if (modal === "create" && allowed.create) {
     // roles are the super admin's to hand out; others create ordinary users
@@ -76,10 +76,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } else if (modal === "batch" && allowed.create) {
     dialog = { kind: "batch" };
   } else if (modal === "delete" && allowed.delete) {
-    const target = validTarget ? await getUserForAdmin(targetId).catch(notFoundAsNull) : null;
+    const target = targetId !== null ? await nullIfNotFound(getUserForAdmin(targetId)) : null;
     dialog = { kind: "delete", user: target ? { id: target.user.id, username: target.user.username, email: target.user.email } : null };
   } else if (modal === "permissions" && allowed.permissions) {
-    dialog = { kind: "permissions", data: validTarget ? await getPermissionDialogData(targetId).catch(notFoundAsNull) : null };
+    dialog = { kind: "permissions", data: targetId !== null ? await nullIfNotFound(getPermissionDialogData(targetId)) : null };
   }
 
   return {
@@ -105,11 +105,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     currentUserId: user.id,
     dialog,
   };
-}
-
-function notFoundAsNull(error: unknown): null {
-  if (error instanceof ApiError && error.status === 404) return null;
-  throw error;
 }
 
 type ActionData =

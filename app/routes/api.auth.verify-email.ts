@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
+import { ApiError, byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { getApiUser } from "~/services/request-user.server";
 import { getAccess } from "~/services/permissions.server";
 import { verifyEmailSchema } from "~/schemas/auth";
@@ -16,7 +16,11 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const caller = await getApiUser(request).catch(() => null);
+      // a token that is expired, revoked or of a deleted user is no caller; any other failure goes on
+      const caller = await getApiUser(request).catch((error) => {
+        if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return null;
+        throw error;
+      });
       const { email, code } = await readBody(request, verifyEmailSchema);
       const user = await verifyEmail(email, code);
       const access = await getAccess(user);

@@ -5,7 +5,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { nullIfNotFound } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/services/permissions.server";
 import { toProductCard } from "~/controllers/product-page.server";
@@ -54,9 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = collectionBodySchema.safeParse({ productId: formData.get("productId") });
   if (!parsed.success) return redirectWithToast(back, { type: "error", message: CATALOGUE_MESSAGES.productIdRequired });
   // a product deleted since the page was drawn has already left the collection
-  await uncollect(user, parsed.data.productId).catch((error) => {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
-  });
+  await nullIfNotFound(uncollect(user, parsed.data.productId));
   return redirectWithToast(back, { message: CATALOGUE_MESSAGES.uncollected });
 }
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/ui/error-page";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, nullIfNotFound } from "~/lib/api.server";
 import { getPageUser } from "~/services/request-user.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
@@ -10,6 +10,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { LISTING_MESSAGES as L, listingReportSchema, PASTE_MESSAGES } from "~/schemas/marketplace";
 import { getProduct, productPath } from "~/services/catalogue.server";
 import { reportDeadLink } from "~/services/listing-watch.server";
+import { idOf } from "~/lib/ids";
 
 /** Only the product page's form posts here; a visit goes home. */
 export function loader() {
@@ -20,9 +21,9 @@ export function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const fallback = safeRedirect(formData.get("returnTo"), "/");
-  const id = String(formData.get("productId") ?? "");
-  if (!/^\d{1,15}$/.test(id)) return redirectWithToast(fallback, { type: "error", message: L.reportFailed });
-  const product = await getProduct(Number(id)).catch(() => null);
+  const id = idOf(formData.get("productId"));
+  if (id === null) return redirectWithToast(fallback, { type: "error", message: L.reportFailed });
+  const product = await nullIfNotFound(getProduct(id));
   if (!product || !product.isExternal) return redirectWithToast(fallback, { type: "error", message: L.reportFailed });
   const back = productPath(product);
   const parsed = listingReportSchema.safeParse({ note: formData.get("note") ?? undefined });
