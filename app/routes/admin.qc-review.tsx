@@ -80,6 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
       outcome = await reviewQcImages(parsed.data.ids, { status, reason: String(formData.get("batchReason") ?? "") }, actor);
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
+      if (error instanceof ApiError && error.status === 400) return redirectWithToast(back, { type: "error", message: error.message });
       throw error;
     }
     const done = outcome.done ? (status === "approved" ? M.approved(outcome.done) : M.rejected(outcome.done)) : "";

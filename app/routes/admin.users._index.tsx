@@ -21,7 +21,6 @@ import {
   ADMIN_MESSAGES,
   adminBatchFormSchema,
   adminCreateUserSchema,
-  BATCH_MAX,
   batchSummary,
   parseBatchLines,
   USER_MANAGEMENT_PERMISSIONS,
@@ -146,10 +145,16 @@ export async function action({ request }: ActionFunctionArgs) {
       .split(/\r?\n/)
       .map((line) => line.trim())
       .filter(Boolean);
-    if (lines.length > BATCH_MAX) {
-      return { intent, result: submission.reply({ fieldErrors: { lines: [ADMIN_MESSAGES.batchTooMany] } }) } satisfies ActionData;
+    let outcome: Awaited<ReturnType<typeof batchCreateUsers>>;
+    try {
+      outcome = await batchCreateUsers(parseBatchLines(submission.value.lines), actor);
+    } catch (error) {
+      // too many lines (or none): said on the field, what was typed kept
+      if (error instanceof ApiError && error.status === 400) {
+        return { intent, result: submission.reply({ fieldErrors: { lines: [error.message] } }) } satisfies ActionData;
+      }
+      throw error;
     }
-    const outcome = await batchCreateUsers(parseBatchLines(submission.value.lines), actor);
     const summary = batchSummary(outcome.success, outcome.failed);
     if (outcome.failed === 0) return redirectWithToast(back, { message: summary });
     return {

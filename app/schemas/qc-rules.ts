@@ -41,6 +41,9 @@ export const QC_FILTER_LABELS: Record<QcFilter, string> = {
 
 export type QcStatus = "pending" | "approved" | "rejected";
 
+/** The longest review reason (a note for the sender), in characters. */
+export const QC_REASON_MAX = 500;
+
 export const QC_MESSAGES = {
   // storefront (docs/product/storefront.md 5, 8)
   tooManyFiles: "Maximum 10 files allowed",
@@ -81,10 +84,12 @@ export const QC_MESSAGES = {
   approved: (n: number) => `${n} photo${n === 1 ? "" : "s"} approved.`,
   rejected: (n: number) => `${n} photo${n === 1 ? "" : "s"} rejected and deleted.`,
   deleted: (n: number) => `${n} photo${n === 1 ? "" : "s"} deleted.`,
+  reasonTooLong: `Keep the reason under ${QC_REASON_MAX} characters`,
 } as const;
 
 /** What the admin screens show for a review failure (docs/product/admin.md 8: by the server's message). */
 export function reviewFailureText(message: string): string {
+  if (message === QC_MESSAGES.reasonTooLong) return message;
   if (message.includes("already processed")) return QC_MESSAGES.alreadyProcessedZh;
   if (message.toLowerCase().includes("not found")) return QC_MESSAGES.imageNotFoundZh;
   return QC_MESSAGES.operationFailed;

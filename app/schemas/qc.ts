@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { limitParam, pageParam } from "./catalogue";
-import { QC_FILTERS, QC_MESSAGES as M, QC_PAGE_SIZES } from "./qc-rules";
+import { QC_FILTERS, QC_MESSAGES as M, QC_PAGE_SIZES, QC_REASON_MAX } from "./qc-rules";
 
 /** GET /api/qc/qc-images/pending and the review page: 20 a page. */
 export const pendingQuerySchema = z.object({
@@ -33,7 +33,7 @@ export const qcManagerQuerySchema = withQcQuerySchema.extend({
 const reason = z
   .preprocess(
     (value) => (typeof value === "string" && value.trim() ? value.trim() : null),
-    z.string().max(500, "Keep the reason under 500 characters").nullable(),
+    z.string().max(QC_REASON_MAX, M.reasonTooLong).nullable(),
   )
   .optional();
 

@@ -37,7 +37,7 @@ import {
   type QcUploadStats,
 } from "~/models/qc.server";
 import type { User } from "~/models/user.server";
-import { allowance, folderLookupOrder, QC_LIMITS, QC_MESSAGES as M, type QcFilter } from "~/schemas/qc-rules";
+import { allowance, folderLookupOrder, QC_LIMITS, QC_MESSAGES as M, QC_REASON_MAX, type QcFilter } from "~/schemas/qc-rules";
 import { limitQcUploads } from "./rate-limit.server";
 import {
   acceptsFormat,
@@ -370,6 +370,14 @@ const forbidden = () => new ApiError(403, "权限不足，需要管理员权限"
 
 export type ReviewDecision = { status: "approved" | "rejected"; reason?: string | null };
 
+/** The reason as stored (trimmed, or null); one over QC_REASON_MAX is refused, never cut. */
+function reviewReason(reason: string | null | undefined): string | null {
+  const text = reason?.trim() || null;
+  if (text && text.length > QC_REASON_MAX)
+    throw new ApiError(400, M.reasonTooLong, "VALIDATION_ERROR", [{ field: "reason", message: M.reasonTooLong }]);
+  return text;
+}
+
 /**
  * Approves or rejects a pending photo (docs/product/admin.md 4): approved photos join the
  * gallery; a rejected photo's files are deleted (its row keeps the reason for its
@@ -377,11 +385,11 @@ export type ReviewDecision = { status: "approved" | "rejected"; reason?: string 
  */
 export async function reviewQcImage(id: number, decision: ReviewDecision, actor: { user: User; access: Access }): Promise<QcImage> {
   if (!canAny(actor.access, decision.status === "approved" ? QC_PERMISSIONS.approve : QC_PERMISSIONS.reject)) throw forbidden();
+  const reason = reviewReason(decision.reason);
   const db = getDb();
   const image = await findQcImage(db, id);
   if (!image) throw imageNotFound();
   if (image.status !== "pending") throw alreadyProcessed();
-  const reason = decision.reason?.trim() ? decision.reason.trim().slice(0, 500) : null;
   if (decision.status === "approved") {
     if (!(await approvePending(db, id, actor.user.id, reason))) throw alreadyProcessed();
     contentChanged();
@@ -398,6 +406,8 @@ export async function reviewQcImages(
   decision: ReviewDecision,
   actor: { user: User; access: Access },
 ): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> {
+  // one reason for all: a bad one is refused before any photo is touched
+  reviewReason(decision.reason);
   const failed: Array<{ id: number; message: string }> = [];
   let done = 0;
   for (const id of new Set(ids)) {

@@ -38,6 +38,7 @@ import { countAvatarUsers, setUploadOwner } from "~/models/upload.server";
 import { AVATAR_MAX_BYTES, MESSAGES } from "~/schemas/auth";
 import {
   ADMIN_MESSAGES,
+  BATCH_MAX,
   USERS_PAGE_SIZE,
   type AdminCreateUserInput,
   type AdminUpdateUserInput,
@@ -423,6 +424,12 @@ export async function batchCreateUsers(
   inputs: Array<AdminCreateUserInput | { error: string }>,
   actor: { user: User; access: Access },
 ): Promise<BatchResult> {
+  // the one place the batch size is counted (the page's lines and /api's entries alike)
+  if (inputs.length === 0)
+    throw new ApiError(400, ADMIN_MESSAGES.batchEmpty, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchEmpty }]);
+  if (inputs.length > BATCH_MAX) {
+    throw new ApiError(400, ADMIN_MESSAGES.batchTooMany, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchTooMany }]);
+  }
   const result: BatchResult = { success: 0, failed: 0, created: [], errors: [] };
   for (const [index, input] of inputs.entries()) {
     if ("error" in input) {

@@ -6,6 +6,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { formLogin, postForm } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 
 let server: TestServer;
@@ -374,6 +375,26 @@ describe("POST /api/admin/users/batch", () => {
       expect(response.status).toBe(400);
       expect(response.body.message).toBe("please enter user data");
     }
+  });
+
+  it("refuses more than 200 at once, on /api and on the page alike, and creates none of them", async () => {
+    const prefix = unique("many");
+    const lines = Array.from({ length: 201 }, (_, i) => `${prefix}${i},${prefix}${i}@example.com,secret1`);
+    const viaApi = await api(server.url, "/api/admin/users/batch", { token: superToken, body: { users: lines } });
+    expect(viaApi.status).toBe(400);
+    expect(viaApi.body.message).toBe("At most 200 users per batch");
+    const cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const viaPage = await postForm(server.url, "/admin/users?index", cookie, { intent: "batch", lines: lines.join("\n") });
+    expect(viaPage.status).toBe(200);
+    const html = await viaPage.text();
+    expect(html).toContain("At most 200 users per batch");
+    // what was typed is kept for the fix
+    expect(html).toContain(`${prefix}200@example.com`);
+    const created = await api(server.url, `/api/admin/users?q=${prefix}`, { token: superToken });
+    expect(created.body.items).toEqual([]);
+    // 200 is the limit, not past it
+    const exactly = await api(server.url, "/api/admin/users/batch", { token: superToken, body: { users: lines.slice(0, 200) } });
+    expect(exactly.body).toMatchObject({ success: true, data: { success: 200, failed: 0 } });
   });
 });
 

@@ -336,6 +336,29 @@ describe("the QC screens of the back office", () => {
     const none = await post("/admin/qc-review", reviewer.cookie, { intent: "approve-selected" });
     expect(await html(none)).toContain("请选择要操作的图片");
 
+    // a reason over 500 characters is refused with the API's own message, never cut short;
+    // nothing is reviewed
+    const long = "x".repeat(501);
+    expect(
+      await after(await post("/admin/qc-review", reviewer.cookie, { intent: `reject:${b}`, [`reason-${b}`]: long }), reviewer.cookie),
+    ).toContain("Keep the reason under 500 characters");
+    const longBatch = await post("/admin/qc-review", reviewer.cookie, [
+      ["intent", "reject-selected"],
+      ["ids", String(b)],
+      ["ids", String(c)],
+      ["batchReason", long],
+    ]);
+    expect(await after(longBatch, reviewer.cookie)).toContain("Keep the reason under 500 characters");
+    const viaApi = await api(server.url, `/api/qc/qc-images/${b}/review`, {
+      method: "PUT",
+      token: reviewer.token,
+      body: { status: "rejected", reason: long },
+    });
+    expect(viaApi.status).toBe(400);
+    expect(viaApi.body.message).toBe("Keep the reason under 500 characters");
+    const stillPending = await api(server.url, `/api/qc/products/${item.id}/qc-images/user/status`, { token: shopper.token });
+    expect(stillPending.body.data).toMatchObject({ approvedUploads: 1, pendingUploads: 2 });
+
     const batch = await post("/admin/qc-review", reviewer.cookie, [
       ["intent", "reject-selected"],
       ["ids", String(a)],
