@@ -7,7 +7,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ApiError, orPageNotFound } from "~/lib/api.server";
+import { ApiError, orPageNotFound, isServiceError } from "~/lib/api.server";
 import { readingTime } from "~/lib/blog-text";
 import { BLOG_FORM_FIELD_BYTES, BLOG_FORM_FILE_STREAM_BYTES, MB } from "~/lib/body-limits.server";
 import { storeBlogImageFile } from "~/controllers/blog-api.server";
@@ -132,7 +132,7 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
 export type PostFormOutcome = { result?: SubmissionResult<string[]>; fatal: string | null };
 
 export async function postFormAction(request: Request, mode: PostFormMode) {
-  // who is asking, before the form is read
+  // who is asking, before the form is read (and any file stored); the service decides again
   const actor = await requireAdmin(request, permissionFor(mode));
   const current = mode.kind === "edit" ? await postOrNotFound(mode.id, actor.access) : null;
 
@@ -175,17 +175,21 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
       const saved =
         mode.kind === "create"
           ? await createPost(value, actor)
-          : await updatePostByAdmin(mode.id, {
-              ...value,
-              slug: value.slug ?? null,
-              excerpt: value.excerpt ?? null,
-              category_id: value.category_id ?? null,
-              featured_image: value.featured_image ?? null,
-              meta_title: value.meta_title ?? null,
-              meta_description: value.meta_description ?? null,
-              published_at: value.published_at ?? null,
-              tags: value.tags ?? [],
-            });
+          : await updatePostByAdmin(
+              mode.id,
+              {
+                ...value,
+                slug: value.slug ?? null,
+                excerpt: value.excerpt ?? null,
+                category_id: value.category_id ?? null,
+                featured_image: value.featured_image ?? null,
+                meta_title: value.meta_title ?? null,
+                meta_description: value.meta_description ?? null,
+                published_at: value.published_at ?? null,
+                tags: value.tags ?? [],
+              },
+              actor,
+            );
       const message =
         intent === "publish" && saved.status === "published"
           ? M.postPublished(saved.title)
@@ -194,7 +198,7 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
             : M.postUpdated(saved.title);
       return redirectWithToast(`/admin/blog/posts/${saved.id}/edit`, { message });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServiceError(error)) throw error;
       const fieldErrors: Record<string, string[]> = {};
       for (const fieldError of error.errors ?? []) (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
       return { result: submission.reply({ formErrors: [`${M.saveFailed}: ${error.message}`], fieldErrors }), fatal: null };

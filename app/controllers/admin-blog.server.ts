@@ -5,12 +5,12 @@
  * Every loader and action checks the caller; dialogs are chosen by the URL (decision 007).
  */
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ApiError, notFound, nullIfNotFound } from "~/lib/api.server";
+import { ApiError, notFound, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
 import { can } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import {
   adminPostListQuerySchema,
@@ -100,59 +100,66 @@ export async function blogCategoriesLoader(request: Request, path: string) {
   return { path, rows, manage, dialog };
 }
 
-export async function blogCategoriesAction(request: Request, path: string) {
-  const actor = await requireBlogStaff(request);
-  requireMore(actor, { permission: "blog.manage_categories" });
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const back = listAddress(path, new URL(request.url).searchParams, CATEGORY_DIALOG_PARAMS);
+export const blogCategoriesAction = (request: Request, path: string) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const intent = formData.get("intent");
+      const back = listAddress(path, new URL(request.url).searchParams, CATEGORY_DIALOG_PARAMS);
 
-  if (intent === "create" || intent === "update") {
-    // an unticked box sends nothing: visible only when ticked
-    formData.set("is_visible", formData.get("is_visible") === "on" ? "true" : "false");
-    const submission = parseWithZod(formData, { schema: blogCategoryInputSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() };
-    try {
-      if (intent === "create") {
-        const category = await createBlogCategory(submission.value);
-        return redirectWithToast(back, { message: M.categoryCreated(category.name) });
+      if (intent === "create" || intent === "update") {
+        // an unticked box sends nothing: visible only when ticked
+        formData.set("is_visible", formData.get("is_visible") === "on" ? "true" : "false");
+        const submission = parseWithZod(formData, { schema: blogCategoryInputSchema });
+        if (submission.status !== "success") return { intent, result: submission.reply() };
+        try {
+          if (intent === "create") {
+            const category = await createBlogCategory(submission.value, actor);
+            return redirectWithToast(back, { message: M.categoryCreated(category.name) });
+          }
+          const id = idOf(formData.get("categoryId"));
+          if (id === null) throw notFound(M.categoryNotFound);
+          const category = await updateBlogCategoryByAdmin(
+            id,
+            {
+              ...submission.value,
+              slug: submission.value.slug ?? null,
+              description: submission.value.description ?? null,
+              parent_id: submission.value.parent_id ?? null,
+              display_order: submission.value.display_order ?? 0,
+            },
+            actor,
+          );
+          return redirectWithToast(back, { message: M.categoryUpdated(category.name) });
+        } catch (error) {
+          if (isServiceError(error)) {
+            const prefix = intent === "create" ? M.categoryCreateFailed : M.categoryUpdateFailed;
+            return {
+              intent,
+              result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)),
+            };
+          }
+          throw error;
+        }
       }
-      const id = idOf(formData.get("categoryId"));
-      if (id === null) throw notFound(M.categoryNotFound);
-      const category = await updateBlogCategoryByAdmin(id, {
-        ...submission.value,
-        slug: submission.value.slug ?? null,
-        description: submission.value.description ?? null,
-        parent_id: submission.value.parent_id ?? null,
-        display_order: submission.value.display_order ?? 0,
-      });
-      return redirectWithToast(back, { message: M.categoryUpdated(category.name) });
-    } catch (error) {
-      if (error instanceof ApiError) {
-        const prefix = intent === "create" ? M.categoryCreateFailed : M.categoryUpdateFailed;
-        return {
-          intent,
-          result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)),
-        };
+
+      if (intent === "delete") {
+        const id = idOf(formData.get("categoryId"));
+        try {
+          if (id === null) throw notFound(M.categoryNotFound);
+          const category = await deleteBlogCategoryByAdmin(id, actor);
+          return redirectWithToast(back, { message: M.categoryDeleted(category.name) });
+        } catch (error) {
+          if (isServiceError(error)) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` };
+          throw error;
+        }
       }
-      throw error;
-    }
-  }
 
-  if (intent === "delete") {
-    const id = idOf(formData.get("categoryId"));
-    try {
-      if (id === null) throw notFound(M.categoryNotFound);
-      const category = await deleteBlogCategoryByAdmin(id);
-      return redirectWithToast(back, { message: M.categoryDeleted(category.name) });
-    } catch (error) {
-      if (error instanceof ApiError) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` };
-      throw error;
-    }
-  }
-
-  throw new Response("Unknown action", { status: 400 });
-}
+      throw new Response("Unknown action", { status: 400 });
+    },
+    { anyOf: BLOG_PERMISSIONS },
+  );
 
 // ---------------------------------------------------------------- posts
 
@@ -206,45 +213,46 @@ export async function blogPostListLoader(request: Request) {
   };
 }
 
-export async function blogPostListAction(request: Request) {
-  const actor = await requireBlogStaff(request);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const returnTo = String(formData.get("returnTo") ?? "");
-  const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo)
-    ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS)
-    : POST_LIST_PATH;
-  const id = idOf(formData.get("postId"));
+export const blogPostListAction = (request: Request) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const intent = formData.get("intent");
+      const returnTo = String(formData.get("returnTo") ?? "");
+      const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo)
+        ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS)
+        : POST_LIST_PATH;
+      const id = idOf(formData.get("postId"));
 
-  if (intent === "toggle") {
-    // the spec's toggle is a full update of the post (PUT /posts/:id, blog.edit); blog.publish is the publish call's own
-    requireMore(actor, { anyOf: ["blog.edit", "blog.publish"] });
-    try {
-      if (id === null) throw notFound(M.postNotFound);
-      const post = await togglePublished(id);
-      return redirectWithToast(back, {
-        message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title),
-      });
-    } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.publishFailed} (${error.message})` });
-      throw error;
-    }
-  }
+      if (intent === "toggle") {
+        try {
+          if (id === null) throw notFound(M.postNotFound);
+          const post = await togglePublished(id, actor);
+          return redirectWithToast(back, {
+            message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title),
+          });
+        } catch (error) {
+          if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.publishFailed} (${error.message})` });
+          throw error;
+        }
+      }
 
-  if (intent === "delete") {
-    requireMore(actor, { permission: "blog.delete" });
-    try {
-      if (id === null) throw notFound(M.postNotFound);
-      const post = await deletePostByAdmin(id);
-      return redirectWithToast(back, { message: M.postDeleted(post.title) });
-    } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${M.postDeleteFailed}: ${error.message}` });
-      throw error;
-    }
-  }
+      if (intent === "delete") {
+        try {
+          if (id === null) throw notFound(M.postNotFound);
+          const post = await deletePostByAdmin(id, actor);
+          return redirectWithToast(back, { message: M.postDeleted(post.title) });
+        } catch (error) {
+          if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.postDeleteFailed}: ${error.message}` });
+          throw error;
+        }
+      }
 
-  throw new Response("Unknown action", { status: 400 });
-}
+      throw new Response("Unknown action", { status: 400 });
+    },
+    { anyOf: BLOG_PERMISSIONS },
+  );
 
 // ---------------------------------------------------------------- comments
 
@@ -276,33 +284,37 @@ export async function commentQueueLoader(request: Request) {
   };
 }
 
-export async function commentQueueAction(request: Request) {
-  const actor = await requireAdmin(request, { permission: "blog.edit" });
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const returnTo = String(formData.get("returnTo") ?? "");
-  const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo)
-    ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"])
-    : COMMENTS_PATH;
-  const id = idOf(formData.get("commentId"));
-  try {
-    if (id === null) throw notFound(M.commentNotFound);
-    if (intent === "moderate") {
-      const parsed = moderateSchema.safeParse({ status: formData.get("status") });
-      if (!parsed.success) throw new ApiError(400, M.statusInvalid, "VALIDATION_ERROR");
-      await moderateComment(id, parsed.data.status);
-      return redirectWithToast(back, { message: M.commentModerated(COMMENT_STATUS_LABELS[parsed.data.status]) });
-    }
-    if (intent === "delete") {
-      await removeComment(id, actor);
-      return redirectWithToast(back, { message: M.commentDeleted });
-    }
-  } catch (error) {
-    if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: error.message });
-    throw error;
-  }
-  throw new Response("Unknown action", { status: 400 });
-}
+export const commentQueueAction = (request: Request) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const intent = formData.get("intent");
+      const returnTo = String(formData.get("returnTo") ?? "");
+      const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo)
+        ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"])
+        : COMMENTS_PATH;
+      const id = idOf(formData.get("commentId"));
+      try {
+        if (id === null) throw notFound(M.commentNotFound);
+        if (intent === "moderate") {
+          const parsed = moderateSchema.safeParse({ status: formData.get("status") });
+          if (!parsed.success) throw new ApiError(400, M.statusInvalid, "VALIDATION_ERROR");
+          await moderateComment(id, parsed.data.status, actor);
+          return redirectWithToast(back, { message: M.commentModerated(COMMENT_STATUS_LABELS[parsed.data.status]) });
+        }
+        if (intent === "delete") {
+          await removeComment(id, actor);
+          return redirectWithToast(back, { message: M.commentDeleted });
+        }
+      } catch (error) {
+        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: error.message });
+        throw error;
+      }
+      throw new Response("Unknown action", { status: 400 });
+    },
+    { permission: "blog.edit" },
+  );
 
 // ---------------------------------------------------------------- settings
 
@@ -313,23 +325,27 @@ export async function blogSettingsLoader(request: Request) {
   return { settings: await loadBlogSettings() };
 }
 
-export async function blogSettingsAction(request: Request) {
-  await requireAdmin(request, { permission: "blog.edit" });
-  const formData = await request.formData();
-  const parsed = blogSettingsSchema.safeParse({
-    // a ticked box sends "on"; an unticked one nothing
-    comments_enabled: formData.get("comments_enabled") === "on",
-    comment_moderation: formData.get("comment_moderation") === "on",
-    posts_per_page: formData.get("posts_per_page"),
-  });
-  if (!parsed.success) {
-    return {
-      errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) as Record<
-        string,
-        string
-      >,
-    };
-  }
-  await saveBlogSettings(parsed.data);
-  return redirectWithToast(SETTINGS_PATH, { message: M.settingsSaved });
-}
+export const blogSettingsAction = (request: Request) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const parsed = blogSettingsSchema.safeParse({
+        // a ticked box sends "on"; an unticked one nothing
+        comments_enabled: formData.get("comments_enabled") === "on",
+        comment_moderation: formData.get("comment_moderation") === "on",
+        posts_per_page: formData.get("posts_per_page"),
+      });
+      if (!parsed.success) {
+        return {
+          errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) as Record<
+            string,
+            string
+          >,
+        };
+      }
+      await saveBlogSettings(parsed.data, actor);
+      return redirectWithToast(SETTINGS_PATH, { message: M.settingsSaved });
+    },
+    { permission: "blog.edit" },
+  );

@@ -242,7 +242,9 @@ function answer<T extends { result: SubmissionResult<string[]> | undefined }>(ou
 
 export async function productFormAction(request: Request, mode: ProductFormMode) {
   // who is asking, before the form is read
-  const { user } = await requireAdmin(request, permissionFor(mode));
+  // (checked here too, before any chosen image is stored; the service decides again)
+  const actor = await requireAdmin(request, permissionFor(mode));
+  const { user } = actor;
   if (mode.kind === "edit") await productOrNotFound(mode.id);
 
   const handle = async (form: FormData) => {
@@ -294,7 +296,7 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
       skus: submission.value.skus ?? [],
     };
     try {
-      const saved = mode.kind === "create" ? await createProduct(body, { user }) : await updateProductByAdmin(mode.id, body, { user });
+      const saved = mode.kind === "create" ? await createProduct(body, actor) : await updateProductByAdmin(mode.id, body, actor);
       return redirectWithToast(saved.isExternal ? "/admin/external-products" : "/admin/products", {
         message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}`,
       });

@@ -139,7 +139,7 @@ export async function productListAction(request: Request, kind: ProductListKind)
       if (id === null) throw notFound(M.productNotFound);
       // each list deletes its own kind: a forged post naming the other kind's product changes nothing
       if (!(await isOfList(id, kind))) throw notFound(M.productNotFound);
-      await deleteProductByAdmin(id);
+      await deleteProductByAdmin(id, actor);
     } catch (error) {
       if (error instanceof ApiError)
         return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
@@ -168,7 +168,7 @@ export async function productListAction(request: Request, kind: ProductListKind)
       };
     }
     const own = (await Promise.all(ids.map(async (id) => ((await isOfList(id, kind)) ? id : null)))).filter((id) => id !== null);
-    const outcome = await deleteProductsByAdmin(own);
+    const outcome = await deleteProductsByAdmin(own, actor);
     // the other kind's products count as not found
     for (const id of ids) if (!own.includes(id)) outcome.failed.push({ id, reason: M.productNotFound });
     if (outcome.deleted === 0) {

@@ -41,6 +41,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A service's refusal of an action the actor may not take (its permission check, not a
+ * rule about the thing itself): /api answers 403 in the envelope; a page shows its 403.
+ */
+export class ForbiddenError extends ApiError {
+  constructor(message = "权限不足，需要管理员权限") {
+    super(403, message, "FORBIDDEN");
+    this.name = "ForbiddenError";
+  }
+}
+
+/**
+ * A service's failure that a page shows to the admin (a toast, a form error). A refusal
+ * (ForbiddenError) is not one: it goes on to the page's 403 (adminAction).
+ */
+export const isServiceError = (error: unknown): error is ApiError => error instanceof ApiError && !(error instanceof ForbiddenError);
+
 export function apiError(
   status: number,
   message: string,
@@ -173,11 +190,10 @@ export function ok<T extends Record<string, unknown>>(body: T, init?: ResponseIn
   return json({ success: true, ...body }, init);
 }
 
-/** Reads a JSON (or urlencoded/multipart form) body and validates it with a zod schema. */
-export async function readBody<T>(
-  request: Request,
-  schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } },
-): Promise<T> {
+type Schema<T> = { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } };
+
+/** A JSON (or urlencoded/multipart form) body as an object, unchecked: for a service that checks it itself. */
+export async function readRawBody(request: Request): Promise<Record<string, unknown>> {
   let raw: unknown = {};
   const type = request.headers.get("Content-Type") ?? "";
   if (type.includes("application/json")) {
@@ -195,12 +211,22 @@ export async function readBody<T>(
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ApiError(400, "The request body must be a JSON object", "INVALID_JSON");
   }
+  return raw as Record<string, unknown>;
+}
+
+/** Checks input with a zod schema: the value, or 400 naming each bad field (VALIDATION_ERROR). */
+export function parseInput<T>(schema: Schema<T>, raw: unknown): T {
   const result = schema.safeParse(raw);
   if (!result.success) {
     const errors = zodToFieldErrors(result.error);
     throw new ApiError(400, errors[0]?.message ?? "Invalid input", "VALIDATION_ERROR", errors);
   }
   return result.data;
+}
+
+/** Reads a JSON (or urlencoded/multipart form) body and validates it with a zod schema. */
+export async function readBody<T>(request: Request, schema: Schema<T>): Promise<T> {
+  return parseInput(schema, await readRawBody(request));
 }
 
 /** A positive integer route parameter, or 400 naming it. */

@@ -1,10 +1,11 @@
 /** Server-side form helper: a service error as a conform reply. */
 import type { SubmissionResult } from "@conform-to/react";
-import { ApiError } from "./api.server";
+import { ApiError, ForbiddenError } from "./api.server";
 
 /**
  * Turns a service's ApiError into a conform reply: field errors on their fields, the
- * message as the form error. Anything else is rethrown (a 500 page).
+ * message as the form error. A permission refusal (ForbiddenError) and anything else are
+ * rethrown: the page's 403 (adminAction) or its 500.
  */
 export function replyWithApiError<T>(
   submission: {
@@ -13,7 +14,7 @@ export function replyWithApiError<T>(
   error: unknown,
   options: { hideFields?: string[] } = {},
 ): SubmissionResult<T> {
-  if (!(error instanceof ApiError)) throw error;
+  if (!(error instanceof ApiError) || error instanceof ForbiddenError) throw error;
   const fieldErrors: Record<string, string[]> = {};
   for (const fieldError of error.errors ?? []) {
     (fieldErrors[fieldError.field] ??= []).push(fieldError.message);

@@ -6,10 +6,10 @@ import { AgentForm } from "~/components/admin/agent-form";
 import { orPageNotFound, pageId } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
-import { agentJson, getAgent, updateAgentByAdmin } from "~/services/agents.server";
+import { agentJson, getAgent, updateAgentByAdmin, MANAGE_AGENTS } from "~/services/agents.server";
 
 function agentId(value: string | undefined): number {
   return pageId(value, M.notFound);
@@ -19,7 +19,7 @@ const agentOrNotFound = (id: number) => orPageNotFound(getAgent(id), M.notFound)
 
 /** /admin/agents/:id (super admin): edit an agent. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_AGENTS);
   const agent = agentJson(await agentOrNotFound(agentId(params.id)));
   return {
     agent: {
@@ -37,19 +37,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
-  const id = agentId(params.id);
-  await agentOrNotFound(id);
-  const submission = parseWithZod(await request.formData(), { schema: agentSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  try {
-    const agent = await updateAgentByAdmin(id, submission.value);
-    return redirectWithToast("/admin/agents", { message: M.saved(agent.name) });
-  } catch (error) {
-    return { result: replyWithApiError(submission, error) };
-  }
-}
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const id = agentId(params.id);
+      await agentOrNotFound(id);
+      const submission = parseWithZod(await request.formData(), { schema: agentSchema });
+      if (submission.status !== "success") return { result: submission.reply() };
+      try {
+        const agent = await updateAgentByAdmin(id, submission.value, actor);
+        return redirectWithToast("/admin/agents", { message: M.saved(agent.name) });
+      } catch (error) {
+        return { result: replyWithApiError(submission, error) };
+      }
+    },
+    MANAGE_AGENTS,
+  );
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, { title: `${data?.agent.name ?? "Agent"} · Shopping agents · Admin`, noindex: true });

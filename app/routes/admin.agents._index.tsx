@@ -4,14 +4,14 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { isServiceError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { agentTemplateFor, buildAgentLink } from "~/lib/marketplace-links";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";
-import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled } from "~/services/agents.server";
+import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled, MANAGE_AGENTS } from "~/services/agents.server";
 
 const SAMPLE = { weidian: "7231234567", taobao: "623456789012", tmall: "623456789012", "1688": "645678901234" } as const;
 
@@ -21,7 +21,7 @@ const SAMPLE = { weidian: "7231234567", taobao: "623456789012", tmall: "62345678
  * drift, so they are data (docs/decisions/020-marketplace-links.md).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_AGENTS);
   const url = new URL(request.url);
   const agents = await allAgents();
   const confirmId = Number(url.searchParams.get("agentId"));
@@ -43,32 +43,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  // who is asking, before the form is read
-  await requireAdmin(request, { superAdmin: true });
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const id = Number(formData.get("agentId"));
-  try {
-    if (intent === "up" || intent === "down") {
-      await moveAgent(id, intent);
-      return redirectWithToast("/admin/agents", { message: "Order saved." });
-    }
-    if (intent === "enable" || intent === "disable") {
-      const saved = await setAgentEnabled(id, intent === "enable");
-      return redirectWithToast("/admin/agents", { message: `${saved.name} is ${saved.enabled ? "shown" : "hidden"} on product pages.` });
-    }
-    if (intent === "delete") {
-      const agent = await deleteAgentByAdmin(id);
-      return redirectWithToast("/admin/agents", { message: M.deleted(agent.name) });
-    }
-  } catch (error) {
-    if (error instanceof ApiError && error.status < 500)
-      return redirectWithToast("/admin/agents", { type: "error", message: error.message });
-    throw error;
-  }
-  throw new Response("Unknown action", { status: 400 });
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      // who is asking, before the form is read
+      const formData = await request.formData();
+      const intent = String(formData.get("intent") ?? "");
+      const id = Number(formData.get("agentId"));
+      try {
+        if (intent === "up" || intent === "down") {
+          await moveAgent(id, intent, actor);
+          return redirectWithToast("/admin/agents", { message: "Order saved." });
+        }
+        if (intent === "enable" || intent === "disable") {
+          const saved = await setAgentEnabled(id, intent === "enable", actor);
+          return redirectWithToast("/admin/agents", {
+            message: `${saved.name} is ${saved.enabled ? "shown" : "hidden"} on product pages.`,
+          });
+        }
+        if (intent === "delete") {
+          const agent = await deleteAgentByAdmin(id, actor);
+          return redirectWithToast("/admin/agents", { message: M.deleted(agent.name) });
+        }
+      } catch (error) {
+        if (isServiceError(error) && error.status < 500)
+          return redirectWithToast("/admin/agents", { type: "error", message: error.message });
+        throw error;
+      }
+      throw new Response("Unknown action", { status: 400 });
+    },
+    MANAGE_AGENTS,
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Shopping agents · Admin", noindex: true });
 

@@ -5,28 +5,32 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AgentForm } from "~/components/admin/agent-form";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
-import { createAgent } from "~/services/agents.server";
+import { createAgent, MANAGE_AGENTS } from "~/services/agents.server";
 
 /** /admin/agents/new (super admin). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_AGENTS);
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
-  const submission = parseWithZod(await request.formData(), { schema: agentSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  try {
-    const agent = await createAgent(submission.value);
-    return redirectWithToast("/admin/agents", { message: M.created(agent.name) });
-  } catch (error) {
-    return { result: replyWithApiError(submission, error) };
-  }
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const submission = parseWithZod(await request.formData(), { schema: agentSchema });
+      if (submission.status !== "success") return { result: submission.reply() };
+      try {
+        const agent = await createAgent(submission.value, actor);
+        return redirectWithToast("/admin/agents", { message: M.created(agent.name) });
+      } catch (error) {
+        return { result: replyWithApiError(submission, error) };
+      }
+    },
+    MANAGE_AGENTS,
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add agent · Admin", noindex: true });
 

@@ -7,7 +7,7 @@ import { formatDateTime } from "~/components/admin/format";
 import { nullIfNotFound, orPageNotFound, pageId } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryInputSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
@@ -39,24 +39,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request, { permission: "product.edit" });
-  const category = await categoryOf(params.id);
-  const submission = parseWithZod(await request.formData(), { schema: categoryInputSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  try {
-    const { changed } = await updateCategoryByAdmin(category.id, {
-      name: submission.value.name,
-      description: submission.value.description ?? null,
-      parent_id: submission.value.parent_id ?? null,
-      sort_order: submission.value.sort_order ?? 0,
-    });
-    if (!changed) return { result: submission.reply({ formErrors: [M.categoryNoChanges] }) };
-    return redirectWithToast("/admin/categories", { message: `${M.categoryUpdated}: ${submission.value.name}` });
-  } catch (error) {
-    return { result: replyWithApiError(submission, error) };
-  }
-}
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const category = await categoryOf(params.id);
+      const submission = parseWithZod(await request.formData(), { schema: categoryInputSchema });
+      if (submission.status !== "success") return { result: submission.reply() };
+      try {
+        const { changed } = await updateCategoryByAdmin(
+          category.id,
+          {
+            name: submission.value.name,
+            description: submission.value.description ?? null,
+            parent_id: submission.value.parent_id ?? null,
+            sort_order: submission.value.sort_order ?? 0,
+          },
+          actor,
+        );
+        if (!changed) return { result: submission.reply({ formErrors: [M.categoryNoChanges] }) };
+        return redirectWithToast("/admin/categories", { message: `${M.categoryUpdated}: ${submission.value.name}` });
+      } catch (error) {
+        return { result: replyWithApiError(submission, error) };
+      }
+    },
+    { permission: "product.edit" },
+  );
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, { title: `${data?.category.name ?? "Category"} · Edit category · Admin`, noindex: true });

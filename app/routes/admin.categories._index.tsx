@@ -8,12 +8,12 @@ import { AdminDialog } from "~/components/admin/dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema, categoryListQuerySchema, categorySortFormSchema } from "~/schemas/catalogue";
 import { ADMIN_CATEGORY_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
@@ -94,78 +94,72 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { intent: "create"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string };
 
-export async function action({ request }: ActionFunctionArgs) {
-  // who is asking, before the form is read
-  const actor = await requireAdmin(request);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const back = backTo(formData, request);
+export const action = ({ request }: ActionFunctionArgs) =>
+  // who is asking, before the form is read; what they may do, the service decides
+  adminAction(request, async (actor) => {
+    const formData = await request.formData();
+    const intent = formData.get("intent");
+    const back = backTo(formData, request);
 
-  if (intent === "create") {
-    requireMore(actor, { permission: "product.create" });
-    const submission = parseWithZod(formData, { schema: categoryCreateFormSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
-    try {
-      const category = await createCategory(submission.value);
-      return redirectWithToast(back, { message: `${M.categoryCreated}: ${category.name}` });
-    } catch (error) {
-      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    if (intent === "create") {
+      const submission = parseWithZod(formData, { schema: categoryCreateFormSchema });
+      if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+      try {
+        const category = await createCategory(submission.value, actor);
+        return redirectWithToast(back, { message: `${M.categoryCreated}: ${category.name}` });
+      } catch (error) {
+        return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+      }
     }
-  }
 
-  if (intent === "sort") {
-    requireMore(actor, { permission: "product.edit" });
-    const parsed = categorySortFormSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success)
-      return redirectWithToast(back, {
-        type: "error",
-        message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}`,
-      });
-    try {
-      await updateCategoryByAdmin(parsed.data.id, { sort_order: parsed.data.sort_order });
-    } catch (error) {
-      if (error instanceof ApiError)
-        return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
-      throw error;
+    if (intent === "sort") {
+      const parsed = categorySortFormSchema.safeParse(Object.fromEntries(formData));
+      if (!parsed.success)
+        return redirectWithToast(back, {
+          type: "error",
+          message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}`,
+        });
+      try {
+        await updateCategoryByAdmin(parsed.data.id, { sort_order: parsed.data.sort_order }, actor);
+      } catch (error) {
+        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
+        throw error;
+      }
+      return redirectWithToast(back, { message: M.categorySorted });
     }
-    return redirectWithToast(back, { message: M.categorySorted });
-  }
 
-  if (intent === "up" || intent === "down") {
-    requireMore(actor, { permission: "product.edit" });
-    const id = Number(formData.get("categoryId"));
-    try {
-      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
-      // past the neighbour the admin sees: the list may be narrowed by a search
-      const moved = await moveCategory(id, intent, new URL(back, "http://x").searchParams.get("q") ?? "");
-      return redirectWithToast(
-        back,
-        moved
-          ? { message: M.categorySorted }
-          : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" },
-      );
-    } catch (error) {
-      if (error instanceof ApiError)
-        return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
-      throw error;
+    if (intent === "up" || intent === "down") {
+      const id = Number(formData.get("categoryId"));
+      try {
+        if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
+        // past the neighbour the admin sees: the list may be narrowed by a search
+        const moved = await moveCategory(id, intent, new URL(back, "http://x").searchParams.get("q") ?? "", actor);
+        return redirectWithToast(
+          back,
+          moved
+            ? { message: M.categorySorted }
+            : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" },
+        );
+      } catch (error) {
+        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
+        throw error;
+      }
     }
-  }
 
-  if (intent === "delete") {
-    requireMore(actor, { permission: "product.delete" });
-    const id = Number(formData.get("categoryId"));
-    try {
-      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
-      await deleteCategoryByAdmin(id);
-    } catch (error) {
-      if (error instanceof ApiError) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` } satisfies ActionData;
-      throw error;
+    if (intent === "delete") {
+      const id = Number(formData.get("categoryId"));
+      try {
+        if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
+        await deleteCategoryByAdmin(id, actor);
+      } catch (error) {
+        if (isServiceError(error)) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` } satisfies ActionData;
+        throw error;
+      }
+      return redirectWithToast(back, { message: M.categoryDeleted });
     }
-    return redirectWithToast(back, { message: M.categoryDeleted });
-  }
 
-  throw new Response("Unknown action", { status: 400 });
-}
+    throw new Response("Unknown action", { status: 400 });
+  });
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Categories · Admin", noindex: true });
 

@@ -5,7 +5,7 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { CategoryForm } from "~/components/admin/category-forms";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
@@ -17,17 +17,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { parents: (await parentChoices()).map(({ id, name }) => ({ id, name })) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request, { permission: "product.create" });
-  const submission = parseWithZod(await request.formData(), { schema: categoryCreateFormSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  try {
-    const category = await createCategory(submission.value);
-    return redirectWithToast("/admin/categories", { message: `${M.categoryCreated}: ${category.name}` });
-  } catch (error) {
-    return { result: replyWithApiError(submission, error) };
-  }
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const submission = parseWithZod(await request.formData(), { schema: categoryCreateFormSchema });
+      if (submission.status !== "success") return { result: submission.reply() };
+      try {
+        const category = await createCategory(submission.value, actor);
+        return redirectWithToast("/admin/categories", { message: `${M.categoryCreated}: ${category.name}` });
+      } catch (error) {
+        return { result: replyWithApiError(submission, error) };
+      }
+    },
+    { permission: "product.create" },
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add category · Admin", noindex: true });
 

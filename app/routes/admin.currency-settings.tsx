@@ -4,21 +4,21 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDateTime } from "~/components/admin/format";
 import { FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, isServiceError } from "~/lib/api.server";
 import { CURRENCIES, CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode } from "~/lib/currency";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
-import { forceRefreshRates, getRates, setManualRatesFromInput, switchToAutomaticRates } from "~/services/currency.server";
+import { forceRefreshRates, getRates, setManualRatesFromInput, switchToAutomaticRates, MANAGE_RATES } from "~/services/currency.server";
 
 const FOREIGN = CURRENCY_CODES.filter((code): code is Exclude<CurrencyCode, "CNY"> => code !== "CNY");
 const PAGE = "/admin/currency-settings";
 
 /** /admin/currency-settings (super admin): manual or automatic CNY rates (docs/product/admin.md 2, 4, 5). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_RATES);
   const view = await getRates();
   return {
     mode: view.mode,
@@ -29,44 +29,49 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { error: string; values: Record<string, string> };
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
-  const formData = await request.formData();
-  const intent = formData.get("intent");
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const intent = formData.get("intent");
 
-  if (intent === "save") {
-    const values: Record<string, string> = {};
-    for (const code of FOREIGN) values[code] = String(formData.get(code) ?? "");
-    try {
-      await setManualRatesFromInput(values);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400) return { error: error.message, values } satisfies ActionData;
-      log.error(`saving manual rates failed: ${(error as Error).message}`);
-      return { error: RATE_MESSAGES.saveFailed, values } satisfies ActionData;
-    }
-    return redirectWithToast(PAGE, { message: RATE_MESSAGES.saved });
-  }
+      if (intent === "save") {
+        const values: Record<string, string> = {};
+        for (const code of FOREIGN) values[code] = String(formData.get(code) ?? "");
+        try {
+          await setManualRatesFromInput(values, actor);
+        } catch (error) {
+          if (isServiceError(error) && error.status === 400) return { error: error.message, values } satisfies ActionData;
+          if (!isServiceError(error) && error instanceof ApiError) throw error;
+          log.error(`saving manual rates failed: ${(error as Error).message}`);
+          return { error: RATE_MESSAGES.saveFailed, values } satisfies ActionData;
+        }
+        return redirectWithToast(PAGE, { message: RATE_MESSAGES.saved });
+      }
 
-  if (intent === "refresh") {
-    const { fetched } = await forceRefreshRates();
-    return redirectWithToast(
-      PAGE,
-      fetched
-        ? { message: "Exchange rates refreshed from the live source" }
-        : {
-            type: "error",
-            message: "The live rates could not be fetched. Set the rates manually below if the ones in effect are out of date.",
-          },
-    );
-  }
+      if (intent === "refresh") {
+        const { fetched } = await forceRefreshRates(actor);
+        return redirectWithToast(
+          PAGE,
+          fetched
+            ? { message: "Exchange rates refreshed from the live source" }
+            : {
+                type: "error",
+                message: "The live rates could not be fetched. Set the rates manually below if the ones in effect are out of date.",
+              },
+        );
+      }
 
-  if (intent === "automatic") {
-    await switchToAutomaticRates();
-    return redirectWithToast(PAGE, { message: "Automatic rates are in effect again" });
-  }
+      if (intent === "automatic") {
+        await switchToAutomaticRates(actor);
+        return redirectWithToast(PAGE, { message: "Automatic rates are in effect again" });
+      }
 
-  throw new Response("Unknown action", { status: 400 });
-}
+      throw new Response("Unknown action", { status: 400 });
+    },
+    MANAGE_RATES,
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Exchange rates · Admin", noindex: true });
 

@@ -8,11 +8,11 @@ import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/com
 import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError, nullIfNotFound } from "~/lib/api.server";
+import { ApiError, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { templateInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, variablesIn } from "~/schemas/email-rules";
@@ -100,66 +100,66 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string };
 
-export async function action({ request }: ActionFunctionArgs) {
-  // who is asking, before the form is read
-  const actor = await requireAdmin(request, EMAIL_ACCESS);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const back = listHref(new URL(request.url).searchParams);
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(request, async (actor) => {
+    // who is asking, before the form is read
+    const formData = await request.formData();
+    const intent = formData.get("intent");
+    const back = listHref(new URL(request.url).searchParams);
 
-  if (intent === "create" || intent === "update") {
-    const submission = parseWithZod(formData, { schema: templateInputSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
-    let template;
-    try {
-      template =
-        intent === "create"
-          ? await createEmailTemplate(submission.value, actor)
-          : await updateEmailTemplate(Number(formData.get("templateId")), submission.value);
-    } catch (error) {
-      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+    if (intent === "create" || intent === "update") {
+      const submission = parseWithZod(formData, { schema: templateInputSchema });
+      if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+      let template;
+      try {
+        template =
+          intent === "create"
+            ? await createEmailTemplate(submission.value, actor)
+            : await updateEmailTemplate(Number(formData.get("templateId")), submission.value, actor);
+      } catch (error) {
+        return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+      }
+      const saved = `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}`;
+      if (formData.get("then") !== "test") return redirectWithToast(back, { message: saved });
+      // "Save and send a test to me": saved, mailed, and the editor stays open for the next change
+      const editor = listHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
+      try {
+        return redirectWithToast(editor, { message: `${saved}. ${M.testSent(await sendTemplateTest(template.id, actor))}` });
+      } catch (error) {
+        if (isServiceError(error)) return redirectWithToast(editor, { type: "error", message: `${saved}. ${error.message}` });
+        throw error;
+      }
     }
-    const saved = `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}`;
-    if (formData.get("then") !== "test") return redirectWithToast(back, { message: saved });
-    // "Save and send a test to me": saved, mailed, and the editor stays open for the next change
-    const editor = listHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
-    try {
-      return redirectWithToast(editor, { message: `${saved}. ${M.testSent(await sendTemplateTest(template.id, actor))}` });
-    } catch (error) {
-      if (error instanceof ApiError) return redirectWithToast(editor, { type: "error", message: `${saved}. ${error.message}` });
-      throw error;
-    }
-  }
 
-  if (intent === "test") {
-    try {
+    if (intent === "test") {
+      try {
+        const id = Number(formData.get("templateId"));
+        if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
+        return redirectWithToast(back, { message: M.testSent(await sendTemplateTest(id, actor)) });
+      } catch (error) {
+        if (isServiceError(error))
+          return redirectWithToast(back, {
+            type: "error",
+            message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}`,
+          });
+        throw error;
+      }
+    }
+
+    if (intent === "delete") {
       const id = Number(formData.get("templateId"));
-      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
-      return redirectWithToast(back, { message: M.testSent(await sendTemplateTest(id, actor)) });
-    } catch (error) {
-      if (error instanceof ApiError)
-        return redirectWithToast(back, {
-          type: "error",
-          message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}`,
-        });
-      throw error;
+      try {
+        if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
+        await deleteEmailTemplate(id, actor);
+      } catch (error) {
+        if (isServiceError(error)) return { intent, error: `${M.deleteFailed}: ${error.message}` } satisfies ActionData;
+        throw error;
+      }
+      return redirectWithToast(back, { message: M.templateDeleted });
     }
-  }
 
-  if (intent === "delete") {
-    const id = Number(formData.get("templateId"));
-    try {
-      if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
-      await deleteEmailTemplate(id);
-    } catch (error) {
-      if (error instanceof ApiError) return { intent, error: `${M.deleteFailed}: ${error.message}` } satisfies ActionData;
-      throw error;
-    }
-    return redirectWithToast(back, { message: M.templateDeleted });
-  }
-
-  throw new Response("Unknown action", { status: 400 });
-}
+    throw new Response("Unknown action", { status: 400 });
+  });
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email templates · Admin", noindex: true });
 

@@ -6,10 +6,10 @@ import { AdminDialog } from "~/components/admin/dialog";
 import { CampaignActions, CampaignForm, DeleteCampaignForm, ExecuteCampaignForm } from "~/components/admin/email/email-forms";
 import { CampaignProgress, CampaignStatusBadge, EmailErrorView, LiveNote, useLiveRefresh } from "~/components/admin/email/email-parts";
 import { formatDateTime } from "~/components/admin/format";
-import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound } from "~/lib/api.server";
+import { isNotFound, orPageNotFound, pageId, pageNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { campaignInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, RECIPIENT_LABELS, RECURRING_LABELS, SCHEDULE_LABELS } from "~/schemas/email-rules";
@@ -81,76 +81,76 @@ function backTo(formData: FormData, fallback: string): string {
 
 type ActionData = { intent: "update"; result: SubmissionResult<string[]> };
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const actor = await requireAdmin(request, EMAIL_ACCESS);
-  const id = campaignId(params.id);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const here = `${LIST}/${id}`;
-  const back = backTo(formData, here);
-  const failed = (prefix: string, error: unknown) => {
-    if (error instanceof ApiError) return redirectWithToast(back, { type: "error", message: `${prefix}: ${error.message}` });
-    throw error;
-  };
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  adminAction(request, async (actor) => {
+    const id = campaignId(params.id);
+    const formData = await request.formData();
+    const intent = formData.get("intent");
+    const here = `${LIST}/${id}`;
+    const back = backTo(formData, here);
+    const failed = (prefix: string, error: unknown) => {
+      if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${prefix}: ${error.message}` });
+      throw error;
+    };
 
-  switch (intent) {
-    case "update": {
-      // the status first: a campaign that is not a draft says so ('只有草稿状态的活动可以编辑'), whatever the form holds
-      try {
-        await editableEmailCampaign(id);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
-        throw isNotFound(error) ? pageNotFound(M.campaignNotFound) : error;
+    switch (intent) {
+      case "update": {
+        // the status first: a campaign that is not a draft says so ('只有草稿状态的活动可以编辑'), whatever the form holds
+        try {
+          await editableEmailCampaign(id);
+        } catch (error) {
+          if (isServiceError(error) && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
+          throw isNotFound(error) ? pageNotFound(M.campaignNotFound) : error;
+        }
+        const submission = parseWithZod(formData, { schema: campaignInputSchema });
+        if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+        let campaign;
+        try {
+          campaign = await updateEmailCampaign(id, submission.value, actor);
+        } catch (error) {
+          return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+        }
+        if (formData.get("then") !== "start") return redirectWithToast(here, { message: `${M.campaignUpdated}: ${campaign.name}` });
+        try {
+          const { message } = await executeEmailCampaign(id, actor);
+          return redirectWithToast(here, { message: `${message}: ${campaign.name}` });
+        } catch (error) {
+          // saved, but it could not start: the form stays open and says why
+          return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+        }
       }
-      const submission = parseWithZod(formData, { schema: campaignInputSchema });
-      if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
-      let campaign;
-      try {
-        campaign = await updateEmailCampaign(id, submission.value);
-      } catch (error) {
-        return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
-      }
-      if (formData.get("then") !== "start") return redirectWithToast(here, { message: `${M.campaignUpdated}: ${campaign.name}` });
-      try {
-        const { message } = await executeEmailCampaign(id, actor);
-        return redirectWithToast(here, { message: `${message}: ${campaign.name}` });
-      } catch (error) {
-        // saved, but it could not start: the form stays open and says why
-        return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
-      }
+      case "execute":
+        try {
+          const { message } = await executeEmailCampaign(id, actor);
+          return redirectWithToast(back, { message });
+        } catch (error) {
+          return failed(M.executeFailed, error);
+        }
+      case "pause":
+        try {
+          await pauseEmailCampaign(id, actor);
+          return redirectWithToast(back, { message: M.campaignPaused });
+        } catch (error) {
+          return failed(M.pauseFailed, error);
+        }
+      case "unschedule":
+        try {
+          await unscheduleEmailCampaign(id, actor);
+          return redirectWithToast(back, { message: M.campaignUnscheduled });
+        } catch (error) {
+          return failed(M.updateFailed, error);
+        }
+      case "delete":
+        try {
+          await deleteEmailCampaign(id, actor);
+          return redirectWithToast(back === here ? LIST : back, { message: M.campaignDeleted });
+        } catch (error) {
+          return failed(M.deleteFailed, error);
+        }
+      default:
+        throw new Response("Unknown action", { status: 400 });
     }
-    case "execute":
-      try {
-        const { message } = await executeEmailCampaign(id, actor);
-        return redirectWithToast(back, { message });
-      } catch (error) {
-        return failed(M.executeFailed, error);
-      }
-    case "pause":
-      try {
-        await pauseEmailCampaign(id, actor);
-        return redirectWithToast(back, { message: M.campaignPaused });
-      } catch (error) {
-        return failed(M.pauseFailed, error);
-      }
-    case "unschedule":
-      try {
-        await unscheduleEmailCampaign(id);
-        return redirectWithToast(back, { message: M.campaignUnscheduled });
-      } catch (error) {
-        return failed(M.updateFailed, error);
-      }
-    case "delete":
-      try {
-        await deleteEmailCampaign(id);
-        return redirectWithToast(back === here ? LIST : back, { message: M.campaignDeleted });
-      } catch (error) {
-        return failed(M.deleteFailed, error);
-      }
-    default:
-      throw new Response("Unknown action", { status: 400 });
-  }
-}
+  });
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, { title: `${data?.campaign.name ?? "Campaign"} · Email · Admin`, noindex: true });

@@ -11,7 +11,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { campaignInputSchema, campaignListQuerySchema } from "~/schemas/email";
 import {
@@ -90,31 +90,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionData = { intent: "create"; result: SubmissionResult<string[]> };
 
 /** Creating here; every other campaign action posts to the campaign's own page. */
-export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdmin(request, EMAIL_ACCESS);
-  const formData = await request.formData();
-  if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
-  const submission = parseWithZod(formData, { schema: campaignInputSchema });
-  if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
-  let campaign;
-  try {
-    campaign = await createEmailCampaign(submission.value, actor);
-  } catch (error) {
-    return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
-  }
-  if (formData.get("then") !== "start")
-    return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
-  // "Send now" / "Schedule" in the same step: no draft left that still needs Execute
-  try {
-    const { message } = await executeEmailCampaign(campaign.id, actor);
-    return redirectWithToast(detailPath(campaign.id), { message: `${message}: ${campaign.name}` });
-  } catch (error) {
-    // it could not start (a time in the past, nothing to send): the draft made a moment ago
-    // goes again and the form shows why, with everything typed still in it
-    await deleteEmailCampaign(campaign.id).catch(() => undefined);
-    return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
-  }
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(request, async (actor) => {
+    const formData = await request.formData();
+    if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
+    const submission = parseWithZod(formData, { schema: campaignInputSchema });
+    if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
+    let campaign;
+    try {
+      campaign = await createEmailCampaign(submission.value, actor);
+    } catch (error) {
+      return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+    if (formData.get("then") !== "start")
+      return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+    // "Send now" / "Schedule" in the same step: no draft left that still needs Execute
+    try {
+      const { message } = await executeEmailCampaign(campaign.id, actor);
+      return redirectWithToast(detailPath(campaign.id), { message: `${message}: ${campaign.name}` });
+    } catch (error) {
+      // it could not start (a time in the past, nothing to send): the draft made a moment ago
+      // goes again and the form shows why, with everything typed still in it
+      await deleteEmailCampaign(campaign.id, actor).catch(() => undefined);
+      return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
+    }
+  });
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email campaigns · Admin", noindex: true });
 

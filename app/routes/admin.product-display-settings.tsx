@@ -3,34 +3,41 @@ import { Form, Link, useLoaderData, useNavigation, useRouteError } from "@remix-
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { isTrue } from "~/schemas/site-settings";
-import { loadSettings, saveSiteSettings } from "~/services/site-settings.server";
+import { loadSettings } from "~/services/site-settings.server";
+import { ForbiddenError } from "~/lib/api.server";
+import { saveSettingsByAdmin, MANAGE_SETTINGS } from "~/services/site-tools.server";
 
 const PAGE = "/admin/product-display-settings";
 const MESSAGES = { saved: "外部商品显示设置已保存", saveFailed: "保存外部商品显示设置时出错" } as const;
 
 /** /admin/product-display-settings (super admin): show or hide external products on the storefront. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_SETTINGS);
   const settings = await loadSettings();
   return { showExternal: isTrue(settings.show_external_products) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
-  const formData = await request.formData();
-  // a hidden "false" comes first; a ticked box adds "true"
-  const show = formData.getAll("show_external_products").includes("true");
-  try {
-    await saveSiteSettings({ show_external_products: show ? "true" : "false" });
-  } catch (error) {
-    log.error(`saving show_external_products failed: ${(error as Error).message}`);
-    return redirectWithToast(PAGE, { type: "error", message: MESSAGES.saveFailed });
-  }
-  return redirectWithToast(PAGE, { message: MESSAGES.saved });
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      // a hidden "false" comes first; a ticked box adds "true"
+      const show = formData.getAll("show_external_products").includes("true");
+      try {
+        await saveSettingsByAdmin({ show_external_products: show ? "true" : "false" }, actor);
+      } catch (error) {
+        if (error instanceof ForbiddenError) throw error;
+        log.error(`saving show_external_products failed: ${(error as Error).message}`);
+        return redirectWithToast(PAGE, { type: "error", message: MESSAGES.saveFailed });
+      }
+      return redirectWithToast(PAGE, { message: MESSAGES.saved });
+    },
+    MANAGE_SETTINGS,
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Product display · Admin", noindex: true });
 

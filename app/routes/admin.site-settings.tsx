@@ -4,14 +4,20 @@ import { useEffect, useState } from "react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ErrorList, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { ApiError } from "~/lib/api.server";
+import { isServiceError, ForbiddenError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { log } from "~/lib/log.server";
-import { requireAdmin } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { SETTINGS_MESSAGES } from "~/schemas/admin-site-settings";
 import type { SiteSettingKey } from "~/schemas/site-settings";
-import { generateSitemapReport, getSettingsForAdmin, saveSettingsByAdmin, testRobotsTxt } from "~/services/site-tools.server";
+import {
+  generateSitemapReport,
+  getSettingsForAdmin,
+  saveSettingsByAdmin,
+  testRobotsTxt,
+  MANAGE_SETTINGS,
+} from "~/services/site-tools.server";
 
 type FieldDef = {
   key: SiteSettingKey;
@@ -69,7 +75,7 @@ const isTab = (value: unknown): value is TabId => TABS.some((tab) => tab.id === 
 const tabOf = (key: string): TabId => TABS.find((tab) => tab.fields.some((field) => field.key === key))?.id ?? "basic";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
+  await requireAdmin(request, MANAGE_SETTINGS);
   const entries = await getSettingsForAdmin();
   const values = Object.fromEntries(FORM_FIELDS.map((field) => [field.key, entries[field.key]?.value ?? ""])) as Record<
     SiteSettingKey,
@@ -84,81 +90,87 @@ type ActionData =
   | { intent: "save"; tab: TabId; formError: string; fieldErrors: Record<string, string>; values: Record<string, string> }
   | { intent: "sitemap" | "robots"; tab: "tools"; tool: ToolResult };
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request, { superAdmin: true });
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "save");
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      const formData = await request.formData();
+      const intent = String(formData.get("intent") ?? "save");
 
-  if (intent === "sitemap") {
-    try {
-      const report = await generateSitemapReport();
-      return {
-        intent,
-        tab: "tools",
-        tool: {
-          ok: true,
-          title: `网站地图生成成功: ${report.urlCount} URLs in ${report.durationMs} ms`,
-          details: [
-            `${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`,
-            `generated at ${report.generatedAt}`,
-          ],
-        },
-      } satisfies ActionData;
-    } catch (error) {
-      log.error(`[site-settings] sitemap generation failed: ${(error as Error).stack ?? error}`);
-      return {
-        intent,
-        tab: "tools",
-        tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] },
-      } satisfies ActionData;
-    }
-  }
+      if (intent === "sitemap") {
+        try {
+          const report = await generateSitemapReport(actor);
+          return {
+            intent,
+            tab: "tools",
+            tool: {
+              ok: true,
+              title: `网站地图生成成功: ${report.urlCount} URLs in ${report.durationMs} ms`,
+              details: [
+                `${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`,
+                `generated at ${report.generatedAt}`,
+              ],
+            },
+          } satisfies ActionData;
+        } catch (error) {
+          if (error instanceof ForbiddenError) throw error;
+          log.error(`[site-settings] sitemap generation failed: ${(error as Error).stack ?? error}`);
+          return {
+            intent,
+            tab: "tools",
+            tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] },
+          } satisfies ActionData;
+        }
+      }
 
-  if (intent === "robots") {
-    try {
-      const report = await testRobotsTxt();
-      const facts = [
-        `${report.url} answered HTTP ${report.status} in ${report.durationMs} ms`,
-        `${report.lineCount} directives, ${report.userAgents.length} User-agent group(s), ${report.ruleCount} Allow/Disallow rule(s)`,
-        ...report.sitemaps.map((url) => `Sitemap: ${url}`),
-      ];
-      return {
-        intent,
-        tab: "tools",
-        tool: report.ok
-          ? { ok: true, title: "robots.txt 测试成功", details: [...facts, ...report.warnings] }
-          : { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [...report.problems, ...report.warnings, ...facts] },
-      } satisfies ActionData;
-    } catch (error) {
-      return {
-        intent,
-        tab: "tools",
-        tool: { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [`the request failed: ${(error as Error).message}`] },
-      } satisfies ActionData;
-    }
-  }
+      if (intent === "robots") {
+        try {
+          const report = await testRobotsTxt(actor);
+          const facts = [
+            `${report.url} answered HTTP ${report.status} in ${report.durationMs} ms`,
+            `${report.lineCount} directives, ${report.userAgents.length} User-agent group(s), ${report.ruleCount} Allow/Disallow rule(s)`,
+            ...report.sitemaps.map((url) => `Sitemap: ${url}`),
+          ];
+          return {
+            intent,
+            tab: "tools",
+            tool: report.ok
+              ? { ok: true, title: "robots.txt 测试成功", details: [...facts, ...report.warnings] }
+              : { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [...report.problems, ...report.warnings, ...facts] },
+          } satisfies ActionData;
+        } catch (error) {
+          if (error instanceof ForbiddenError) throw error;
+          return {
+            intent,
+            tab: "tools",
+            tool: { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [`the request failed: ${(error as Error).message}`] },
+          } satisfies ActionData;
+        }
+      }
 
-  const tab = isTab(formData.get("tab")) ? (formData.get("tab") as TabId) : "basic";
-  const values: Record<string, string> = {};
-  for (const field of FORM_FIELDS) {
-    values[field.key] = field.kind === "switch" ? String(formData.get(field.key) === "on") : String(formData.get(field.key) ?? "");
-  }
-  try {
-    await saveSettingsByAdmin(values);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const fieldErrors = Object.fromEntries((error.errors ?? []).map((e) => [e.field, e.message]));
-    const firstKey = Object.keys(fieldErrors)[0];
-    return {
-      intent: "save",
-      tab: firstKey ? tabOf(firstKey) : tab,
-      formError: `${SETTINGS_MESSAGES.saveFailed}: ${error.message}`,
-      fieldErrors,
-      values,
-    } satisfies ActionData;
-  }
-  return redirectWithToast(`/admin/site-settings?tab=${tab}`, { message: SETTINGS_MESSAGES.saved });
-}
+      const tab = isTab(formData.get("tab")) ? (formData.get("tab") as TabId) : "basic";
+      const values: Record<string, string> = {};
+      for (const field of FORM_FIELDS) {
+        values[field.key] = field.kind === "switch" ? String(formData.get(field.key) === "on") : String(formData.get(field.key) ?? "");
+      }
+      try {
+        await saveSettingsByAdmin(values, actor);
+      } catch (error) {
+        if (!isServiceError(error)) throw error;
+        const fieldErrors = Object.fromEntries((error.errors ?? []).map((e) => [e.field, e.message]));
+        const firstKey = Object.keys(fieldErrors)[0];
+        return {
+          intent: "save",
+          tab: firstKey ? tabOf(firstKey) : tab,
+          formError: `${SETTINGS_MESSAGES.saveFailed}: ${error.message}`,
+          fieldErrors,
+          values,
+        } satisfies ActionData;
+      }
+      return redirectWithToast(`/admin/site-settings?tab=${tab}`, { message: SETTINGS_MESSAGES.saved });
+    },
+    MANAGE_SETTINGS,
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Site settings · Admin", noindex: true });
 

@@ -8,12 +8,12 @@ import { formatDateTime } from "~/components/admin/format";
 import { PermissionPanel } from "~/components/admin/permission-panel";
 import { EditUserForm, ResetPasswordForm } from "~/components/admin/user-forms";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
-import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound } from "~/lib/api.server";
+import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { isSuperAdmin } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/services/permissions.server";
+import { requireAdmin, requireMore, adminAction, type Actor } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { ADMIN_MESSAGES, adminEditUserFormSchema, adminResetPasswordFormSchema, roleAssignmentSchema } from "~/schemas/admin-users";
 import {
@@ -62,73 +62,71 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 const ACCESS_INTENTS = ["assignRole", "revokeRole", "grantPermission", "revokePermission"] as const;
 type AccessIntent = (typeof ACCESS_INTENTS)[number];
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  // who is asking, before the form is read
-  const actor = await requireAdmin(request, { permission: "user.edit" });
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const id = parseUserId(params.userId);
-  const here = `/admin/users/${id}`;
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      // who is asking, before the form is read
+      const formData = await request.formData();
+      const intent = String(formData.get("intent") ?? "");
+      const id = parseUserId(params.userId);
+      const here = `/admin/users/${id}`;
 
-  if ((ACCESS_INTENTS as readonly string[]).includes(intent)) {
-    // assigning and revoking roles and permissions: super admins only
-    requireMore(actor, { superAdmin: true });
-    const returnTo = safeRedirect(formData.get("returnTo"), `${here}?modal=permissions`);
-    return changeAccess(intent as AccessIntent, id, formData, actor, returnTo);
-  }
-
-  if (intent === "update") {
-    const submission = parseWithZod(formData, { schema: adminEditUserFormSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
-    const { confirm: _confirmed, ...changes } = submission.value;
-    try {
-      const { changed } = await updateUserByAdmin(id, changes, actor);
-      return changed
-        ? redirectWithToast(here, { message: ADMIN_MESSAGES.updated })
-        : redirectWithToast(here, { type: "info", message: ADMIN_MESSAGES.noChanges });
-    } catch (error) {
-      if (isNotFound(error)) throw pageNotFound(error.message);
-      if (error instanceof ApiError && !error.errors?.length) {
-        // not about one field: '更新用户失败' with the reason
-        return {
-          intent,
-          result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }),
-        } satisfies ActionData;
+      if ((ACCESS_INTENTS as readonly string[]).includes(intent)) {
+        // assigning and revoking roles and permissions: super admins only
+        requireMore(actor, { superAdmin: true });
+        const returnTo = safeRedirect(formData.get("returnTo"), `${here}?modal=permissions`);
+        return changeAccess(intent as AccessIntent, id, formData, actor, returnTo);
       }
-      return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
-    }
-  }
 
-  if (intent === "resetPassword") {
-    const hidden = ["newPassword", "confirmPassword"];
-    const submission = parseWithZod(formData, { schema: adminResetPasswordFormSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply({ hideFields: hidden }) } satisfies ActionData;
-    try {
-      await resetPasswordByAdmin(id, submission.value.newPassword, actor);
-    } catch (error) {
-      if (isNotFound(error)) throw pageNotFound(error.message);
-      if (error instanceof ApiError) {
-        return {
-          intent,
-          result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.resetFailed}: ${error.message}`], hideFields: hidden }),
-        } satisfies ActionData;
+      if (intent === "update") {
+        const submission = parseWithZod(formData, { schema: adminEditUserFormSchema });
+        if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+        const { confirm: _confirmed, ...changes } = submission.value;
+        try {
+          const { changed } = await updateUserByAdmin(id, changes, actor);
+          return changed
+            ? redirectWithToast(here, { message: ADMIN_MESSAGES.updated })
+            : redirectWithToast(here, { type: "info", message: ADMIN_MESSAGES.noChanges });
+        } catch (error) {
+          if (isNotFound(error)) throw pageNotFound(error.message);
+          if (isServiceError(error) && !error.errors?.length) {
+            // not about one field: '更新用户失败' with the reason
+            return {
+              intent,
+              result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }),
+            } satisfies ActionData;
+          }
+          return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
+        }
       }
-      throw error;
-    }
-    return redirectWithToast(here, { message: ADMIN_MESSAGES.passwordReset });
-  }
 
-  throw new Response("Unknown action", { status: 400 });
-}
+      if (intent === "resetPassword") {
+        const hidden = ["newPassword", "confirmPassword"];
+        const submission = parseWithZod(formData, { schema: adminResetPasswordFormSchema });
+        if (submission.status !== "success") return { intent, result: submission.reply({ hideFields: hidden }) } satisfies ActionData;
+        try {
+          await resetPasswordByAdmin(id, submission.value.newPassword, actor);
+        } catch (error) {
+          if (isNotFound(error)) throw pageNotFound(error.message);
+          if (isServiceError(error)) {
+            return {
+              intent,
+              result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.resetFailed}: ${error.message}`], hideFields: hidden }),
+            } satisfies ActionData;
+          }
+          throw error;
+        }
+        return redirectWithToast(here, { message: ADMIN_MESSAGES.passwordReset });
+      }
+
+      throw new Response("Unknown action", { status: 400 });
+    },
+    { permission: "user.edit" },
+  );
 
 /** One role or permission change, then back to the dialog it came from with a toast. */
-async function changeAccess(
-  intent: AccessIntent,
-  userId: number,
-  formData: FormData,
-  actor: Awaited<ReturnType<typeof requireAdmin>>,
-  returnTo: string,
-): Promise<Response> {
+async function changeAccess(intent: AccessIntent, userId: number, formData: FormData, actor: Actor, returnTo: string): Promise<Response> {
   const messages = {
     assignRole: [ADMIN_MESSAGES.roleAssigned, ADMIN_MESSAGES.roleAssignFailed],
     revokeRole: [ADMIN_MESSAGES.roleRevoked, ADMIN_MESSAGES.roleRevokeFailed],
@@ -157,7 +155,7 @@ async function changeAccess(
         break;
     }
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!isServiceError(error)) throw error;
     return redirectWithToast(returnTo, { type: "error", title: failure, message: error.message });
   }
   return redirectWithToast(returnTo, { message: success });

@@ -10,12 +10,12 @@ import { BatchCreateForm, CreateUserForm, DeleteUserForm } from "~/components/ad
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
-import { ApiError, nullIfNotFound } from "~/lib/api.server";
+import { ApiError, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can, isSuperAdmin, type UserType } from "~/lib/permissions";
-import { requireAdmin, requireMore } from "~/services/permissions.server";
+import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import {
   ADMIN_MESSAGES,
@@ -116,76 +116,77 @@ type ActionData =
     }
   | { intent: "delete"; error: string };
 
-export async function action({ request }: ActionFunctionArgs) {
-  // who is asking, before the form is read
-  const actor = await requireAdmin(request, { anyOf: USER_MANAGEMENT_PERMISSIONS });
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const back = listHref(new URL(request.url).searchParams);
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminAction(
+    request,
+    async (actor) => {
+      // who is asking, before the form is read
+      const formData = await request.formData();
+      const intent = formData.get("intent");
+      const back = listHref(new URL(request.url).searchParams);
 
-  if (intent === "create") {
-    requireMore(actor, { permission: "user.create" });
-    const submission = parseWithZod(formData, { schema: adminCreateUserSchema });
-    if (submission.status !== "success") {
-      return { intent, result: submission.reply({ hideFields: ["password"] }) } satisfies ActionData;
-    }
-    try {
-      const created = await createUserByAdmin(submission.value, actor);
-      return redirectWithToast(back, { message: `${ADMIN_MESSAGES.created}: ${created.username}` });
-    } catch (error) {
-      return { intent, result: replyWithApiError(submission, error, { hideFields: ["password"] }) } satisfies ActionData;
-    }
-  }
-
-  if (intent === "batch") {
-    requireMore(actor, { permission: "user.create" });
-    const submission = parseWithZod(formData, { schema: adminBatchFormSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
-    const lines = submission.value.lines
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter(Boolean);
-    let outcome: Awaited<ReturnType<typeof batchCreateUsers>>;
-    try {
-      outcome = await batchCreateUsers(parseBatchLines(submission.value.lines), actor);
-    } catch (error) {
-      // too many lines (or none): said on the field, what was typed kept
-      if (error instanceof ApiError && error.status === 400) {
-        return { intent, result: submission.reply({ fieldErrors: { lines: [error.message] } }) } satisfies ActionData;
+      if (intent === "create") {
+        const submission = parseWithZod(formData, { schema: adminCreateUserSchema });
+        if (submission.status !== "success") {
+          return { intent, result: submission.reply({ hideFields: ["password"] }) } satisfies ActionData;
+        }
+        try {
+          const created = await createUserByAdmin(submission.value, actor);
+          return redirectWithToast(back, { message: `${ADMIN_MESSAGES.created}: ${created.username}` });
+        } catch (error) {
+          return { intent, result: replyWithApiError(submission, error, { hideFields: ["password"] }) } satisfies ActionData;
+        }
       }
-      throw error;
-    }
-    const summary = batchSummary(outcome.success, outcome.failed);
-    if (outcome.failed === 0) return redirectWithToast(back, { message: summary });
-    return {
-      intent,
-      // the lines hold passwords: never send them back
-      result: submission.reply({ resetForm: true }),
-      summary,
-      lineErrors: outcome.errors.map(({ index, error }) => ({
-        line: index + 1,
-        username: lines[index]?.split(",")[0]?.trim() ?? "",
-        error,
-      })),
-    } satisfies ActionData;
-  }
 
-  if (intent === "delete") {
-    requireMore(actor, { permission: "user.delete" });
-    const userId = Number(formData.get("userId"));
-    try {
-      if (!Number.isInteger(userId) || userId <= 0) throw new ApiError(404, ADMIN_MESSAGES.userNotFound);
-      await deleteUserByAdmin(userId, actor);
-    } catch (error) {
-      if (error instanceof ApiError) return { intent, error: error.message || ADMIN_MESSAGES.deleteFailed } satisfies ActionData;
-      throw error;
-    }
-    return redirectWithToast(back, { message: ADMIN_MESSAGES.deleted });
-  }
+      if (intent === "batch") {
+        const submission = parseWithZod(formData, { schema: adminBatchFormSchema });
+        if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
+        const lines = submission.value.lines
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter(Boolean);
+        let outcome: Awaited<ReturnType<typeof batchCreateUsers>>;
+        try {
+          outcome = await batchCreateUsers(parseBatchLines(submission.value.lines), actor);
+        } catch (error) {
+          // too many lines (or none): said on the field, what was typed kept
+          if (isServiceError(error) && error.status === 400) {
+            return { intent, result: submission.reply({ fieldErrors: { lines: [error.message] } }) } satisfies ActionData;
+          }
+          throw error;
+        }
+        const summary = batchSummary(outcome.success, outcome.failed);
+        if (outcome.failed === 0) return redirectWithToast(back, { message: summary });
+        return {
+          intent,
+          // the lines hold passwords: never send them back
+          result: submission.reply({ resetForm: true }),
+          summary,
+          lineErrors: outcome.errors.map(({ index, error }) => ({
+            line: index + 1,
+            username: lines[index]?.split(",")[0]?.trim() ?? "",
+            error,
+          })),
+        } satisfies ActionData;
+      }
 
-  // assign/revoke forms post to /admin/users/:userId
-  throw new Response("Unknown action", { status: 400 });
-}
+      if (intent === "delete") {
+        const userId = Number(formData.get("userId"));
+        try {
+          if (!Number.isInteger(userId) || userId <= 0) throw new ApiError(404, ADMIN_MESSAGES.userNotFound);
+          await deleteUserByAdmin(userId, actor);
+        } catch (error) {
+          if (isServiceError(error)) return { intent, error: error.message || ADMIN_MESSAGES.deleteFailed } satisfies ActionData;
+          throw error;
+        }
+        return redirectWithToast(back, { message: ADMIN_MESSAGES.deleted });
+      }
+
+      // assign/revoke forms post to /admin/users/:userId
+      throw new Response("Unknown action", { status: 400 });
+    },
+    { anyOf: USER_MANAGEMENT_PERMISSIONS },
+  );
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Users · Admin", noindex: true });
 

@@ -15,16 +15,16 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** {name, description?, parent_id?, sort_order?}: only what differs changes ('No changes detected.'). */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
       const id = parseId(params.id);
       const body = await readBody(request, categoryInputSchema.partial());
-      const { category, changed } = await updateCategoryByAdmin(id, body);
+      const { category, changed } = await updateCategoryByAdmin(id, body, actor);
       return ok({ message: changed ? "Category updated" : CATALOGUE_MESSAGES.categoryNoChanges, changed, data: categoryJson(category) });
     },
     /** Refused (409) while it has subcategories; its products become uncategorised. */
     DELETE: async () => {
-      await requireApiAdmin(request, { permission: "product.delete" }, NO_TOKEN);
-      await deleteCategoryByAdmin(parseId(params.id));
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
+      await deleteCategoryByAdmin(parseId(params.id), actor);
       return ok({ message: "Category deleted" });
     },
   });

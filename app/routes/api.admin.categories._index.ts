@@ -19,8 +19,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { permission: "product.create" }, NO_TOKEN);
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
       const body = await readBody(request, categoryCreateFormSchema);
-      return ok({ message: "Category created", data: categoryJson(await createCategory(body)) }, { status: 201 });
+      return ok({ message: "Category created", data: categoryJson(await createCategory(body, actor)) }, { status: 201 });
     },
   });

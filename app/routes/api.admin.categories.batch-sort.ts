@@ -11,9 +11,9 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { permission: "product.edit" }, NO_TOKEN);
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
       const { sortData } = await readBody(request, categoryBatchSortSchema);
-      const updated = await batchSortCategories(sortData);
+      const updated = await batchSortCategories(sortData, actor);
       return ok({ message: "Sort order saved", data: { updated } });
     },
   });

@@ -18,9 +18,9 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      await requireApiAdmin(request, { superAdmin: true }, NO_TOKEN);
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
       const { rates } = await readBody(request, manualRatesSchema);
-      const saved = await setManualRatesFromInput(rates);
+      const saved = await setManualRatesFromInput(rates, actor);
       return ok({ message: RATE_MESSAGES.saved, data: saved });
     },
   });

@@ -14,8 +14,8 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      await requireApiAdmin(request, { superAdmin: true }, NO_TOKEN);
-      const { fetched, ...data } = await forceRefreshRates();
+      const actor = await requireApiAdmin(request, undefined, NO_TOKEN);
+      const { fetched, ...data } = await forceRefreshRates(actor);
       return ok({
         message: fetched ? "Exchange rates refreshed" : "The rate sources did not answer: the rates in effect were kept",
         fetched,

@@ -16,14 +16,14 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** Applies only the fields that differ (username, email, phone, is_admin, avatar_url). */
     PUT: async () => {
-      const actor = await requireApiAdmin(request, { permission: "user.edit" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.id);
       const input = await readBody(request, adminUpdateUserSchema);
       const { changed, user } = await updateUserByAdmin(id, input, actor);
       return ok({ message: changed ? ADMIN_MESSAGES.updated : ADMIN_MESSAGES.noChanges, changed, data: user });
     },
     DELETE: async () => {
-      const actor = await requireApiAdmin(request, { permission: "user.delete" });
+      const actor = await requireApiAdmin(request);
       await deleteUserByAdmin(parseId(params.id), actor);
       return ok({ message: ADMIN_MESSAGES.deleted });
     },

@@ -10,7 +10,7 @@ export const loader = () => methodNotAllowed(["PUT"]);
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      const actor = await requireApiAdmin(request, { permission: "user.edit" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.id);
       const { newPassword } = await readBody(request, adminResetPasswordSchema);
       await resetPasswordByAdmin(id, newPassword, actor);

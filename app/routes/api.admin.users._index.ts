@@ -35,7 +35,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const actor = await requireApiAdmin(request, { permission: "user.create" });
+      const actor = await requireApiAdmin(request);
       const input = await readBody(request, adminCreateUserSchema);
       const user = await createUserByAdmin(input, actor);
       return ok({ message: ADMIN_MESSAGES.created, data: user }, { status: 201 });

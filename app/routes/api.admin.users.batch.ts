@@ -14,7 +14,7 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     POST: async () => {
-      const actor = await requireApiAdmin(request, { permission: "user.create" });
+      const actor = await requireApiAdmin(request);
       const { users } = await readBody(request, adminBatchBodySchema);
       const result = await batchCreateUsers(parseBatchEntries(users), actor);
       return ok({

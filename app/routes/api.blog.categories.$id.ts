@@ -18,15 +18,15 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** the fields given change; never under itself or one of its subcategories (blog.manage_categories) */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "blog.manage_categories" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.id);
       const body = await readBody(request, blogCategoryUpdateSchema);
-      return ok({ message: "Category updated", data: categoryJson(await updateBlogCategoryByAdmin(id, body)) });
+      return ok({ message: "Category updated", data: categoryJson(await updateBlogCategoryByAdmin(id, body, actor)) });
     },
     /** its subcategories move up to its parent, its posts become uncategorised */
     DELETE: async () => {
-      await requireApiAdmin(request, { permission: "blog.manage_categories" });
-      await deleteBlogCategoryByAdmin(parseId(params.id));
+      const actor = await requireApiAdmin(request);
+      await deleteBlogCategoryByAdmin(parseId(params.id), actor);
       return ok({ message: "Category deleted" });
     },
   });

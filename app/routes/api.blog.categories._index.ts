@@ -15,8 +15,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     /** {name, slug?, description?, parent_id?, display_order?, is_visible?} (blog.manage_categories) */
     POST: async () => {
-      await requireApiAdmin(request, { permission: "blog.manage_categories" });
+      const actor = await requireApiAdmin(request);
       const body = await readBody(request, blogCategoryInputSchema);
-      return ok({ message: "Category created", data: categoryJson(await createBlogCategory(body)) }, { status: 201 });
+      return ok({ message: "Category created", data: categoryJson(await createBlogCategory(body, actor)) }, { status: 201 });
     },
   });

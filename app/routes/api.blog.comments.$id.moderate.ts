@@ -10,9 +10,9 @@ export const loader = () => methodNotAllowed(["PUT"]);
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "blog.edit" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.id);
       const { status } = await readBody(request, moderateSchema);
-      return ok({ message: `Comment ${status}`, data: commentJson(await moderateComment(id, status)) });
+      return ok({ message: `Comment ${status}`, data: commentJson(await moderateComment(id, status, actor)) });
     },
   });

@@ -10,10 +10,10 @@ export const loader = () => methodNotAllowed(["PUT"]);
 export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "blog.publish" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.id);
       const body = await readBody(request, publishSchema);
-      const post = await setPostStatus(id, body.status, body.published_at);
+      const post = await setPostStatus(id, body.status, body.published_at, actor);
       return ok({ message: `Post ${post.status}`, data: postJson(post) });
     },
   });

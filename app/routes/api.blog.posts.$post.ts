@@ -16,14 +16,14 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   byMethod(request, {
     /** the fields given change, the status included (blog.edit, as docs/runtime.md names it) */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "blog.edit" });
+      const actor = await requireApiAdmin(request);
       const id = parseId(params.post);
       const body = await readBody(request, postUpdateSchema);
-      return ok({ message: "Post updated", data: postJson(await updatePostByAdmin(id, body)) });
+      return ok({ message: "Post updated", data: postJson(await updatePostByAdmin(id, body, actor)) });
     },
     DELETE: async () => {
-      await requireApiAdmin(request, { permission: "blog.delete" });
-      await deletePostByAdmin(parseId(params.post));
+      const actor = await requireApiAdmin(request);
+      await deletePostByAdmin(parseId(params.post), actor);
       return ok({ message: "Post deleted" });
     },
   });

@@ -16,7 +16,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     /** {title, content, slug?, excerpt?, category_id?, status?, is_featured?, is_pinned?, reading_time?, featured_image?, meta_title?, meta_description?, published_at?, tags?} */
     POST: async () => {
-      const actor = await requireApiAdmin(request, { permission: "blog.create" });
+      const actor = await requireApiAdmin(request);
       const body = await readBody(request, postInputSchema);
       return ok({ message: "Post created", data: postJson(await createPost(body, actor)) }, { status: 201 });
     },

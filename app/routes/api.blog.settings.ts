@@ -11,8 +11,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     /** the same keys, each optional (blog.edit) */
     PUT: async () => {
-      await requireApiAdmin(request, { permission: "blog.edit" });
+      const actor = await requireApiAdmin(request);
       const body = await readBody(request, blogSettingsSchema);
-      return ok({ message: BLOG_MESSAGES.settingsSaved, data: blogSettingsJson(await saveBlogSettings(body)) });
+      return ok({ message: BLOG_MESSAGES.settingsSaved, data: blogSettingsJson(await saveBlogSettings(body, actor)) });
     },
   });

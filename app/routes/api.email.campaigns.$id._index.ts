@@ -28,16 +28,16 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
      * body leaves out keep their stored values.
      */
     PUT: async () => {
-      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
       const id = parseId(params.id);
       const current = await editableEmailCampaign(id);
       const body = await readBody(request, overStored(campaignInputSchema, campaignInputOf(current)));
-      return dataOk(M.campaignUpdated, campaignJson(await updateEmailCampaign(id, body)));
+      return dataOk(M.campaignUpdated, campaignJson(await updateEmailCampaign(id, body, actor)));
     },
     /** Anything but a sending campaign (400). */
     DELETE: async () => {
-      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
-      await deleteEmailCampaign(parseId(params.id));
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
+      await deleteEmailCampaign(parseId(params.id), actor);
       return dataOk(M.campaignDeleted, null);
     },
   });

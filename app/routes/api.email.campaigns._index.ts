@@ -28,7 +28,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   dataByMethod(request, {
     POST: async () => {
-      const actor = await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
       const body = await readBody(request, campaignInputSchema);
       return dataOk(M.campaignCreated, campaignJson(await createEmailCampaign(body, actor)), { status: 201 });
     },

@@ -22,16 +22,16 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   dataByMethod(request, {
     /** name, subject, html_content, text_content, template_variables: fields left out keep their stored values. */
     PUT: async () => {
-      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
       const id = parseId(params.id);
       const current = await getEmailTemplate(id);
       const body = await readBody(request, overStored(templateInputSchema, templateInputOf(current)));
-      return dataOk(M.templateUpdated, templateJson(await updateEmailTemplate(id, body)));
+      return dataOk(M.templateUpdated, templateJson(await updateEmailTemplate(id, body, actor)));
     },
     /** 409 TEMPLATE_IN_USE while a campaign uses it. */
     DELETE: async () => {
-      await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
-      await deleteEmailTemplate(parseId(params.id));
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
+      await deleteEmailTemplate(parseId(params.id), actor);
       return dataOk(M.templateDeleted, null);
     },
   });

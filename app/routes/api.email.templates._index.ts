@@ -16,7 +16,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   dataByMethod(request, {
     POST: async () => {
-      const actor = await requireApiAdmin(request, EMAIL_ACCESS, M.noToken);
+      const actor = await requireApiAdmin(request, undefined, M.noToken);
       const body = await readBody(request, templateInputSchema);
       return dataOk(M.templateCreated, templateJson(await createEmailTemplate(body, actor)), { status: 201 });
     },

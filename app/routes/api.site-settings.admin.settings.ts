@@ -18,9 +18,9 @@ const bodySchema = z.object({ settings: z.unknown() });
 export const action = ({ request }: ActionFunctionArgs) =>
   byMethod(request, {
     PUT: async () => {
-      await requireApiAdmin(request, { superAdmin: true });
+      const actor = await requireApiAdmin(request);
       const { settings } = await readBody(request, bodySchema);
-      const data = await saveSettingsByAdmin(settings);
+      const data = await saveSettingsByAdmin(settings, actor);
       return ok({ message: SETTINGS_MESSAGES.saved, data });
     },
   });

@@ -22,6 +22,7 @@ import {
 } from "~/models/agent.server";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M, type AgentBody } from "~/schemas/marketplace";
+import { assertMay, type Actor } from "./permissions.server";
 
 export type { Agent };
 
@@ -111,20 +112,25 @@ function toInput(body: AgentBody, sortOrder?: number): AgentInput {
 const nameTaken = () => new ApiError(409, M.nameTaken, "CONFLICT", [{ field: "name", message: M.nameTaken }]);
 const notFound = () => new ApiError(404, M.notFound, "NOT_FOUND");
 
+/** The agents' table is the super administrator's (docs/product/admin.md). */
+export const MANAGE_AGENTS = { superAdmin: true } as const;
+
 export async function getAgent(id: number): Promise<Agent> {
   const agent = await findAgent(getDb(), id);
   if (!agent) throw notFound();
   return agent;
 }
 
-export async function createAgent(body: AgentBody): Promise<Agent> {
+export async function createAgent(body: AgentBody, actor: Actor): Promise<Agent> {
+  assertMay(actor, MANAGE_AGENTS);
   if (await findAgentByName(getDb(), body.name)) throw nameTaken();
   const agent = await insertAgent(getDb(), toInput(body));
   changed();
   return agent;
 }
 
-export async function updateAgentByAdmin(id: number, body: AgentBody): Promise<Agent> {
+export async function updateAgentByAdmin(id: number, body: AgentBody, actor: Actor): Promise<Agent> {
+  assertMay(actor, MANAGE_AGENTS);
   const current = await getAgent(id);
   const other = await findAgentByName(getDb(), body.name);
   if (other && other.id !== id) throw nameTaken();
@@ -135,7 +141,8 @@ export async function updateAgentByAdmin(id: number, body: AgentBody): Promise<A
 }
 
 /** Shows or hides an agent's links on product pages. */
-export async function setAgentEnabled(id: number, enabled: boolean): Promise<Agent> {
+export async function setAgentEnabled(id: number, enabled: boolean, actor: Actor): Promise<Agent> {
+  assertMay(actor, MANAGE_AGENTS);
   const agent = await getAgent(id);
   const saved = await updateAgent(getDb(), id, {
     name: agent.name,
@@ -150,7 +157,8 @@ export async function setAgentEnabled(id: number, enabled: boolean): Promise<Age
   return saved;
 }
 
-export async function deleteAgentByAdmin(id: number): Promise<Agent> {
+export async function deleteAgentByAdmin(id: number, actor: Actor): Promise<Agent> {
+  assertMay(actor, MANAGE_AGENTS);
   const agent = await getAgent(id);
   await deleteAgent(getDb(), id);
   changed();
@@ -158,7 +166,8 @@ export async function deleteAgentByAdmin(id: number): Promise<Agent> {
 }
 
 /** Moves an agent one place up or down (numbers the list again in steps of 10). */
-export async function moveAgent(id: number, direction: "up" | "down"): Promise<void> {
+export async function moveAgent(id: number, direction: "up" | "down", actor: Actor): Promise<void> {
+  assertMay(actor, MANAGE_AGENTS);
   const agents = await listAgents(getDb());
   const index = agents.findIndex((agent) => agent.id === id);
   if (index === -1) throw notFound();

@@ -67,6 +67,7 @@ import { loadSettings } from "./site-settings.server";
 import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
 import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
+import { assertMay, type Actor } from "./permissions.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 
@@ -325,7 +326,8 @@ function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
  * Creates a local product (docs/product/admin.md 4: is_external is always false for products made
  * in the admin; shop fields are dropped). 409 when the marketplace item already exists.
  */
-export async function createProduct(body: ProductBody, actor: { user: User }): Promise<ProductWithSkus> {
+export async function createProduct(body: ProductBody, actor: Actor): Promise<ProductWithSkus> {
+  assertMay(actor, { permission: "product.create" });
   await assertCategoryExists(body.category_id);
   const input = { ...bodyToInput(body), name: body.name, isExternal: false, shopName: null } as ProductInput;
   try {
@@ -348,7 +350,8 @@ export async function createProduct(body: ProductBody, actor: { user: User }): P
  * Applies the fields given; `skus` (when given) replaces the product's SKUs, `qc_images`
  * the QC photos given by address (never the uploaded ones).
  */
-export async function updateProductByAdmin(id: number, body: ProductUpdateBody, actor?: { user: User }): Promise<ProductWithSkus> {
+export async function updateProductByAdmin(id: number, body: ProductUpdateBody, actor: Actor): Promise<ProductWithSkus> {
+  assertMay(actor, { permission: "product.edit" });
   const current = await findProductById(getDb(), id);
   if (!current) throw notFound();
   await assertCategoryExists(body.category_id);
@@ -365,7 +368,7 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody, 
       .transaction()
       .execute(async (trx) => {
         await updateProduct(trx, id, input, toSkuInputs(body.skus));
-        if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor?.user.id ?? null);
+        if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor.user.id);
       });
   } catch (error) {
     if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
@@ -394,13 +397,18 @@ async function deleteProductAndFiles(id: number): Promise<boolean> {
   return true;
 }
 
-export async function deleteProductByAdmin(id: number): Promise<void> {
+export async function deleteProductByAdmin(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, { permission: "product.delete" });
   if (!(await deleteProductAndFiles(id))) throw notFound();
   catalogueChanged();
 }
 
 /** Deletes many products (the back office's bulk delete): each on its own, reporting what failed. */
-export async function deleteProductsByAdmin(ids: number[]): Promise<{ deleted: number; failed: Array<{ id: number; reason: string }> }> {
+export async function deleteProductsByAdmin(
+  ids: number[],
+  actor: Actor,
+): Promise<{ deleted: number; failed: Array<{ id: number; reason: string }> }> {
+  assertMay(actor, { permission: "product.delete" });
   const failed: Array<{ id: number; reason: string }> = [];
   let deleted = 0;
   for (const id of new Set(ids)) {
@@ -530,7 +538,8 @@ async function assertNameFree(name: string, parentId: number | null, selfId?: nu
   if (taken) throw categoryError("name", M.categoryNameTaken(taken.name), 409);
 }
 
-export async function createCategory(body: CategoryBody): Promise<Category> {
+export async function createCategory(body: CategoryBody, actor: Actor): Promise<Category> {
+  assertMay(actor, { permission: "product.create" });
   await assertParentAllowed(body.parent_id);
   await assertNameFree(body.name, body.parent_id ?? null);
   const category = await insertCategory(getDb(), {
@@ -544,7 +553,12 @@ export async function createCategory(body: CategoryBody): Promise<Category> {
 }
 
 /** Applies the fields that differ; `changed` is false ('No changes detected.') when none do. */
-export async function updateCategoryByAdmin(id: number, body: Partial<CategoryBody>): Promise<{ category: Category; changed: boolean }> {
+export async function updateCategoryByAdmin(
+  id: number,
+  body: Partial<CategoryBody>,
+  actor: Actor,
+): Promise<{ category: Category; changed: boolean }> {
+  assertMay(actor, { permission: "product.edit" });
   const current = await getCategory(id);
   const changes: Parameters<typeof updateCategory>[2] = {};
   if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
@@ -564,7 +578,8 @@ export async function updateCategoryByAdmin(id: number, body: Partial<CategoryBo
 }
 
 /** Deletes a category without subcategories; its products become uncategorised. */
-export async function deleteCategoryByAdmin(id: number): Promise<void> {
+export async function deleteCategoryByAdmin(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, { permission: "product.delete" });
   await getCategory(id);
   if ((await countChildren(getDb(), id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
   await deleteCategory(getDb(), id);
@@ -572,7 +587,8 @@ export async function deleteCategoryByAdmin(id: number): Promise<void> {
 }
 
 /** Sets many sort orders at once (move up/down, inline values): all or nothing. */
-export async function batchSortCategories(entries: Array<{ id: number; sort_order: number }>): Promise<number> {
+export async function batchSortCategories(entries: Array<{ id: number; sort_order: number }>, actor: Actor): Promise<number> {
+  assertMay(actor, { permission: "product.edit" });
   const db = getDb();
   const known = new Set((await listCategories(db)).map((c) => c.id));
   const unknown = entries.find((entry) => !known.has(entry.id));
@@ -628,7 +644,8 @@ const matchesCategorySearch = (category: Category, q: string) => {
  * or, when they are equal, numbers the whole list afresh (0, 10, 20, ...) with the
  * category placed next to its neighbour. False when it is already first or last.
  */
-export async function moveCategory(id: number, direction: "up" | "down", q = ""): Promise<boolean> {
+export async function moveCategory(id: number, direction: "up" | "down", q: string, actor: Actor): Promise<boolean> {
+  assertMay(actor, { permission: "product.edit" });
   const all = await listCategories(getDb());
   const self = all.find((category) => category.id === id);
   if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
@@ -637,16 +654,22 @@ export async function moveCategory(id: number, direction: "up" | "down", q = "")
   const neighbour = shown[index + (direction === "up" ? -1 : 1)];
   if (!neighbour) return false;
   if (self.sortOrder !== neighbour.sortOrder) {
-    await batchSortCategories([
-      { id: self.id, sort_order: neighbour.sortOrder },
-      { id: neighbour.id, sort_order: self.sortOrder },
-    ]);
+    await batchSortCategories(
+      [
+        { id: self.id, sort_order: neighbour.sortOrder },
+        { id: neighbour.id, sort_order: self.sortOrder },
+      ],
+      actor,
+    );
     return true;
   }
   const order = all.filter((category) => category.id !== id);
   const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
   order.splice(at, 0, self);
-  await batchSortCategories(order.map((category, position) => ({ id: category.id, sort_order: position * 10 })));
+  await batchSortCategories(
+    order.map((category, position) => ({ id: category.id, sort_order: position * 10 })),
+    actor,
+  );
   return true;
 }
 

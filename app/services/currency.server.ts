@@ -16,6 +16,7 @@ import type { JobDefinition } from "~/services/jobs.server";
 import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
 import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
+import { assertMay, type Actor } from "./permissions.server";
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETRY_MS = 60 * 60_000;
@@ -128,12 +129,16 @@ export function refreshRates(): Promise<RatesView> {
   return running;
 }
 
+/** The rates in effect are the super administrator's to set (docs/product/admin.md). */
+export const MANAGE_RATES = { superAdmin: true } as const;
+
 /**
  * The admin's force refresh (ignores the daily limit): fetches now and goes back to
  * automatic mode, so the live rates are the ones in effect. Answers whether a source
  * answered.
  */
-export async function forceRefreshRates(): Promise<RatesView & { fetched: boolean }> {
+export async function forceRefreshRates(actor: Actor): Promise<RatesView & { fetched: boolean }> {
+  assertMay(actor, MANAGE_RATES);
   const before = (await stored()).autoUpdatedAt;
   const view = await refreshRates();
   const after = await stored();
@@ -147,7 +152,7 @@ export async function forceRefreshRates(): Promise<RatesView & { fetched: boolea
 }
 
 /** Saves manual rates (only positive numbers are kept) and switches to manual mode. */
-export async function setManualRates(rates: Partial<Record<string, number>>): Promise<RatesView> {
+async function setManualRates(rates: Partial<Record<string, number>>): Promise<RatesView> {
   const kept: Record<string, number> = {};
   for (const code of FOREIGN) {
     const value = rates[code];
@@ -165,7 +170,8 @@ export async function setManualRates(rates: Partial<Record<string, number>>): Pr
  * Manual rates as typed (the page's inputs, the API's JSON): each value is read as a
  * number and only those above zero are kept; none valid → 400 '请输入有效的汇率（正数）'.
  */
-export async function setManualRatesFromInput(input: Record<string, unknown>): Promise<RatesView> {
+export async function setManualRatesFromInput(input: Record<string, unknown>, actor: Actor): Promise<RatesView> {
+  assertMay(actor, MANAGE_RATES);
   const numbers: Record<string, number> = {};
   for (const [code, value] of Object.entries(input)) {
     const number = typeof value === "number" ? value : typeof value === "string" && value.trim() ? Number(value.trim()) : NaN;
@@ -178,7 +184,8 @@ export async function setManualRatesFromInput(input: Record<string, unknown>): P
 }
 
 /** Back to automatic mode: the fetched rates (or the defaults) are in effect again; the manual values are kept for later. */
-export async function switchToAutomaticRates(): Promise<RatesView> {
+export async function switchToAutomaticRates(actor: Actor): Promise<RatesView> {
+  assertMay(actor, MANAGE_RATES);
   await setRateMode(getDb(), "automatic");
   forget();
   return effective(await stored());

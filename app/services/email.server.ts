@@ -74,6 +74,7 @@ import { sendBulkMail } from "~/services/mailer.server";
 import { findHtmlTemplate, HTML_TEMPLATES, type HtmlTemplate } from "~/services/email-html-templates.server";
 import { cancelJob } from "~/services/jobs.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.server";
+import { assertMay } from "./permissions.server";
 
 export type Actor = { user: Pick<User, "id" | "username">; access: Access };
 
@@ -119,6 +120,7 @@ const templateValues = (input: TemplateInput) => ({
 });
 
 export async function createEmailTemplate(input: TemplateInput, actor: Actor): Promise<EmailTemplate> {
+  assertMay(actor, EMAIL_ACCESS);
   const id = await insertTemplate(getDb(), { ...templateValues(input), createdBy: actor.user.id });
   return getEmailTemplate(id);
 }
@@ -132,7 +134,8 @@ export const templateInputOf = (template: EmailTemplate): Record<string, unknown
   template_variables: template.variableValues,
 });
 
-export async function updateEmailTemplate(id: number, input: TemplateInput): Promise<EmailTemplate> {
+export async function updateEmailTemplate(id: number, input: TemplateInput, actor: Actor): Promise<EmailTemplate> {
+  assertMay(actor, EMAIL_ACCESS);
   if (!(await updateTemplate(getDb(), id, templateValues(input)))) throw notFound(M.templateNotFound);
   return getEmailTemplate(id);
 }
@@ -143,6 +146,7 @@ export async function updateEmailTemplate(id: number, input: TemplateInput): Pro
  * the mail can be seen in a real mailbox before it goes to anyone. Answers the address.
  */
 export async function sendTemplateTest(id: number, actor: Actor): Promise<string> {
+  assertMay(actor, EMAIL_ACCESS);
   const template = await getEmailTemplate(id);
   const user = await findUserById(getDb(), actor.user.id);
   if (!user) throw notFound(M.templateNotFound);
@@ -170,7 +174,8 @@ export async function sendTemplateTest(id: number, actor: Actor): Promise<string
 export const templateUsers = (id: number) => campaignNamesUsingTemplate(getDb(), id);
 
 /** 409 with the campaigns that use it: delete them or change their template first (docs/product/admin.md 8). */
-export async function deleteEmailTemplate(id: number): Promise<void> {
+export async function deleteEmailTemplate(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, EMAIL_ACCESS);
   const db = getDb();
   const users = await campaignNamesUsingTemplate(db, id);
   if (users.length) throw new ApiError(409, M.templateInUse(users), "TEMPLATE_IN_USE", undefined, { campaigns: users });
@@ -275,6 +280,7 @@ const campaignValues = (input: CampaignInput) => ({
 });
 
 export async function createEmailCampaign(input: CampaignInput, actor: Actor): Promise<Campaign> {
+  assertMay(actor, EMAIL_ACCESS);
   await checkTemplate(input);
   const id = await insertCampaign(getDb(), { ...campaignValues(input), createdBy: actor.user.id });
   return getEmailCampaign(id);
@@ -305,7 +311,8 @@ export async function editableEmailCampaign(id: number): Promise<Campaign> {
 }
 
 /** Only a draft can be edited ('只有草稿状态的活动可以编辑'). */
-export async function updateEmailCampaign(id: number, input: CampaignInput): Promise<Campaign> {
+export async function updateEmailCampaign(id: number, input: CampaignInput, actor: Actor): Promise<Campaign> {
+  assertMay(actor, EMAIL_ACCESS);
   await editableEmailCampaign(id);
   await checkTemplate(input);
   if (!(await updateDraftCampaign(getDb(), id, campaignValues(input)))) throw badRequest(M.editDraftOnly);
@@ -313,7 +320,8 @@ export async function updateEmailCampaign(id: number, input: CampaignInput): Pro
 }
 
 /** Any campaign but a sending one (its runs and send log go with it). */
-export async function deleteEmailCampaign(id: number): Promise<void> {
+export async function deleteEmailCampaign(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, EMAIL_ACCESS);
   const current = await getEmailCampaign(id);
   if (current.status === "sending") throw badRequest(M.deleteSending);
   const runs = await listRuns(getDb(), id);
@@ -332,6 +340,7 @@ export type ExecuteOutcome = { campaign: Campaign; message: string };
  * time (scheduled) or its series (recurring); a paused one resumes; others answer 400.
  */
 export async function executeEmailCampaign(id: number, actor: Actor): Promise<ExecuteOutcome> {
+  assertMay(actor, EMAIL_ACCESS);
   const db = getDb();
   const campaign = await getEmailCampaign(id);
   if (campaign.status === "paused") return resumeEmailCampaign(campaign, actor);
@@ -398,6 +407,7 @@ async function resumeEmailCampaign(campaign: Campaign, actor: Actor): Promise<Ex
 
 /** POST /campaigns/:id/pause: only a sending campaign; senders stop picking at once, messages in flight finish. */
 export async function pauseEmailCampaign(id: number, actor: Actor): Promise<Campaign> {
+  assertMay(actor, EMAIL_ACCESS);
   const campaign = await getEmailCampaign(id);
   if (campaign.status !== "sending") throw badRequest(M.pauseNotSending);
   const run = await openRun(id);
@@ -419,7 +429,8 @@ export async function pauseEmailCampaign(id: number, actor: Actor): Promise<Camp
 }
 
 /** A scheduled campaign back to draft (its next start cancelled), to edit or to stop a series. */
-export async function unscheduleEmailCampaign(id: number): Promise<Campaign> {
+export async function unscheduleEmailCampaign(id: number, actor: Actor): Promise<Campaign> {
+  assertMay(actor, EMAIL_ACCESS);
   await getEmailCampaign(id);
   if (!(await setCampaignStatus(getDb(), id, ["scheduled"], "draft", { nextRunAt: null }))) throw badRequest(M.unscheduleNotScheduled);
   await cancelJob(startJobKey(id));

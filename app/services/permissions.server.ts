@@ -3,7 +3,7 @@
  * guard from here (the layout guard alone is not enough).
  */
 import { redirect } from "@remix-run/node";
-import { ApiError } from "~/lib/api.server";
+import { ApiError, ForbiddenError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { PERMISSIONS, userTypeOf, type Access, type Permission } from "~/lib/permissions";
 import { directPermissionsOfUser, rolesOfUser } from "~/models/access.server";
@@ -79,6 +79,35 @@ export async function requireAdmin(request: Request, requirement?: Requirement):
     throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : `You do not have access to the admin area. ${ADMIN_REQUIRED_TEXT}`);
   if (requirement && !meets(result.access, requirement)) throw forbidden(specWords ? ADMIN_REQUIRED_TEXT : undefined);
   return result;
+}
+
+/** Who is asking: every write service takes one and decides with assertMay. */
+export type Actor = { user: User; access: Access };
+
+/**
+ * The one check of what an actor may do, made by the service itself so a page and its
+ * /api twin cannot drift: 403 '权限不足，需要管理员权限' (FORBIDDEN) otherwise. Pages turn
+ * it into their 403 page through adminAction.
+ */
+export function assertMay(actor: Pick<Actor, "access">, requirement: Requirement): void {
+  if (!actor.access.hasAdminAccess || !meets(actor.access, requirement)) throw new ForbiddenError(ADMIN_REQUIRED_TEXT);
+}
+
+/**
+ * A page action under /admin: the admin (requireAdmin, with the page's own `gate` when the
+ * whole page needs one: refused before the form is read), then `run`; a service's 403 (its
+ * assertMay) becomes the page's 403, like the section's own refusal.
+ */
+export async function adminAction<T>(request: Request, run: (actor: Actor) => Promise<T>, gate?: Requirement): Promise<T> {
+  const actor = await requireAdmin(request, gate);
+  try {
+    return await run(actor);
+  } catch (error) {
+    if (error instanceof ForbiddenError) {
+      throw forbidden(showsLoginScreen(new URL(request.url).pathname) ? ADMIN_REQUIRED_TEXT : undefined);
+    }
+    throw error;
+  }
 }
 
 /**

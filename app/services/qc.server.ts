@@ -9,7 +9,7 @@
  * server-made names. A rejected or deleted photo's files are deleted.
  */
 import crypto from "node:crypto";
-import { ApiError, type FieldError } from "~/lib/api.server";
+import { ApiError, type FieldError, ForbiddenError } from "~/lib/api.server";
 import { MB } from "~/lib/body-limits.server";
 import { contentChanged } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
@@ -366,7 +366,7 @@ async function removeFilesOf(image: Pick<QcImage, "imageUrl" | "thumbUrl" | "byt
 
 const imageNotFound = () => new ApiError(404, M.imageNotFound, "NOT_FOUND");
 const alreadyProcessed = () => new ApiError(409, M.alreadyProcessed, "ALREADY_PROCESSED");
-const forbidden = () => new ApiError(403, "权限不足，需要管理员权限", "FORBIDDEN");
+const forbidden = () => new ForbiddenError();
 
 export type ReviewDecision = { status: "approved" | "rejected"; reason?: string | null };
 

@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "~/lib/api.server";
+import { PERMISSIONS } from "~/lib/permissions";
+import type { User } from "~/models/user.server";
 import { analyseRobotsTxt, generateSitemapReport, getAppVersion, getSystemStatus, validateSettingsChanges } from "./site-tools.server";
+
+const access = (userType: "super_admin" | "admin") => ({
+  userType,
+  roles: [],
+  directPermissions: [],
+  allPermissions: userType === "super_admin" ? [...PERMISSIONS] : [],
+  hasAdminAccess: true,
+});
+const superAdmin = { user: { id: 1, isAdmin: true } as User, access: access("super_admin") };
+const plainAdmin = { user: { id: 2, isAdmin: true } as User, access: access("admin") };
 
 describe("analyseRobotsTxt", () => {
   it("reads groups, rules and sitemaps, ignoring comments and blank lines", () => {
@@ -58,8 +70,9 @@ describe("validateSettingsChanges", () => {
 });
 
 describe("tools and status", () => {
-  it("reports the sitemap it builds", async () => {
-    const report = await generateSitemapReport();
+  it("reports the sitemap it builds, for the super administrator only", async () => {
+    await expect(generateSitemapReport(plainAdmin)).rejects.toMatchObject({ status: 403, message: "权限不足，需要管理员权限" });
+    const report = await generateSitemapReport(superAdmin);
     expect(report.urlCount).toBeGreaterThanOrEqual(1);
     expect(report.bytes).toBeGreaterThan(50);
     expect(report.durationMs).toBeGreaterThanOrEqual(0);

@@ -15,6 +15,7 @@ import { SETTINGS_MESSAGES, URL_SETTING_KEYS } from "~/schemas/admin-site-settin
 import { BOOLEAN_SETTING_KEYS, SITE_SETTING_KEYS, type SiteSettingKey } from "~/schemas/site-settings";
 import { saveSiteSettings } from "./site-settings.server";
 import { buildSitemap } from "./sitemap.server";
+import { assertMay, type Actor } from "./permissions.server";
 
 /** Multi-line settings keep their line breaks and may be long. */
 const MULTILINE_KEYS: readonly SiteSettingKey[] = ["robots_txt", "google_analytics_code", "site_description"];
@@ -84,12 +85,16 @@ export function validateSettingsChanges(input: unknown): Partial<Record<SiteSett
   return values;
 }
 
+/** The site's settings are the super administrator's (docs/product/admin.md). */
+export const MANAGE_SETTINGS = { superAdmin: true } as const;
+
 export async function getSettingsForAdmin(): Promise<Record<string, SiteSettingEntry>> {
   return getSettingEntries(getDb());
 }
 
 /** Validates and saves in one transaction; nothing is saved when any value is wrong. */
-export async function saveSettingsByAdmin(input: unknown): Promise<Record<string, SiteSettingEntry>> {
+export async function saveSettingsByAdmin(input: unknown, actor: Actor): Promise<Record<string, SiteSettingEntry>> {
+  assertMay(actor, MANAGE_SETTINGS);
   const values = validateSettingsChanges(input);
   await saveSiteSettings(values);
   return getSettingEntries(getDb());
@@ -100,7 +105,8 @@ export async function saveSettingsByAdmin(input: unknown): Promise<Record<string
 export type SitemapReport = { urlCount: number; files: number; bytes: number; durationMs: number; generatedAt: string };
 
 /** Builds the sitemap exactly as /sitemap.xml serves it and reports its size and time. */
-export async function generateSitemapReport(): Promise<SitemapReport> {
+export async function generateSitemapReport(actor: Actor): Promise<SitemapReport> {
+  assertMay(actor, MANAGE_SETTINGS);
   const started = performance.now();
   const sitemap = await buildSitemap();
   return {
@@ -168,7 +174,8 @@ const ROBOTS_TIMEOUT_MS = 5_000;
  * Fetches the site's own robots.txt over HTTP (what a crawler gets, not what the code
  * would build) and analyses it. A network failure or timeout throws.
  */
-export async function testRobotsTxt(): Promise<RobotsReport> {
+export async function testRobotsTxt(actor: Actor): Promise<RobotsReport> {
+  assertMay(actor, MANAGE_SETTINGS);
   const url = `http://127.0.0.1:${getEnv().PORT}/robots.txt`;
   const started = performance.now();
   const response = await fetch(url, { signal: AbortSignal.timeout(ROBOTS_TIMEOUT_MS), redirect: "manual" });

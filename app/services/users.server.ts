@@ -6,7 +6,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
-import { getAccess } from "~/services/permissions.server";
+import { getAccess, assertMay, type Actor } from "~/services/permissions.server";
 import {
   assignRole,
   countSuperAdmins,
@@ -391,7 +391,8 @@ async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJso
   return chosen;
 }
 
-export async function createUserByAdmin(input: AdminCreateUserInput, actor: { user: User; access: Access }): Promise<UserJson> {
+export async function createUserByAdmin(input: AdminCreateUserInput, actor: Actor): Promise<UserJson> {
+  assertMay(actor, { permission: "user.create" });
   const db = getDb();
   const roles = await resolveRoleIds(input.roleIds ?? [], actor.access);
   await assertUsernameFree(input.username);
@@ -420,10 +421,8 @@ export async function createUserByAdmin(input: AdminCreateUserInput, actor: { us
 export type BatchResult = { success: number; failed: number; created: UserJson[]; errors: Array<{ index: number; error: string }> };
 
 /** Creates many users; each failure is reported with its index (0-based) and reason. */
-export async function batchCreateUsers(
-  inputs: Array<AdminCreateUserInput | { error: string }>,
-  actor: { user: User; access: Access },
-): Promise<BatchResult> {
+export async function batchCreateUsers(inputs: Array<AdminCreateUserInput | { error: string }>, actor: Actor): Promise<BatchResult> {
+  assertMay(actor, { permission: "user.create" });
   // the one place the batch size is counted (the page's lines and /api's entries alike)
   if (inputs.length === 0)
     throw new ApiError(400, ADMIN_MESSAGES.batchEmpty, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchEmpty }]);
@@ -455,8 +454,9 @@ export async function batchCreateUsers(
 export async function updateUserByAdmin(
   id: number,
   input: AdminUpdateUserInput,
-  actor: { user: User; access: Access },
+  actor: Actor,
 ): Promise<{ changed: boolean; user: UserJson }> {
+  assertMay(actor, { permission: "user.edit" });
   const db = getDb();
   const target = await findUserById(db, id);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
@@ -490,14 +490,16 @@ export async function updateUserByAdmin(
   return { changed: true, user: await userJsonWithAccess(updated) };
 }
 
-export async function resetPasswordByAdmin(id: number, newPassword: string, actor: { user: User; access: Access }): Promise<void> {
+export async function resetPasswordByAdmin(id: number, newPassword: string, actor: Actor): Promise<void> {
+  assertMay(actor, { permission: "user.edit" });
   const target = await findUserById(getDb(), id);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
   await assertMayManage(actor.access, target);
   await setPassword(target.id, newPassword);
 }
 
-export async function deleteUserByAdmin(id: number, actor: { user: User; access: Access }): Promise<void> {
+export async function deleteUserByAdmin(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, { permission: "user.delete" });
   const db = getDb();
   const target = await findUserById(db, id);
   if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
