@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError, notFound, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
 import { replyWithApiError } from "~/lib/forms.server";
-import { listAddress } from "~/lib/list-address";
+import { listAddress, listReturnTo } from "~/lib/list-address";
 import { can } from "~/lib/permissions";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -219,10 +219,7 @@ export const blogPostListAction = (request: Request) =>
     async (actor) => {
       const formData = await request.formData();
       const intent = formData.get("intent");
-      const returnTo = String(formData.get("returnTo") ?? "");
-      const back = /^\/admin\/blog\/posts(\?[^#]*)?$/.test(returnTo)
-        ? listAddress(POST_LIST_PATH, new URL(returnTo, "http://x").searchParams, POST_DIALOG_PARAMS)
-        : POST_LIST_PATH;
+      const back = listReturnTo(formData.get("returnTo"), POST_LIST_PATH, POST_DIALOG_PARAMS, request);
       const id = idOf(formData.get("postId"));
 
       if (intent === "toggle") {
@@ -290,10 +287,7 @@ export const commentQueueAction = (request: Request) =>
     async (actor) => {
       const formData = await request.formData();
       const intent = formData.get("intent");
-      const returnTo = String(formData.get("returnTo") ?? "");
-      const back = /^\/admin\/blog\/comments(\?[^#]*)?$/.test(returnTo)
-        ? listAddress(COMMENTS_PATH, new URL(returnTo, "http://x").searchParams, ["modal", "commentId"])
-        : COMMENTS_PATH;
+      const back = listReturnTo(formData.get("returnTo"), COMMENTS_PATH, ["modal", "commentId"], request);
       const id = idOf(formData.get("commentId"));
       try {
         if (id === null) throw notFound(M.commentNotFound);

@@ -5,7 +5,7 @@
  * delete), each checked on the server.
  */
 import { ApiError, notFound, nullIfNotFound } from "~/lib/api.server";
-import { listAddress } from "~/lib/list-address";
+import { listReturnTo } from "~/lib/list-address";
 import { can, sidebarRules } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -31,8 +31,6 @@ export const PRODUCT_LISTS = {
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "productId"];
-
-const listAddressOf = (kind: ProductListKind, params: URLSearchParams) => listAddress(PRODUCT_LISTS[kind].path, params, DIALOG_PARAMS);
 
 async function requireProductManager(request: Request) {
   const actor = await requireAdmin(request);
@@ -125,11 +123,7 @@ export async function productListAction(request: Request, kind: ProductListKind)
   const actor = await requireProductManager(request);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const returnTo = formData.get("returnTo");
-  const back =
-    typeof returnTo === "string" && returnTo.startsWith(PRODUCT_LISTS[kind].path) && !returnTo.startsWith("//")
-      ? listAddressOf(kind, new URL(returnTo, "http://x").searchParams)
-      : listAddressOf(kind, new URL(request.url).searchParams);
+  const back = listReturnTo(formData.get("returnTo"), PRODUCT_LISTS[kind].path, DIALOG_PARAMS, request);
   const external = kind === "external";
 
   if (intent === "delete") {

@@ -20,3 +20,16 @@ export function listAddress(
   const query = next.toString();
   return query ? `${path}?${query}` : path;
 }
+
+/**
+ * Where a list's action goes back to: the list address its form named in `returnTo` (this
+ * list's own path only, never another page or site), else the list as the request
+ * addressed it. Dialog parameters are dropped: the page after an action shows the list.
+ */
+export function listReturnTo(returnTo: unknown, path: string, dialogParams: readonly string[], request: Request): string {
+  if (typeof returnTo === "string" && returnTo.startsWith("/") && !returnTo.startsWith("//")) {
+    const named = new URL(returnTo, "http://list.invalid");
+    if (named.host === "list.invalid" && named.pathname === path) return listAddress(path, named.searchParams, dialogParams);
+  }
+  return listAddress(path, new URL(request.url).searchParams, dialogParams);
+}

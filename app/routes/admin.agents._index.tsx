@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { ConfirmForm } from "~/components/admin/confirm-form";
-import { AdminDialog } from "~/components/admin/dialog";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isServiceError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
@@ -12,6 +10,8 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";
 import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled, MANAGE_AGENTS } from "~/services/agents.server";
+import { AdminConfirmDialog, AdminList, DeleteLink } from "~/components/admin/admin-list";
+import { EmptyState } from "~/components/ui/empty-state";
 
 const SAMPLE = { weidian: "7231234567", taobao: "623456789012", tmall: "623456789012", "1688": "645678901234" } as const;
 
@@ -81,104 +81,103 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "S
 export default function AgentsPage() {
   const { agents, confirm } = useLoaderData<typeof loader>();
   return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            Shopping agents <span className="admin-badge admin-badge--count">{agents.length}</span>
-          </h1>
-          <p className="muted">
-            Product pages show a "Buy via" link for each agent shown here, in this order; a shopper's own choice comes first.
+    <AdminList
+      title="Shopping agents"
+      count={agents.length}
+      intro={'Product pages show a "Buy via" link for each agent shown here, in this order; a shopper\'s own choice comes first.'}
+      toolbar={
+        <Link to="/admin/agents/new" className="button">
+          Add agent
+        </Link>
+      }
+      items={agents}
+      itemKey={(agent) => agent.id}
+      empty={
+        <EmptyState title="No shopping agents yet.">
+          <p>
+            <Link to="/admin/agents/new">Add the first agent</Link>: product pages then offer its links.
           </p>
-        </div>
-        <div className="admin-toolbar">
-          <Link to="/admin/agents/new" className="button">
-            Add agent
-          </Link>
-        </div>
-      </header>
-      <table className="admin-table">
-        <thead>
-          <tr>
-            <th scope="col">Agent</th>
-            <th scope="col">Links (sample items)</th>
-            <th scope="col">Referral</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {agents.map((agent, index) => (
-            <tr key={agent.id}>
-              <td data-label="Agent">
-                <strong>{agent.name}</strong>{" "}
-                <span className={`admin-badge ${agent.enabled ? "admin-badge--success" : ""}`}>{agent.enabled ? "Shown" : "Hidden"}</span>
-              </td>
-              <td data-label="Links">
-                <ul className="admin-links admin-links--inline">
-                  {agent.samples.map((sample) => (
-                    <li key={sample.platform}>
-                      <a href={sample.url} target="_blank" rel="noreferrer nofollow">
-                        {sample.label}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td data-label="Referral">{agent.referral ?? "—"}</td>
-              <td data-label="Actions">
-                <Form method="post" className="admin-row-actions">
-                  <input type="hidden" name="agentId" value={agent.id} />
-                  <SubmitButton
-                    name="intent"
-                    value="up"
-                    className="button--secondary button--small"
-                    disabled={index === 0}
-                    aria-label={`Move ${agent.name} up`}
-                  >
-                    ↑
-                  </SubmitButton>
-                  <SubmitButton
-                    name="intent"
-                    value="down"
-                    className="button--secondary button--small"
-                    disabled={index === agents.length - 1}
-                    aria-label={`Move ${agent.name} down`}
-                  >
-                    ↓
-                  </SubmitButton>
-                  <SubmitButton name="intent" value={agent.enabled ? "disable" : "enable"} className="button--secondary button--small">
-                    {agent.enabled ? "Hide" : "Show"}
-                  </SubmitButton>
-                  <Link to={`/admin/agents/${agent.id}`} aria-label={`Edit ${agent.name}`}>
-                    Edit
-                  </Link>
-                  <Link
-                    to={`/admin/agents?modal=delete&agentId=${agent.id}`}
-                    className="admin-link--danger"
-                    aria-label={`Delete ${agent.name}`}
-                    preventScrollReset
-                  >
-                    Delete
-                  </Link>
-                </Form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        </EmptyState>
+      }
+      columns={[
+        {
+          header: "Agent",
+          cell: (agent) => (
+            <>
+              <strong>{agent.name}</strong>{" "}
+              <span className={`admin-badge ${agent.enabled ? "admin-badge--success" : ""}`}>{agent.enabled ? "Shown" : "Hidden"}</span>
+            </>
+          ),
+        },
+        {
+          header: "Links (sample items)",
+          label: "Links",
+          cell: (agent) => (
+            <ul className="admin-links admin-links--inline">
+              {agent.samples.map((sample) => (
+                <li key={sample.platform}>
+                  <a href={sample.url} target="_blank" rel="noreferrer nofollow">
+                    {sample.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ),
+        },
+        { header: "Referral", cell: (agent) => agent.referral ?? "—" },
+      ]}
+      actions={(agent) => {
+        const index = agents.indexOf(agent);
+        return (
+          <>
+            <Form method="post" className="admin-inline-form">
+              <input type="hidden" name="agentId" value={agent.id} />
+              <SubmitButton
+                name="intent"
+                value="up"
+                className="button--secondary button--small"
+                disabled={index === 0}
+                aria-label={`Move ${agent.name} up`}
+              >
+                ↑
+              </SubmitButton>
+              <SubmitButton
+                name="intent"
+                value="down"
+                className="button--secondary button--small"
+                disabled={index === agents.length - 1}
+                aria-label={`Move ${agent.name} down`}
+              >
+                ↓
+              </SubmitButton>
+              <SubmitButton name="intent" value={agent.enabled ? "disable" : "enable"} className="button--secondary button--small">
+                {agent.enabled ? "Hide" : "Show"}
+              </SubmitButton>
+            </Form>
+            <Link to={`/admin/agents/${agent.id}`} aria-label={`Edit ${agent.name}`}>
+              Edit
+            </Link>
+            <DeleteLink to={`/admin/agents?modal=delete&agentId=${agent.id}`} name={agent.name} />
+          </>
+        );
+      }}
+    >
       {confirm ? (
-        <AdminDialog id="delete-agent" title="Delete agent" closeTo="/admin/agents">
-          <ConfirmForm intent="delete" fields={{ agentId: confirm.id }} submitLabel="Delete agent" cancelTo="/admin/agents">
-            <p>
-              Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it,
-              hide it instead.
-            </p>
-          </ConfirmForm>
-        </AdminDialog>
+        <AdminConfirmDialog
+          id="delete-agent"
+          title="Delete agent"
+          closeTo="/admin/agents"
+          intent="delete"
+          fields={{ agentId: confirm.id }}
+          submitLabel="Delete agent"
+        >
+          <p>
+            Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it,
+            hide it instead.
+          </p>
+        </AdminConfirmDialog>
       ) : null}
-    </div>
+    </AdminList>
   );
 }
 

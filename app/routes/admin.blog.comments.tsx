@@ -1,16 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Form, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { ConfirmForm } from "~/components/admin/confirm-form";
-import { AdminDialog } from "~/components/admin/dialog";
 import { formatDateTime } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { commentQueueAction, commentQueueLoader } from "~/controllers/admin-blog.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+import { AdminConfirmDialog, AdminList, AdminSegments, DeleteLink } from "~/components/admin/admin-list";
 
 const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
 
@@ -34,25 +32,27 @@ export default function AdminBlogComments() {
   const here = listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS);
   const tab = (status: string) => listAddress(COMMENTS_PATH, new URLSearchParams(), [], status === "pending" ? {} : { status });
   return (
-    <div className="admin-page">
-      <header className="admin-page__header">
-        <h1>
-          Comments <span className="admin-badge admin-badge--count">{data.total}</span>
-        </h1>
-        <p className="muted">Comments wait here when moderation is on, when they hold more than two links, or when you send them back.</p>
-      </header>
-      <nav className="admin-segments" aria-label="Comment status">
-        {[...COMMENT_STATUSES, "all" as const].map((status) => (
-          <Link key={status} to={tab(status)} aria-current={data.status === status ? "page" : undefined}>
-            {status === "all" ? "All" : `${COMMENT_STATUS_LABELS[status]} (${data.counts[status]})`}
-          </Link>
-        ))}
-      </nav>
-      {data.comments.length === 0 ? (
-        <EmptyState title={data.status === "pending" ? "No comments wait for moderation." : "No comments here."} />
-      ) : (
+    <AdminList
+      title="Comments"
+      count={data.total}
+      intro="Comments wait here when moderation is on, when they hold more than two links, or when you send them back."
+      filters={
+        <AdminSegments
+          label="Comment status"
+          segments={[...COMMENT_STATUSES, "all" as const].map((status) => ({
+            key: status,
+            href: tab(status),
+            current: data.status === status,
+            label: status === "all" ? "All" : `${COMMENT_STATUS_LABELS[status]} (${data.counts[status]})`,
+          }))}
+        />
+      }
+      items={data.comments}
+      itemKey={(comment) => comment.id}
+      empty={<EmptyState title={data.status === "pending" ? "No comments wait for moderation." : "No comments here."} />}
+      renderItems={(comments) => (
         <ul className="admin-comments">
-          {data.comments.map((comment) => (
+          {comments.map((comment) => (
             <li key={comment.id} className="card admin-comment" id={`comment-${comment.id}`}>
               <p className="admin-comment__head">
                 <strong>{comment.author}</strong> on{" "}
@@ -83,41 +83,38 @@ export default function AdminBlogComments() {
                     </SubmitButton>
                   ))}
                 </Form>
-                <Link
+                <DeleteLink
                   to={listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS, { modal: "delete", commentId: String(comment.id) })}
-                  className="admin-link--danger"
-                  preventScrollReset
-                  aria-label={`Delete the comment by ${comment.author}`}
-                >
-                  Delete
-                </Link>
+                  name={`the comment by ${comment.author}`}
+                />
               </div>
             </li>
           ))}
         </ul>
       )}
-      <Pagination
-        currentPage={data.page}
-        totalPages={data.totalPages}
-        searchParams={listParams(searchParams, DIALOG_PARAMS)}
-        basePath={COMMENTS_PATH}
-        variant="ends"
-        label="Comment pages"
-      />
+      paging={{
+        currentPage: data.page,
+        totalPages: data.totalPages,
+        searchParams: listParams(searchParams, DIALOG_PARAMS),
+        basePath: COMMENTS_PATH,
+        variant: "ends",
+        label: "Comment pages",
+      }}
+    >
       {data.confirmDelete ? (
-        <AdminDialog id="delete-comment" title="Delete comment" closeTo={here}>
-          <ConfirmForm
-            action={COMMENTS_PATH}
-            intent="delete"
-            fields={{ commentId: data.confirmDelete, returnTo: here }}
-            submitLabel="Delete comment"
-            cancelTo={here}
-          >
-            <p>Delete this comment and its replies? This cannot be undone.</p>
-          </ConfirmForm>
-        </AdminDialog>
+        <AdminConfirmDialog
+          id="delete-comment"
+          title="Delete comment"
+          closeTo={here}
+          action={COMMENTS_PATH}
+          intent="delete"
+          fields={{ commentId: data.confirmDelete, returnTo: here }}
+          submitLabel="Delete comment"
+        >
+          <p>Delete this comment and its replies? This cannot be undone.</p>
+        </AdminConfirmDialog>
       ) : null}
-    </div>
+    </AdminList>
   );
 }
 

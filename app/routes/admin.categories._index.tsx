@@ -6,11 +6,10 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { CategoryForm, DeleteCategoryForm } from "~/components/admin/category-forms";
 import { AdminDialog } from "~/components/admin/dialog";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
-import { listAddress, listParams } from "~/lib/list-address";
+import { listAddress, listParams, listReturnTo } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can } from "~/lib/permissions";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
@@ -25,6 +24,7 @@ import {
   parentChoices,
   updateCategoryByAdmin,
 } from "~/services/catalogue.server";
+import { AdminList, AdminSearch, DeleteLink } from "~/components/admin/admin-list";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "categoryId"];
@@ -34,12 +34,8 @@ const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) =
   listAddress("/admin/categories", params, DIALOG_PARAMS, extra);
 
 /** Where to go after an action: a list address the form named, else the list. */
-function backTo(formData: FormData, request: Request): string {
-  const returnTo = formData.get("returnTo");
-  if (typeof returnTo === "string" && /^\/admin\/categories(\?[^#]*)?$/.test(returnTo))
-    return listHref(new URL(returnTo, "http://x").searchParams);
-  return listHref(new URL(request.url).searchParams);
-}
+const backTo = (formData: FormData, request: Request) =>
+  listReturnTo(formData.get("returnTo"), "/admin/categories", DIALOG_PARAMS, request);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { access } = await requireAdmin(request);
@@ -171,34 +167,31 @@ export default function AdminCategories() {
   const returnTo = closeHref;
 
   return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            Categories <span className="admin-badge admin-badge--count">{list.totalItems}</span>
-          </h1>
-          <p className="muted">The shop's categories, one level deep, in the order the storefront shows them.</p>
+    <AdminList
+      title="Categories"
+      count={list.totalItems}
+      intro="The shop's categories, one level deep, in the order the storefront shows them."
+      toolbar={
+        allowed.create ? (
+          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+            Add category
+          </Link>
+        ) : null
+      }
+      filters={
+        <div className="admin-filters">
+          <AdminSearch
+            action="/admin/categories"
+            id="category-search"
+            label="Search categories"
+            value={query.q}
+            placeholder="Category name"
+          />
         </div>
-        {allowed.create ? (
-          <div className="admin-toolbar">
-            <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-              Add category
-            </Link>
-          </div>
-        ) : null}
-      </header>
-
-      <div className="admin-filters">
-        <Form method="get" action="/admin/categories" role="search" className="site-search admin-search">
-          <label htmlFor="category-search" className="visually-hidden">
-            Search categories
-          </label>
-          <input id="category-search" type="search" name="q" defaultValue={query.q} placeholder="Category name" />
-          <button type="submit">Search</button>
-        </Form>
-      </div>
-
-      {list.items.length === 0 ? (
+      }
+      items={list.items}
+      itemKey={(category) => category.id}
+      empty={
         <EmptyState title={query.q ? `No categories match “${query.q}”.` : "No categories yet."}>
           {!query.q && allowed.create ? (
             <p>
@@ -206,115 +199,99 @@ export default function AdminCategories() {
             </p>
           ) : null}
         </EmptyState>
-      ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Parent</th>
-              <th scope="col">Products</th>
-              <th scope="col">Sort order</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((category) => (
-              <tr key={category.id}>
-                <td data-label="Name">
-                  <strong>{category.name}</strong>
-                  <span className="admin-user-cell__meta">ID {category.id}</span>
-                  {category.description ? <span className="admin-user-cell__meta">{category.description}</span> : null}
-                </td>
-                <td data-label="Parent">{category.parentName ?? "—"}</td>
-                <td data-label="Products">
-                  <a href={`/category/${category.id}`} target="_blank" rel="noreferrer">
-                    {category.productCount}
-                  </a>
-                </td>
-                <td data-label="Sort order">
-                  {allowed.edit ? (
-                    <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
-                      <input type="hidden" name="intent" value="sort" />
-                      <input type="hidden" name="id" value={category.id} />
-                      <input type="hidden" name="returnTo" value={returnTo} />
-                      <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
-                        Sort order of {category.name}
-                      </label>
-                      <input
-                        id={`sort-${category.id}`}
-                        name="sort_order"
-                        type="number"
-                        min={0}
-                        step={1}
-                        defaultValue={category.sortOrder}
-                        className="admin-inline-form__number"
-                      />
-                      <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
-                        Set
-                      </SubmitButton>
-                    </Form>
-                  ) : (
-                    category.sortOrder
-                  )}
-                </td>
-                <td data-label="Actions">
-                  <div className="admin-row-actions">
-                    {allowed.edit ? (
-                      <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
-                        <input type="hidden" name="categoryId" value={category.id} />
-                        <input type="hidden" name="returnTo" value={returnTo} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="up"
-                          className="button button--secondary button--small"
-                          aria-label={`Move ${category.name} up`}
-                        >
-                          ↑
-                        </button>
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="down"
-                          className="button button--secondary button--small"
-                          aria-label={`Move ${category.name} down`}
-                        >
-                          ↓
-                        </button>
-                      </Form>
-                    ) : null}
-                    {allowed.edit ? (
-                      <Link to={`/admin/categories/${category.id}/edit`} aria-label={`Edit ${category.name}`}>
-                        Edit
-                      </Link>
-                    ) : null}
-                    {allowed.delete ? (
-                      <Link
-                        to={listHref(searchParams, { modal: "delete", categoryId: String(category.id) })}
-                        className="admin-link--danger"
-                        aria-label={`Delete ${category.name}`}
-                        preventScrollReset
-                      >
-                        Delete
-                      </Link>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      }
+      columns={[
+        {
+          header: "Name",
+          cell: (category) => (
+            <>
+              <strong>{category.name}</strong>
+              <span className="admin-user-cell__meta">ID {category.id}</span>
+              {category.description ? <span className="admin-user-cell__meta">{category.description}</span> : null}
+            </>
+          ),
+        },
+        { header: "Parent", cell: (category) => category.parentName ?? "—" },
+        {
+          header: "Products",
+          cell: (category) => (
+            <a href={`/category/${category.id}`} target="_blank" rel="noreferrer">
+              {category.productCount}
+            </a>
+          ),
+        },
+        {
+          header: "Sort order",
+          cell: (category) =>
+            allowed.edit ? (
+              <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
+                <input type="hidden" name="intent" value="sort" />
+                <input type="hidden" name="id" value={category.id} />
+                <input type="hidden" name="returnTo" value={returnTo} />
+                <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
+                  Sort order of {category.name}
+                </label>
+                <input
+                  id={`sort-${category.id}`}
+                  name="sort_order"
+                  type="number"
+                  min={0}
+                  step={1}
+                  defaultValue={category.sortOrder}
+                  className="admin-inline-form__number"
+                />
+                <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
+                  Set
+                </SubmitButton>
+              </Form>
+            ) : (
+              category.sortOrder
+            ),
+        },
+      ]}
+      actions={(category) => (
+        <>
+          {allowed.edit ? (
+            <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
+              <input type="hidden" name="categoryId" value={category.id} />
+              <input type="hidden" name="returnTo" value={returnTo} />
+              <button
+                type="submit"
+                name="intent"
+                value="up"
+                className="button button--secondary button--small"
+                aria-label={`Move ${category.name} up`}
+              >
+                ↑
+              </button>
+              <button
+                type="submit"
+                name="intent"
+                value="down"
+                className="button button--secondary button--small"
+                aria-label={`Move ${category.name} down`}
+              >
+                ↓
+              </button>
+            </Form>
+          ) : null}
+          {allowed.edit ? (
+            <Link to={`/admin/categories/${category.id}/edit`} aria-label={`Edit ${category.name}`}>
+              Edit
+            </Link>
+          ) : null}
+          {allowed.delete ? (
+            <DeleteLink to={listHref(searchParams, { modal: "delete", categoryId: String(category.id) })} name={category.name} />
+          ) : null}
+        </>
       )}
-
-      <Pagination
-        currentPage={list.currentPage}
-        totalPages={list.totalPages}
-        searchParams={listSearch(searchParams)}
-        label="Category pages"
-      />
-
+      paging={{
+        currentPage: list.currentPage,
+        totalPages: list.totalPages,
+        searchParams: listSearch(searchParams),
+        label: "Category pages",
+      }}
+    >
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-category" title="Add category" closeTo={closeHref}>
           <CategoryForm
@@ -342,7 +319,7 @@ export default function AdminCategories() {
           )}
         </AdminDialog>
       ) : null}
-    </div>
+    </AdminList>
   );
 }
 

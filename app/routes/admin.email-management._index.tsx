@@ -28,6 +28,7 @@ import {
   updateEmailTemplate,
 } from "~/services/email.server";
 import { idOf } from "~/lib/ids";
+import { AdminList, DeleteLink } from "~/components/admin/admin-list";
 
 /** The templates tab: list, create and edit in a dialog, delete with a confirmation (decision 007). */
 const PATH = "/admin/email-management";
@@ -170,102 +171,90 @@ export default function EmailTemplates() {
   const closeHref = listHref(searchParams);
 
   return (
-    <section aria-labelledby="templates-title">
-      <div className="admin-page__header admin-page__header--row">
-        <h2 id="templates-title">
-          Templates <span className="admin-badge admin-badge--count">{templates.length}</span>
-        </h2>
-        <div className="admin-toolbar">
+    <AdminList
+      sectionId="templates-title"
+      title="Templates"
+      count={templates.length}
+      toolbar={
+        <>
           <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
             New template
           </Link>
           <Link to="/admin/email-management/html-templates" className="button button--secondary">
             Start from a built-in design
           </Link>
-        </div>
-      </div>
-
-      {templates.length === 0 ? (
+        </>
+      }
+      items={templates}
+      itemKey={(template) => template.id}
+      empty={
         <EmptyState title="No templates yet.">
           <p>A template holds a subject and an HTML body with variables such as {"{{userName}}"}; campaigns send it.</p>
         </EmptyState>
-      ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Variables</th>
-              <th scope="col">Used by</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {templates.map((template) => (
-              <tr key={template.id}>
-                <td data-label="Name">
-                  <strong>{template.name}</strong>
-                  <span className="admin-user-cell__meta">ID {template.id}</span>
-                </td>
-                <td data-label="Subject" className="admin-table__wrap">
-                  {template.subject}
-                </td>
-                <td data-label="Variables" className="admin-table__wrap">
-                  {template.variables.length ? template.variables.map((name) => <code key={name}>{`{{${name}}}`} </code>) : "—"}
-                </td>
-                <td data-label="Used by">
-                  {template.campaignCount ? `${template.campaignCount} campaign${template.campaignCount === 1 ? "" : "s"}` : "—"}
-                </td>
-                <td data-label="Created">
-                  {formatDate(template.createdAt)}
-                  {template.createdByName ? <span className="admin-user-cell__meta">by {template.createdByName}</span> : null}
-                </td>
-                <td data-label="Actions">
-                  <div className="admin-row-actions">
-                    <Link
-                      to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`}
-                      aria-label={`New campaign with ${template.name}`}
-                    >
-                      Use
-                    </Link>
-                    <Link
-                      to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })}
-                      aria-label={`Edit ${template.name}`}
-                      preventScrollReset
-                    >
-                      Edit
-                    </Link>
-                    <Form method="post" className="admin-inline-form" preventScrollReset>
-                      <input type="hidden" name="templateId" value={template.id} />
-                      <SubmitButton
-                        name="intent"
-                        value="test"
-                        className="button--link"
-                        pendingText="Sending…"
-                        aria-label={`Send a test of ${template.name} to me`}
-                      >
-                        Send a test to me
-                      </SubmitButton>
-                    </Form>
-                    <Link
-                      to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })}
-                      className="admin-link--danger"
-                      aria-label={`Delete ${template.name}`}
-                      preventScrollReset
-                    >
-                      Delete
-                    </Link>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      }
+      columns={[
+        {
+          header: "Name",
+          cell: (template) => (
+            <>
+              <strong>{template.name}</strong>
+              <span className="admin-user-cell__meta">ID {template.id}</span>
+            </>
+          ),
+        },
+        { header: "Subject", className: "admin-table__wrap", cell: (template) => template.subject },
+        {
+          header: "Variables",
+          className: "admin-table__wrap",
+          cell: (template) =>
+            template.variables.length ? template.variables.map((name) => <code key={name}>{`{{${name}}}`} </code>) : "—",
+        },
+        {
+          header: "Used by",
+          cell: (template) =>
+            template.campaignCount ? `${template.campaignCount} campaign${template.campaignCount === 1 ? "" : "s"}` : "—",
+        },
+        {
+          header: "Created",
+          cell: (template) => (
+            <>
+              {formatDate(template.createdAt)}
+              {template.createdByName ? <span className="admin-user-cell__meta">by {template.createdByName}</span> : null}
+            </>
+          ),
+        },
+      ]}
+      actions={(template) => (
+        <>
+          <Link
+            to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`}
+            aria-label={`New campaign with ${template.name}`}
+          >
+            Use
+          </Link>
+          <Link
+            to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })}
+            aria-label={`Edit ${template.name}`}
+            preventScrollReset
+          >
+            Edit
+          </Link>
+          <Form method="post" className="admin-inline-form" preventScrollReset>
+            <input type="hidden" name="templateId" value={template.id} />
+            <SubmitButton
+              name="intent"
+              value="test"
+              className="button--link"
+              pendingText="Sending…"
+              aria-label={`Send a test of ${template.name} to me`}
+            >
+              Send a test to me
+            </SubmitButton>
+          </Form>
+          <DeleteLink to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })} name={template.name} />
+        </>
       )}
-
+    >
       {dialog?.kind === "create" ? (
         <AdminDialog
           id="create-template"
@@ -318,7 +307,7 @@ export default function EmailTemplates() {
           )}
         </AdminDialog>
       ) : null}
-    </section>
+    </AdminList>
   );
 }
 

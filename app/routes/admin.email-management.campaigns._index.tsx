@@ -7,7 +7,6 @@ import { CampaignActions, CampaignForm, DeleteCampaignForm, ExecuteCampaignForm 
 import { CampaignProgress, CampaignStatusBadge, EmailErrorView, LiveNote, useLiveRefresh } from "~/components/admin/email/email-parts";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Pagination } from "~/components/ui/pagination";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
@@ -36,6 +35,7 @@ import {
 } from "~/services/email.server";
 import { nullIfNotFound } from "~/lib/api.server";
 import { idOf } from "~/lib/ids";
+import { AdminList, AdminSegments } from "~/components/admin/admin-list";
 
 /** The campaigns tab: list with live progress, create in a dialog, execute and delete confirmations. */
 const PATH = "/admin/email-management/campaigns";
@@ -145,108 +145,93 @@ export default function EmailCampaigns() {
   useLiveRefresh(sending && !dialog);
 
   return (
-    <section aria-labelledby="campaigns-title">
-      <div className="admin-page__header admin-page__header--row">
-        <h2 id="campaigns-title">
-          Campaigns <span className="admin-badge admin-badge--count">{list.totalItems}</span>
-        </h2>
-        <div className="admin-toolbar">
-          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-            New campaign
-          </Link>
-        </div>
-      </div>
-
-      <nav className="admin-segments" aria-label="Filter by status">
-        {FILTERS.map((filter) => (
-          <Link
-            key={filter.label}
-            to={filter.value ? `${PATH}?status=${filter.value}` : PATH}
-            aria-current={query.status === filter.value ? "page" : undefined}
-          >
-            {filter.label}
-          </Link>
-        ))}
-      </nav>
-      <LiveNote active={sending} />
-
-      {list.items.length === 0 ? (
+    <AdminList
+      sectionId="campaigns-title"
+      title="Campaigns"
+      count={list.totalItems}
+      toolbar={
+        <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+          New campaign
+        </Link>
+      }
+      filters={
+        <AdminSegments
+          label="Filter by status"
+          segments={FILTERS.map((filter) => ({
+            key: filter.label,
+            href: filter.value ? `${PATH}?status=${filter.value}` : PATH,
+            current: query.status === filter.value,
+            label: filter.label,
+          }))}
+        />
+      }
+      notice={<LiveNote active={sending} />}
+      items={list.items}
+      itemKey={(campaign) => campaign.id}
+      rowAttributes={(campaign) => ({ "data-campaign-id": campaign.id })}
+      tableClassName="email-campaigns"
+      empty={
         <EmptyState title={query.status ? `No ${CAMPAIGN_STATUS_LABELS[query.status].toLowerCase()} campaigns.` : "No campaigns yet."}>
           <p>A campaign sends a template (or its own body) to all, active or inactive subscribers, now, at a set time or repeatedly.</p>
         </EmptyState>
-      ) : (
-        <table className="admin-table email-campaigns">
-          <thead>
-            <tr>
-              <th scope="col">Campaign</th>
-              <th scope="col">Status</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">Schedule</th>
-              <th scope="col">Progress</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((campaign) => (
-              <tr key={campaign.id} data-campaign-id={campaign.id}>
-                <td data-label="Campaign" className="admin-table__wrap">
-                  <Link to={detailPath(campaign.id)}>
-                    <strong>{campaign.name}</strong>
-                  </Link>
-                  <span className="admin-user-cell__meta">{campaign.subject}</span>
-                  {campaign.template_name ? <span className="admin-user-cell__meta">Template: {campaign.template_name}</span> : null}
-                </td>
-                <td data-label="Status">
-                  <CampaignStatusBadge status={campaign.status} />
-                </td>
-                <td data-label="Recipients">{RECIPIENT_LABELS[campaign.recipient_type]}</td>
-                <td data-label="Schedule">{scheduleText(campaign)}</td>
-                <td data-label="Progress">
-                  {campaign.run_count > 0 ? (
-                    <CampaignProgress
-                      compact
-                      numbers={{
-                        total: campaign.total_recipients,
-                        sent: campaign.sent_count,
-                        failed: campaign.failed_count,
-                        pending: campaign.pending_count,
-                        skipped: campaign.skipped_count,
-                      }}
-                    />
-                  ) : (
-                    <span className="muted">Not sent yet</span>
-                  )}
-                </td>
-                <td data-label="Created">{formatDate(campaign.created_at)}</td>
-                <td data-label="Actions">
-                  <CampaignActions
-                    campaign={campaign}
-                    action={detailPath(campaign.id)}
-                    returnTo={closeHref}
-                    showView
-                    hrefs={{
-                      execute: listHref(searchParams, { modal: "execute", campaignId: String(campaign.id) }),
-                      edit: `${detailPath(campaign.id)}?modal=edit`,
-                      delete: listHref(searchParams, { modal: "delete", campaignId: String(campaign.id) }),
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      }
+      columns={[
+        {
+          header: "Campaign",
+          className: "admin-table__wrap",
+          cell: (campaign) => (
+            <>
+              <Link to={detailPath(campaign.id)}>
+                <strong>{campaign.name}</strong>
+              </Link>
+              <span className="admin-user-cell__meta">{campaign.subject}</span>
+              {campaign.template_name ? <span className="admin-user-cell__meta">Template: {campaign.template_name}</span> : null}
+            </>
+          ),
+        },
+        { header: "Status", cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
+        { header: "Recipients", cell: (campaign) => RECIPIENT_LABELS[campaign.recipient_type] },
+        { header: "Schedule", cell: (campaign) => scheduleText(campaign) },
+        {
+          header: "Progress",
+          cell: (campaign) =>
+            campaign.run_count > 0 ? (
+              <CampaignProgress
+                compact
+                numbers={{
+                  total: campaign.total_recipients,
+                  sent: campaign.sent_count,
+                  failed: campaign.failed_count,
+                  pending: campaign.pending_count,
+                  skipped: campaign.skipped_count,
+                }}
+              />
+            ) : (
+              <span className="muted">Not sent yet</span>
+            ),
+        },
+        { header: "Created", cell: (campaign) => formatDate(campaign.created_at) },
+      ]}
+      actions={(campaign) => (
+        <CampaignActions
+          campaign={campaign}
+          action={detailPath(campaign.id)}
+          returnTo={closeHref}
+          showView
+          hrefs={{
+            execute: listHref(searchParams, { modal: "execute", campaignId: String(campaign.id) }),
+            edit: `${detailPath(campaign.id)}?modal=edit`,
+            delete: listHref(searchParams, { modal: "delete", campaignId: String(campaign.id) }),
+          }}
+        />
       )}
-
-      <Pagination
-        currentPage={list.currentPage}
-        totalPages={list.totalPages}
-        searchParams={listParams(searchParams, DIALOG_PARAMS)}
-        label="Campaign pages"
-      />
-
+      paging={{
+        currentPage: list.currentPage,
+        totalPages: list.totalPages,
+        searchParams: listParams(searchParams, DIALOG_PARAMS),
+        label: "Campaign pages",
+      }}
+    >
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-campaign" title="New campaign" closeTo={closeHref} wide>
           <CampaignForm
@@ -293,7 +278,7 @@ export default function EmailCampaigns() {
           )}
         </AdminDialog>
       ) : null}
-    </section>
+    </AdminList>
   );
 }
 

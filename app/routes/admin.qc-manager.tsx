@@ -5,7 +5,6 @@ import { AdminDialog } from "~/components/admin/dialog";
 import { AdminQcImages, AdminQcUpload, QcDeleteDialogs, type QcImagesActionData } from "~/components/admin/qc-images";
 import { EmptyState } from "~/components/ui/empty-state";
 import { FormErrors } from "~/components/ui/field";
-import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
 import { ApiError } from "~/lib/api.server";
@@ -16,6 +15,7 @@ import { qcManagerQuerySchema } from "~/schemas/qc";
 import { QC_FILTER_LABELS, QC_FILTERS, QC_LIMITS, QC_MESSAGES as M, QC_PAGE_SIZES } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { findFolderProduct, productForQc, qcFolders, qcTotals } from "~/services/qc.server";
+import { AdminList, AdminSearch, AdminSegments } from "~/components/admin/admin-list";
 
 const PATH = "/admin/qc-manager";
 /** Query parameters that only open a dialog. */
@@ -133,173 +133,177 @@ export default function QcManagerPage() {
   const folderError = actionData && actionData.intent === "new-folder" && "error" in actionData ? actionData.error : null;
   const imagesData = actionData && actionData.intent !== "new-folder" ? (actionData as QcImagesActionData) : undefined;
 
-  return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>QC file manager</h1>
+  const gridView = (items: Readonly<typeof list.items>) => (
+    <ul className="admin-qc-cards">
+      {items.map((folder) => (
+        <li key={folder.id} className="card admin-qc-card">
+          <h2 className="admin-qc-card__title">
+            <Link to={withParams({ view: "folders", product: String(folder.id) })}>{folder.name}</Link>
+          </h2>
           <p className="muted">
-            Every product is a folder of QC photos. {totals.approved} approved photos
-            {totals.pending ? (
-              <>
-                , <Link to="/admin/qc-review">{totals.pending} waiting for review</Link>
-              </>
-            ) : null}
-            .
+            ID {folder.id} · {folder.isExternal ? "external" : "local"} · {folder.approved} photo{folder.approved === 1 ? "" : "s"}
+            {folder.pending ? ` · ${folder.pending} pending` : ""}
           </p>
-        </div>
-        <div className="admin-toolbar">
+          {folder.previews.length ? (
+            <ul className="admin-qc-strip">
+              {folder.previews.map((image) => (
+                <li key={image.id}>
+                  <a href={image.url} target="_blank" rel="noreferrer">
+                    <img src={image.thumb} alt="" width={56} height={56} loading="lazy" decoding="async" />
+                  </a>
+                </li>
+              ))}
+              {folder.approved > QC_LIMITS.cardThumbnails ? (
+                <li className="admin-qc-strip__more">
+                  <Link to={withParams({ view: "folders", product: String(folder.id) })}>
+                    +{folder.approved - QC_LIMITS.cardThumbnails} more
+                  </Link>
+                </li>
+              ) : null}
+            </ul>
+          ) : (
+            <p className="muted">No QC photos yet.</p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+  const folderView = (items: Readonly<typeof list.items>) => (
+    <div className="admin-qc-manager">
+      <nav className="admin-qc-folders" aria-label="QC folders">
+        {items.length === 0 ? (
+          <p className="muted">{query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."}</p>
+        ) : (
+          <ul>
+            {items.map((folder) => (
+              <li key={folder.id}>
+                <Link to={folderHref(folder.id)} aria-current={selected?.id === folder.id ? "page" : undefined} preventScrollReset>
+                  <span className="admin-qc-folders__name">{folder.name}</span>
+                  <span className="admin-qc-folders__meta">
+                    ID {folder.id}
+                    <span className="admin-badge admin-badge--count" title="Approved photos">
+                      {folder.approved}
+                    </span>
+                    {folder.pending ? <span className="admin-badge admin-badge--warning">{folder.pending} pending</span> : null}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+      <section className="admin-qc-folder card" aria-label="Folder">
+        {selected ? (
+          <>
+            <header className="admin-qc-folder__header">
+              <h2>{selected.name}</h2>
+              <p className="muted">
+                ID {selected.id} · {selected.isExternal ? "external" : "local"} ·{" "}
+                <a href={selected.url} target="_blank" rel="noreferrer">
+                  View on the site
+                </a>{" "}
+                · <Link to={`/admin/products/${selected.id}/edit`}>Edit product</Link>
+              </p>
+            </header>
+            {allowed.upload ? <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} /> : null}
+            <AdminQcImages
+              images={selected.images}
+              canDelete={allowed.delete}
+              action={here}
+              returnTo={here}
+              deleteHref={(imageId) => withParams({ modal: "delete", imageId: String(imageId) })}
+              error={imagesData && "error" in imagesData ? imagesData.error : null}
+            />
+          </>
+        ) : (
+          <EmptyState title={selectedMissing ? M.productNotFoundZh : "Choose a folder, or open a new QC folder by product id."} />
+        )}
+      </section>
+    </div>
+  );
+
+  return (
+    <AdminList
+      title="QC file manager"
+      intro={
+        <>
+          Every product is a folder of QC photos. {totals.approved} approved photos
+          {totals.pending ? (
+            <>
+              , <Link to="/admin/qc-review">{totals.pending} waiting for review</Link>
+            </>
+          ) : null}
+          .
+        </>
+      }
+      toolbar={
+        <>
           <Link to={withParams({ modal: "new-folder" })} className="button" preventScrollReset>
             New QC folder
           </Link>
           <Link to={here} className="button button--secondary">
             Refresh
           </Link>
+        </>
+      }
+      filters={
+        <div className="admin-filters">
+          <AdminSearch
+            action={PATH}
+            id="qc-search"
+            label="Search by product id or name"
+            name="searchTerm"
+            value={query.searchTerm}
+            placeholder="Product id or name"
+            keep={{ view: query.view, filterType: query.filterType }}
+          >
+            <label htmlFor="qc-page-size" className="visually-hidden">
+              Folders per page
+            </label>
+            <select id="qc-page-size" name="limit" defaultValue={String(query.limit)}>
+              {QC_PAGE_SIZES.folders.map((size) => (
+                <option key={size} value={size}>
+                  {size} per page
+                </option>
+              ))}
+            </select>
+          </AdminSearch>
+          <AdminSegments
+            label="Filter folders"
+            segments={QC_FILTERS.map((filter) => ({
+              key: filter,
+              href: withParams({ filterType: filter }, ["page"]),
+              current: query.filterType === filter,
+              label: QC_FILTER_LABELS[filter],
+            }))}
+          />
+          <AdminSegments
+            label="View"
+            segments={[
+              { key: "folders", href: withParams({ view: "folders" }), current: query.view === "folders", label: "Folders" },
+              { key: "grid", href: withParams({ view: "grid" }), current: query.view === "grid", label: "Grid" },
+            ]}
+          />
         </div>
-      </header>
-
-      <div className="admin-filters">
-        <Form method="get" action={PATH} role="search" className="site-search admin-search">
-          <input type="hidden" name="view" value={query.view} />
-          <input type="hidden" name="filterType" value={query.filterType} />
-          <label htmlFor="qc-search" className="visually-hidden">
-            Search by product id or name
-          </label>
-          <input id="qc-search" type="search" name="searchTerm" defaultValue={query.searchTerm} placeholder="Product id or name" />
-          <label htmlFor="qc-page-size" className="visually-hidden">
-            Folders per page
-          </label>
-          <select id="qc-page-size" name="limit" defaultValue={String(query.limit)}>
-            {QC_PAGE_SIZES.folders.map((size) => (
-              <option key={size} value={size}>
-                {size} per page
-              </option>
-            ))}
-          </select>
-          <button type="submit">Search</button>
-        </Form>
-        <nav className="admin-segments" aria-label="Filter folders">
-          {QC_FILTERS.map((filter) => (
-            <Link
-              key={filter}
-              to={withParams({ filterType: filter }, ["page"])}
-              aria-current={query.filterType === filter ? "page" : undefined}
-            >
-              {QC_FILTER_LABELS[filter]}
-            </Link>
-          ))}
-        </nav>
-        <nav className="admin-segments" aria-label="View">
-          <Link to={withParams({ view: "folders" })} aria-current={query.view === "folders" ? "page" : undefined}>
-            Folders
-          </Link>
-          <Link to={withParams({ view: "grid" })} aria-current={query.view === "grid" ? "page" : undefined}>
-            Grid
-          </Link>
-        </nav>
-      </div>
-
-      {query.view === "grid" ? (
-        list.items.length === 0 ? (
+      }
+      items={list.items}
+      itemKey={(folder) => folder.id}
+      // the folders view keeps its two panes when the list is empty: a folder opened by id still shows
+      empty={
+        query.view === "grid" ? (
           <EmptyState title={query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."} />
         ) : (
-          <ul className="admin-qc-cards">
-            {list.items.map((folder) => (
-              <li key={folder.id} className="card admin-qc-card">
-                <h2 className="admin-qc-card__title">
-                  <Link to={withParams({ view: "folders", product: String(folder.id) })}>{folder.name}</Link>
-                </h2>
-                <p className="muted">
-                  ID {folder.id} · {folder.isExternal ? "external" : "local"} · {folder.approved} photo{folder.approved === 1 ? "" : "s"}
-                  {folder.pending ? ` · ${folder.pending} pending` : ""}
-                </p>
-                {folder.previews.length ? (
-                  <ul className="admin-qc-strip">
-                    {folder.previews.map((image) => (
-                      <li key={image.id}>
-                        <a href={image.url} target="_blank" rel="noreferrer">
-                          <img src={image.thumb} alt="" width={56} height={56} loading="lazy" decoding="async" />
-                        </a>
-                      </li>
-                    ))}
-                    {folder.approved > QC_LIMITS.cardThumbnails ? (
-                      <li className="admin-qc-strip__more">
-                        <Link to={withParams({ view: "folders", product: String(folder.id) })}>
-                          +{folder.approved - QC_LIMITS.cardThumbnails} more
-                        </Link>
-                      </li>
-                    ) : null}
-                  </ul>
-                ) : (
-                  <p className="muted">No QC photos yet.</p>
-                )}
-              </li>
-            ))}
-          </ul>
+          folderView([])
         )
-      ) : (
-        <div className="admin-qc-manager">
-          <nav className="admin-qc-folders" aria-label="QC folders">
-            {list.items.length === 0 ? (
-              <p className="muted">{query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."}</p>
-            ) : (
-              <ul>
-                {list.items.map((folder) => (
-                  <li key={folder.id}>
-                    <Link to={folderHref(folder.id)} aria-current={selected?.id === folder.id ? "page" : undefined} preventScrollReset>
-                      <span className="admin-qc-folders__name">{folder.name}</span>
-                      <span className="admin-qc-folders__meta">
-                        ID {folder.id}
-                        <span className="admin-badge admin-badge--count" title="Approved photos">
-                          {folder.approved}
-                        </span>
-                        {folder.pending ? <span className="admin-badge admin-badge--warning">{folder.pending} pending</span> : null}
-                      </span>
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </nav>
-          <section className="admin-qc-folder card" aria-label="Folder">
-            {selected ? (
-              <>
-                <header className="admin-qc-folder__header">
-                  <h2>{selected.name}</h2>
-                  <p className="muted">
-                    ID {selected.id} · {selected.isExternal ? "external" : "local"} ·{" "}
-                    <a href={selected.url} target="_blank" rel="noreferrer">
-                      View on the site
-                    </a>{" "}
-                    · <Link to={`/admin/products/${selected.id}/edit`}>Edit product</Link>
-                  </p>
-                </header>
-                {allowed.upload ? (
-                  <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} />
-                ) : null}
-                <AdminQcImages
-                  images={selected.images}
-                  canDelete={allowed.delete}
-                  action={here}
-                  returnTo={here}
-                  deleteHref={(imageId) => withParams({ modal: "delete", imageId: String(imageId) })}
-                  error={imagesData && "error" in imagesData ? imagesData.error : null}
-                />
-              </>
-            ) : (
-              <EmptyState title={selectedMissing ? M.productNotFoundZh : "Choose a folder, or open a new QC folder by product id."} />
-            )}
-          </section>
-        </div>
-      )}
-
-      <Pagination
-        currentPage={list.currentPage}
-        totalPages={list.totalPages}
-        searchParams={new URLSearchParams(here.split("?")[1] ?? "")}
-        label="Folder pages"
-      />
-
+      }
+      renderItems={query.view === "grid" ? gridView : folderView}
+      paging={{
+        currentPage: list.currentPage,
+        totalPages: list.totalPages,
+        searchParams: new URLSearchParams(here.split("?")[1] ?? ""),
+        label: "Folder pages",
+      }}
+    >
       {newFolder || folderError ? (
         <AdminDialog id="new-qc-folder" title="New QC folder" closeTo={closeNewFolder}>
           <Form method="post" action={here} preventScrollReset>
@@ -341,7 +345,7 @@ export default function QcManagerPage() {
           confirmSelection={imagesData && "confirm" in imagesData ? imagesData.confirm.ids : null}
         />
       ) : null}
-    </div>
+    </AdminList>
   );
 }
 

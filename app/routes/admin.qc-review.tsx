@@ -1,10 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDateTime } from "~/components/admin/format";
-import { useSelectAll } from "~/components/admin/select-all";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Pagination } from "~/components/ui/pagination";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
@@ -12,10 +10,11 @@ import { canAny, QC_PERMISSIONS } from "~/lib/permissions";
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
-import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText } from "~/schemas/qc-rules";
+import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText, QC_REASON_MAX } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
 import { requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
+import { AdminList } from "~/components/admin/admin-list";
 
 /**
  * /admin/qc-review (docs/product/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
@@ -100,130 +99,127 @@ export default function QcReviewPage() {
   const { list, allowed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
-  const { form, selectAll } = useSelectAll<HTMLFormElement>();
   const searchParams = new URLSearchParams(location.search);
   const formAction = `/admin/qc-review${list.currentPage > 1 ? `?page=${list.currentPage}` : ""}`;
   const reviews = allowed.approve || allowed.reject;
 
   return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            QC review <span className="admin-badge admin-badge--count">{list.totalItems}</span>
-          </h1>
-          <p className="muted">
-            Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted.
+    <AdminList
+      title="QC review"
+      count={list.totalItems}
+      intro="Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted."
+      toolbar={
+        <Link to="/admin/qc-manager" className="button button--secondary">
+          QC file manager
+        </Link>
+      }
+      notice={
+        reviews ? null : (
+          <p className="notice notice--info">
+            You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.
           </p>
-        </div>
-        <div className="admin-toolbar">
-          <Link to="/admin/qc-manager" className="button button--secondary">
-            QC file manager
-          </Link>
-        </div>
-      </header>
-
-      {reviews ? null : (
-        <p className="notice notice--info">
-          You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.
-        </p>
-      )}
-
-      {list.items.length === 0 ? (
-        <EmptyState title="No photos are waiting for review." />
-      ) : (
-        <Form method="post" action={formAction} ref={form} preventScrollReset>
-          {reviews ? (
-            <div className="admin-bulk-bar admin-qc-batch">
-              {selectAll}
-              <label className="admin-qc-batch__reason">
-                <span className="visually-hidden">Reason for the selected photos (optional)</span>
-                <input type="text" name="batchReason" maxLength={500} placeholder="Reason (optional)" />
-              </label>
-              {allowed.approve ? (
-                <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
-                  Approve selected
-                </SubmitButton>
-              ) : null}
-              {allowed.reject ? (
-                <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
-                  Reject selected
-                </SubmitButton>
-              ) : null}
-            </div>
-          ) : null}
-          {actionData?.error ? (
-            <p className="notice notice--error" role="alert">
-              {actionData.error}
-            </p>
-          ) : null}
-          <ul className="admin-qc-grid admin-qc-grid--review">
-            {list.items.map((image) => (
-              <li key={image.id} className="admin-qc-tile admin-qc-tile--pending">
-                <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
-                  <img
-                    src={image.thumb}
-                    width={image.thumbWidth || undefined}
-                    height={image.thumbHeight || undefined}
-                    alt={`Photo ${image.id} of ${image.productName}`}
-                    loading="lazy"
-                    decoding="async"
-                  />
-                </a>
-                {reviews ? (
-                  <label className="admin-check">
-                    <input type="checkbox" name="ids" value={image.id} />
-                    Select photo {image.id}
+        )
+      }
+      items={list.items}
+      itemKey={(image) => image.id}
+      empty={<EmptyState title="No photos are waiting for review." />}
+      selection={
+        reviews
+          ? {
+              action: formAction,
+              barClassName: "admin-qc-batch",
+              bar: (
+                <>
+                  <label className="admin-qc-batch__reason">
+                    <span className="visually-hidden">Reason for the selected photos (optional)</span>
+                    <input type="text" name="batchReason" maxLength={QC_REASON_MAX} placeholder="Reason (optional)" />
                   </label>
-                ) : null}
-                <p className="admin-qc-tile__by">
-                  <a href={image.productUrl} target="_blank" rel="noreferrer">
-                    {image.productName}
-                  </a>
-                  <br />
-                  <span className="muted">
-                    {image.uploader ?? "deleted user"} · {formatDateTime(image.date)}
-                  </span>
-                </p>
-                {reviews ? (
-                  <label>
-                    <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
-                    <input type="text" name={`reason-${image.id}`} maxLength={500} placeholder="Reason (optional)" />
-                  </label>
-                ) : null}
-                <div className="admin-row-actions">
                   {allowed.approve ? (
-                    <SubmitButton
-                      name="intent"
-                      value={`approve:${image.id}`}
-                      className="button button--small"
-                      pendingText="…"
-                      aria-label={`Approve photo ${image.id}`}
-                    >
-                      Approve
+                    <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
+                      Approve selected
                     </SubmitButton>
                   ) : null}
                   {allowed.reject ? (
-                    <SubmitButton
-                      name="intent"
-                      value={`reject:${image.id}`}
-                      className="button button--secondary button--small"
-                      pendingText="…"
-                      aria-label={`Reject photo ${image.id}`}
-                    >
-                      Reject
+                    <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
+                      Reject selected
                     </SubmitButton>
                   ) : null}
-                  <Link to={`/admin/products/${image.productId}/qc`}>All photos</Link>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </Form>
+                </>
+              ),
+              notice: actionData?.error ? (
+                <p className="notice notice--error" role="alert">
+                  {actionData.error}
+                </p>
+              ) : null,
+            }
+          : null
+      }
+      renderItems={(images) => (
+        <ul className="admin-qc-grid admin-qc-grid--review">
+          {images.map((image) => (
+            <li key={image.id} className="admin-qc-tile admin-qc-tile--pending">
+              <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
+                <img
+                  src={image.thumb}
+                  width={image.thumbWidth || undefined}
+                  height={image.thumbHeight || undefined}
+                  alt={`Photo ${image.id} of ${image.productName}`}
+                  loading="lazy"
+                  decoding="async"
+                />
+              </a>
+              {reviews ? (
+                <label className="admin-check">
+                  <input type="checkbox" name="ids" value={image.id} />
+                  Select photo {image.id}
+                </label>
+              ) : null}
+              <p className="admin-qc-tile__by">
+                <a href={image.productUrl} target="_blank" rel="noreferrer">
+                  {image.productName}
+                </a>
+                <br />
+                <span className="muted">
+                  {image.uploader ?? "deleted user"} · {formatDateTime(image.date)}
+                </span>
+              </p>
+              {reviews ? (
+                <label>
+                  <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
+                  <input type="text" name={`reason-${image.id}`} maxLength={QC_REASON_MAX} placeholder="Reason (optional)" />
+                </label>
+              ) : null}
+              <div className="admin-row-actions">
+                {allowed.approve ? (
+                  <SubmitButton
+                    name="intent"
+                    value={`approve:${image.id}`}
+                    className="button button--small"
+                    pendingText="…"
+                    aria-label={`Approve photo ${image.id}`}
+                  >
+                    Approve
+                  </SubmitButton>
+                ) : null}
+                {allowed.reject ? (
+                  <SubmitButton
+                    name="intent"
+                    value={`reject:${image.id}`}
+                    className="button button--secondary button--small"
+                    pendingText="…"
+                    aria-label={`Reject photo ${image.id}`}
+                  >
+                    Reject
+                  </SubmitButton>
+                ) : null}
+                <Link to={`/admin/products/${image.productId}/qc`}>All photos</Link>
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
-
-      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={searchParams} label="Review pages" />
-    </div>
+      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams, label: "Review pages" }}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminDialog } from "~/components/admin/dialog";
 import { formatDate, formatDateTime } from "~/components/admin/format";
@@ -9,7 +9,6 @@ import { PermissionPanel } from "~/components/admin/permission-panel";
 import { BatchCreateForm, CreateUserForm, DeleteUserForm } from "~/components/admin/user-forms";
 import { UserTypeBadge } from "~/components/admin/user-type-badge";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Pagination } from "~/components/ui/pagination";
 import { ApiError, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { listAddress, listParams } from "~/lib/list-address";
@@ -39,6 +38,7 @@ import {
 } from "~/services/users.server";
 import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 import { idOf } from "~/lib/ids";
+import { AdminList, AdminSearch, AdminSegments, DeleteLink } from "~/components/admin/admin-list";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "userId"];
@@ -204,138 +204,116 @@ export default function AdminUsers() {
   const dialogHref = (extra: Record<string, string>) => listHref(searchParams, extra);
 
   return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            User management <span className="admin-badge admin-badge--count">{list.totalItems}</span>
-          </h1>
-          <p className="muted">Search, create, edit and delete accounts.</p>
-        </div>
-        {allowed.create ? (
-          <div className="admin-toolbar">
+    <AdminList
+      title="User management"
+      count={list.totalItems}
+      intro="Search, create, edit and delete accounts."
+      toolbar={
+        allowed.create ? (
+          <>
             <Link to={dialogHref({ modal: "create" })} className="button" preventScrollReset>
               Create user
             </Link>
             <Link to={dialogHref({ modal: "batch" })} className="button button--secondary" preventScrollReset>
               Batch create
             </Link>
-          </div>
-        ) : null}
-      </header>
-
-      <div className="admin-filters">
-        <Form method="get" action="/admin/users" role="search" className="site-search admin-search">
-          <label htmlFor="user-search" className="visually-hidden">
-            Search by username or email
-          </label>
-          <input id="user-search" type="search" name="q" defaultValue={query.q} placeholder="Username or email" />
-          {query.userType !== "all" ? <input type="hidden" name="userType" value={query.userType} /> : null}
-          <button type="submit">Search</button>
-        </Form>
-        <nav className="admin-segments" aria-label="Filter by type">
-          {FILTERS.map((filter) => {
-            const params = new URLSearchParams();
-            if (query.q) params.set("q", query.q);
-            if (filter.value !== "all") params.set("userType", filter.value);
-            const href = params.toString() ? `/admin/users?${params}` : "/admin/users";
-            return (
-              <Link key={filter.value} to={href} aria-current={query.userType === filter.value ? "page" : undefined}>
-                {filter.label} <span className="admin-badge admin-badge--count">{list.counts[filter.value]}</span>
-              </Link>
-            );
-          })}
-        </nav>
-      </div>
-
-      {list.items.length === 0 ? (
-        <EmptyState title={query.q ? `No users match “${query.q}”.` : "No users here yet."} />
-      ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Email</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Type</th>
-              <th scope="col">Registered</th>
-              <th scope="col">Last login</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((user) => (
-              <tr key={user.id}>
-                <td data-label="User">
-                  <div className="admin-user-cell">
-                    {user.avatarUrl ? (
-                      <img src={user.avatarUrl} alt="" width={36} height={36} className="admin-avatar" loading="lazy" />
-                    ) : (
-                      <span className="admin-avatar admin-avatar--placeholder" aria-hidden="true">
-                        {user.username.slice(0, 1).toUpperCase()}
-                      </span>
-                    )}
-                    <div>
-                      <strong>{user.username}</strong>
-                      {user.id === currentUserId ? <span className="muted"> (you)</span> : null}
-                      <span className="admin-user-cell__meta">
-                        ID {user.id}
-                        {user.phone ? ` · ${user.phone}` : ""}
-                      </span>
-                    </div>
-                  </div>
-                </td>
-                <td data-label="Email" className="admin-table__email">
-                  <EmailAddress email={user.email} />
-                </td>
-                <td data-label="Phone">{user.phone ?? "—"}</td>
-                <td data-label="Type">
-                  <UserTypeBadge userType={user.userType} />
-                </td>
-                <td data-label="Registered">{formatDate(user.createdAt)}</td>
-                <td data-label="Last login">
-                  {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : ADMIN_MESSAGES.neverLoggedIn}
-                  {user.lastLoginIp ? <span className="admin-user-cell__meta">IP {user.lastLoginIp}</span> : null}
-                </td>
-                <td data-label="Actions">
-                  <div className="admin-row-actions">
-                    {allowed.permissions ? (
-                      <Link
-                        to={dialogHref({ modal: "permissions", userId: String(user.id) })}
-                        aria-label={`Manage permissions of ${user.username}`}
-                        preventScrollReset
-                      >
-                        Permissions
-                      </Link>
-                    ) : null}
-                    {allowed.edit ? (
-                      <Link to={`/admin/users/${user.id}`} aria-label={`Edit ${user.username}`}>
-                        Edit
-                      </Link>
-                    ) : null}
-                    {/* not offered where the server would refuse: one's own account, and (for admins) other admins */}
-                    {allowed.delete && user.id !== currentUserId && (allowed.permissions || user.userType === "user") ? (
-                      <Link
-                        to={dialogHref({ modal: "delete", userId: String(user.id) })}
-                        className="admin-link--danger"
-                        aria-label={`Delete ${user.username}`}
-                        preventScrollReset
-                      >
-                        Delete
-                      </Link>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          </>
+        ) : null
+      }
+      filters={
+        <div className="admin-filters">
+          <AdminSearch
+            action="/admin/users"
+            id="user-search"
+            label="Search by username or email"
+            value={query.q}
+            placeholder="Username or email"
+            keep={{ userType: query.userType !== "all" ? query.userType : null }}
+          />
+          <AdminSegments
+            label="Filter by type"
+            segments={FILTERS.map((filter) => {
+              const params = new URLSearchParams();
+              if (query.q) params.set("q", query.q);
+              if (filter.value !== "all") params.set("userType", filter.value);
+              return {
+                key: filter.value,
+                href: params.toString() ? `/admin/users?${params}` : "/admin/users",
+                current: query.userType === filter.value,
+                label: (
+                  <>
+                    {filter.label} <span className="admin-badge admin-badge--count">{list.counts[filter.value]}</span>
+                  </>
+                ),
+              };
+            })}
+          />
+        </div>
+      }
+      items={list.items}
+      itemKey={(user) => user.id}
+      empty={<EmptyState title={query.q ? `No users match “${query.q}”.` : "No users here yet."} />}
+      columns={[
+        {
+          header: "User",
+          cell: (user) => (
+            <div className="admin-user-cell">
+              {user.avatarUrl ? (
+                <img src={user.avatarUrl} alt="" width={36} height={36} className="admin-avatar" loading="lazy" />
+              ) : (
+                <span className="admin-avatar admin-avatar--placeholder" aria-hidden="true">
+                  {user.username.slice(0, 1).toUpperCase()}
+                </span>
+              )}
+              <div>
+                <strong>{user.username}</strong>
+                {user.id === currentUserId ? <span className="muted"> (you)</span> : null}
+                <span className="admin-user-cell__meta">
+                  ID {user.id}
+                  {user.phone ? ` · ${user.phone}` : ""}
+                </span>
+              </div>
+            </div>
+          ),
+        },
+        { header: "Email", className: "admin-table__email", cell: (user) => <EmailAddress email={user.email} /> },
+        { header: "Phone", cell: (user) => user.phone ?? "—" },
+        { header: "Type", cell: (user) => <UserTypeBadge userType={user.userType} /> },
+        { header: "Registered", cell: (user) => formatDate(user.createdAt) },
+        {
+          header: "Last login",
+          cell: (user) => (
+            <>
+              {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : ADMIN_MESSAGES.neverLoggedIn}
+              {user.lastLoginIp ? <span className="admin-user-cell__meta">IP {user.lastLoginIp}</span> : null}
+            </>
+          ),
+        },
+      ]}
+      actions={(user) => (
+        <>
+          {allowed.permissions ? (
+            <Link
+              to={dialogHref({ modal: "permissions", userId: String(user.id) })}
+              aria-label={`Manage permissions of ${user.username}`}
+              preventScrollReset
+            >
+              Permissions
+            </Link>
+          ) : null}
+          {allowed.edit ? (
+            <Link to={`/admin/users/${user.id}`} aria-label={`Edit ${user.username}`}>
+              Edit
+            </Link>
+          ) : null}
+          {/* not offered where the server would refuse: one's own account, and (for admins) other admins */}
+          {allowed.delete && user.id !== currentUserId && (allowed.permissions || user.userType === "user") ? (
+            <DeleteLink to={dialogHref({ modal: "delete", userId: String(user.id) })} name={user.username} />
+          ) : null}
+        </>
       )}
-
-      <Pagination currentPage={list.currentPage} totalPages={list.totalPages} searchParams={listSearch(searchParams)} label="User pages" />
-
+      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams: listSearch(searchParams), label: "User pages" }}
+    >
       {dialog?.kind === "create" ? (
         <AdminDialog id="create-user" title="Create user" closeTo={closeHref}>
           <CreateUserForm roles={dialog.roles} lastResult={actionData?.intent === "create" ? actionData.result : undefined} />
@@ -371,7 +349,7 @@ export default function AdminUsers() {
           )}
         </AdminDialog>
       ) : null}
-    </div>
+    </AdminList>
   );
 }
 

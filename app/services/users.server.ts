@@ -3,7 +3,7 @@
  * Pages and /api call these same functions.
  */
 import { ApiError } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
 import { getAccess, assertMay, type Actor } from "~/services/permissions.server";
@@ -536,6 +536,15 @@ export async function getUserDirectPermissions(id: number) {
   return directPermissionsOfUser(getDb(), id);
 }
 
+/** The user and the role an assignment names: 404 with the one that is missing. */
+async function userAndRole(db: DB, userId: number, roleId: number) {
+  const target = await findUserById(db, userId);
+  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+  const role = await findRole(db, { id: roleId });
+  if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
+  return { target, role };
+}
+
 export async function assignRoleToUser(
   userId: number,
   roleId: number,
@@ -544,10 +553,7 @@ export async function assignRoleToUser(
 ): Promise<void> {
   assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
   const db = getDb();
-  const target = await findUserById(db, userId);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  const role = await findRole(db, { id: roleId });
-  if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
+  await userAndRole(db, userId, roleId);
   if (expiresAt && expiresAt <= new Date().toISOString()) {
     throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [
       { field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast },
@@ -559,10 +565,7 @@ export async function assignRoleToUser(
 export async function revokeRoleFromUser(userId: number, roleId: number, actor: { user: User; access: Access }): Promise<void> {
   assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
   const db = getDb();
-  const target = await findUserById(db, userId);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  const role = await findRole(db, { id: roleId });
-  if (!role) throw new ApiError(404, ADMIN_MESSAGES.roleNotFound, "NOT_FOUND");
+  const { role } = await userAndRole(db, userId, roleId);
   const held = (await rolesOfUser(db, userId)).some((r) => r.id === roleId);
   if (!held) throw new ApiError(404, ADMIN_MESSAGES.roleNotHeld, "NOT_FOUND");
   if (role.name === "super_admin" && (await countSuperAdmins(db)) <= 1) {

@@ -14,6 +14,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { slugFromName } from "~/lib/blog-text";
 import { listAddress } from "~/lib/list-address";
 import type { blogCategoriesLoader, CategoryRow } from "~/controllers/admin-blog.server";
+import { AdminList, DeleteLink } from "~/components/admin/admin-list";
 
 type LoaderData = Awaited<ReturnType<typeof blogCategoriesLoader>>;
 type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string } | undefined;
@@ -131,81 +132,63 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
   const open = (extra: Record<string, string>) => listAddress(data.path, searchParams, DIALOG_PARAMS, extra);
   const { dialog, rows } = data;
   return (
-    <div className="admin-page">
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            Blog categories <span className="admin-badge admin-badge--count">{rows.length}</span>
-          </h1>
-          <p className="muted">A tree: a category may hold subcategories at any depth. Their posts show on the parent's page too.</p>
-        </div>
-        {data.manage ? (
-          <div className="admin-toolbar">
-            <Link to={open({ modal: "create" })} className="button" preventScrollReset>
-              Add category
+    <AdminList
+      title="Blog categories"
+      count={rows.length}
+      intro="A tree: a category may hold subcategories at any depth. Their posts show on the parent's page too."
+      toolbar={
+        data.manage ? (
+          <Link to={open({ modal: "create" })} className="button" preventScrollReset>
+            Add category
+          </Link>
+        ) : null
+      }
+      items={rows}
+      itemKey={(row) => row.id}
+      empty={<EmptyState title="No blog categories yet." />}
+      columns={[
+        {
+          header: "Name",
+          cell: (row) => (
+            <>
+              <span className="blog-tree-name" style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}>
+                {row.depth ? <span aria-hidden="true">└ </span> : null}
+                <strong>{row.name}</strong>
+              </span>
+              {row.description ? <span className="admin-user-cell__meta">{row.description}</span> : null}
+            </>
+          ),
+        },
+        {
+          header: "Slug",
+          cell: (row) => (
+            <a href={`/blog/category/${encodeURIComponent(row.slug)}`} target="_blank" rel="noreferrer">
+              {row.slug}
+            </a>
+          ),
+        },
+        {
+          header: "Posts",
+          cell: (row) => (
+            <>
+              {row.postCount} <span className="muted">/ {row.allPostCount}</span>
+            </>
+          ),
+        },
+        { header: "Order", cell: (row) => row.displayOrder },
+        { header: "Visible", cell: (row) => (row.isVisible ? "Yes" : <span className="admin-badge admin-badge--warning">Hidden</span>) },
+      ]}
+      actions={(row) =>
+        data.manage ? (
+          <>
+            <Link to={open({ modal: "edit", categoryId: String(row.id) })} aria-label={`Edit ${row.name}`} preventScrollReset>
+              Edit
             </Link>
-          </div>
-        ) : null}
-      </header>
-
-      {rows.length === 0 ? (
-        <EmptyState title="No blog categories yet." />
-      ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Posts</th>
-              <th scope="col">Order</th>
-              <th scope="col">Visible</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td data-label="Name">
-                  <span className="blog-tree-name" style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}>
-                    {row.depth ? <span aria-hidden="true">└ </span> : null}
-                    <strong>{row.name}</strong>
-                  </span>
-                  {row.description ? <span className="admin-user-cell__meta">{row.description}</span> : null}
-                </td>
-                <td data-label="Slug">
-                  <a href={`/blog/category/${encodeURIComponent(row.slug)}`} target="_blank" rel="noreferrer">
-                    {row.slug}
-                  </a>
-                </td>
-                <td data-label="Posts">
-                  {row.postCount} <span className="muted">/ {row.allPostCount}</span>
-                </td>
-                <td data-label="Order">{row.displayOrder}</td>
-                <td data-label="Visible">{row.isVisible ? "Yes" : <span className="admin-badge admin-badge--warning">Hidden</span>}</td>
-                <td data-label="Actions">
-                  {data.manage ? (
-                    <div className="admin-row-actions">
-                      <Link to={open({ modal: "edit", categoryId: String(row.id) })} aria-label={`Edit ${row.name}`} preventScrollReset>
-                        Edit
-                      </Link>
-                      <Link
-                        to={open({ modal: "delete", categoryId: String(row.id) })}
-                        className="admin-link--danger"
-                        aria-label={`Delete ${row.name}`}
-                        preventScrollReset
-                      >
-                        Delete
-                      </Link>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            <DeleteLink to={open({ modal: "delete", categoryId: String(row.id) })} name={row.name} />
+          </>
+        ) : null
+      }
+    >
       <p className="muted">Posts: public posts / all posts filed directly under the category.</p>
 
       {dialog?.kind === "create" ? (
@@ -256,6 +239,6 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
           <p role="alert">This category does not exist any more.</p>
         </AdminDialog>
       ) : null}
-    </div>
+    </AdminList>
   );
 }

@@ -3,15 +3,13 @@
  * product's photos with select, delete selected (a confirmation step) and delete one.
  * Without JavaScript: plain forms and links; with it, a select-all box appears.
  */
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useRef } from "react";
-import { ConfirmForm } from "~/components/admin/confirm-form";
-import { AdminDialog } from "~/components/admin/dialog";
-import { useSelectAll } from "~/components/admin/select-all";
 import { formatDate } from "~/components/admin/format";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-rules";
+import { AdminConfirmDialog, AdminListBody, DeleteLink } from "~/components/admin/admin-list";
 
 export type AdminQcImage = {
   id: number;
@@ -72,60 +70,64 @@ export function AdminQcImages({
   deleteHref: (imageId: number) => string;
   error?: string | null;
 }) {
-  const { form, selectAll } = useSelectAll<HTMLFormElement>();
-  if (images.length === 0) return <p className="muted">No QC photos yet.</p>;
   return (
-    <Form method="post" action={action} ref={form} preventScrollReset>
-      <input type="hidden" name="returnTo" value={returnTo} />
-      {canDelete ? (
-        <div className="admin-bulk-bar">
-          {selectAll}
-          <SubmitButton name="intent" value="delete-confirm" className="button button--danger button--small" pendingText="…">
-            Delete selected
-          </SubmitButton>
-        </div>
-      ) : null}
-      {error ? (
-        <p className="notice notice--error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <ul className="admin-qc-grid">
-        {images.map((image) => (
-          <li key={image.id} className={`admin-qc-tile admin-qc-tile--${image.status}`}>
-            <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
-              <img
-                src={image.thumb}
-                width={image.thumbWidth || undefined}
-                height={image.thumbHeight || undefined}
-                alt={`QC photo ${image.id}`}
-                loading="lazy"
-                decoding="async"
-              />
-            </a>
-            <div className="admin-qc-tile__meta">
-              {canDelete ? (
-                <label className="admin-check">
-                  <input type="checkbox" name="ids" value={image.id} aria-label={`Select photo ${image.id}`} />
-                  <span className="visually-hidden">Select</span>
-                </label>
-              ) : null}
-              <span className={`admin-badge ${image.status === "pending" ? "admin-badge--warning" : "admin-badge--success"}`}>
-                {image.status === "pending" ? "Pending" : "Approved"}
-              </span>
-              {canDelete ? (
-                <Link to={deleteHref(image.id)} className="admin-link--danger" preventScrollReset aria-label={`Delete photo ${image.id}`}>
-                  Delete
-                </Link>
-              ) : null}
-            </div>
-            <p className="admin-qc-tile__by muted">
-              {image.uploader ?? "staff"} · {formatDate(image.date)}
-            </p>
-          </li>
-        ))}
-      </ul>
-    </Form>
+    <AdminListBody
+      items={images}
+      itemKey={(image) => image.id}
+      empty={<p className="muted">No QC photos yet.</p>}
+      // nothing to select without the permission to delete
+      selection={
+        canDelete
+          ? {
+              action,
+              hidden: { returnTo },
+              bar: (
+                <SubmitButton name="intent" value="delete-confirm" className="button button--danger button--small" pendingText="…">
+                  Delete selected
+                </SubmitButton>
+              ),
+              notice: error ? (
+                <p className="notice notice--error" role="alert">
+                  {error}
+                </p>
+              ) : null,
+            }
+          : null
+      }
+      renderItems={(shown) => (
+        <ul className="admin-qc-grid">
+          {shown.map((image) => (
+            <li key={image.id} className={`admin-qc-tile admin-qc-tile--${image.status}`}>
+              <a href={image.url} target="_blank" rel="noreferrer" className="admin-qc-tile__image">
+                <img
+                  src={image.thumb}
+                  width={image.thumbWidth || undefined}
+                  height={image.thumbHeight || undefined}
+                  alt={`QC photo ${image.id}`}
+                  loading="lazy"
+                  decoding="async"
+                />
+              </a>
+              <div className="admin-qc-tile__meta">
+                {canDelete ? (
+                  <label className="admin-check">
+                    <input type="checkbox" name="ids" value={image.id} aria-label={`Select photo ${image.id}`} />
+                    <span className="visually-hidden">Select</span>
+                  </label>
+                ) : null}
+                <span className={`admin-badge ${image.status === "pending" ? "admin-badge--warning" : "admin-badge--success"}`}>
+                  {image.status === "pending" ? "Pending" : "Approved"}
+                </span>
+                {canDelete ? <DeleteLink to={deleteHref(image.id)} name={`photo ${image.id}`} /> : null}
+              </div>
+              <p className="admin-qc-tile__by muted">
+                {image.uploader ?? "staff"} · {formatDate(image.date)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    />
   );
 }
 
@@ -144,37 +146,33 @@ export function QcDeleteDialogs({
   return (
     <>
       {confirmOne ? (
-        <AdminDialog id="delete-qc-image" title="Delete QC photo" closeTo={closeTo}>
-          <ConfirmForm
-            action={action}
-            intent="delete-one"
-            fields={{ imageId: confirmOne.id, returnTo: closeTo }}
-            submitLabel="Delete photo"
-            cancelTo={closeTo}
-          >
-            <p>
-              <img src={confirmOne.thumb} alt="" width={120} className="admin-qc-confirm-thumb" />
-            </p>
-            <p>Delete this photo? Its files are deleted too. This cannot be undone.</p>
-          </ConfirmForm>
-        </AdminDialog>
+        <AdminConfirmDialog
+          id="delete-qc-image"
+          title="Delete QC photo"
+          closeTo={closeTo}
+          action={action}
+          intent="delete-one"
+          fields={{ imageId: confirmOne.id, returnTo: closeTo }}
+          submitLabel="Delete photo"
+        >
+          <p>
+            <img src={confirmOne.thumb} alt="" width={120} className="admin-qc-confirm-thumb" />
+          </p>
+          <p>Delete this photo? Its files are deleted too. This cannot be undone.</p>
+        </AdminConfirmDialog>
       ) : null}
       {confirmSelection ? (
-        <AdminDialog
+        <AdminConfirmDialog
           id="delete-qc-images"
           title={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}?`}
           closeTo={closeTo}
+          action={action}
+          intent="delete"
+          fields={{ ids: confirmSelection, returnTo: closeTo }}
+          submitLabel={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}`}
         >
-          <ConfirmForm
-            action={action}
-            intent="delete"
-            fields={{ ids: confirmSelection, returnTo: closeTo }}
-            submitLabel={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}`}
-            cancelTo={closeTo}
-          >
-            <p>The selected photos and their files are deleted. This cannot be undone.</p>
-          </ConfirmForm>
-        </AdminDialog>
+          <p>The selected photos and their files are deleted. This cannot be undone.</p>
+        </AdminConfirmDialog>
       ) : null}
     </>
   );
