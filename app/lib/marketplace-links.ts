@@ -50,15 +50,38 @@ export type LinkReading =
   | { kind: "unsupported" }
   | { kind: "empty" };
 
-const ITEM_ID = /^\d{5,20}$/;
-
 /** The first link in a text (share texts wrap it in 【】「」 and words), with or without its scheme. */
 export function findLink(text: string): string | null {
-  // a link is ASCII: share texts glue Chinese words to it ("复制这条信息https://…打开手机淘宝")
-  const withScheme = /https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]+/i.exec(text);
-  if (withScheme) return trimLink(withScheme[0]);
-  const bare = /(?:^|[^A-Za-z0-9.\-/])((?:[a-z0-9-]+\.)+(?:com|cn|hk|info|cc|link|net)\/[A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]*)/i.exec(text);
-  return bare ? trimLink(`https://${bare[1]}`) : null;
+  return findLinks(text)[0] ?? null;
+}
+
+// a link is ASCII: share texts glue Chinese words to it ("复制这条信息https://…打开手机淘宝")
+const LINK_CHARS = "[A-Za-z0-9\\-._~:/?#[\\]@!$&*+,;=%]";
+// the marketplaces' apps share links of their own schemes (taobao://item.taobao.com/…, tbopen://m.taobao.com/…)
+const LINK_WITH_SCHEME = new RegExp(`(?:https?|taobao|tbopen|tmall|weidian):\\/\\/${LINK_CHARS}+`, "gi");
+const LINK_WITHOUT_SCHEME = new RegExp(
+  `(?:^|[^A-Za-z0-9.\\-/])((?:[a-z0-9-]+\\.)+(?:com|cn|hk|info|cc|link|net|top|shop|co)\\/${LINK_CHARS}*)`,
+  "gi",
+);
+
+/**
+ * Every link in a text, in the order pasted (a spreadsheet column, a list of finds, a
+ * share text): with a scheme, or a bare host and path ("weidian.com/item.html?itemID=…").
+ */
+export function findLinks(text: string): string[] {
+  const found: Array<{ at: number; link: string }> = [];
+  const taken: Array<[number, number]> = [];
+  for (const match of text.matchAll(LINK_WITH_SCHEME)) {
+    found.push({ at: match.index, link: trimLink(match[0].replace(/^(?:taobao|tbopen|tmall|weidian):/i, "https:")) });
+    taken.push([match.index, match.index + match[0].length]);
+  }
+  for (const match of text.matchAll(LINK_WITHOUT_SCHEME)) {
+    const at = match.index + match[0].length - match[1].length;
+    // inside a link already found (its path or its query)
+    if (taken.some(([start, end]) => at >= start && at < end)) continue;
+    found.push({ at, link: trimLink(`https://${match[1]}`) });
+  }
+  return found.sort((a, b) => a.at - b.at).map((entry) => entry.link);
 }
 
 function trimLink(link: string): string {
@@ -68,10 +91,15 @@ function trimLink(link: string): string {
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 const hostIs = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 
+/** An id parameter's digits (a pasted link may carry junk glued after them: "7616832901=product_link"). */
+const ID_VALUE = /^(\d{5,20})(?:$|[^0-9A-Za-z])/;
+
 function param(url: URL, ...names: string[]): string | null {
   for (const name of names) {
     for (const [key, value] of url.searchParams) {
-      if (key.toLowerCase() === name.toLowerCase() && ITEM_ID.test(value.trim())) return value.trim();
+      if (key.toLowerCase() !== name.toLowerCase()) continue;
+      const digits = ID_VALUE.exec(value.trim());
+      if (digits) return digits[1];
     }
   }
   return null;
@@ -93,15 +121,16 @@ export function readMarketplaceUrl(url: URL): { platform: Marketplace; itemId: s
   }
   if (hostIs(host, "taobao.com")) {
     // world.taobao.com/item/N.htm, www.taobao.com/list/item/N.htm, a.m.taobao.com/iN.htm
-    const inPath = /\/(?:list\/)?item\/(\d{5,20})\.htm/i.exec(path) ?? /\/i(\d{5,20})\.htm/i.exec(path);
+    const inPath = /\/(?:list\/)?item\/(?:wap\/)?(\d{5,20})\.htm/i.exec(path) ?? /\/i(\d{5,20})\.htm/i.exec(path);
     if (inPath) return { platform: "taobao", itemId: inPath[1] };
-    const id = param(url, "id", "itemId", "item_id", "itemNumId");
+    // the app's share pages name the item targetId
+    const id = param(url, "id", "itemId", "item_id", "itemNumId", "targetId");
     return id ? { platform: "taobao", itemId: id } : null;
   }
   if (hostIs(host, "1688.com")) {
     const offer = /\/offer\/(\d{5,20})\.html?$/i.exec(path);
     if (offer) return { platform: "1688", itemId: offer[1] };
-    const id = param(url, "offerId", "offerid");
+    const id = param(url, "offerId", "offer_id");
     return id ? { platform: "1688", itemId: id } : null;
   }
   return null;
@@ -118,7 +147,20 @@ type TemplateParts = {
 
 const TOKENS: Record<string, string> = { "{id}": "__QCID__", "{url}": "__QCURL__", "{url2}": "__QCURLTWICE__" };
 
+const splitCache = new Map<string, TemplateParts | null>();
+
+/** A template taken apart (kept: the same few dozen templates read every pasted link). */
 function splitTemplate(template: string): TemplateParts | null {
+  let parts = splitCache.get(template);
+  if (parts === undefined) {
+    if (splitCache.size > 2000) splitCache.clear();
+    parts = parseTemplate(template);
+    splitCache.set(template, parts);
+  }
+  return parts;
+}
+
+function parseTemplate(template: string): TemplateParts | null {
   let text = template.trim();
   for (const [placeholder, token] of Object.entries(TOKENS)) text = text.split(placeholder).join(token);
   let url: URL;
@@ -174,9 +216,37 @@ function matchPiece(template: string, actual: string, captured: Captured): boole
   return true;
 }
 
+/** A page's ending is optional in a link (item-123 for item-123.html). */
+const withoutPageEnding = (piece: string) => piece.replace(/\.(?:html?|php|aspx?)$/i, "");
+
+/**
+ * A language prefix before a site's own path: /en/, /fr/, /zh-CN/, /en_US/, /es-419/. Only
+ * real language codes: two letters alone may be a site's own word (/tb/, /wd/).
+ */
+const LANGUAGES = new Set(
+  "en fr es de it pt ru zh ja ko nl pl ar tr sv no nb da fi cs sk hu ro bg el uk he th vi id ms hi lt lv et hr sr sl".split(" "),
+);
+const LANGUAGE_SEGMENT = {
+  test: (segment: string) => LANGUAGES.has(segment.slice(0, 2).toLowerCase()) && /^[a-z]{2}(?:[-_][a-z0-9]{2,4})?$/i.test(segment),
+};
+
 function matchSegments(template: string[], actual: string[], captured: Captured): boolean {
-  if (template.length !== actual.length) return false;
-  return template.every((piece, i) => matchPiece(piece, decodeSafe(actual[i]), captured));
+  const tryMatch = (pieces: string[]) =>
+    pieces.length === template.length &&
+    template.every((piece, i) => {
+      const value = decodeSafe(pieces[i]);
+      return matchPiece(piece, value, captured) || matchPiece(withoutPageEnding(piece), withoutPageEnding(value), captured);
+    });
+  if (tryMatch(actual)) return true;
+  // "&inviteCode=…" glued onto the last segment of a link pasted without its "?"
+  const last = actual[actual.length - 1];
+  if (last?.includes("&") && tryMatch([...actual.slice(0, -1), last.slice(0, last.indexOf("&"))])) return true;
+  // the site's language before its path, where the template has none (or another)
+  if (actual.length > 0 && LANGUAGE_SEGMENT.test(actual[0])) {
+    if (tryMatch(actual.slice(1))) return true;
+    if (template.length > 0 && LANGUAGE_SEGMENT.test(template[0]) && tryMatch([template[0], ...actual.slice(1)])) return true;
+  }
+  return false;
 }
 
 function matchQuery(template: Array<[string, string]>, actual: URLSearchParams, captured: Captured): boolean {
@@ -199,15 +269,22 @@ const sameSite = (templateHost: string, linkHost: string) => hostIs(bareHost(lin
 
 const holdsLink = (value: string) => /__QCURL(TWICE)?__/.test(value);
 
-/** The marketplace link a {url} / {url2} placeholder captured, read as an item. */
-function readCapturedLink(raw: string): { platform: Marketplace; itemId: string } | null {
+type Item = { platform: Marketplace; itemId: string };
+
+/**
+ * The link a {url} / {url2} placeholder captured, read as an item: a marketplace link, or
+ * another agent's link nested in this one (read with the other agents, one level deep).
+ */
+function readCapturedLink(raw: string, agents: readonly AgentPattern[]): Item | null {
   const captured: Captured = {};
   if (!matchPiece("__QCURL__", raw, captured) || !captured.url) return null;
+  let inner: URL;
   try {
-    return readMarketplaceUrl(new URL(captured.url.trim()));
+    inner = new URL(captured.url.trim());
   } catch {
     return null;
   }
+  return readMarketplaceUrl(inner) ?? (agents.length ? readAgentUrl(inner, agents, []) : null);
 }
 
 /**
@@ -216,13 +293,13 @@ function readCapturedLink(raw: string): { platform: Marketplace; itemId: string 
  * a trailing slash, index.html before a hash route) and its other parameters
  * (from=search-input and the like come and go) are not required to match.
  */
-function readLinkParameter(url: URL, parts: TemplateParts): { platform: Marketplace; itemId: string } | null {
+function readLinkParameter(url: URL, parts: TemplateParts, agents: readonly AgentPattern[]): Item | null {
   const keys = [...parts.query, ...(parts.hash?.query ?? [])].filter(([, value]) => holdsLink(value)).map(([key]) => key.toLowerCase());
   if (keys.length === 0) return null;
   const hashQuery = url.hash.includes("?") ? url.hash.slice(url.hash.indexOf("?") + 1) : "";
   for (const [key, value] of [...url.searchParams, ...new URLSearchParams(hashQuery)]) {
     if (!keys.includes(key.toLowerCase())) continue;
-    const found = readCapturedLink(value);
+    const found = readCapturedLink(value, agents);
     if (found) return found;
   }
   return null;
@@ -233,10 +310,11 @@ export function readWithTemplate(
   url: URL,
   template: string,
   platform: Marketplace | null,
-): { platform: Marketplace; itemId: string } | null {
+  nestedAgents: readonly AgentPattern[] = [],
+): Item | null {
   const parts = splitTemplate(template);
   if (!parts || !sameSite(parts.host, url.hostname)) return null;
-  const byParameter = readLinkParameter(url, parts);
+  const byParameter = readLinkParameter(url, parts, nestedAgents);
   if (byParameter) return byParameter;
   const captured: Captured = {};
   if (!matchSegments(parts.segments, url.pathname.split("/").filter(Boolean), captured)) return null;
@@ -253,14 +331,17 @@ export function readWithTemplate(
     } catch {
       return null;
     }
-    return readMarketplaceUrl(inner);
+    return readMarketplaceUrl(inner) ?? (nestedAgents.length ? readAgentUrl(inner, nestedAgents, []) : null);
   }
   if (captured.id && platform) return { platform, itemId: captured.id };
   return null;
 }
 
-/** A shopping agent's link read back to (platform, item id), or null. */
-export function readAgentUrl(url: URL, agents: readonly AgentPattern[]): { platform: Marketplace; itemId: string } | null {
+/**
+ * A shopping agent's link read back to (platform, item id), or null. `nestedAgents`: the
+ * agents a link carried inside this one may belong to (none: one level of nesting only).
+ */
+export function readAgentUrl(url: URL, agents: readonly AgentPattern[], nestedAgents: readonly AgentPattern[] = agents): Item | null {
   for (const agent of agents) {
     // taobao before tmall: agents order Tmall items as Taobao ones, often with one template for both
     const order: readonly Marketplace[] = ["taobao", ...PLATFORMS.filter((p) => p !== "taobao")];
@@ -269,28 +350,27 @@ export function readAgentUrl(url: URL, agents: readonly AgentPattern[]): { platf
       ...(agent.readOnly ?? []),
     ];
     for (const { platform, template } of candidates) {
-      const found = readWithTemplate(url, template, platform);
+      const found = readWithTemplate(url, template, platform, nestedAgents);
       if (found) return found;
     }
   }
   return null;
 }
 
+/** A bare number: 13–15 digits is Weidian; 10–12 digits may be Weidian or 1688. */
+function readNumber(text: string): LinkReading {
+  if (text.length >= 13 && text.length <= 15) return { kind: "number", itemId: text, candidates: ["weidian"] };
+  if (text.length >= 10 && text.length <= 12) return { kind: "number", itemId: text, candidates: ["weidian", "1688"] };
+  return { kind: "unsupported" };
+}
+
 /**
- * Reads what a shopper pasted. A marketplace link (also inside share text), an agent's
- * link, or a bare number (10–15 digits; see `kind: "number"`). Short links are named for
- * the server to resolve; anything else is unsupported.
+ * One link read: a marketplace's own, an agent's (the table's templates), or a link
+ * carried inside it (a redirect's q=, an unknown site's url=, an "=" sent as %3D by a
+ * pasted redirect), two levels deep at most. Short links are named for the server to
+ * resolve; a link that names no item is unsupported.
  */
-export function readMarketplaceInput(input: string, agents: readonly AgentPattern[] = []): LinkReading {
-  const text = input.trim();
-  if (!text) return { kind: "empty" };
-  if (/^\d+$/.test(text)) {
-    if (text.length >= 13 && text.length <= 15) return { kind: "number", itemId: text, candidates: ["weidian"] };
-    if (text.length >= 10 && text.length <= 12) return { kind: "number", itemId: text, candidates: ["weidian", "1688"] };
-    return { kind: "unsupported" };
-  }
-  const link = findLink(text);
-  if (!link) return { kind: "unsupported" };
+export function readLink(link: string, agents: readonly AgentPattern[] = [], depth = 0): LinkReading {
   let url: URL;
   try {
     url = new URL(link);
@@ -303,9 +383,80 @@ export function readMarketplaceInput(input: string, agents: readonly AgentPatter
   if (own) return { kind: "item", ...own, via: "link" };
   const agent = readAgentUrl(url, agents);
   if (agent) return { kind: "item", ...agent, via: "agent" };
+  if (depth < 2) {
+    // a link carried in a parameter (url=, q=, keyword=, h5Url=…; after a #/route too),
+    // encoded once, twice or not at all
+    const hashQuery = url.hash.includes("?") ? url.hash.slice(url.hash.indexOf("?") + 1) : "";
+    for (const [, value] of [...url.searchParams, ...new URLSearchParams(hashQuery)]) {
+      let text = value;
+      for (let round = 0; round < 3; round++) {
+        const inner = findLinks(text)[0];
+        if (inner) {
+          const reading = readLink(inner, agents, depth + 1);
+          if (reading.kind === "item") return { ...reading, via: "agent" };
+          break;
+        }
+        const decoded = decodeSafe(text);
+        if (decoded === text) break;
+        text = decoded;
+      }
+    }
+    // an "=" or "?" sent encoded (itemID%3D…, by a pasted redirect)
+    const rest = url.href.slice(url.origin.length);
+    const decoded = decodeSafe(rest);
+    if (decoded !== rest && !/https?:\/\//i.test(decoded)) {
+      const reading = readLink(url.origin + decoded, agents, depth + 1);
+      if (reading.kind === "item") return reading;
+    }
+  }
   if (UNRESOLVABLE_HOSTS.some((domain) => hostIs(host, domain))) return { kind: "unresolvable", url: url.href };
   if (SHORT_LINK_HOSTS.some((domain) => hostIs(host, domain))) return { kind: "short", url: url.href };
   return { kind: "unsupported" };
+}
+
+/** How useful a reading is when a text holds several links: an item, then a link the server can resolve. */
+const USEFULNESS: Record<LinkReading["kind"], number> = { item: 3, short: 2, unresolvable: 1, number: 0, unsupported: 0, empty: 0 };
+
+/**
+ * Reads what a shopper pasted: a marketplace link (also inside share text), an agent's
+ * link, or a bare number (10–15 digits; see `kind: "number"`). In a text with several
+ * links, the first that names an item wins (an unknown first link does not hide a good
+ * second one); else the first the server can resolve.
+ */
+export function readMarketplaceInput(input: string, agents: readonly AgentPattern[] = []): LinkReading {
+  const text = input.trim();
+  if (!text) return { kind: "empty" };
+  if (/^\d+$/.test(text)) return readNumber(text);
+  let best: LinkReading = { kind: "unsupported" };
+  for (const link of findLinks(text)) {
+    const reading = readLink(link, agents);
+    if (reading.kind === "item") return reading;
+    if (USEFULNESS[reading.kind] > USEFULNESS[best.kind]) best = reading;
+  }
+  return best;
+}
+
+/**
+ * Every link of a pasted text read, in the order pasted (one line of digits counts as a
+ * link too); the same item named twice is listed once, where it first appears.
+ */
+export function readMarketplaceInputs(input: string, agents: readonly AgentPattern[] = []): Array<{ link: string; reading: LinkReading }> {
+  const seen = new Set<string>();
+  const readings: Array<{ link: string; reading: LinkReading }> = [];
+  for (const line of input.split(/\r?\n/)) {
+    const text = line.trim();
+    if (!text) continue;
+    const entries = /^\d+$/.test(text)
+      ? [{ link: text, reading: readNumber(text) }]
+      : findLinks(text).map((link) => ({ link, reading: readLink(link, agents) }));
+    for (const entry of entries) {
+      const key = entry.reading.kind === "item" ? `${entry.reading.platform}:${entry.reading.itemId}` : `link:${entry.link}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      readings.push(entry);
+    }
+  }
+  return readings;
 }
 
 /** An agent's link to an item: the template filled in, and its referral parameter (e.g. "ref=ABC") added. */

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteError } from "@remix-run/react";
+import { useLoaderData, useRouteError, isRouteErrorResponse } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
 import { notFound, loadProductPage, productPageAction, type LocateProduct } from "~/controllers/product-page.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { getProductByItem } from "~/services/catalogue.server";
+import { ImportPanel, unknownItemOf } from "~/components/storefront/import-panel";
+import { unknownItemPage } from "~/controllers/pasted-links.server";
 
 /** /:platform/:itemId: the canonical address of a marketplace product. */
 function locate(params: { platform?: string; itemId?: string }): { locate: LocateProduct; path: string } {
@@ -19,7 +21,16 @@ function locate(params: { platform?: string; itemId?: string }): { locate: Locat
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const target = locate(params);
-  return loadProductPage(request, target.locate, target.path);
+  try {
+    return await loadProductPage(request, target.locate, target.path);
+  } catch (error) {
+    // an item id not in the catalogue: still a 404, but with where the item can be seen
+    // and bought, and the import offer (docs/marketplace-links.md, "No dead ends")
+    if (error instanceof Response && error.status === 404 && /^\d{5,20}$/.test(params.itemId ?? "")) {
+      throw await unknownItemPage(request, params.platform as Platform, params.itemId!);
+    }
+    throw error;
+  }
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -36,5 +47,16 @@ export default function ProductByPlatformItem() {
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => productMeta(matches, data);
 
 export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
+  const error = useRouteError();
+  const unknown = isRouteErrorResponse(error) && error.status === 404 ? unknownItemOf(error.data) : null;
+  if (unknown) {
+    return (
+      <section aria-labelledby="unknown-item-title">
+        <p className="error-code">404</p>
+        <h1 id="unknown-item-title">Not in the catalogue yet</h1>
+        <ImportPanel view={unknown.view} loggedIn={unknown.loggedIn} />
+      </section>
+    );
+  }
+  return <ErrorPage error={error} />;
 }

@@ -9,7 +9,7 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";
-import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled, MANAGE_AGENTS } from "~/services/agents.server";
+import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled, MANAGE_AGENTS, testLink } from "~/services/agents.server";
 import { AdminConfirmDialog, AdminList, DeleteLink } from "~/components/admin/admin-list";
 import { EmptyState } from "~/components/ui/empty-state";
 
@@ -40,6 +40,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
     })),
     confirm: confirm ? { id: confirm.id, name: confirm.name } : null,
+    test: await linkTestView(url.searchParams.get("test") ?? ""),
+  };
+}
+
+/** The "test a link" box's answer, in words. */
+async function linkTestView(raw: string) {
+  const text = raw.trim().slice(0, 2000);
+  if (!text) return null;
+  const { reading, agent } = await testLink(text);
+  if (reading.kind === "item")
+    return {
+      text,
+      ok: true,
+      message: `${PLATFORM_LABELS[reading.platform]} item ${reading.itemId}`,
+      how: agent
+        ? `read with ${agent}'s link forms`
+        : reading.via === "link"
+          ? "a marketplace's own link"
+          : "a link carried inside this one",
+    };
+  if (reading.kind === "number")
+    return { text, ok: true, message: `Item id ${reading.itemId}`, how: `a bare number: ${reading.candidates.join(" or ")}` };
+  if (reading.kind === "short") return { text, ok: true, message: "A short link", how: "opened on the server to find the item" };
+  return {
+    text,
+    ok: false,
+    message: "Not read as an item",
+    how: "add the agent's link form to one of the agents below (Edit → older link forms), or add the agent",
   };
 }
 
@@ -79,7 +107,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Shopping agents · Admin", noindex: true });
 
 export default function AgentsPage() {
-  const { agents, confirm } = useLoaderData<typeof loader>();
+  const { agents, confirm, test } = useLoaderData<typeof loader>();
   return (
     <AdminList
       title="Shopping agents"
@@ -89,6 +117,29 @@ export default function AgentsPage() {
         <Link to="/admin/agents/new" className="button">
           Add agent
         </Link>
+      }
+      filters={
+        <section className="card admin-link-test" aria-labelledby="link-test-title">
+          <h2 id="link-test-title">Test a link</h2>
+          <Form method="get" action="/admin/agents" className="site-search">
+            <label htmlFor="link-test" className="visually-hidden">
+              A link to test
+            </label>
+            <input
+              id="link-test"
+              type="text"
+              name="test"
+              defaultValue={test?.text ?? ""}
+              placeholder="Paste an agent's or a marketplace's link"
+            />
+            <button type="submit">Test</button>
+          </Form>
+          {test ? (
+            <p className={test.ok ? "notice notice--success" : "notice notice--warning"} role="status">
+              <strong>{test.message}</strong>: {test.how}.
+            </p>
+          ) : null}
+        </section>
       }
       items={agents}
       itemKey={(agent) => agent.id}

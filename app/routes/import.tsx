@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
+import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
 import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
@@ -13,16 +13,11 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { productPath } from "~/services/catalogue.server";
-import { findPasted, importFailureText, importItem, type FindOutcome } from "~/services/marketplace.server";
+import { findPasted, importFailureText, importItem, type FindOutcome, findPastedAll } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
+import { pastedView, pastedViews } from "~/controllers/pasted-links.server";
 
 const MAX_LINK = 2000;
-
-function toView(link: string, outcome: Exclude<FindOutcome, { kind: "found" }>): PastedView {
-  if (outcome.kind === "error") return { kind: "error", link, message: outcome.message };
-  if (outcome.kind === "choose") return { kind: "choose", link, itemId: outcome.itemId, candidates: outcome.candidates };
-  return { kind: "importable", link, platform: outcome.platform, itemId: outcome.itemId };
-}
 
 /**
  * /import: the paste box (a marketplace link, an agent's link, share text or an item id).
@@ -32,15 +27,20 @@ function toView(link: string, outcome: Exclude<FindOutcome, { kind: "found" }>):
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getPageUser(request);
   const link = (new URL(request.url).searchParams.get("link") ?? "").slice(0, MAX_LINK);
-  if (!link.trim()) return { link: "", view: null, loggedIn: Boolean(user) };
-  const outcome = await findPasted(link, {
-    beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? "")),
-  }).catch((error) => {
+  const loggedIn = Boolean(user);
+  if (!link.trim()) return { link: "", view: null, views: null, loggedIn };
+  const beforeFetch = () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? ""));
+  const tooMany = (error: unknown) => {
     if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: P.tooMany };
     throw error;
-  });
+  };
+  // several links: each one's outcome, in the order pasted
+  const entries = await findPastedAll(link, { beforeFetch }).catch((error) => [{ link, outcome: tooMany(error) }]);
+  if (entries.length > 1) return { link, view: null, views: await pastedViews(request, entries), loggedIn };
+  // one link: its outcome, already found (a short link is opened once); none: why not
+  const outcome: FindOutcome = entries[0]?.outcome ?? (await findPasted(link, { beforeFetch }).catch(tooMany));
   if (outcome.kind === "found") throw redirect(productPath(outcome.product));
-  return { link, view: toView(link, outcome), loggedIn: Boolean(user) };
+  return { link, view: await pastedView(request, link, outcome), views: null, loggedIn };
 }
 
 type ActionData = { error: string; link: string };
@@ -89,7 +89,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function ImportPage() {
-  const { link, view, loggedIn } = useLoaderData<typeof loader>();
+  const { link, view, views, loggedIn } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   return (
     <section className="import-page" aria-labelledby="import-title">
@@ -121,6 +121,7 @@ export default function ImportPage() {
         </p>
       ) : null}
       {view ? <ImportPanel view={view} loggedIn={loggedIn} /> : null}
+      {views ? <PastedList views={views} loggedIn={loggedIn} /> : null}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
-import { ImportPanel, type PastedView } from "~/components/storefront/import-panel";
+import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
@@ -15,9 +15,10 @@ import { searchQuerySchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES, SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
 import { categoriesForStorefront, productPath, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
-import { findPasted, isPastedLink } from "~/services/marketplace.server";
+import { findPasted, isPastedLink, findPastedAll, type FindOutcome } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { plainLine } from "~/lib/text";
+import { pastedView, pastedViews } from "~/controllers/pasted-links.server";
 
 const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
 
@@ -31,21 +32,24 @@ function categoryOptions(categories: CategoryWithCount[]): CategoryOption[] {
   return options;
 }
 
-/** A pasted link or id opens its product, or offers to import it (docs/decisions/020-marketplace-links.md). */
+/**
+ * A pasted link or id opens its product, or shows where else it leads (docs/decisions/020-marketplace-links.md);
+ * a text with several links lists each one's outcome, in the order pasted.
+ */
 async function pastedLink(request: Request, q: string, clientIp: string) {
   const user = await getPageUser(request);
-  const outcome = await findPasted(q, { beforeFetch: () => limitMarketplaceFetches(user?.id ?? null, clientIp) }).catch((error) => {
+  const loggedIn = Boolean(user);
+  const beforeFetch = () => limitMarketplaceFetches(user?.id ?? null, clientIp);
+  const tooMany = (error: unknown) => {
     if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: PASTE_MESSAGES.tooMany };
     throw error;
-  });
+  };
+  const entries = await findPastedAll(q, { beforeFetch }).catch((error) => [{ link: q, outcome: tooMany(error) }]);
+  if (entries.length > 1) return { state: "links" as const, q, views: await pastedViews(request, entries), loggedIn };
+  // one link: its outcome, already found (a short link is opened once); none: why not
+  const outcome: FindOutcome = entries[0]?.outcome ?? (await findPasted(q, { beforeFetch }).catch(tooMany));
   if (outcome.kind === "found") throw redirect(productPath(outcome.product));
-  const view: PastedView =
-    outcome.kind === "error"
-      ? { kind: "error", link: q, message: outcome.message }
-      : outcome.kind === "choose"
-        ? { kind: "choose", link: q, itemId: outcome.itemId, candidates: outcome.candidates }
-        : { kind: "importable", link: q, platform: outcome.platform, itemId: outcome.itemId };
-  return { state: "link" as const, q, view, loggedIn: Boolean(user) };
+  return { state: "link" as const, q, view: await pastedView(request, q, outcome), loggedIn };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -118,6 +122,14 @@ export default function Search() {
       <section aria-labelledby="search-title">
         <h1 id="search-title">Find a product by its link</h1>
         <ImportPanel view={data.view} loggedIn={data.loggedIn} />
+      </section>
+    );
+  }
+  if (data.state === "links") {
+    return (
+      <section aria-labelledby="search-title">
+        <h1 id="search-title">{`${data.views.length} links found`}</h1>
+        <PastedList views={data.views} loggedIn={data.loggedIn} />
       </section>
     );
   }

@@ -8,7 +8,15 @@
 import { ApiError } from "~/lib/api.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
-import { agentTemplateFor, buildAgentLink, readMarketplaceInput, type AgentPattern, type LinkReading } from "~/lib/marketplace-links";
+import {
+  agentTemplateFor,
+  buildAgentLink,
+  readMarketplaceInput,
+  type AgentPattern,
+  type LinkReading,
+  findLinks,
+  readAgentUrl,
+} from "~/lib/marketplace-links";
 import {
   deleteAgent,
   findAgent,
@@ -56,6 +64,30 @@ export async function agentPatterns(): Promise<AgentPattern[]> {
 /** What a shopper pasted, read with every agent's templates. */
 export async function readPastedLink(text: string): Promise<LinkReading> {
   return readMarketplaceInput(text, await agentPatterns());
+}
+
+export type LinkTest = { reading: LinkReading; agent: string | null };
+
+/**
+ * The back office's "test a link": how a pasted link is read, and which agent's forms
+ * read it (null: a marketplace's own link, or a link carried inside another).
+ */
+export async function testLink(text: string): Promise<LinkTest> {
+  const patterns = await agentPatterns();
+  const reading = readMarketplaceInput(text, patterns);
+  if (reading.kind !== "item" || reading.via !== "agent") return { reading, agent: null };
+  // the agent whose own forms read one of the text's links to this item
+  for (const link of findLinks(text)) {
+    let url: URL;
+    try {
+      url = new URL(link);
+    } catch {
+      continue;
+    }
+    const by = patterns.find((agent) => readAgentUrl(url, [agent], [])?.itemId === reading.itemId);
+    if (by) return { reading, agent: by.name };
+  }
+  return { reading, agent: null };
 }
 
 export type AgentLink = { id: number; name: string; url: string; preferred: boolean };

@@ -10,14 +10,14 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
-import { readAgentUrl, readMarketplaceUrl, type LinkReading } from "~/lib/marketplace-links";
+import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInputs } from "~/lib/marketplace-links";
 import { canAny, type Access } from "~/lib/permissions";
 import { findProductByPlatformItem, findProductsByItemId, type Product } from "~/models/product.server";
 import type { User } from "~/models/user.server";
 import { getDb } from "~/lib/db.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns, allAgents, readPastedLink } from "./agents.server";
+import { agentPatterns, allAgents, readPastedLink, agentLinksFor } from "./agents.server";
 import type { SyncExternalBody } from "~/schemas/catalogue";
 import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
 import { limitMarketplaceFetches } from "./rate-limit.server";
@@ -484,6 +484,30 @@ export async function findPasted(text: string, options: { beforeFetch?: () => Pr
   const sameItem = product ?? (reading.platform === "taobao" ? await findProductByPlatformItem(db, "tmall", reading.itemId) : undefined);
   if (sameItem) return { kind: "found", product: sameItem };
   return { kind: "importable", platform: reading.platform, itemId: reading.itemId };
+}
+
+/** How many links of one pasted text are looked up (a list of finds; a spreadsheet goes through the bulk import). */
+export const PASTE_MAX_LINKS = 20;
+
+export type PastedEntry = { link: string; outcome: FindOutcome };
+
+/**
+ * Every link of a pasted text with where it leads, in the order pasted (the same item
+ * once): the list a shopper gets for a text that holds several links.
+ */
+export async function findPastedAll(text: string, options: { beforeFetch?: () => Promise<void> } = {}): Promise<PastedEntry[]> {
+  const readings = readMarketplaceInputs(text, await agentPatterns()).slice(0, PASTE_MAX_LINKS);
+  const entries: PastedEntry[] = [];
+  for (const { link } of readings) entries.push({ link, outcome: await findPasted(link, options) });
+  return entries;
+}
+
+/** Where an item can be seen and bought without being in the catalogue: its marketplace page and the agents' links. */
+export async function itemLinks(platform: Platform, itemId: string, preferredAgentId: number | null = null) {
+  return {
+    marketplace: marketplaceUrl(platform, itemId),
+    agents: (await agentLinksFor({ platform, platformItemId: itemId }, preferredAgentId)).map(({ name, url }) => ({ name, url })),
+  };
 }
 
 /**

@@ -162,6 +162,22 @@ describe("the agents screen", () => {
   });
 });
 
+describe("the agents' test-a-link box", () => {
+  it("says how a link is read and by which agent's forms, or that it is not read and what to do", async () => {
+    const ask = async (link: string) => text(await getPage(server.url, `/admin/agents?test=${encodeURIComponent(link)}`, cookies.super));
+    const byAgent = await ask("https://www.lovegobuy.com/product?platform=weidian&goodsId=7231234567");
+    expect(byAgent).toContain("<strong>Weidian item 7231234567</strong>: read with LoveGoBuy&#x27;s link forms.");
+    const own = await ask("https://item.taobao.com/item.htm?id=623456789012");
+    expect(own).toContain("<strong>Taobao item 623456789012</strong>: a marketplace&#x27;s own link.");
+    const unknown = await ask("https://unknown-agent.example/p/623456789012");
+    expect(unknown).toContain("<strong>Not read as an item</strong>");
+    expect(unknown).toContain('value="https://unknown-agent.example/p/623456789012"');
+    // the box is the super administrator's, like the page
+    const plain = await getPage(server.url, "/admin/agents?test=x", cookies.admin);
+    expect(plain.status).toBe(403);
+  });
+});
+
 describe("the product form's import box", () => {
   const importFrom = (link: string, cookie = cookies.super) =>
     postForm(server.url, "/admin/products/new", cookie, { intent: "import", import_link: link, name: "" });

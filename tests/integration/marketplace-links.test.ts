@@ -5,7 +5,9 @@ import {
   agentTemplateFor,
   buildAgentLink,
   findLink,
+  findLinks,
   readMarketplaceInput,
+  readMarketplaceInputs,
   type AgentPattern,
   type Marketplace,
 } from "~/lib/marketplace-links";
@@ -128,8 +130,8 @@ describe("marketplace links", () => {
 });
 
 describe("agent links", () => {
-  it("seeds every agent of the reference, each with templates for the marketplaces", () => {
-    expect(agents.map((agent) => agent.name)).toEqual([
+  it("seeds every agent of the reference, each with templates for the marketplaces, then the converters' further agents", () => {
+    const reference = [
       "CNFans",
       "Mulebuy",
       "Kakobuy",
@@ -145,10 +147,30 @@ describe("agent links", () => {
       "Hipobuy",
       "GTBuy",
       "USFans",
-    ]);
-    for (const agent of agents)
+    ];
+    const further = [
+      "LoveGoBuy",
+      "Basetao",
+      "HubbuyCN",
+      "Joyagoo",
+      "Ponybuy",
+      "Loongbuy",
+      "CNShopper",
+      "OOTDBuy",
+      "Litbuy",
+      "Fansbuy",
+      "BBDBuy",
+      "Panglobalbuy",
+      "Sifubuy",
+      "Wegobuy",
+    ];
+    expect(agents.map((agent) => agent.name)).toEqual([...reference, ...further]);
+    for (const agent of agents.filter((one) => reference.includes(one.name)))
       for (const platform of ["weidian", "taobao", "1688"] as const)
         expect(agent.templates[platform], `${agent.name} ${platform}`).toBeTruthy();
+    // the further agents: the marketplaces their link forms are known for (two at least)
+    for (const agent of agents.filter((one) => further.includes(one.name)))
+      expect(Object.values(agent.templates).filter(Boolean).length, agent.name).toBeGreaterThanOrEqual(2);
   });
 
   it("builds each agent's link for each marketplace as the reference writes it", () => {
@@ -235,5 +257,88 @@ describe("agent links", () => {
     expect(read("https://www.superbuy.com/en/page/buy?from=search-input&url=https://detail.tmall.com/item.htm?id=623456789012")).toEqual(
       item("tmall", "623456789012", "agent"),
     );
+  });
+});
+
+describe("the forms shoppers really paste", () => {
+  it.each([
+    // a language before the agent's path
+    ["https://www.hoobuy.com/fr/product/2/7231234567", item("weidian", "7231234567", "agent")],
+    ["https://www.ponybuy.com/en-gb/goods?product_id=7231234567&platform=weidian", item("weidian", "7231234567", "agent")],
+    // a page's ending left out
+    ["https://www.cssbuy.com/item-623456789012", item("taobao", "623456789012", "agent")],
+    // "&inviteCode" glued onto the path
+    ["https://litbuy.com/product/0/645678901234&inviteCode=ABC", item("1688", "645678901234", "agent")],
+    // an "=" encoded by a pasted redirect
+    ["https://weidian.com/item.html?itemID%3D7231234567&sa=D", item("weidian", "7231234567")],
+    // a redirect carrying the link
+    ["https://www.google.com/url?q=https://item.taobao.com/item.htm%3Fid%3D623456789012&sa=D", item("taobao", "623456789012", "agent")],
+    // an unknown site carrying the link in a parameter, encoded twice
+    [
+      "https://agent.example/item?productUrl=https%253A%252F%252Fweidian.com%252Fitem.html%253FitemID%253D7231234567",
+      item("weidian", "7231234567", "agent"),
+    ],
+    // an agent's link inside another agent's link
+    [
+      `https://www.kakobuy.com/item/details?url=${encodeURIComponent("https://www.hoobuy.com/product/1/623456789012")}`,
+      item("taobao", "623456789012", "agent"),
+    ],
+    // the app's own schemes, and the share page naming the item targetId
+    ["taobao://item.taobao.com/item.htm?id=623456789012", item("taobao", "623456789012")],
+    ["https://market.m.taobao.com/app/share.html?targetId=623456789012&type=item", item("taobao", "623456789012")],
+    // junk glued after the id of a nested link
+    [
+      "https://www.hubbuycn.com/product/item?url=https://weidian.com/item.html?itemID=7231234567=product_link&x=1",
+      item("weidian", "7231234567", "agent"),
+    ],
+  ])("reads %s", (link, expected) => {
+    expect(read(link)).toEqual(expected);
+  });
+
+  it("is not fooled by pages that are not items", () => {
+    for (const link of [
+      "https://hoobuy.com/shop/1/676198570",
+      "https://weidian.com/?userid=1234567890",
+      "https://shop123456.taobao.com/",
+      "https://s.taobao.com/search?q=623456789012",
+      "https://www.google.com/url?q=https://weidian.com/?userid=1234567890",
+      "https://agent.example/item?url=https://weidian.com/some/other/page",
+      "https://1688.com.evil.example/offer/645678901234.html",
+    ])
+      expect(read(link).kind, link).not.toBe("item");
+  });
+
+  it("takes only real language codes for a language prefix: an agent's own two-letter words stay its own", () => {
+    const own: AgentPattern[] = [
+      { name: "Two", templates: { taobao: "https://two.example/tb/{id}", weidian: "https://two.example/wd/{id}" } },
+    ];
+    expect(readMarketplaceInput("https://two.example/wd/7231234567", own)).toEqual(item("weidian", "7231234567", "agent"));
+    expect(readMarketplaceInput("https://two.example/en/tb/623456789012", own)).toEqual(item("taobao", "623456789012", "agent"));
+  });
+
+  it("lets a good second link win over an unknown first one", () => {
+    expect(read("https://example.com/finds then https://weidian.com/item.html?itemID=7231234567")).toEqual(item("weidian", "7231234567"));
+  });
+
+  it("reads every link of a text in the order pasted, the same item once, unknown links kept", () => {
+    const text = [
+      "my finds:",
+      "https://weidian.com/item.html?itemID=7231234567 and https://item.taobao.com/item.htm?id=623456789012",
+      "https://www.hoobuy.com/product/2/7231234567",
+      "https://example.com/not-an-item",
+      "645678901234",
+    ].join("\n");
+    expect(
+      readMarketplaceInputs(text, agents).map(({ link, reading }) => [link, reading.kind === "item" ? reading.itemId : reading.kind]),
+    ).toEqual([
+      ["https://weidian.com/item.html?itemID=7231234567", "7231234567"],
+      ["https://item.taobao.com/item.htm?id=623456789012", "623456789012"],
+      ["https://example.com/not-an-item", "unsupported"],
+      ["645678901234", "number"],
+    ]);
+    expect(findLinks("a https://a.example/x, b weidian.com/item.html?itemID=7231234567.")).toEqual([
+      "https://a.example/x",
+      "https://weidian.com/item.html?itemID=7231234567",
+    ]);
   });
 });

@@ -267,6 +267,72 @@ describe("find or import", () => {
   });
 });
 
+describe("no dead ends", () => {
+  it("gives a visitor the item's marketplace page and the agents' links at once, and the import offer after logging in", async () => {
+    const itemId = id(10);
+    const link = `https://weidian.com/item.html?itemID=${itemId}`;
+    const visitor = await text(await getPage(server.url, `/search?q=${encodeURIComponent(link)}`));
+    expect(visitor).toContain(`Weidian item ${itemId}</strong> is not in the catalogue yet.`);
+    expect(visitor).toContain(`href="https://weidian.com/item.html?itemID=${itemId}"`);
+    expect(visitor).toContain("Open on Weidian");
+    // the shown agents' links, as on a product page
+    expect(visitor).toContain(`href="https://cnfans.com/product?id=${itemId}&amp;platform=WEIDIAN"`);
+    expect(visitor).toContain("Buy via CNFans");
+    // hidden agents are read, never offered
+    expect(visitor).not.toContain("Buy via LoveGoBuy");
+    expect(visitor).not.toContain('action="/import"');
+    const shopperPage = await text(await getPage(server.url, `/import?link=${encodeURIComponent(link)}`, buyer.cookie));
+    expect(shopperPage).toContain('action="/import"');
+    expect(shopperPage).toContain("Buy via CNFans");
+  });
+
+  it("answers /:platform/:unknown id with a 404 that still leads somewhere", async () => {
+    const itemId = id(12);
+    const response = await getPage(server.url, `/taobao/${itemId}`);
+    expect(response.status).toBe(404);
+    const page = await text(response);
+    expect(page).toContain("Not in the catalogue yet");
+    expect(page).toContain(`href="https://item.taobao.com/item.htm?id=${itemId}"`);
+    expect(page).toContain("Buy via CNFans");
+    expect(page).toContain("/login?redirectTo=");
+    // a malformed id is the plain 404
+    const plain = await text(await getPage(server.url, "/taobao/not-an-id"));
+    expect(plain).toContain("Page not found");
+    expect(plain).not.toContain("Not in the catalogue yet");
+  });
+
+  it("lists every link of a pasted text, in the order pasted: found, new, and not an item", async () => {
+    const known = id(10);
+    const made = await api(server.url, "/api/products/sync-external", {
+      token: admin,
+      body: { itemId: known, title: "Listed already", price: 5, source: "weidian" },
+    });
+    expect(made.status).toBe(201);
+    const fresh = id(12);
+    const pasted = [
+      `finds: https://www.amazon.com/dp/B0001`,
+      `https://item.taobao.com/item.htm?id=${fresh}`,
+      `https://www.hoobuy.com/product/2/${known}`,
+      `https://weidian.com/item.html?itemID=${known}`,
+    ].join(" ");
+    for (const path of [`/search?q=${encodeURIComponent(pasted)}`, `/import?link=${encodeURIComponent(pasted)}`]) {
+      const response = await getPage(server.url, path, buyer.cookie);
+      expect(response.status, path).toBe(200);
+      const page = await text(response);
+      expect(page).toContain("pasted-list");
+      const amazon = page.indexOf("This is not a Weidian, Taobao, Tmall or 1688 product link or id.");
+      const taobao = page.indexOf(`Taobao item ${fresh}</strong> is not in the catalogue yet.`);
+      const weidian = page.indexOf(`href="/weidian/${known}"`);
+      expect(amazon, path).toBeGreaterThan(-1);
+      expect(taobao, path).toBeGreaterThan(amazon);
+      expect(weidian, path).toBeGreaterThan(taobao);
+      // the same item twice is listed once
+      expect(page.split(`href="/weidian/${known}"`).length - 1, path).toBe(1);
+      expect(page).toContain("Listed already");
+    }
+  });
+});
+
 describe("short links", () => {
   it("opens m.tb.cn (a page with a script redirect) and redirecting short links on the server", async () => {
     const itemId = id(12);
