@@ -474,7 +474,35 @@ export interface EmailUnsubscribesTable {
   created_at: Generated<string>;
 }
 
+export type ImportRowStatus = "pending" | "imported" | "exists" | "duplicate" | "not_item" | "failed";
+
+export interface ImportJobsTable {
+  id: Generated<number>;
+  created_by: number | null;
+  source: "paste" | "csv" | "xlsx";
+  file_name: string | null;
+  status: Generated<"running" | "done">;
+  total: Generated<number>;
+  created_at: Generated<string>;
+  finished_at: string | null;
+}
+
+export interface ImportRowsTable {
+  id: Generated<number>;
+  job_id: number;
+  position: number;
+  link: string;
+  platform: Platform | null;
+  item_id: string | null;
+  status: Generated<ImportRowStatus>;
+  message: string | null;
+  product_id: number | null;
+  updated_at: Generated<string>;
+}
+
 export interface Database {
+  import_jobs: ImportJobsTable;
+  import_rows: ImportRowsTable;
   site_settings: SiteSettingsTable;
   users: UsersTable;
   roles: RolesTable;

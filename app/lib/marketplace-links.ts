@@ -358,7 +358,7 @@ export function readAgentUrl(url: URL, agents: readonly AgentPattern[], nestedAg
 }
 
 /** A bare number: 13–15 digits is Weidian; 10–12 digits may be Weidian or 1688. */
-function readNumber(text: string): LinkReading {
+export function readNumber(text: string): LinkReading {
   if (text.length >= 13 && text.length <= 15) return { kind: "number", itemId: text, candidates: ["weidian"] };
   if (text.length >= 10 && text.length <= 12) return { kind: "number", itemId: text, candidates: ["weidian", "1688"] };
   return { kind: "unsupported" };

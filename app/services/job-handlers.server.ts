@@ -3,6 +3,7 @@
  * definitions here, one entry each; the definition lives with the service that owns the work.
  */
 import { blogPublishJob } from "~/services/blog.server";
+import { importRunJob } from "~/services/bulk-import.server";
 import { campaignRunJob, campaignStartJob, emailSchedulerJob } from "~/services/campaign-sender.server";
 import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
@@ -10,7 +11,14 @@ import { listingWatchJob } from "~/services/listing-watch.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
-  return [jobsCleanup, ratesRefreshJob, blogPublishJob, campaignRunJob, campaignStartJob, emailSchedulerJob, listingWatchJob()].filter(
-    (definition): definition is JobDefinition => definition !== null,
-  );
+  return [
+    jobsCleanup,
+    ratesRefreshJob,
+    blogPublishJob,
+    campaignRunJob,
+    campaignStartJob,
+    emailSchedulerJob,
+    importRunJob,
+    listingWatchJob(),
+  ].filter((definition): definition is JobDefinition => definition !== null);
 }

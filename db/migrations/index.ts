@@ -15,6 +15,7 @@ import * as m20261124130000 from "./20261124130000_email";
 import * as m20261124140000 from "./20261124140000_marketplace";
 import * as m20261126090000 from "./20261126090000_qc_content_hash";
 import * as m20261126120000 from "./20261126120000_agent_link_forms";
+import * as m20261126130000 from "./20261126130000_bulk_import";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "20261124140000_marketplace": m20261124140000,
   "20261126090000_qc_content_hash": m20261126090000,
   "20261126120000_agent_link_forms": m20261126120000,
+  "20261126130000_bulk_import": m20261126130000,
 };

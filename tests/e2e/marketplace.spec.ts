@@ -109,3 +109,88 @@ test.describe("marketplace links", () => {
     await expect(page.getByText(`Gone (${testInfo.project.name})`)).toBeVisible();
   });
 });
+
+test.describe("links shoppers really paste", () => {
+  test("a visitor gets an unknown item's marketplace page and agents' links at once; a text of several links lists each", async ({
+    page,
+    request,
+    allowedConsoleErrors,
+  }, testInfo) => {
+    // the browser's note on the 404 of an unknown item's address
+    allowedConsoleErrors.push(/status of 404/);
+    const itemId = newItemId(10);
+    await searchFor(page, `https://www.hoobuy.com/fr/product/2/${itemId}?inviteCode=x`);
+    await expect(page.getByText(`Weidian item ${itemId} is not in the catalogue yet.`)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open on Weidian" })).toHaveAttribute(
+      "href",
+      `https://weidian.com/item.html?itemID=${itemId}`,
+    );
+    await expect(page.getByRole("link", { name: "Buy via CNFans" })).toHaveAttribute(
+      "href",
+      `https://cnfans.com/product?id=${itemId}&platform=WEIDIAN`,
+    );
+
+    const product = await externalProduct(request, testInfo);
+    const fresh = newItemId(12);
+    await searchFor(
+      page,
+      `https://example.com/finds https://item.taobao.com/item.htm?id=${fresh} https://weidian.com/item.html?itemID=${product.itemId}`,
+    );
+    await expect(page.getByRole("heading", { level: 1, name: "3 links found" })).toBeVisible();
+    const entries = page.locator(".pasted-list__item");
+    await expect(entries).toHaveCount(3);
+    await expect(entries.nth(0)).toContainText("This is not a Weidian, Taobao, Tmall or 1688 product link or id.");
+    await expect(entries.nth(1)).toContainText(`Taobao item ${fresh} is not in the catalogue yet.`);
+    await entries.nth(2).getByRole("link", { name: product.title }).click();
+    await expect(page).toHaveURL(new RegExp(`${product.path}$`));
+
+    // the address of an item not in the catalogue: a 404 that still leads somewhere
+    const unknown = newItemId(12);
+    const response = await page.goto(`/taobao/${unknown}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Not in the catalogue yet" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open on Taobao" })).toHaveAttribute(
+      "href",
+      `https://item.taobao.com/item.htm?id=${unknown}`,
+    );
+  });
+
+  test("staff bulk import pasted links: the progress page follows the import to its end", async ({ page, request }) => {
+    const ids = [newItemId(12), newItemId(12), newItemId(12)];
+    for (const [index, id] of ids.entries())
+      await fakeItem(request, "taobao", id, { title: `Bulk e2e ${id}`, price: 5 + index, images: [], delayMs: 300 });
+    await loginViaForm(page, "admin@example.com", "admin-password-e2e", "/admin/external-products");
+    await page.getByRole("link", { name: "Bulk import" }).click();
+    await page
+      .getByLabel("Links")
+      .fill([...ids.map((id) => `https://item.taobao.com/item.htm?id=${id}`), "https://example.com/not-an-item"].join("\n"));
+    await page.getByRole("button", { name: "Start import" }).click();
+    await expect(page).toHaveURL(/\/admin\/imports\/\d+$/);
+    await expect(toast(page, "Import started: 4 rows.")).toBeVisible();
+    // without JavaScript the page refreshes itself; with it the page looks again
+    await expect(page.getByRole("heading", { level: 2, name: "Done" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("4 of 4 rows: 3 imported, 0 already there, 0 duplicates, 1 not items, 0 failed.")).toBeVisible();
+    await page.getByRole("link", { name: "Imported (3)" }).click();
+    await expect(page.getByText(`Taobao ${ids[0]}`)).toBeVisible();
+
+    // a spreadsheet export: its header skipped; a file that is not one is refused with the reason
+    await page.getByRole("link", { name: "All imports" }).click();
+    await page.getByLabel("Or a spreadsheet (CSV or XLSX)").setInputFiles({
+      name: "notes.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4 not a sheet"),
+    });
+    await page.getByRole("button", { name: "Start import" }).click();
+    await expect(page.getByText("Choose a CSV or XLSX file (a spreadsheet saved or exported as .csv or .xlsx).")).toBeVisible();
+    await page.getByLabel("Or a spreadsheet (CSV or XLSX)").setInputFiles({
+      name: "finds.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`Name,Link\nJacket,https://item.taobao.com/item.htm?id=${ids[1]}\n`),
+    });
+    await page.getByRole("button", { name: "Start import" }).click();
+    await expect(toast(page, "Import started: 1 row.")).toBeVisible();
+    await expect(page.getByText("1 of 1 rows: 0 imported, 1 already there, 0 duplicates, 0 not items, 0 failed.")).toBeVisible({
+      timeout: 20_000,
+    });
+  });
+});

@@ -66,6 +66,11 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
               Add product
             </Link>
           ) : null}
+          {allowed.create ? (
+            <Link to="/admin/imports" className="button button--secondary">
+              Bulk import
+            </Link>
+          ) : null}
           <Link to={listHref} className="button button--secondary">
             Refresh
           </Link>
