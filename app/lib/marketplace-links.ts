@@ -357,6 +357,30 @@ export function readAgentUrl(url: URL, agents: readonly AgentPattern[], nestedAg
   return null;
 }
 
+/**
+ * A link that carries its item in a form only code can read (an encrypted parameter):
+ * the decoder answers the link inside, or null. Server modules register theirs
+ * (app/lib/pandabuy.server.ts); the reader itself stays free of Node's crypto.
+ */
+export type LinkDecoder = (url: URL) => string | null;
+const decoders: LinkDecoder[] = [];
+
+export function registerLinkDecoder(decoder: LinkDecoder): void {
+  if (!decoders.includes(decoder)) decoders.push(decoder);
+}
+
+function decodedLink(url: URL): string | null {
+  for (const decode of decoders) {
+    try {
+      const inner = decode(url);
+      if (inner) return inner;
+    } catch {
+      // a value that does not decode is not a link
+    }
+  }
+  return null;
+}
+
 /** A bare number: 13–15 digits is Weidian; 10–12 digits may be Weidian or 1688. */
 export function readNumber(text: string): LinkReading {
   if (text.length >= 13 && text.length <= 15) return { kind: "number", itemId: text, candidates: ["weidian"] };
@@ -384,6 +408,11 @@ export function readLink(link: string, agents: readonly AgentPattern[] = [], dep
   const agent = readAgentUrl(url, agents);
   if (agent) return { kind: "item", ...agent, via: "agent" };
   if (depth < 2) {
+    const inner = decodedLink(url);
+    if (inner) {
+      const reading = readLink(inner, agents, depth + 1);
+      if (reading.kind === "item") return { ...reading, via: "agent" };
+    }
     // a link carried in a parameter (url=, q=, keyword=, h5Url=…; after a #/route too),
     // encoded once, twice or not at all
     const hashQuery = url.hash.includes("?") ? url.hash.slice(url.hash.indexOf("?") + 1) : "";

@@ -6,6 +6,8 @@
  * writes the database).
  */
 import { ApiError } from "~/lib/api.server";
+// registers the decoder of Pandabuy's encrypted links with the link reader
+import "~/lib/pandabuy.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import {
