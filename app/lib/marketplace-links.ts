@@ -31,6 +31,9 @@ export const SHORT_LINK_HOSTS = [
   "pandabuy.page.link",
 ] as const;
 
+/** The marketplaces' own sites: their pages are read by readMarketplaceUrl alone. */
+const MARKETPLACE_HOSTS = ["weidian.com", "youshop10.com", "koudai.com", "taobao.com", "tmall.com", "tmall.hk", "1688.com", "tb.cn"];
+
 /** qr.1688.com links are encrypted: nothing can read them without the 1688 app. */
 const UNRESOLVABLE_HOSTS = ["qr.1688.com"];
 
@@ -357,6 +360,51 @@ export function readAgentUrl(url: URL, agents: readonly AgentPattern[], nestedAg
   return null;
 }
 
+// ---------------------------------------------------------------- agents not in the table
+
+/** How agents name the marketplaces in their links (parameters and path segments). */
+const PLATFORM_WORDS: Record<string, Marketplace> = {
+  weidian: "weidian",
+  wd: "weidian",
+  micro: "weidian",
+  taobao: "taobao",
+  tb: "taobao",
+  tmall: "tmall",
+  tm: "tmall",
+  "1688": "1688",
+  ali_1688: "1688",
+  alibaba: "1688",
+  al: "1688",
+};
+const PLATFORM_PARAMS = ["platform", "shop_type", "shoptype", "channel", "source", "type", "mall", "site"];
+const ITEM_PARAMS = ["id", "itemid", "item_id", "goodsid", "goods_id", "productid", "product_id", "offerid", "offer_id", "spuno"];
+/** Pages about a shop, a search or a list, never one item. */
+const NOT_AN_ITEM_PAGE = /shop|store|seller|search|keyword|list|categor|album|rebate/i;
+
+/**
+ * An agent the table does not know, when its link says both things plainly: a marketplace
+ * by name (`platform=weidian`, `shop_type=ali_1688`, `channel=TAOBAO`; or a path segment
+ * `/weidian/`, `/TAOBAO/`) and the item's id right with it. Pages about a shop or a search
+ * are never read as items; numbered marketplaces (`/product/2/…`) need the agent's own data.
+ */
+function readUnknownAgentUrl(url: URL): Item | null {
+  const where = decodeSafe(url.pathname) + (url.hash.includes("?") ? url.hash.slice(0, url.hash.indexOf("?")) : url.hash);
+  if (NOT_AN_ITEM_PAGE.test(where)) return null;
+  const hashQuery = url.hash.includes("?") ? url.hash.slice(url.hash.indexOf("?") + 1) : "";
+  const params = [...url.searchParams, ...new URLSearchParams(hashQuery)].map(([key, value]) => [key.toLowerCase(), value.trim()]);
+  const platform = params.find(([key, value]) => PLATFORM_PARAMS.includes(key) && PLATFORM_WORDS[value.toLowerCase()])?.[1];
+  const id = params.find(([key, value]) => ITEM_PARAMS.includes(key) && /^\d{5,20}$/.test(value))?.[1];
+  if (platform && id) return { platform: PLATFORM_WORDS[platform.toLowerCase()], itemId: id };
+  const segments = where.split(/[/#]/).filter(Boolean);
+  for (let i = 0; i + 1 < segments.length; i++) {
+    const named = PLATFORM_WORDS[segments[i].toLowerCase()];
+    const digits = /^(\d{5,20})(?:\.html?)?$/i.exec(segments[i + 1]);
+    // the marketplace spelled out (two-letter codes only as parameters), the id the last segment
+    if (named && segments[i].length > 2 && digits && i + 2 === segments.length) return { platform: named, itemId: digits[1] };
+  }
+  return null;
+}
+
 /**
  * A link that carries its item in a form only code can read (an encrypted parameter):
  * the decoder answers the link inside, or null. Server modules register theirs
@@ -407,6 +455,10 @@ export function readLink(link: string, agents: readonly AgentPattern[] = [], dep
   if (own) return { kind: "item", ...own, via: "link" };
   const agent = readAgentUrl(url, agents);
   if (agent) return { kind: "item", ...agent, via: "agent" };
+  if (!MARKETPLACE_HOSTS.some((domain) => hostIs(host, domain))) {
+    const unknownAgent = readUnknownAgentUrl(url);
+    if (unknownAgent) return { kind: "item", ...unknownAgent, via: "agent" };
+  }
   if (depth < 2) {
     const inner = decodedLink(url);
     if (inner) {

@@ -246,8 +246,9 @@ describe("agent links", () => {
   it("reads agent links on the agent's mobile subdomain, not on look-alike domains", () => {
     expect(read("https://m.cnfans.com/product?id=623456789012&platform=TAOBAO")).toEqual(item("taobao", "623456789012", "agent"));
     expect(read("https://m.hoobuy.com/product/2/7231234567")).toEqual(item("weidian", "7231234567", "agent"));
-    expect(read("https://cnfans.com.evil.example/product?id=623456789012&platform=TAOBAO").kind).toBe("unsupported");
-    expect(read("https://notcnfans.com/product?id=623456789012&platform=TAOBAO").kind).toBe("unsupported");
+    // a look-alike host is not the agent: its numbered forms mean nothing there
+    expect(read("https://m.hoobuy.com.evil.example/product/2/7231234567").kind).toBe("unsupported");
+    expect(read("https://nothoobuy.com/product/2/7231234567").kind).toBe("unsupported");
   });
 
   it("reads the older CNFans link form and agent links inside share text", () => {
@@ -293,6 +294,25 @@ describe("the forms shoppers really paste", () => {
     ],
   ])("reads %s", (link, expected) => {
     expect(read(link)).toEqual(expected);
+  });
+
+  it("reads an agent the table does not know when its link names the marketplace and the item plainly", () => {
+    expect(read("https://newagent.example/goods/detail?id=623456789012&platform=TAOBAO&ref=x")).toEqual(
+      item("taobao", "623456789012", "agent"),
+    );
+    expect(read("https://newagent.example/item?shop_type=ali_1688&goodsId=645678901234")).toEqual(item("1688", "645678901234", "agent"));
+    expect(read("https://newagent.example/#/detail?channel=weidian&id=7231234567")).toEqual(item("weidian", "7231234567", "agent"));
+    expect(read("https://newagent.example/en/product/weidian/7231234567.html")).toEqual(item("weidian", "7231234567", "agent"));
+    // shops, searches and numbered marketplaces are not read without the agent's data
+    for (const link of [
+      "https://newagent.example/shop?platform=taobao&id=623456789012",
+      "https://newagent.example/shopdetail?t=wd&id=1625671124",
+      "https://newagent.example/search?platform=taobao&id=623456789012",
+      "https://newagent.example/product/2/7231234567",
+      "https://newagent.example/weidian/7231234567/reviews",
+      "https://newagent.example/item?platform=ebay&id=623456789012",
+    ])
+      expect(read(link).kind, link).not.toBe("item");
   });
 
   it("is not fooled by pages that are not items", () => {
