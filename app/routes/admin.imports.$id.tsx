@@ -106,7 +106,7 @@ export default function ImportJobPage() {
               {`${done} of ${job.total}`}
             </progress>
             <p role="status">
-              {`${done} of ${job.total} rows: ${job.counts.imported} imported, ${job.counts.exists} already there, ${job.counts.duplicate} duplicates, ${job.counts.not_item} not items, ${job.counts.failed} failed.`}
+              {`${done} of ${job.total} rows done. Imported: ${job.counts.imported}. Already there: ${job.counts.exists}. Duplicates: ${job.counts.duplicate}. Not items: ${job.counts.not_item}. Failed: ${job.counts.failed}.`}
             </p>
             {running ? (
               <noscript>

@@ -169,7 +169,7 @@ test.describe("links shoppers really paste", () => {
     await expect(toast(page, "Import started: 4 rows.")).toBeVisible();
     // without JavaScript the page refreshes itself; with it the page looks again
     await expect(page.getByRole("heading", { level: 2, name: "Done" })).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText("4 of 4 rows: 3 imported, 0 already there, 0 duplicates, 1 not items, 0 failed.")).toBeVisible();
+    await expect(page.getByText("4 of 4 rows done. Imported: 3. Already there: 0. Duplicates: 0. Not items: 1. Failed: 0.")).toBeVisible();
     await page.getByRole("link", { name: "Imported (3)" }).click();
     await expect(page.getByText(`Taobao ${ids[0]}`)).toBeVisible();
 
@@ -189,7 +189,7 @@ test.describe("links shoppers really paste", () => {
     });
     await page.getByRole("button", { name: "Start import" }).click();
     await expect(toast(page, "Import started: 1 row.")).toBeVisible();
-    await expect(page.getByText("1 of 1 rows: 0 imported, 1 already there, 0 duplicates, 0 not items, 0 failed.")).toBeVisible({
+    await expect(page.getByText("1 of 1 rows done. Imported: 0. Already there: 1. Duplicates: 0. Not items: 0. Failed: 0.")).toBeVisible({
       timeout: 20_000,
     });
   });

@@ -57,7 +57,7 @@ async function finished(path: string, timeoutMs = 60_000): Promise<string> {
 }
 
 const summary = (page: string) =>
-  /(\d+) of (\d+) rows: (\d+) imported, (\d+) already there, (\d+) duplicates, (\d+) not items, (\d+) failed\./.exec(page);
+  /(\d+) of (\d+) rows done\. Imported: (\d+)\. Already there: (\d+)\. Duplicates: (\d+)\. Not items: (\d+)\. Failed: (\d+)\./.exec(page);
 
 /** A minimal XLSX workbook: one sheet, shared strings, and cells that hold hyperlinks. */
 function xlsx(rows: Array<Array<string | { text: string; href: string }>>): Uint8Array {

@@ -181,15 +181,21 @@ function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttribu
                 {column.cell(item)}
               </td>
             ))}
-            {actions ? (
-              <td data-label="Actions">
-                <div className="admin-row-actions">{actions(item)}</div>
-              </td>
-            ) : null}
+            {actions ? <ActionsCell>{actions(item)}</ActionsCell> : null}
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A row's last cell: its actions, or (none for this row) a cell a phone does not show. */
+function ActionsCell({ children }: { children: ReactNode }) {
+  const empty = children === null || children === undefined || children === false;
+  return (
+    <td data-label="Actions" className={empty ? "admin-table__no-actions" : undefined}>
+      {empty ? null : <div className="admin-row-actions">{children}</div>}
+    </td>
   );
 }
 
