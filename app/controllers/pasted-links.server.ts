@@ -7,7 +7,11 @@
 import type { PastedView } from "~/components/storefront/import-panel";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { productPath } from "~/services/catalogue.server";
-import { itemLinks, type FindOutcome } from "~/services/marketplace.server";
+import { redirect } from "@remix-run/node";
+import { ApiError } from "~/lib/api.server";
+import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
+import { findPasted, findPastedAll, itemLinks, type FindOutcome } from "~/services/marketplace.server";
+import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { getPageUser } from "~/services/request-user.server";
 import { marketplaceUrl, type Platform } from "~/schemas/catalogue-rules";
 import { json as jsonResponse } from "@remix-run/node";
@@ -26,9 +30,7 @@ export async function pastedView(request: Request, link: string, outcome: FindOu
         link,
         itemId: outcome.itemId,
         candidates: outcome.candidates,
-        pages: await Promise.all(
-          outcome.candidates.map(async (platform) => ({ platform, url: (await itemLinks(platform, outcome.itemId)).marketplace })),
-        ),
+        pages: outcome.candidates.map((platform) => ({ platform, url: marketplaceUrl(platform, outcome.itemId) })),
       };
     case "importable":
       return {
@@ -54,4 +56,30 @@ export async function unknownItemPage(request: Request, platform: Platform, item
   const view = await pastedView(request, marketplaceUrl(platform, itemId), { kind: "importable", platform, itemId });
   const loggedIn = Boolean(await getPageUser(request));
   return jsonResponse({ unknownItem: { view, loggedIn } }, { status: 404, headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * What a pasted text leads to, for the search box and /import alike: the product's page
+ * (a redirect is thrown), one link's view, or (several links) each one's view in the order
+ * pasted. Opening short links counts against the caller's marketplace limit; past it, the
+ * view says so.
+ */
+export async function readPastedText(
+  request: Request,
+  text: string,
+  clientIp: string,
+): Promise<{ view: PastedView; views: null; loggedIn: boolean } | { view: null; views: PastedView[]; loggedIn: boolean }> {
+  const user = await getPageUser(request);
+  const loggedIn = Boolean(user);
+  const beforeFetch = () => limitMarketplaceFetches(user?.id ?? null, clientIp);
+  const tooMany = (error: unknown): FindOutcome => {
+    if (error instanceof ApiError && error.status === 429) return { kind: "error", message: PASTE_MESSAGES.tooMany };
+    throw error;
+  };
+  const entries = await findPastedAll(text, { beforeFetch }).catch((error) => [{ link: text, outcome: tooMany(error) }]);
+  if (entries.length > 1) return { view: null, views: await pastedViews(request, entries), loggedIn };
+  // one link: its outcome, already found (a short link is opened once); none: why not
+  const outcome = entries[0]?.outcome ?? (await findPasted(text, { beforeFetch }).catch(tooMany));
+  if (outcome.kind === "found") throw redirect(productPath(outcome.product));
+  return { view: await pastedView(request, text, outcome), views: null, loggedIn };
 }

@@ -13,9 +13,9 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { productPath } from "~/services/catalogue.server";
-import { findPasted, importFailureText, importItem, type FindOutcome, findPastedAll } from "~/services/marketplace.server";
+import { findPasted, importFailureText, importItem } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
-import { pastedView, pastedViews } from "~/controllers/pasted-links.server";
+import { readPastedText } from "~/controllers/pasted-links.server";
 
 const MAX_LINK = 2000;
 
@@ -25,22 +25,9 @@ const MAX_LINK = 2000;
  * import it (docs/decisions/020-marketplace-links.md).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await getPageUser(request);
   const link = (new URL(request.url).searchParams.get("link") ?? "").slice(0, MAX_LINK);
-  const loggedIn = Boolean(user);
-  if (!link.trim()) return { link: "", view: null, views: null, loggedIn };
-  const beforeFetch = () => limitMarketplaceFetches(user?.id ?? null, String(context.clientIp ?? ""));
-  const tooMany = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: P.tooMany };
-    throw error;
-  };
-  // several links: each one's outcome, in the order pasted
-  const entries = await findPastedAll(link, { beforeFetch }).catch((error) => [{ link, outcome: tooMany(error) }]);
-  if (entries.length > 1) return { link, view: null, views: await pastedViews(request, entries), loggedIn };
-  // one link: its outcome, already found (a short link is opened once); none: why not
-  const outcome: FindOutcome = entries[0]?.outcome ?? (await findPasted(link, { beforeFetch }).catch(tooMany));
-  if (outcome.kind === "found") throw redirect(productPath(outcome.product));
-  return { link, view: await pastedView(request, link, outcome), views: null, loggedIn };
+  if (!link.trim()) return { link: "", view: null, views: null, loggedIn: Boolean(await getPageUser(request)) };
+  return { link, ...(await readPastedText(request, link, String(context.clientIp ?? ""))) };
 }
 
 type ActionData = { error: string; link: string };

@@ -1,24 +1,20 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
-import { ApiError } from "~/lib/api.server";
-import { getPageUser } from "~/services/request-user.server";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
 import { storefrontAccess, toProductCard } from "~/controllers/product-page.server";
 import { searchQuerySchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES, SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
-import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
-import { categoriesForStorefront, productPath, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
-import { findPasted, isPastedLink, findPastedAll, type FindOutcome } from "~/services/marketplace.server";
-import { limitMarketplaceFetches } from "~/services/rate-limit.server";
+import { categoriesForStorefront, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
+import { isPastedLink } from "~/services/marketplace.server";
 import { plainLine } from "~/lib/text";
-import { pastedView, pastedViews } from "~/controllers/pasted-links.server";
+import { readPastedText } from "~/controllers/pasted-links.server";
 
 const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
 
@@ -37,19 +33,10 @@ function categoryOptions(categories: CategoryWithCount[]): CategoryOption[] {
  * a text with several links lists each one's outcome, in the order pasted.
  */
 async function pastedLink(request: Request, q: string, clientIp: string) {
-  const user = await getPageUser(request);
-  const loggedIn = Boolean(user);
-  const beforeFetch = () => limitMarketplaceFetches(user?.id ?? null, clientIp);
-  const tooMany = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 429) return { kind: "error" as const, message: PASTE_MESSAGES.tooMany };
-    throw error;
-  };
-  const entries = await findPastedAll(q, { beforeFetch }).catch((error) => [{ link: q, outcome: tooMany(error) }]);
-  if (entries.length > 1) return { state: "links" as const, q, views: await pastedViews(request, entries), loggedIn };
-  // one link: its outcome, already found (a short link is opened once); none: why not
-  const outcome: FindOutcome = entries[0]?.outcome ?? (await findPasted(q, { beforeFetch }).catch(tooMany));
-  if (outcome.kind === "found") throw redirect(productPath(outcome.product));
-  return { state: "link" as const, q, view: await pastedView(request, q, outcome), loggedIn };
+  const pasted = await readPastedText(request, q, clientIp);
+  return pasted.views
+    ? { state: "links" as const, q, views: pasted.views, loggedIn: pasted.loggedIn }
+    : { state: "link" as const, q, view: pasted.view, loggedIn: pasted.loggedIn };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
