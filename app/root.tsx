@@ -8,17 +8,12 @@ import { Analytics } from "~/components/storefront/analytics";
 import { ErrorPage } from "~/components/ui/error-page";
 import { ToastView } from "~/components/ui/toast";
 import { pageMeta } from "~/lib/meta";
-import { plainLine } from "~/lib/text";
 import { useNonce } from "~/lib/nonce";
-import { getPageUser } from "~/services/request-user.server";
 import { DEFAULT_CURRENCY, type CurrencyCode, type Rates } from "~/lib/currency";
-import { readCurrency } from "~/lib/currency.server";
-import { getAccess } from "~/services/permissions.server";
-import { getToast } from "~/lib/toast.server";
 import { AccountMenu } from "~/components/storefront/account-menu";
-import { getRates } from "~/services/currency.server";
-import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
-import { isTrue, SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
+import type { CategoryNavItem } from "~/components/storefront/category-nav";
+import { rootLoader, type RootView } from "~/controllers/root.server";
+import { SITE_SETTING_FALLBACKS } from "~/schemas/site-settings";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -26,45 +21,13 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const settings = await loadSettings();
-  const { toast, headers } = await getToast(request);
-  const url = new URL(request.url);
-  const user = await getPageUser(request);
-  const access = user ? await getAccess(user) : null;
-  const { rates } = await getRates();
-  return Response.json(
-    {
-      siteInfo: toSiteInfo(settings),
-      // a switched-off banner (perhaps a draft) never reaches the page, not even its data
-      adBanner: isTrue(settings.ad_banner_enabled) ? toAdBannerConfig(settings) : null,
-      analyticsCode: settings.google_analytics_code.trim(),
-      toast,
-      searchQuery: url.pathname === "/search" ? plainLine(url.searchParams.get("q") ?? "") : "",
-      currency: readCurrency(request),
-      rates,
-      currentUser:
-        user && access
-          ? {
-              id: user.id,
-              username: user.username,
-              avatarUrl: user.avatarUrl,
-              hasAdminAccess: access.hasAdminAccess,
-            }
-          : null,
-    },
-    { headers: headers ?? undefined },
-  );
-}
+export const loader = ({ request }: LoaderFunctionArgs) => rootLoader(request);
 
-export type RootLoaderData = {
-  siteInfo: ReturnType<typeof toSiteInfo>;
-  adBanner: ReturnType<typeof toAdBannerConfig> | null;
-  analyticsCode: string;
-  toast: Awaited<ReturnType<typeof getToast>>["toast"];
+export type RootLoaderData = RootView & {
   searchQuery: string;
   currency: CurrencyCode;
   rates: Rates;
+  categoryNav: CategoryNavItem[];
   currentUser: { id: number; username: string; avatarUrl: string | null; hasAdminAccess: boolean } | null;
 };
 
@@ -94,6 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
           siteName={siteName}
           searchQuery={data?.searchQuery ?? ""}
           currency={data?.currency ?? DEFAULT_CURRENCY}
+          categories={data?.categoryNav ?? []}
           returnTo={location.pathname + location.search}
           search={location.pathname !== "/"}
           accountSlot={<AccountMenu user={data?.currentUser ?? null} />}

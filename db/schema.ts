@@ -183,7 +183,31 @@ export interface ProductsFtsTable {
   name: string;
   description: string;
   shop_name: string;
+  /** the product's category name and its parent's */
+  category: string;
   products_fts: string;
+}
+
+export interface ProductsWordsVocabTable {
+  term: string;
+  doc: number;
+  cnt: number;
+}
+
+export interface SearchAliasesTable {
+  id: Generated<number>;
+  term: string;
+  /** JSON array of strings */
+  alternatives: string;
+  both_ways: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface SearchTermsTable {
+  term: string;
+  day: string;
+  searches: Generated<number>;
 }
 
 export interface ProductsGramsTable {
@@ -521,6 +545,9 @@ export interface Database {
   collections: CollectionsTable;
   products_fts: ProductsFtsTable;
   products_grams: ProductsGramsTable;
+  products_words_vocab: ProductsWordsVocabTable;
+  search_aliases: SearchAliasesTable;
+  search_terms: SearchTermsTable;
   exchange_rates: ExchangeRatesTable;
   exchange_rate_state: ExchangeRateStateTable;
   jobs: JobsTable;

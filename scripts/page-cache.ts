@@ -20,6 +20,7 @@ import {
   blogVersion,
   contentVersion,
   PRODUCT_ID_HEADER,
+  SEARCH_TERM_HEADER,
   SHARED_ANSWER_HEADER,
   viewsVersion,
   type ViewDependency,
@@ -29,6 +30,7 @@ import { dataVersion } from "../app/lib/db.server";
 import { requestScope } from "../app/lib/request-scope.server";
 import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView } from "../app/services/view-counts.server";
+import { countSearch } from "../app/services/search.server";
 import { log } from "../app/lib/log.server";
 import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
@@ -49,7 +51,7 @@ const CACHEABLE = /^\/(search|category\/[^/]+|product\/[^/]+|(weidian|taobao|tma
 const BLOG_PAGE = /^\/blog(\/(category|tag)\/[^/]+|\/(?!feed\.xml$|atom\.xml$)[^/]+)?$/;
 
 /** Headers between the loaders and the server, never sent. */
-const INTERNAL_HEADERS = [PRODUCT_ID_HEADER, BLOG_POST_ID_HEADER, SHARED_ANSWER_HEADER];
+const INTERNAL_HEADERS = [PRODUCT_ID_HEADER, BLOG_POST_ID_HEADER, SEARCH_TERM_HEADER, SHARED_ANSWER_HEADER];
 
 type Versions = {
   contentVersion: number;
@@ -73,6 +75,8 @@ type Entry = Used &
     productId: number | null;
     /** the public post of a blog post page, whose views a hit counts */
     blogPostId: number | null;
+    /** the search a results page shows: counted for the popular searches at each hit */
+    searchTerm: string | null;
     storedAt: number;
   };
 
@@ -124,6 +128,7 @@ export function notePageCache(method: string | undefined, url: string, headers: 
       "product-views": viewsVersion("product-views"),
       "written-product-views": viewsVersion("written-product-views"),
       "popular-posts": viewsVersion("popular-posts"),
+      "popular-searches": viewsVersion("popular-searches"),
     },
   };
 }
@@ -192,6 +197,7 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   entries.touch(entry);
 
   if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
+  if (entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null)) countSearch(entry.searchTerm);
   if (entry.blogPostId !== null) {
     const viewer = {
       userAgent: req.headers["user-agent"] ?? null,
@@ -231,6 +237,7 @@ export async function storePageCache(
 ): Promise<globalThis.Response> {
   const productId = response.headers.get(PRODUCT_ID_HEADER);
   const blogPostId = response.headers.get(BLOG_POST_ID_HEADER);
+  const searchTerm = response.headers.get(SEARCH_TERM_HEADER);
   const headers = new Headers(response.headers);
   for (const name of INTERNAL_HEADERS) headers.delete(name);
   const cacheable =
@@ -271,6 +278,7 @@ export async function storePageCache(
     nonce,
     productId: productId && /^\d+$/.test(productId) ? Number(productId) : null,
     blogPostId: blogPostId && /^\d+$/.test(blogPostId) ? Number(blogPostId) : null,
+    searchTerm: searchTerm ? decodeURIComponent(searchTerm) : null,
     contentVersion: versions.contentVersion,
     dataVersion: versions.dataVersion,
     blogVersion: versions.blogVersion,

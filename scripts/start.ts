@@ -19,6 +19,7 @@ const { ensureSuperAdmin } = await import("../app/services/auth.server");
 const { closeMail } = await import("../app/services/mailer.server");
 const { sweepUploads } = await import("../app/services/uploads.server");
 const { flushViews } = await import("../app/services/view-counts.server");
+const { flushSearchCounts } = await import("../app/services/search.server");
 const { reactServerBuild, ROOT, SERVER_BUILD_PATH, startServer } = await import("./serve");
 const { restoreFromReplica, startReplication } = await import("./litestream");
 type Replication = import("./litestream").Replication;
@@ -104,8 +105,9 @@ const running = await startServer(env, {
     // and account mail handed to the queue before the stop still goes out
     await stopBackground();
     await closeMail();
-    // views counted in the last second are written before the database closes
+    // views and searches counted in the last seconds are written before the database closes
     await flushViews();
+    await flushSearchCounts();
     await closeDb();
     // then the replica gets the last of the WAL
     await replication?.stop();

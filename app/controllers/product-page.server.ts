@@ -12,11 +12,14 @@ import { getPageUser } from "~/services/request-user.server";
 import type { Access } from "~/lib/permissions";
 import { getAccess, requireUser } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { CATALOGUE_MESSAGES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES, PLATFORM_LABELS, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { unknownItemPage } from "./pasted-links.server";
 import {
   collect,
   collectionState,
   countViewOf,
+  getProduct,
+  getProductByItem,
   productPath,
   shouldCountView,
   uncollect,
@@ -24,7 +27,7 @@ import {
   type ProductWithSkus,
 } from "~/services/catalogue.server";
 import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
-import { approvedQcImages, groupIntoSets, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
+import { approvedQcImages, groupIntoSets, latestQcDates, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
 import { agentLinksFor, enabledAgents } from "~/services/agents.server";
 import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
@@ -45,7 +48,7 @@ export async function storefrontAccess(request: Request): Promise<Access | null>
   return user ? getAccess(user) : null;
 }
 
-export function toProductCard(product: Product): ProductCardData {
+export function toProductCard(product: Product, qcLatestAt: string | null = null): ProductCardData {
   return {
     id: product.id,
     name: product.name,
@@ -53,7 +56,15 @@ export function toProductCard(product: Product): ProductCardData {
     image: product.images[0] ?? null,
     platform: product.platform,
     href: productPath(product),
+    qcCount: product.qcCount,
+    qcLatestAt: product.qcCount > 0 ? qcLatestAt : null,
   };
+}
+
+/** The cards of a list, each with its QC photos count and when its newest QC set was sent (one query for the list). */
+export async function productCards(products: Product[]): Promise<ProductCardData[]> {
+  const dates = await latestQcDates(products.filter((product) => product.qcCount > 0).map((product) => product.id));
+  return products.map((product) => toProductCard(product, dates.get(product.id) ?? null));
 }
 
 const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|tr)>|<br\s*\/?>/gi;
@@ -120,6 +131,40 @@ function toView(
 
 /** Finds the product of an address; counts the view when asked. Throws the service's 404. */
 export type LocateProduct = (options: { countView: boolean }) => Promise<ProductWithSkus>;
+
+/** /product/:id: a product by its id (301 to /{platform}/{itemId} when it has both). */
+export function locateById(params: { id?: string }): { locate: LocateProduct; path: null } {
+  const id = idParam(params.id);
+  return { locate: ({ countView }) => getProduct(id, { countView }), path: null };
+}
+
+/** /:platform/:itemId: the canonical address of a marketplace product (404 for an address that cannot be one). */
+export function locateByItem(params: { platform?: string; itemId?: string }): { locate: LocateProduct; path: string } {
+  const platform = params.platform as Platform;
+  const itemId = params.itemId ?? "";
+  if (!PLATFORMS.includes(platform) || !/^[A-Za-z0-9_-]{1,40}$/.test(itemId)) throw notFound();
+  return {
+    locate: ({ countView }) => getProductByItem(itemId, platform, { countView }),
+    path: `/${platform}/${encodeURIComponent(itemId)}`,
+  };
+}
+
+/**
+ * The page of /:platform/:itemId. An item id not in the catalogue is still a 404, but
+ * with where the item can be seen and bought, and the import offer
+ * (docs/marketplace-links.md, "No dead ends").
+ */
+export async function loadItemPage(request: Request, params: { platform?: string; itemId?: string }) {
+  const target = locateByItem(params);
+  try {
+    return await loadProductPage(request, target.locate, target.path);
+  } catch (error) {
+    if (error instanceof Response && error.status === 404 && /^\d{5,20}$/.test(params.itemId ?? "")) {
+      throw await unknownItemPage(request, params.platform as Platform, params.itemId!);
+    }
+    throw error;
+  }
+}
 
 /**
  * The product page's loader: 404 for a missing product; a 301 to the canonical address

@@ -16,7 +16,7 @@ type Versions = { value: number; blog: number; views: Record<ViewDependency, num
 const version: Versions = (globalThis.__contentVersion ??= {
   value: 0,
   blog: 0,
-  views: { "product-views": 0, "written-product-views": 0, "popular-posts": 0 },
+  views: { "product-views": 0, "written-product-views": 0, "popular-posts": 0, "popular-searches": 0 },
 });
 
 export function contentChanged(): void {
@@ -46,11 +46,12 @@ export function blogVersion(): number {
  *   views first, so they change with each one);
  * - "written-product-views": each time counted views are written (the home page's hot
  *   products read the written counts, at most a second behind);
- * - "popular-posts": the blog's most read posts changed order.
+ * - "popular-posts": the blog's most read posts changed order;
+ * - "popular-searches": the most made searches changed (a search page without results shows them).
  * An answer that shows such a list says so (answerDependsOn() in request-scope.server.ts);
  * the server's front keeps it only until that version moves.
  */
-export type ViewDependency = "product-views" | "written-product-views" | "popular-posts";
+export type ViewDependency = "product-views" | "written-product-views" | "popular-posts" | "popular-searches";
 
 export function viewsMoved(kind: ViewDependency): void {
   version.views[kind] += 1;
@@ -65,6 +66,9 @@ export const BLOG_POST_ID_HEADER = "X-Blog-Post-Id";
 
 /** Names the product of a page for the page cache (it counts the views); never sent to browsers. */
 export const PRODUCT_ID_HEADER = "X-Product-Id";
+
+/** Names the search a results page shows (URI-encoded) for the page cache (it counts the searches); never sent to browsers. */
+export const SEARCH_TERM_HEADER = "X-Search-Term";
 
 /**
  * Set (to "visitors") by an /api loader whose answer is the same for every caller without

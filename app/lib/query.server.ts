@@ -5,8 +5,12 @@ import type { ZodError } from "zod";
 export function parseQuery<T>(
   request: Request,
   schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: ZodError } },
+  /** keys that may be repeated (?platform=a&platform=b): handed over as a list; any other key gives its last value */
+  repeated: readonly string[] = [],
 ): T {
-  const raw = Object.fromEntries(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const raw: Record<string, string | string[]> = Object.fromEntries(params);
+  for (const key of repeated) if (params.getAll(key).length > 1) raw[key] = params.getAll(key);
   const result = schema.safeParse(raw);
   if (!result.success) {
     const errors = zodToFieldErrors(result.error);

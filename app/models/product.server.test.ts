@@ -4,10 +4,11 @@ import { insertProduct, searchProducts, SEARCH_COUNT_CAP, splitTerms, updateProd
 
 describe("splitTerms", () => {
   it("sends 3+ character terms to the trigram index and shorter ones to the grams index", () => {
-    expect(splitTerms("Nike 耐克 运动鞋 XL")).toEqual({ long: ["nike", "运动鞋"], short: ["耐克", "xl"] });
-    expect(splitTerms("' OR 1=1 --")).toEqual({ long: ["1=1"], short: ["or"] });
-    expect(splitTerms('" * ( -')).toEqual({ long: [], short: [] });
-    expect(splitTerms("ＮＩＫＥ")).toEqual({ long: ["nike"], short: [] });
+    const unit = (term: string) => (Array.from(term).length >= 3 ? { long: [term], short: [] } : { long: [], short: [term] });
+    expect(splitTerms("Nike 耐克 运动鞋 XL")).toEqual(["nike", "耐克", "运动鞋", "xl"].map(unit));
+    expect(splitTerms("' OR 1=1 --")).toEqual(["or", "1=1"].map(unit));
+    expect(splitTerms('" * ( -')).toEqual([]);
+    expect(splitTerms("ＮＩＫＥ")).toEqual([unit("nike")]);
   });
 });
 

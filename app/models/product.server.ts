@@ -2,7 +2,7 @@
  * Products, their SKUs and the product search. Prices are stored in fen (CNY × 100) and
  * read as CNY; images are a JSON array whose first entry is the thumbnail.
  */
-import { sql, type Selectable, type Updateable } from "kysely";
+import { sql, type RawBuilder, type Selectable, type Updateable } from "kysely";
 import type { DB } from "~/lib/db.server";
 import type { Platform, ProductsTable } from "../../db/schema";
 import { normalizeForSearch, termCharacters } from "../../db/search-grams";
@@ -276,9 +276,14 @@ export type ListFilter = {
   qc?: "with" | "without";
   /** the listing watch marked them unavailable */
   unavailableOnly?: boolean;
+  /** only these marketplaces */
+  platforms?: Platform[];
+  /** price bounds in fen (CNY × 100), inclusive; a product without a price is left out by either */
+  minPriceFen?: number;
+  maxPriceFen?: number;
 };
 
-export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | "popular" | "name";
+export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | "popular" | "qc" | "name";
 
 export type Page<T> = { items: T[]; totalItems: number; page: number; limit: number; totalPages: number };
 
@@ -290,6 +295,8 @@ function orderFor(sort: ProductSort) {
       return sql`p.price_fen IS NULL, p.price_fen DESC, p.id DESC`;
     case "popular":
       return sql`p.view_count DESC, p.id DESC`;
+    case "qc":
+      return sql`p.qc_count DESC, p.id DESC`;
     case "name":
       return sql`p.name COLLATE NOCASE ASC, p.id DESC`;
     default:
@@ -306,6 +313,9 @@ function whereSql(filter: ListFilter) {
   if (filter.qc === "with") parts.push(sql`p.qc_count > 0`);
   if (filter.qc === "without") parts.push(sql`p.qc_count = 0`);
   if (filter.unavailableOnly) parts.push(sql`p.id IN (SELECT product_id FROM listing_watch WHERE status = 'unavailable')`);
+  if (filter.platforms?.length) parts.push(sql`p.platform IN (${sql.join(filter.platforms)})`);
+  if (filter.minPriceFen !== undefined) parts.push(sql`p.price_fen >= ${filter.minPriceFen}`);
+  if (filter.maxPriceFen !== undefined) parts.push(sql`p.price_fen <= ${filter.maxPriceFen}`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -319,8 +329,15 @@ const clampPage = (page: number, limit: number, total: number) => Math.min(Math.
  */
 export async function listProducts(
   db: DB,
-  options: ListFilter & { page: number; limit: number; sort?: Exclude<ProductSort, "relevance">; nameContains?: string },
-): Promise<Page<Product>> {
+  options: ListFilter & {
+    page: number;
+    limit: number;
+    sort?: Exclude<ProductSort, "relevance">;
+    nameContains?: string;
+    /** count no further than this (then totalCapped), as searches do: a count of a whole large catalogue costs a scan */
+    countCap?: number;
+  },
+): Promise<Page<Product> & { totalCapped: boolean }> {
   const conditions = [whereSql(options)];
   const q = options.nameContains?.trim();
   if (q) {
@@ -329,12 +346,25 @@ export async function listProducts(
     conditions.push(sql`(p.name LIKE ${pattern} ESCAPE '\\' OR p.platform_item_id = ${q} OR p.id = ${id})`);
   }
   const where = sql.join(conditions, sql` AND `);
-  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM products p WHERE ${where}`.execute(db);
-  const totalItems = Number(counted.rows[0]?.n ?? 0);
+  const counted = await (
+    options.countCap
+      ? sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${options.countCap + 1})`
+      : sql<{ n: number }>`SELECT count(*) AS n FROM products p WHERE ${where}`
+  ).execute(db);
+  const found = Number(counted.rows[0]?.n ?? 0);
+  const totalCapped = options.countCap !== undefined && found > options.countCap;
+  const totalItems = totalCapped ? options.countCap! : found;
   const page = clampPage(options.page, options.limit, totalItems);
   const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE ${where}
     ORDER BY ${orderFor(options.sort ?? "newest")} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
-  return { items: rows.map(toProduct), totalItems, page, limit: options.limit, totalPages: pageCount(totalItems, options.limit) };
+  return {
+    items: rows.map(toProduct),
+    totalItems,
+    page,
+    limit: options.limit,
+    totalPages: pageCount(totalItems, options.limit),
+    totalCapped,
+  };
 }
 
 export type ProductStamp = Pick<Product, "id" | "platform" | "platformItemId" | "updatedAt">;
@@ -369,30 +399,46 @@ export async function topProducts(db: DB, options: ListFilter & { by: "views" | 
   return rows.map(toProduct);
 }
 
-/** The search expression of one kind of term: each term quoted (never FTS syntax), all required. */
-function ftsPhrase(terms: string[]): string {
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" ");
-}
-
-export type SearchTerms = { long: string[]; short: string[] };
+/** One phrase, quoted for FTS (never FTS syntax). */
+const ftsString = (phrase: string) => `"${phrase.replace(/"/g, '""')}"`;
 
 /**
- * Splits a search into terms: 3+ characters go to the trigram index (substring match over
- * name, description, shop name), 1–2 letter-or-digit terms to the grams index (name and
- * shop name). Punctuation-only terms are dropped.
+ * One part of a search that a product must match: any one of its alternatives (a typed
+ * term, and what an alias or a typo correction adds). Alternatives of 3+ characters are
+ * looked up in the trigram index (a substring of name, description, shop name or
+ * category names), 1–2 letter-or-digit ones in the grams index (name, shop, categories).
  */
-export function splitTerms(q: string): SearchTerms {
-  const long: string[] = [];
-  const short: string[] = [];
-  for (const raw of normalizeForSearch(q).split(/\s+/)) {
-    if (!raw) continue;
-    if (Array.from(raw).length >= 3) long.push(raw);
-    else {
-      const chars = termCharacters(raw);
-      if (chars) short.push(chars);
+export type SearchUnit = { long: string[]; short: string[] };
+export type SearchTerms = SearchUnit[];
+
+/** A unit of the given alternatives (normalised; punctuation-only ones dropped, repeats once). */
+export function searchUnit(alternatives: string[]): SearchUnit {
+  const unit: SearchUnit = { long: [], short: [] };
+  for (const raw of alternatives) {
+    const phrase = normalizeForSearch(raw).replace(/\s+/g, " ").trim();
+    if (!phrase) continue;
+    if (Array.from(phrase).length >= 3) {
+      if (!unit.long.includes(phrase)) unit.long.push(phrase);
+    } else {
+      const chars = termCharacters(phrase);
+      if (chars && !unit.short.includes(chars)) unit.short.push(chars);
     }
   }
-  return { long: long.slice(0, 8), short: short.slice(0, 8) };
+  return unit;
+}
+
+const isEmptyUnit = (unit: SearchUnit) => !unit.long.length && !unit.short.length;
+
+/**
+ * Splits a search into terms, one unit each: 3+ characters go to the trigram index, 1–2
+ * letter-or-digit terms to the grams index. Punctuation-only terms are dropped; at most 8.
+ */
+export function splitTerms(q: string): SearchTerms {
+  return normalizeForSearch(q)
+    .split(/\s+/)
+    .map((term) => searchUnit([term]))
+    .filter((unit) => !isEmptyUnit(unit))
+    .slice(0, 8);
 }
 
 /**
@@ -403,26 +449,79 @@ export function splitTerms(q: string): SearchTerms {
  */
 export const SEARCH_COUNT_CAP = 500;
 
+/** bm25 weights of products_fts's columns: name, description, shop name, category names. */
+const FTS_RANK = sql`bm25(products_fts, 4.0, 1.0, 2.0, 1.0)`;
+
+/** An FTS expression requiring every unit, each by any of its alternatives of one kind. */
+const ftsExpression = (units: SearchUnit[], kind: "long" | "short") =>
+  units.map((unit) => (unit[kind].length === 1 ? ftsString(unit[kind][0]) : `(${unit[kind].map(ftsString).join(" OR ")})`)).join(" AND ");
+
+/** A product's text for short terms checked on another index's matches: name, shop and category names. */
+const shortTermText = sql`lower(p.name || ' ' || coalesce(p.shop_name, '') || ' ' || coalesce((SELECT c.name || ' ' || coalesce(pc.name, '')
+  FROM categories c LEFT JOIN categories pc ON pc.id = c.parent_id WHERE c.id = p.category_id), ''))`;
+
+/** The condition on a product row `p` that it matches a unit (for units not driving the search). */
+function unitCondition(unit: SearchUnit) {
+  const alternatives = [
+    ...unit.short.map((term) => sql`instr(${shortTermText}, ${term}) > 0`),
+    ...(unit.long.length
+      ? [sql`p.id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsExpression([{ long: unit.long, short: [] }], "long")})`]
+      : []),
+  ];
+  return sql`(${sql.join(alternatives, sql` OR `)})`;
+}
+
+type MatchSource = {
+  from: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  rank: RawBuilder<unknown>;
+  /** the matching product id in `from` */
+  id: RawBuilder<unknown>;
+  /** conditions on the product row `p` for the units that do not drive the search */
+  post: RawBuilder<unknown>;
+};
+
 /**
- * The matching rowids as an FTS source `f` with its MATCH condition, and `post`, a
- * condition on the product row `p` for short terms that come with long ones (checked on
- * the long terms' matches, which is cheaper than intersecting two full-text indexes).
+ * The matching ids as a source `f` with its MATCH condition, and `post`, a condition on
+ * the product row `p` for the other units (checked on the driver's matches, which is
+ * cheaper than intersecting indexes). The driver is the units that are all long terms (one
+ * trigram MATCH), else those all short (one grams MATCH), else the first unit of both kinds
+ * (its two indexes' matches together).
  */
-function matchSource(terms: SearchTerms) {
-  if (terms.long.length) {
-    const post = terms.short.length
-      ? sql.join(
-          terms.short.map((term) => sql`instr(lower(p.name || ' ' || coalesce(p.shop_name, '')), ${term}) > 0`),
-          sql` AND `,
-        )
-      : sql`1 = 1`;
-    return { from: sql`products_fts f`, where: sql`products_fts MATCH ${ftsPhrase(terms.long)}`, rank: sql`bm25(products_fts)`, post };
+function matchSource(units: SearchTerms): MatchSource {
+  const long = units.filter((unit) => unit.long.length && !unit.short.length);
+  const short = units.filter((unit) => unit.short.length && !unit.long.length);
+  const mixed = units.filter((unit) => unit.long.length && unit.short.length);
+  const postOf = (rest: SearchUnit[]) => (rest.length ? sql.join(rest.map(unitCondition), sql` AND `) : sql`1 = 1`);
+  if (long.length) {
+    return {
+      from: sql`products_fts f`,
+      where: sql`products_fts MATCH ${ftsExpression(long, "long")}`,
+      rank: FTS_RANK,
+      id: sql`f.rowid`,
+      post: postOf([...short, ...mixed]),
+    };
   }
+  if (short.length) {
+    return {
+      from: sql`products_grams f`,
+      where: sql`products_grams MATCH ${ftsExpression(short, "short")}`,
+      rank: sql`bm25(products_grams)`,
+      id: sql`f.rowid`,
+      post: postOf(mixed),
+    };
+  }
+  const [first, ...rest] = mixed;
   return {
-    from: sql`products_grams f`,
-    where: sql`products_grams MATCH ${ftsPhrase(terms.short)}`,
-    rank: sql`bm25(products_grams)`,
-    post: sql`1 = 1`,
+    from: sql`(SELECT id, min(rank) AS rank FROM (
+        SELECT rowid AS id, ${FTS_RANK} AS rank FROM products_fts WHERE products_fts MATCH ${ftsExpression([first], "long")}
+        UNION ALL
+        SELECT rowid AS id, bm25(products_grams) AS rank FROM products_grams WHERE products_grams MATCH ${ftsExpression([first], "short")}
+      ) GROUP BY id) f`,
+    where: sql`1 = 1`,
+    rank: sql`f.rank`,
+    id: sql`f.id`,
+    post: postOf(rest),
   };
 }
 
@@ -443,11 +542,12 @@ export async function searchProducts(
   options: ListFilter & { page: number; limit: number; sort: ProductSort },
 ): Promise<Page<Product> & { totalCapped: boolean }> {
   const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1, totalCapped: false };
-  if (!terms.long.length && !terms.short.length) return empty;
-  const source = matchSource(terms);
+  const units = terms.filter((unit) => !isEmptyUnit(unit));
+  if (!units.length) return empty;
+  const source = matchSource(units);
   const filter = sql`${whereSql(options)} AND ${source.post}`;
   const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM ${source.from} JOIN products p ON p.id = f.rowid WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(
+      SELECT 1 FROM ${source.from} JOIN products p ON p.id = ${source.id} WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(
     db,
   );
   const found = Number(counted.rows[0]?.n ?? 0);
@@ -459,21 +559,23 @@ export async function searchProducts(
   let query;
   if ((options.sort === "relevance" && !totalCapped) || (options.sort !== "newest" && options.sort !== "relevance" && !totalCapped)) {
     const order = options.sort === "relevance" ? sql`m.rank ASC, p.id DESC` : orderFor(options.sort);
-    query = sql<Row>`WITH m AS MATERIALIZED (SELECT f.rowid AS id, ${source.rank} AS rank FROM ${source.from} WHERE ${source.where})
+    query = sql<Row>`WITH m AS MATERIALIZED (SELECT ${source.id} AS id, ${source.rank} AS rank FROM ${source.from} WHERE ${source.where})
       SELECT p.* FROM m JOIN products p ON p.id = m.id WHERE ${filter} ORDER BY ${order} ${window}`;
   } else if (options.sort === "newest" || options.sort === "relevance") {
-    query = sql<Row>`SELECT p.* FROM ${source.from} JOIN products p ON p.id = f.rowid
-      WHERE ${source.where} AND ${filter} ORDER BY f.rowid DESC ${window}`;
+    query = sql<Row>`SELECT p.* FROM ${source.from} JOIN products p ON p.id = ${source.id}
+      WHERE ${source.where} AND ${filter} ORDER BY ${source.id} DESC ${window}`;
   } else {
     // the index order itself (products without a price come first when going up)
     const [index, order] =
       options.sort === "popular"
         ? [sql`products_views`, sql`p.view_count DESC, p.id DESC`]
-        : options.sort === "price_desc"
-          ? [sql`products_price`, sql`p.price_fen DESC, p.id DESC`]
-          : [sql`products_price`, sql`p.price_fen ASC, p.id ASC`];
+        : options.sort === "qc"
+          ? [sql`products_qc_count`, sql`p.qc_count DESC, p.id DESC`]
+          : options.sort === "price_desc"
+            ? [sql`products_price`, sql`p.price_fen DESC, p.id DESC`]
+            : [sql`products_price`, sql`p.price_fen ASC, p.id ASC`];
     query = sql<Row>`SELECT p.* FROM products p INDEXED BY ${index}
-      WHERE p.id IN (SELECT f.rowid FROM ${source.from} WHERE ${source.where}) AND ${filter} ORDER BY ${order} ${window}`;
+      WHERE p.id IN (SELECT ${source.id} FROM ${source.from} WHERE ${source.where}) AND ${filter} ORDER BY ${order} ${window}`;
   }
   const { rows } = await query.execute(db);
   return {

@@ -281,6 +281,21 @@ export async function pendingCounts(db: DB, productIds: number[]): Promise<Map<n
   return counts;
 }
 
+/** When the newest approved QC set of each product was sent (products without one are left out). */
+export async function latestApprovedQcDates(db: DB, productIds: number[]): Promise<Map<number, string>> {
+  const dates = new Map<number, string>();
+  if (productIds.length === 0) return dates;
+  const rows = await db
+    .selectFrom("qc_images")
+    .where("status", "=", "approved")
+    .where("product_id", "in", productIds)
+    .groupBy("product_id")
+    .select(["product_id", (eb) => eb.fn.max("created_at").as("latest")])
+    .execute();
+  for (const row of rows) if (row.latest) dates.set(row.product_id, String(row.latest));
+  return dates;
+}
+
 /** Approves a pending photo; false when it is no longer pending (someone else was first). */
 export async function approvePending(db: DB, id: number, reviewerId: number, reason: string | null): Promise<boolean> {
   const result = await db

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@r
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
-import { storefrontAccess, toProductCard } from "~/controllers/product-page.server";
+import { productCards, storefrontAccess } from "~/controllers/product-page.server";
 import type { RootLoaderData } from "~/root";
 import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
 
@@ -20,8 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       children: categories.filter((c) => c.parentId === parent.id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount })),
     }));
   return {
-    recommended: lists.recommended.map(toProductCard),
-    hot: lists.hot.map(toProductCard),
+    recommended: await productCards(lists.recommended),
+    hot: await productCards(lists.hot),
     categories: parents,
   };
 }

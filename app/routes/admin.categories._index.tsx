@@ -172,11 +172,18 @@ export default function AdminCategories() {
       count={list.totalItems}
       intro="The shop's categories, one level deep, in the order the storefront shows them."
       toolbar={
-        allowed.create ? (
-          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-            Add category
-          </Link>
-        ) : null
+        <>
+          {allowed.edit ? (
+            <Link to="/admin/search-words" className="button button--secondary">
+              Search words
+            </Link>
+          ) : null}
+          {allowed.create ? (
+            <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
+              Add category
+            </Link>
+          ) : null}
+        </>
       }
       filters={
         <div className="admin-filters">

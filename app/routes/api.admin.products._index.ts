@@ -3,16 +3,17 @@ import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-rules";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
-import { productInputSchema, productListQuerySchema } from "~/schemas/catalogue";
+import { productInputSchema, productListQuerySchema, REPEATED_QUERY_KEYS } from "~/schemas/catalogue";
 import { createProduct, listCatalogue, productDetailJson, productJson } from "~/services/catalogue.server";
 
 const PRODUCT_ACCESS = { anyOf: ["product.create", "product.edit", "product.delete"] } as const;
 
-/** GET /api/admin/products?page&limit&q&isExternal&categoryId: every product (no storefront rules). */
+/** GET /api/admin/products?page&limit&q&isExternal&categoryId (and the shopper's filters and sorts): every product (no storefront rules). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
     const { access } = await requireApiAdmin(request, PRODUCT_ACCESS, NO_TOKEN);
-    const page = await listCatalogue(parseQuery(request, productListQuerySchema), access);
+    const query = parseQuery(request, productListQuerySchema, REPEATED_QUERY_KEYS);
+    const page = await listCatalogue({ ...query, sort: query.sortBy }, access);
     return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }));
   });
 

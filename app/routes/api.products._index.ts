@@ -4,21 +4,23 @@ import { getApiUser } from "~/services/request-user.server";
 import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
 import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
-import { productListQuerySchema } from "~/schemas/catalogue";
+import { productListQuerySchema, REPEATED_QUERY_KEYS } from "~/schemas/catalogue";
 import { listCatalogue, productJson } from "~/services/catalogue.server";
 
 /**
- * GET /api/products?page&limit&isExternal&q&categoryId → {items, currentPage, totalPages,
- * totalItems, limit}. Storefront rules apply unless the caller manages the catalogue.
+ * GET /api/products?page&limit&isExternal&q&categoryId&platform&minPrice&maxPrice&hasQc&sortBy
+ * → {items, currentPage, totalPages, totalItems, limit}, newest first unless sorted
+ * (price_asc, price_desc, popular, qc). Storefront rules apply unless the caller manages
+ * the catalogue.
  */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const query = parseQuery(request, productListQuerySchema);
+    const query = parseQuery(request, productListQuerySchema, REPEATED_QUERY_KEYS);
     const user = await getApiUser(request);
-    const page = await listCatalogue(query, user ? await getAccess(user) : null);
-    // newest first: the same for every visitor until the catalogue changes
+    const page = await listCatalogue({ ...query, sort: query.sortBy }, user ? await getAccess(user) : null);
+    // the same for every visitor until the catalogue changes (lists by views change with every view)
     return ok(pageEnvelope({ ...page, items: page.items.map(productJson) }), {
-      headers: user ? undefined : { [SHARED_ANSWER_HEADER]: "visitors" },
+      headers: user || query.sortBy === "popular" ? undefined : { [SHARED_ANSWER_HEADER]: "visitors" },
     });
   });
 

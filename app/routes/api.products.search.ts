@@ -5,16 +5,19 @@ import { getApiUser } from "~/services/request-user.server";
 import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
 import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
-import { CATALOGUE_MESSAGES, searchQuerySchema } from "~/schemas/catalogue";
+import { CATALOGUE_MESSAGES, REPEATED_QUERY_KEYS, searchQuerySchema } from "~/schemas/catalogue";
 import { productJson, searchCatalogue } from "~/services/catalogue.server";
+import { popularSearches } from "~/services/search.server";
 
 /**
- * GET /api/products/search?q&page=1&limit=8&categoryId&sortBy&isExternal. An empty q answers
- * 400; any other text is searched as plain words (never as FTS syntax).
+ * GET /api/products/search?q&page=1&limit=8&categoryId&sortBy&isExternal&platform&minPrice&maxPrice&hasQc.
+ * An empty q answers 400; any other text is searched as plain words (never as FTS
+ * syntax), forgiving (aliases, typos: correctedTo; on no results didYouMean and
+ * popularSearches).
  */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
-    const query = parseQuery(request, searchQuerySchema);
+    const query = parseQuery(request, searchQuerySchema, REPEATED_QUERY_KEYS);
     const user = await getApiUser(request);
     const access = user ? await getAccess(user) : null;
     const page = await searchCatalogue(query, access).catch((error) => {
@@ -29,10 +32,22 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
       });
     });
     const items = page.items.map(productJson);
+    const popular = page.totalItems === 0 ? await popularSearches() : [];
     // totalCapped: more matches than are counted (totalItems is then the cap, "500+")
     // the same for every visitor until the catalogue changes (lists by views change with every view)
     const shared = !user && query.sortBy !== "popular" ? { [SHARED_ANSWER_HEADER]: "visitors" } : undefined;
-    return ok({ ...pageEnvelope({ ...page, items }), totalCapped: page.totalCapped, data: items, query: query.q }, { headers: shared });
+    return ok(
+      {
+        ...pageEnvelope({ ...page, items }),
+        totalCapped: page.totalCapped,
+        data: items,
+        query: query.q,
+        correctedTo: page.correctedTo,
+        didYouMean: page.didYouMean,
+        popularSearches: popular,
+      },
+      { headers: shared },
+    );
   });
 
 export const action = () => methodNotAllowed(["GET"]);

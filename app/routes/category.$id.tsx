@@ -1,42 +1,31 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ProductGrid } from "~/components/storefront/product-card";
-import { ProductFilters, type ExternalFilter } from "~/components/storefront/product-filters";
+import { activeFilterCount, ProductFilters } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
-import { idParam, orNotFound, storefrontAccess, toProductCard } from "~/controllers/product-page.server";
-import { productListQuerySchema, searchSortSchema } from "~/schemas/catalogue";
-import { SEARCH_PAGE_SIZE, type SearchSort } from "~/schemas/catalogue-rules";
+import { idParam, orNotFound, productCards, storefrontAccess } from "~/controllers/product-page.server";
+import { readListingQuery } from "~/controllers/listing-page.server";
+import { LIST_SORTS } from "~/schemas/catalogue-rules";
 import { categoriesForStorefront, getCategory, listCatalogue } from "~/services/catalogue.server";
-
-/** A category page has no search term, so no "best match". */
-const CATEGORY_SORTS = ["newest", "price_asc", "price_desc", "popular"] as const satisfies readonly SearchSort[];
-type CategorySort = (typeof CATEGORY_SORTS)[number];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idParam(params.id);
-  const search = new URL(request.url).searchParams;
-  const externalParam = search.get("external") ?? "";
-  const external: ExternalFilter = externalParam === "local" || externalParam === "external" ? externalParam : "";
-  const query = productListQuerySchema.parse({
-    page: search.get("page") ?? undefined,
-    isExternal: external ? String(external === "external") : undefined,
-  });
-  const parsedSort = searchSortSchema.parse(search.get("sort") ?? undefined);
-  const sort: CategorySort = parsedSort === "relevance" ? "newest" : parsedSort;
+  const { query, filters, view } = await readListingQuery(request);
+  // a category page has no search term, so no "best match"
+  const sort = query.sort === "relevance" ? "newest" : query.sort;
   const access = await storefrontAccess(request);
   const [category, list, categories] = await Promise.all([
     orNotFound(getCategory(id)),
-    listCatalogue({ page: query.page, limit: SEARCH_PAGE_SIZE, isExternal: query.isExternal, categoryId: id, sort }, access),
+    listCatalogue({ ...filters, page: query.page, limit: query.per, categoryId: id, sort }, access),
     categoriesForStorefront(access),
   ]);
   return {
     category: { id: category.id, name: category.name, description: category.description },
     subcategories: categories.filter((c) => c.parentId === id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount })),
-    sort,
-    external,
-    products: list.items.map(toProductCard),
+    filters: { ...view, sort },
+    products: await productCards(list.items),
     totalItems: list.totalItems,
     page: list.page,
     totalPages: list.totalPages,
@@ -66,7 +55,12 @@ export default function CategoryPage() {
           </ul>
         </nav>
       ) : null}
-      <ProductFilters key={location.pathname + location.search} sorts={CATEGORY_SORTS} sort={data.sort} external={data.external} />
+      <ProductFilters
+        key={location.pathname + location.search}
+        sorts={LIST_SORTS}
+        view={data.filters}
+        clearHref={`/category/${data.category.id}`}
+      />
       {data.products.length ? (
         <>
           <ProductGrid products={data.products} label={`Products in ${data.category.name}`} />
@@ -74,7 +68,7 @@ export default function CategoryPage() {
         </>
       ) : (
         <div className="empty-state">
-          <p>No products in this category yet.</p>
+          <p>{activeFilterCount(data.filters) ? "No products in this category match the filters." : "No products in this category yet."}</p>
         </div>
       )}
     </section>

@@ -8,7 +8,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { nullIfNotFound } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/services/permissions.server";
-import { toProductCard } from "~/controllers/product-page.server";
+import { productCards } from "~/controllers/product-page.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { collectionBodySchema, collectionsQuerySchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES, COLLECTIONS_PAGE_SIZE } from "~/schemas/catalogue-rules";
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const list = await userCollection(user, query);
   return {
     sort: `${query.sortBy}-${query.sortOrder}` as SortOption,
-    items: list.items.map((product) => ({ ...toProductCard(product), collectedAt: product.collectedAt })),
+    items: (await productCards(list.items)).map((card, index) => ({ ...card, collectedAt: list.items[index].collectedAt })),
     totalItems: list.totalItems,
     page: list.page,
     totalPages: list.totalPages,

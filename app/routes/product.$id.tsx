@@ -2,22 +2,13 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
-import { idParam, loadProductPage, productPageAction, type LocateProduct } from "~/controllers/product-page.server";
-import { getProduct } from "~/services/catalogue.server";
+import { loadProductPage, locateById, productPageAction } from "~/controllers/product-page.server";
 
 /** /product/:id: a product by its id (301 to /{platform}/{itemId} when it has both). */
-function locate(params: { id?: string }): LocateProduct {
-  const id = idParam(params.id);
-  return ({ countView }) => getProduct(id, { countView });
-}
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadProductPage(request, locateById(params).locate);
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return loadProductPage(request, locate(params));
-}
-
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  return productPageAction(request, locate(params), String(context.clientIp ?? ""));
-}
+export const action = ({ request, params, context }: ActionFunctionArgs) =>
+  productPageAction(request, locateById(params).locate, String(context.clientIp ?? ""));
 
 /** The loader names the product for the page cache (the server strips it). */
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;

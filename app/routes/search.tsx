@@ -1,22 +1,29 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
-import { ProductFilters, type CategoryOption, type ExternalFilter } from "~/components/storefront/product-filters";
+import { activeFilterCount, ProductFilters, type CategoryOption } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
-import { storefrontAccess, toProductCard } from "~/controllers/product-page.server";
-import { searchQuerySchema } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES, SEARCH_PAGE_SIZE, SEARCH_SORTS, type SearchSort } from "~/schemas/catalogue-rules";
-import { categoriesForStorefront, searchCatalogue, type CategoryWithCount } from "~/services/catalogue.server";
+import { productCards, storefrontAccess } from "~/controllers/product-page.server";
+import { readListingQuery } from "~/controllers/listing-page.server";
+import { SEARCH_TERM_HEADER } from "~/lib/content-version.server";
+import { CATALOGUE_MESSAGES, LIST_SORTS, SEARCH_SORTS, SEARCH_TERM_MAX, type SearchSort } from "~/schemas/catalogue-rules";
+import {
+  categoriesForStorefront,
+  listCatalogue,
+  SEARCH_COUNT_CAP,
+  searchCatalogue,
+  shouldCountView,
+  type CategoryWithCount,
+} from "~/services/catalogue.server";
+import { countSearch, normalizeSearch, popularSearches } from "~/services/search.server";
 import { isPastedLink } from "~/services/marketplace.server";
 import { plainLine } from "~/lib/text";
 import { readPastedText } from "~/controllers/pasted-links.server";
-
-const EXTERNAL_VALUES: Record<string, boolean> = { local: false, external: true };
 
 /** Categories in display order, each parent followed by its subcategories. */
 function categoryOptions(categories: CategoryWithCount[]): CategoryOption[] {
@@ -45,61 +52,59 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const typed = plainLine(params.get("q") ?? "");
   const pasted = typed.trim();
   if (pasted && pasted.length <= 2000 && (await isPastedLink(pasted))) return pastedLink(request, pasted, String(context.clientIp ?? ""));
-  const externalParam = params.get("external") ?? "";
-  const external: ExternalFilter = externalParam === "local" || externalParam === "external" ? externalParam : "";
-  const category = params.get("category") ?? "";
-  const parsed = searchQuerySchema.safeParse({
-    q: typed,
-    page: params.get("page") ?? undefined,
-    limit: SEARCH_PAGE_SIZE,
-    categoryId: /^[1-9]\d{0,14}$/.test(category) ? category : undefined,
-    sortBy: params.get("sort") ?? undefined,
-    isExternal: external ? String(EXTERNAL_VALUES[external]) : undefined,
-  });
-  if (!parsed.success) {
-    // an empty term shows the helpful page; a too long one says why
-    const q = pasted;
-    return { state: "help" as const, q, error: q ? (parsed.error.issues[0]?.message ?? null) : null };
-  }
-  const query = parsed.data;
+  if (pasted.length > SEARCH_TERM_MAX) return { state: "help" as const, q: pasted, error: CATALOGUE_MESSAGES.searchTermTooLong };
+  const { query, filters, view: filterView } = await readListingQuery(request);
   const access = await storefrontAccess(request);
+  const q = query.q;
+  // without words: everything, newest first ("best match" has nothing to match)
+  const sort: SearchSort = !q && query.sort === "relevance" ? "newest" : query.sort;
+  const options = { ...filters, page: query.page, limit: query.per, categoryId: query.category };
   const [result, categories] = await Promise.all([
-    searchCatalogue(
-      {
-        q: query.q,
-        page: query.page,
-        limit: SEARCH_PAGE_SIZE,
-        categoryId: query.categoryId,
-        sortBy: query.sortBy,
-        isExternal: query.isExternal,
-      },
-      access,
+    (q
+      ? searchCatalogue({ ...options, q, sortBy: sort }, access)
+      : listCatalogue({ ...options, sort: sort === "relevance" ? "newest" : sort, countCap: SEARCH_COUNT_CAP }, access).then((list) => ({
+          ...list,
+          correctedTo: null,
+          didYouMean: null,
+        }))
     ).catch((error) => {
       // docs/product/storefront.md 8: 'Failed to search products.', shown with an empty result
-      log.error(`[search] "${query.q}" failed: ${(error as Error).stack ?? error}`);
+      log.error(`[search] "${q}" failed: ${(error as Error).stack ?? error}`);
       return null;
     }),
     categoriesForStorefront(access),
   ]);
+  const found = result?.totalItems ?? 0;
+  const counted = Boolean(q && found > 0 && query.page === 1 && shouldCountView(request, null));
+  if (counted) countSearch(q);
   const view = {
     state: "results" as const,
-    q: query.q,
-    sort: query.sortBy as SearchSort,
-    external,
-    category: query.categoryId ? String(query.categoryId) : "",
+    q,
+    filters: { ...filterView, sort },
+    category: query.category ? String(query.category) : "",
     categories: categoryOptions(categories),
-    products: (result?.items ?? []).map(toProductCard),
-    totalItems: result?.totalItems ?? 0,
+    products: await productCards(result?.items ?? []),
+    totalItems: found,
     totalCapped: result?.totalCapped ?? false,
     page: result?.page ?? 1,
     totalPages: result?.totalPages ?? 1,
+    correctedTo: result?.correctedTo ?? null,
+    didYouMean: result?.didYouMean ?? null,
+    popular: result && found === 0 ? (await popularSearches()).filter((term) => term !== normalizeSearch(q)) : [],
     error: result ? null : CATALOGUE_MESSAGES.searchFailed,
   };
+  const headers: Record<string, string> = {};
   // a failed search is not kept for other visitors (the page cache skips no-store answers)
-  return data(view, result ? undefined : { headers: { "Cache-Control": "no-store" } });
+  if (!result) headers["Cache-Control"] = "no-store";
+  // the server's front counts the search again at each visitor it gives this page to
+  if (q && found > 0 && query.page === 1) headers[SEARCH_TERM_HEADER] = encodeURIComponent(q);
+  return data(view, { headers });
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+/** A search's address with another term (the filters are left behind: they may be why nothing was found). */
+const searchHref = (term: string) => `/search?q=${encodeURIComponent(term)}`;
 
 export default function Search() {
   const data = useLoaderData<typeof loader>();
@@ -135,26 +140,31 @@ export default function Search() {
       </section>
     );
   }
+  const count = data.totalCapped
+    ? `More than ${data.totalItems.toLocaleString("en-US")} products found`
+    : data.totalItems === 1
+      ? "1 product found"
+      : `${data.totalItems.toLocaleString("en-US")} products found`;
+  const clearParams = new URLSearchParams(data.q ? { q: data.q } : {});
   return (
     <section aria-labelledby="search-title" className="listing">
       <header className="listing__header">
-        <h1 id="search-title">{`Results for “${data.q}”`}</h1>
-        <p className="muted">
-          {data.totalCapped
-            ? `More than ${data.totalItems.toLocaleString("en-US")} products found`
-            : data.totalItems === 1
-              ? "1 product found"
-              : `${data.totalItems} products found`}
-        </p>
+        <h1 id="search-title">{data.q ? `Results for “${data.q}”` : "All products"}</h1>
+        <p className="muted">{count}</p>
+        {data.correctedTo ? (
+          <p className="search-corrected">
+            Including results for <Link to={searchHref(data.correctedTo)}>{`“${data.correctedTo}”`}</Link>
+          </p>
+        ) : null}
       </header>
       <ProductFilters
         key={location.search}
-        hidden={{ q: data.q }}
-        sorts={SEARCH_SORTS}
-        sort={data.sort}
-        external={data.external}
+        hidden={data.q ? { q: data.q } : {}}
+        sorts={data.q ? SEARCH_SORTS : LIST_SORTS}
+        view={data.filters}
         categories={data.categories}
         category={data.category}
+        clearHref={`/search${clearParams.size ? `?${clearParams}` : ""}`}
       />
       {data.error ? (
         <p className="notice notice--warning" role="alert">
@@ -169,6 +179,31 @@ export default function Search() {
       ) : (
         <div className="empty-state">
           <p>No products match your search.</p>
+          {data.didYouMean ? (
+            <p className="search-did-you-mean">
+              Did you mean <Link to={searchHref(data.didYouMean)}>{`“${data.didYouMean}”`}</Link>?
+            </p>
+          ) : null}
+          {activeFilterCount(data.filters, data.category) ? (
+            <p>
+              <Link to={`/search${clearParams.size ? `?${clearParams}` : ""}`}>Search again without the filters</Link>
+            </p>
+          ) : null}
+          {data.popular.length ? (
+            <nav className="search-hints" aria-label="Popular searches">
+              <h2 className="h4">Popular searches</h2>
+              <ul>
+                {data.popular.map((term) => (
+                  <li key={term}>
+                    <Link to={searchHref(term)}>{term}</Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          <p>
+            <Link to="/search">Browse all products</Link>
+          </p>
         </div>
       )}
     </section>

@@ -39,7 +39,7 @@ export const NEW_SKU = { sku_name: "new model", sku_price: "0", sku_stock: "0" }
 export const IMAGES_MAX = 30;
 export const PRODUCT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
-export const SEARCH_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular"] as const;
+export const SEARCH_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular", "qc"] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 export const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
   relevance: "Best match",
@@ -47,7 +47,21 @@ export const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
   price_asc: "Price: low to high",
   price_desc: "Price: high to low",
   popular: "Most viewed",
+  qc: "Most QC photos",
 };
+/** The longest search term. */
+export const SEARCH_TERM_MAX = 200;
+/** The sorts of a list without a search term (no "best match"). */
+export const LIST_SORTS = ["newest", "price_asc", "price_desc", "popular", "qc"] as const satisfies readonly SearchSort[];
+
+/** The storefront's listing pages: products a page (`per`), 24 unless the shopper picks another. */
+export const LISTING_PAGE_SIZES = [12, 24, 48] as const;
+export const LISTING_PAGE_SIZE_DEFAULT = 24;
+/** The highest price bound a filter takes (any currency). */
+export const PRICE_FILTER_MAX = 100_000_000;
+
+/** The filter shoppers read for where a listing comes from (the API's isExternal). */
+export const LISTING_SOURCE_LABELS = { "": "All listings", local: "Picked by our team", external: "Imported from marketplaces" } as const;
 
 export const COLLECTION_SORTS = ["date", "price", "name"] as const;
 export type CollectionSort = (typeof COLLECTION_SORTS)[number];
@@ -73,6 +87,11 @@ export const CATALOGUE_MESSAGES = {
   categoryNotFound: "Category not found",
   searchFailed: "Failed to search products.",
   searchTermRequired: "Please enter a search term",
+  searchTermTooLong: "The search term is too long",
+  platformFilterInvalid: "platform must be weidian, taobao, tmall or 1688",
+  priceBoundInvalid: (field: string) => `${field} must be a price of 0 or more`,
+  priceBoundsOrder: "minPrice must not be more than maxPrice",
+  priceFilterInvalid: "Enter prices as numbers, the lowest first",
   nameRequired: "Product name cannot be empty",
   nameMin: `Product name must be at least ${PRODUCT_NAME_MIN} characters`,
   nameMax: `Product name must be at most ${PRODUCT_NAME_MAX} characters`,

@@ -12,12 +12,16 @@ import {
   COLLECTIONS_PAGE_SIZE,
   IMAGES_MAX,
   LIST_LIMIT_MAX,
+  LISTING_PAGE_SIZE_DEFAULT,
+  LISTING_PAGE_SIZES,
   PLATFORMS,
+  PRICE_FILTER_MAX,
   PRODUCT_LIST_PAGE_SIZE,
   PRODUCT_NAME_MAX,
   PRODUCT_NAME_MIN,
   SEARCH_PAGE_SIZE,
   SEARCH_SORTS,
+  SEARCH_TERM_MAX,
   SKUS_MAX,
 } from "./catalogue-rules";
 
@@ -212,14 +216,70 @@ const optionalBoolean = z.preprocess(blankToNull, booleanish.nullable()).optiona
 /** A search term's control characters (a pasted tab, a %00) are spaces: they never reach a query or a page. */
 const asPlainLine = (value: unknown) => (typeof value === "string" ? plainLine(value) : value);
 
+/** Marketplaces: repeated (platform=weidian&platform=1688) or separated by commas. */
+export const readPlatformList = (value: unknown): string[] | undefined => {
+  if (value === undefined || value === null || value === "") return undefined;
+  const list = (Array.isArray(value) ? value : [value])
+    .flatMap((item) => String(item).split(","))
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+  return list.length ? [...new Set(list)] : undefined;
+};
+
+const priceBound = (field: "minPrice" | "maxPrice") =>
+  z
+    .preprocess(
+      blankToNull,
+      z.coerce
+        .number(M.priceBoundInvalid(field))
+        .finite(M.priceBoundInvalid(field))
+        .min(0, M.priceBoundInvalid(field))
+        .max(PRICE_FILTER_MAX, M.priceBoundInvalid(field))
+        .nullable(),
+    )
+    .optional();
+
+/**
+ * The shopper's filters on GET /api/products and /api/products/search: `platform`,
+ * `minPrice` and `maxPrice` (CNY, inclusive), `hasQc` (only products with approved QC photos).
+ */
+const shopperFilterFields = {
+  platform: z.preprocess(readPlatformList, z.array(z.enum(PLATFORMS, M.platformFilterInvalid)).optional()),
+  minPrice: priceBound("minPrice"),
+  maxPrice: priceBound("maxPrice"),
+  hasQc: optionalBoolean,
+};
+
+function priceBoundsInOrder(query: { minPrice?: number | null; maxPrice?: number | null }, ctx: z.RefinementCtx) {
+  if (query.minPrice !== null && query.minPrice !== undefined && query.maxPrice !== null && query.maxPrice !== undefined) {
+    if (query.minPrice > query.maxPrice) ctx.addIssue({ code: "custom", path: ["minPrice"], message: M.priceBoundsOrder });
+  }
+}
+
+/** The query keys that may be repeated (parseQuery() hands them over as lists). */
+export const REPEATED_QUERY_KEYS = ["platform"] as const;
+
+/** A list's sort: a search's without "best match" (there is no term to match). */
+export const listSortSchema = z
+  .string()
+  .optional()
+  .transform((value) => {
+    const sort = sortAliases[(value ?? "").toLowerCase()] ?? "newest";
+    return sort === "relevance" ? "newest" : sort;
+  });
+
 /** GET /api/products and category pages. */
-export const productListQuerySchema = z.object({
-  page: pageParam,
-  limit: limitParam(PRODUCT_LIST_PAGE_SIZE),
-  isExternal: optionalBoolean,
-  q: z.preprocess(asPlainLine, z.string().trim().max(200).optional()),
-  categoryId: optionalId,
-});
+export const productListQuerySchema = z
+  .object({
+    page: pageParam,
+    limit: limitParam(PRODUCT_LIST_PAGE_SIZE),
+    isExternal: optionalBoolean,
+    q: z.preprocess(asPlainLine, z.string().trim().max(200).optional()),
+    categoryId: optionalId,
+    sortBy: listSortSchema,
+    ...shopperFilterFields,
+  })
+  .superRefine(priceBoundsInOrder);
 
 const sortAliases: Record<string, (typeof SEARCH_SORTS)[number]> = {
   price_asc: "price_asc",
@@ -235,6 +295,9 @@ const sortAliases: Record<string, (typeof SEARCH_SORTS)[number]> = {
   latest: "newest",
   popular: "popular",
   views: "popular",
+  qc: "qc",
+  qc_count: "qc",
+  most_qc: "qc",
   relevance: "relevance",
 };
 
@@ -243,15 +306,59 @@ export const searchSortSchema = z
   .optional()
   .transform((value) => sortAliases[(value ?? "").toLowerCase()] ?? "relevance");
 
-/** GET /api/products/search and the /search page: q is required (400 when empty on the API). */
-export const searchQuerySchema = z.object({
-  q: z.preprocess(asPlainLine, z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long")),
+/** GET /api/products/search: q is required (400 when empty). */
+export const searchQuerySchema = z
+  .object({
+    q: z.preprocess(
+      asPlainLine,
+      z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(SEARCH_TERM_MAX, M.searchTermTooLong),
+    ),
+    page: pageParam,
+    limit: limitParam(SEARCH_PAGE_SIZE),
+    categoryId: optionalId,
+    sortBy: searchSortSchema,
+    isExternal: optionalBoolean,
+    ...shopperFilterFields,
+  })
+  .superRefine(priceBoundsInOrder);
+
+/**
+ * The storefront's listing pages (/search, /category/:id): plain GET forms, so a bad value
+ * never fails the page: unknown platforms, sorts and page sizes are dropped, and price
+ * bounds that are not prices come back as `priceError` (the filter shows it, the list
+ * ignores them). `min` and `max` are in the visitor's currency.
+ */
+export const listingPageQuerySchema = z.object({
+  q: z.preprocess(asPlainLine, z.string().trim().max(SEARCH_TERM_MAX, M.searchTermTooLong).catch("")).default(""),
   page: pageParam,
-  limit: limitParam(SEARCH_PAGE_SIZE),
-  categoryId: optionalId,
-  sortBy: searchSortSchema,
-  isExternal: optionalBoolean,
+  per: z.coerce
+    .number()
+    .catch(LISTING_PAGE_SIZE_DEFAULT)
+    .transform((value) => ((LISTING_PAGE_SIZES as readonly number[]).includes(value) ? value : LISTING_PAGE_SIZE_DEFAULT))
+    .default(LISTING_PAGE_SIZE_DEFAULT),
+  category: z.preprocess(blankToNull, z.coerce.number().int().positive().nullable().catch(null)).default(null),
+  sort: searchSortSchema,
+  external: z.enum(["local", "external"]).optional().catch(undefined),
+  platform: z
+    .preprocess(readPlatformList, z.array(z.string()).optional())
+    .transform(
+      (list) => list?.filter((value): value is (typeof PLATFORMS)[number] => (PLATFORMS as readonly string[]).includes(value)) ?? [],
+    ),
+  min: z.string().optional().catch(undefined),
+  max: z.string().optional().catch(undefined),
+  qc: z.preprocess((value) => value === "1" || value === "true" || value === "on", z.boolean()),
 });
+export type ListingPageQuery = z.infer<typeof listingPageQuerySchema>;
+
+/** A price bound typed in the listing's filter: empty, or a price of 0 or more (a comma may be the decimal point). */
+export function readPriceBound(value: string | undefined): { value: number | null; error: boolean } {
+  const text = (value ?? "").trim().replace(/\s/g, "");
+  if (!text) return { value: null, error: false };
+  const number = Number(/^\d+,\d{1,2}$/.test(text) ? text.replace(",", ".") : text);
+  return Number.isFinite(number) && number >= 0 && number <= PRICE_FILTER_MAX
+    ? { value: number, error: false }
+    : { value: null, error: true };
+}
 
 export const collectionsQuerySchema = z.object({
   sortBy: z.enum(COLLECTION_SORTS).catch("date").default("date"),

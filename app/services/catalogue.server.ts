@@ -41,8 +41,8 @@ import {
   listProducts,
   productIdBlocks,
   productStampsInBlock,
+  SEARCH_COUNT_CAP,
   searchProducts,
-  splitTerms,
   topProducts,
   updateProduct,
   type ListFilter,
@@ -68,8 +68,10 @@ import { countProductView, flushViews, unwrittenViews } from "./view-counts.serv
 import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 import { assertMay, type Actor } from "./permissions.server";
+import { correctSearch, readSearch, termsOf, type SearchPart } from "./search.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
+export { SEARCH_COUNT_CAP };
 
 // ---------------------------------------------------------------- visibility
 
@@ -193,7 +195,18 @@ export async function getProductByItem(
   return getProduct(found.id, options);
 }
 
-export type ListOptions = {
+/** The shopper's filters of lists and searches (docs/product/storefront.md, "Filters and sorts"). */
+export type ShopperFilters = {
+  /** only these marketplaces (none: all) */
+  platform?: Platform[];
+  /** price bounds in CNY, inclusive */
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  /** only products with approved QC photos */
+  hasQc?: boolean | null;
+};
+
+export type ListOptions = ShopperFilters & {
   page: number;
   limit: number;
   isExternal?: boolean | null;
@@ -202,7 +215,19 @@ export type ListOptions = {
   sort?: Exclude<ProductSort, "relevance">;
   /** the external products screen: only listings the watch marked unavailable */
   unavailableOnly?: boolean;
+  /** count no further (the search page's list of everything: "more than 500") */
+  countCap?: number;
 };
+
+/** The model's filter of the shopper's filters (prices to fen: the lower bound up, the upper down, so both stay inclusive). */
+function shopperFilter(filters: ShopperFilters): ListFilter {
+  return {
+    platforms: filters.platform?.length ? filters.platform : undefined,
+    minPriceFen: filters.minPrice !== null && filters.minPrice !== undefined ? Math.ceil(filters.minPrice * 100 - 1e-6) : undefined,
+    maxPriceFen: filters.maxPrice !== null && filters.maxPrice !== undefined ? Math.floor(filters.maxPrice * 100 + 1e-6) : undefined,
+    qc: filters.hasQc ? "with" : undefined,
+  };
+}
 
 async function categoryFilter(categoryId: number | null | undefined): Promise<number[] | undefined> {
   if (!categoryId) return undefined;
@@ -212,12 +237,14 @@ async function categoryFilter(categoryId: number | null | undefined): Promise<nu
 }
 
 /** A page of products for a caller (storefront rules unless they manage the catalogue). */
-export async function listCatalogue(options: ListOptions, access?: Access | null): Promise<Page<Product>> {
+export async function listCatalogue(options: ListOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
   if (options.sort === "popular") answerDependsOn("product-views");
   await flushViews();
   const filter = await storefrontFilter(access);
   return listProducts(getDb(), {
     ...filter,
+    ...shopperFilter(options),
+    countCap: options.countCap,
     isExternal: options.isExternal ?? undefined,
     categoryIds: await categoryFilter(options.categoryId),
     page: options.page,
@@ -228,7 +255,7 @@ export async function listCatalogue(options: ListOptions, access?: Access | null
   });
 }
 
-export type SearchOptions = {
+export type SearchOptions = ShopperFilters & {
   q: string;
   page: number;
   limit: number;
@@ -237,19 +264,58 @@ export type SearchOptions = {
   isExternal?: boolean | null;
 };
 
-/** Full-text search with the storefront rules. User input never reaches FTS syntax. */
-export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<Page<Product> & { totalCapped: boolean }> {
+/** Fewer matches than this and a search also tries what its typos probably meant. */
+export const FEW_RESULTS = 5;
+
+export type SearchResult = Page<Product> & {
+  totalCapped: boolean;
+  /** the search as corrected, when its typos' corrections were searched too ("nikee" → "nike") */
+  correctedTo: string | null;
+  /** on no results: a search that finds products (the parts that find something, corrected) */
+  didYouMean: string | null;
+};
+
+/**
+ * Full-text search with the storefront rules, forgiving (services/search.server.ts):
+ * aliases always, typo corrections when the search finds few, a suggestion when it finds
+ * nothing. User input never reaches FTS syntax.
+ */
+export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<SearchResult> {
   if (options.sortBy === "popular") answerDependsOn("product-views");
   await flushViews();
-  const filter = await storefrontFilter(access);
-  return searchProducts(getDb(), splitTerms(options.q), {
-    ...filter,
+  const filter: ListFilter = {
+    ...(await storefrontFilter(access)),
+    ...shopperFilter(options),
     isExternal: options.isExternal ?? undefined,
     categoryIds: await categoryFilter(options.categoryId),
-    page: options.page,
-    limit: options.limit,
-    sort: options.sortBy,
-  });
+  };
+  const run = (parts: SearchPart[], page = options.page, limit = options.limit) =>
+    searchProducts(getDb(), termsOf(parts), { ...filter, page, limit, sort: options.sortBy });
+  const parts = await readSearch(options.q);
+  let result = await run(parts);
+  let correctedTo: string | null = null;
+  let corrected: Awaited<ReturnType<typeof correctSearch>> = null;
+  if (result.totalItems < FEW_RESULTS) {
+    corrected = await correctSearch(parts);
+    if (corrected) {
+      const wider = await run(corrected.parts);
+      if (wider.totalItems > result.totalItems) {
+        result = wider;
+        correctedTo = corrected.text;
+      }
+    }
+  }
+  let didYouMean: string | null = null;
+  const searched = corrected?.parts ?? parts;
+  if (result.totalItems === 0 && searched.length > 1) {
+    // the parts that find something on their own (corrected), if together they find products
+    const finding: SearchPart[] = [];
+    for (const part of searched) if ((await run([part], 1, 1)).totalItems > 0) finding.push(part);
+    if (finding.length && finding.length < searched.length && (await run(finding, 1, 1)).totalItems > 0) {
+      didYouMean = finding.map((part) => part.typed).join(" ");
+    }
+  }
+  return { ...result, correctedTo, didYouMean };
 }
 
 /**
@@ -486,11 +552,12 @@ const categoryCache = new Map<string, { db: DB; list: Promise<CategoryWithCount[
 export async function categoriesForStorefront(access?: Access | null): Promise<CategoryWithCount[]> {
   const filter = await storefrontFilter(access);
   const db = getDb();
-  const key = `${dataVersion()}:${contentVersion()}:${filter.hideExternal ? 1 : 0}:${filter.listedOnly ? 1 : 0}`;
+  const version = `${dataVersion()}:${contentVersion()}:`;
+  const key = `${version}${filter.hideExternal ? 1 : 0}:${filter.listedOnly ? 1 : 0}`;
   const cached = categoryCache.get(key);
   if (cached?.db === db) return cached.list;
-  // only the current version is worth keeping
-  categoryCache.clear();
+  // only the current version is worth keeping (for visitors and for staff: every page's header shows it)
+  for (const old of categoryCache.keys()) if (!old.startsWith(version)) categoryCache.delete(old);
   const list = listCategories(db, filter);
   categoryCache.set(key, { db, list });
   list.catch(() => categoryCache.delete(key));

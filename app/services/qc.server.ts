@@ -25,6 +25,7 @@ import {
   findQcImage,
   insertQcImages,
   listPendingQcImages,
+  latestApprovedQcDates,
   pendingCounts,
   qcImagesOfProduct,
   qcImagesOfUploader,
@@ -136,6 +137,11 @@ export function groupIntoSets(images: QcImage[]): QcSet[] {
 /** The approved photos of a product (what everyone sees), newest first. */
 export async function approvedQcImages(productId: number): Promise<QcImage[]> {
   return qcImagesOfProduct(getDb(), productId, ["approved"]);
+}
+
+/** When each product's newest approved QC set was sent (the cards show it beside the count). */
+export async function latestQcDates(productIds: number[]): Promise<Map<number, string>> {
+  return latestApprovedQcDates(getDb(), productIds);
 }
 
 /** What the product page's upload box knows about the viewer. */

@@ -112,11 +112,13 @@ describe("demo catalogue seed", () => {
       expect(fs.existsSync(path.join(getEnv().UPLOADS_DIR, q.thumb_url!.slice("/uploads/".length)))).toBe(true);
     }
 
-    // search: the trigram index finds an English word, the grams index a 2-char term
+    // search: the trigram index finds an English word in a name, or in the category's name
+    // ("Hoodies & sweatshirts" holds the crewneck too), the grams index a 2-char term
     const hoodie = await sql<{ rowid: number }>`SELECT rowid FROM products_fts WHERE products_fts MATCH '"hoodie"'`.execute(db);
     expect(hoodie.rows.length).toBeGreaterThan(0);
-    const names = new Map(products.map((p) => [p.id, p.name]));
-    for (const row of hoodie.rows) expect(names.get(row.rowid)!.toLowerCase()).toContain("hoodie");
+    const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
+    const texts = new Map(products.map((p) => [p.id, `${p.name} ${categoryNames.get(p.category_id ?? 0) ?? ""}`]));
+    for (const row of hoodie.rows) expect(texts.get(row.rowid)!.toLowerCase()).toContain("hoodie");
     const nike = await sql<{ rowid: number }>`SELECT rowid FROM products_grams WHERE products_grams MATCH '"耐克"'`.execute(db);
     expect(nike.rows.length).toBeGreaterThanOrEqual(2);
 

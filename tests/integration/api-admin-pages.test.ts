@@ -223,12 +223,13 @@ describe("work per request", () => {
 
   it("reads the site settings from memory and who the visitor is once per page view", async () => {
     await page("/search");
-    // site settings and rates are cached: a visitor's page that reads nothing of its own
-    // asks the database nothing
-    expect(await queriesFor("/search")).toBe(0);
+    await page("/search", cookies.super);
+    // site settings, rates and categories are cached: a visitor's list of every product
+    // asks the database only for the list (its count and its page)
+    expect(await queriesFor("/search")).toBe(2);
     // logged in: the session, the user, their roles and direct permissions, once each,
     // although the root loader, the admin layout and the page all check them
-    expect(await queriesFor("/search", cookies.super)).toBe(4);
+    expect(await queriesFor("/search", cookies.super)).toBe(6);
     // the dashboard adds its counts: users, the catalogue in one query, the blog in one
     expect(await queriesFor("/admin", cookies.super)).toBeLessThanOrEqual(8);
     expect(await queriesFor("/admin/site-settings", cookies.super)).toBeLessThanOrEqual(5);

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { Price } from "./price";
+import { QcSummary } from "./qc-summary";
 
 /** What a grid card shows (made on the server by toProductCard). */
 export type ProductCardData = {
@@ -11,6 +12,10 @@ export type ProductCardData = {
   image: string | null;
   platform: Platform | null;
   href: string;
+  /** approved QC photos */
+  qcCount: number;
+  /** when the newest approved QC set was sent (ISO), null without one */
+  qcLatestAt: string | null;
 };
 
 export function ProductCard({ product, children }: { product: ProductCardData; children?: ReactNode }) {
@@ -30,6 +35,7 @@ export function ProductCard({ product, children }: { product: ProductCardData; c
         <Price cny={product.priceCny} compact />
         {product.platform ? <span className={`badge badge--${product.platform}`}>{PLATFORM_LABELS[product.platform]}</span> : null}
       </div>
+      <QcSummary count={product.qcCount} latestAt={product.qcLatestAt} className="product-card__qc" />
       {children}
     </article>
   );

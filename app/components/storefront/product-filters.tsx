@@ -1,39 +1,69 @@
-import { Form, useSubmit } from "@remix-run/react";
-import { SEARCH_SORT_LABELS, type SearchSort } from "~/schemas/catalogue-rules";
+import { Form, Link, useSubmit } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { CURRENCIES, type CurrencyCode } from "~/lib/currency";
+import {
+  LISTING_PAGE_SIZES,
+  LISTING_SOURCE_LABELS,
+  PLATFORM_LABELS,
+  PLATFORMS,
+  SEARCH_SORT_LABELS,
+  type Platform,
+  type SearchSort,
+} from "~/schemas/catalogue-rules";
 
 export type ExternalFilter = "" | "local" | "external";
 export type CategoryOption = { id: number; name: string; depth: number };
 
-const EXTERNAL_LABELS: Record<ExternalFilter, string> = { "": "All products", local: "Local only", external: "External only" };
+/** What a listing's filter form shows (made on the server by readListingQuery()). */
+export type ProductFiltersView = {
+  sort: SearchSort;
+  external: ExternalFilter;
+  platforms: Platform[];
+  /** the price bounds as typed, in the visitor's currency */
+  min: string;
+  max: string;
+  qc: boolean;
+  per: number;
+  currency: CurrencyCode;
+  /** why the price bounds were not applied */
+  priceError: string | null;
+};
+
+/** How many filters narrow the list (the sort and page size do not). */
+export const activeFilterCount = (view: ProductFiltersView, category = "") =>
+  view.platforms.length + (view.min || view.max ? 1 : 0) + (view.qc ? 1 : 0) + (view.external ? 1 : 0) + (category ? 1 : 0);
 
 /**
- * The filters of a product list: a GET form that works without JavaScript (the Apply
- * button); with JavaScript a change submits it at once. The page number is left out, so
- * a new filter starts at page 1.
+ * The filters and sorts of a product list: a GET form that works without JavaScript (the
+ * Apply button); with JavaScript a change of a choice submits it at once (typed prices
+ * wait for Enter or Apply). The page number is left out, so a new filter starts at page 1.
  */
 export function ProductFilters({
   hidden = {},
   sorts,
-  sort,
-  external,
+  view,
   categories,
   category = "",
+  clearHref,
 }: {
   hidden?: Record<string, string>;
   sorts: readonly SearchSort[];
-  sort: SearchSort;
-  external: ExternalFilter;
+  view: ProductFiltersView;
   categories?: CategoryOption[];
   category?: string;
+  /** the list without filters (shown when some are set) */
+  clearHref?: string;
 }) {
   const submit = useSubmit();
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.type === "text" || target.type === "number") return;
+    submit(event.currentTarget, { preventScrollReset: true });
+  };
+  const symbol = CURRENCIES[view.currency].symbol;
+  const active = activeFilterCount(view, category);
   return (
-    <Form
-      method="get"
-      className="product-filters"
-      aria-label="Filters"
-      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
-    >
+    <Form method="get" className="product-filters" aria-label="Filters" onChange={onChange}>
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -52,7 +82,7 @@ export function ProductFilters({
       ) : null}
       <div className="product-filters__field">
         <label htmlFor="filter-sort">Sort by</label>
-        <select id="filter-sort" name="sort" defaultValue={sort}>
+        <select id="filter-sort" name="sort" defaultValue={view.sort}>
           {sorts.map((value) => (
             <option key={value} value={value}>
               {SEARCH_SORT_LABELS[value]}
@@ -60,19 +90,88 @@ export function ProductFilters({
           ))}
         </select>
       </div>
+      <fieldset className="product-filters__field product-filters__platforms">
+        <legend>Marketplace</legend>
+        <div className="product-filters__checks">
+          {PLATFORMS.map((platform) => (
+            <label key={platform} className="check">
+              <input type="checkbox" name="platform" value={platform} defaultChecked={view.platforms.includes(platform)} />
+              {PLATFORM_LABELS[platform]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="product-filters__field product-filters__price">
+        <legend>{`Price (${view.currency})`}</legend>
+        <div className="product-filters__range">
+          <label htmlFor="filter-min" className="visually-hidden">{`Lowest price in ${view.currency}`}</label>
+          <input
+            id="filter-min"
+            type="text"
+            name="min"
+            inputMode="decimal"
+            placeholder={`${symbol} min`}
+            defaultValue={view.min}
+            aria-invalid={view.priceError ? true : undefined}
+            aria-describedby={view.priceError ? "filter-price-error" : undefined}
+            size={7}
+          />
+          <span aria-hidden="true">–</span>
+          <label htmlFor="filter-max" className="visually-hidden">{`Highest price in ${view.currency}`}</label>
+          <input
+            id="filter-max"
+            type="text"
+            name="max"
+            inputMode="decimal"
+            placeholder={`${symbol} max`}
+            defaultValue={view.max}
+            aria-invalid={view.priceError ? true : undefined}
+            aria-describedby={view.priceError ? "filter-price-error" : undefined}
+            size={7}
+          />
+        </div>
+        {view.priceError ? (
+          <p id="filter-price-error" className="field__error" role="alert">
+            {view.priceError}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className="product-filters__field product-filters__qc">
+        <label className="check">
+          <input type="checkbox" name="qc" value="1" defaultChecked={view.qc} />
+          With QC photos
+        </label>
+      </div>
       <div className="product-filters__field">
-        <label htmlFor="filter-external">Source</label>
-        <select id="filter-external" name="external" defaultValue={external}>
-          {(Object.keys(EXTERNAL_LABELS) as ExternalFilter[]).map((value) => (
+        <label htmlFor="filter-external">Listing</label>
+        <select id="filter-external" name="external" defaultValue={view.external}>
+          {(Object.keys(LISTING_SOURCE_LABELS) as ExternalFilter[]).map((value) => (
             <option key={value} value={value}>
-              {EXTERNAL_LABELS[value]}
+              {LISTING_SOURCE_LABELS[value]}
             </option>
           ))}
         </select>
       </div>
-      <button type="submit" className="button--secondary">
-        Apply
-      </button>
+      <div className="product-filters__field">
+        <label htmlFor="filter-per">Per page</label>
+        <select id="filter-per" name="per" defaultValue={String(view.per)}>
+          {LISTING_PAGE_SIZES.map((size) => (
+            <option key={size} value={String(size)}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="product-filters__actions">
+        <button type="submit" className="button--secondary">
+          Apply
+        </button>
+        {active && clearHref ? (
+          <Link to={clearHref} className="product-filters__clear" preventScrollReset>
+            {active === 1 ? "Clear 1 filter" : `Clear ${active} filters`}
+          </Link>
+        ) : null}
+      </div>
     </Form>
   );
 }

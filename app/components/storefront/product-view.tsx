@@ -7,6 +7,9 @@ import type { RootLoaderData } from "~/root";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { Price } from "./price";
 import { ProductGallery } from "./product-gallery";
+import { dayText } from "~/lib/dates";
+import { QcSummary } from "./qc-summary";
+import { ShareLink } from "./share-link";
 import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
 
 /** The product page's data (made on the server by loadProductPage). */
@@ -113,14 +116,6 @@ function CollectBox({ data }: { data: ProductViewData }) {
   );
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** "24 Nov 2026" (UTC: the same on the server and in the browser). */
-function day(iso: string | null): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-}
-
 /** What the listing watch saw: a listing that looks gone, a price change. */
 function ListingStatus({ data }: { data: ProductViewData }) {
   const { listing } = data;
@@ -129,13 +124,13 @@ function ListingStatus({ data }: { data: ProductViewData }) {
     <div className="listing-status">
       {listing.unavailable ? (
         <p className="notice notice--warning" role="status">
-          This listing looks unavailable (checked {day(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no
+          This listing looks unavailable (checked {dayText(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no
           longer finds the item.
         </p>
       ) : null}
       {listing.priceChange ? (
         <p className="muted">
-          Price changed from <Price cny={listing.priceChange.fromCny} /> on {day(listing.priceChange.at)}.
+          Price changed from <Price cny={listing.priceChange.fromCny} /> on {dayText(listing.priceChange.at)}.
         </p>
       ) : null}
     </div>
@@ -256,6 +251,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
           </p>
         ) : null}
         <CollectBox data={data} />
+        <ShareLink url={absoluteUrl(base, product.path)} title={product.name} />
         <BuyVia data={data} />
         <ReportDeadLink data={data} />
       </div>
@@ -299,6 +295,18 @@ export function ProductView({ data }: { data: ProductViewData }) {
 
       <section id="qc-gallery" className="product-page__qc" aria-labelledby="qc-title">
         <h2 id="qc-title">QC photos{photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}</h2>
+        {photoCount ? (
+          <QcSummary
+            count={photoCount}
+            latestAt={
+              data.qc
+                .map((set) => set.date)
+                .sort()
+                .at(-1) ?? null
+            }
+            className="product-page__qc-summary"
+          />
+        ) : null}
         <QcGallery sets={data.qc} title={product.name} />
         <QcUploadBox action={product.path} viewer={data.viewer?.qc ?? null} productPath={product.path} />
       </section>

@@ -6,6 +6,7 @@
  * (whether a file is an image is the server's to say: it reads the content), drag and
  * drop, and the form emptied once the server took the photos.
  */
+import { dayText } from "~/lib/dates";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useCallback, useRef, useState, type DragEvent } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
@@ -24,15 +25,6 @@ export type QcUploaderView = {
   rejected: Array<{ id: number; reason: string | null; date: string }>;
 };
 export type QcUploadActionData = { qcUpload: { errors: string[] } };
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "24 Nov 2026" (UTC: the same on the server and in every browser). */
-function dayText(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-}
 
 export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string }) {
   const photos = sets.flatMap((set) => set.photos);

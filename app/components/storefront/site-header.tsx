@@ -1,9 +1,10 @@
 import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { CURRENCIES, CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
+import { CategoryMenu, type CategoryNavItem } from "./category-nav";
 
 /**
- * The site header: name, the blog link, a search form that works without JavaScript (GET /search),
+ * The site header: name, the category menu, the blog link, a search form that works without JavaScript (GET /search),
  * the currency picker and the account slot (filled by the accounts feature).
  */
 export function SiteHeader({
@@ -13,10 +14,12 @@ export function SiteHeader({
   returnTo,
   accountSlot,
   search = true,
+  categories = [],
 }: {
   siteName: string;
   searchQuery: string;
   currency: CurrencyCode;
+  categories?: CategoryNavItem[];
   returnTo: string;
   accountSlot?: ReactNode;
   /** false on the home page: its own large search box is the one search there */
@@ -28,9 +31,12 @@ export function SiteHeader({
         <Link to="/" className="site-header__brand" prefetch="intent">
           {siteName}
         </Link>
-        <nav className="site-header__links" aria-label="Site">
-          <NavLink to="/blog">Blog</NavLink>
-        </nav>
+        <div className="site-header__links">
+          <CategoryMenu categories={categories} />
+          <nav aria-label="Site">
+            <NavLink to="/blog">Blog</NavLink>
+          </nav>
+        </div>
         {search ? <SearchForm query={searchQuery} /> : null}
         <CurrencyPicker currency={currency} returnTo={returnTo} />
         <nav className="site-header__nav" aria-label="Account">

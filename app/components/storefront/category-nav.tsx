@@ -1,0 +1,41 @@
+import { Link } from "@remix-run/react";
+import type { MouseEvent } from "react";
+
+export type CategoryNavItem = { id: number; name: string; productCount: number; children: Array<{ id: number; name: string }> };
+
+/**
+ * "Categories" in the header: a details/summary menu, so it opens and closes without
+ * JavaScript; with it, a choice closes the menu (a client-side navigation keeps the page).
+ */
+export function CategoryMenu({ categories }: { categories: CategoryNavItem[] }) {
+  const close = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest("details")?.removeAttribute("open");
+  return (
+    <details className="category-menu">
+      <summary>Categories</summary>
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on a link inside (Enter included) closes the menu */}
+      <nav className="category-menu__panel" aria-label="Categories" onClick={close}>
+        <ul className="category-menu__list">
+          <li className="category-menu__all">
+            <Link to="/search">All products</Link>
+          </li>
+          {categories.map((parent) => (
+            <li key={parent.id}>
+              <Link to={`/category/${parent.id}`} className="category-menu__parent">
+                {parent.name}
+              </Link>
+              {parent.children.length ? (
+                <ul>
+                  {parent.children.map((child) => (
+                    <li key={child.id}>
+                      <Link to={`/category/${child.id}`}>{child.name}</Link>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </details>
+  );
+}

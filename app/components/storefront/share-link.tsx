@@ -1,0 +1,46 @@
+import { useEffect, useState } from "react";
+
+/**
+ * Share a page: without JavaScript a plain link to it (long-press or right-click to copy);
+ * with it a button that opens the phone's share sheet (Web Share) or, where there is
+ * none, copies the address and says so.
+ */
+export function ShareLink({ url, title }: { url: string; title: string }) {
+  const [mode, setMode] = useState<"link" | "share" | "copy">("link");
+  const [status, setStatus] = useState("");
+  useEffect(() => {
+    setMode(typeof navigator.share === "function" ? "share" : navigator.clipboard ? "copy" : "link");
+  }, []);
+  if (mode === "link") {
+    return (
+      <p className="share-link">
+        <a href={url} rel="bookmark">
+          Link to share this product
+        </a>
+      </p>
+    );
+  }
+  const act = async () => {
+    try {
+      if (mode === "share") {
+        await navigator.share({ title, url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      setStatus("Link copied");
+    } catch (error) {
+      // the shopper closed the share sheet: nothing to say
+      if ((error as Error).name !== "AbortError") setStatus(`Copy this link: ${url}`);
+    }
+  };
+  return (
+    <p className="share-link">
+      <button type="button" className="button--secondary button--small" onClick={() => void act()}>
+        {mode === "share" ? "Share" : "Copy link"}
+      </button>{" "}
+      <span role="status" className="share-link__status">
+        {status}
+      </span>
+    </p>
+  );
+}

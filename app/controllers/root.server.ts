@@ -1,0 +1,66 @@
+/**
+ * What every page's root loader reads: the site's settings, the toast, the visitor, the
+ * currency and rates, and the header's category menu. One server module for the root
+ * route: each `.server` module a route imports costs the browser an empty chunk.
+ */
+import type { CategoryNavItem } from "~/components/storefront/category-nav";
+import { readCurrency } from "~/lib/currency.server";
+import { plainLine } from "~/lib/text";
+import { getToast } from "~/lib/toast.server";
+import { isTrue } from "~/schemas/site-settings";
+import { categoriesForStorefront, type CategoryWithCount } from "~/services/catalogue.server";
+import { getRates } from "~/services/currency.server";
+import { getAccess } from "~/services/permissions.server";
+import { getPageUser } from "~/services/request-user.server";
+import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
+
+/** The header's category menu from the storefront's categories: parents in display order, each with its subcategories. */
+function categoryNav(categories: CategoryWithCount[]): CategoryNavItem[] {
+  return categories
+    .filter((category) => category.parentId === null)
+    .map((parent) => ({
+      id: parent.id,
+      name: parent.name,
+      productCount: parent.productCount,
+      children: categories.filter((child) => child.parentId === parent.id).map((child) => ({ id: child.id, name: child.name })),
+    }));
+}
+
+export async function rootLoader(request: Request) {
+  const settings = await loadSettings();
+  const { toast, headers } = await getToast(request);
+  const url = new URL(request.url);
+  const user = await getPageUser(request);
+  const access = user ? await getAccess(user) : null;
+  const [{ rates }, categories] = await Promise.all([getRates(), categoriesForStorefront(access)]);
+  return Response.json(
+    {
+      siteInfo: toSiteInfo(settings),
+      // a switched-off banner (perhaps a draft) never reaches the page, not even its data
+      adBanner: isTrue(settings.ad_banner_enabled) ? toAdBannerConfig(settings) : null,
+      analyticsCode: settings.google_analytics_code.trim(),
+      toast,
+      searchQuery: url.pathname === "/search" ? plainLine(url.searchParams.get("q") ?? "") : "",
+      currency: readCurrency(request),
+      rates,
+      categoryNav: categoryNav(categories),
+      currentUser:
+        user && access
+          ? {
+              id: user.id,
+              username: user.username,
+              avatarUrl: user.avatarUrl,
+              hasAdminAccess: access.hasAdminAccess,
+            }
+          : null,
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+export type RootView = {
+  siteInfo: ReturnType<typeof toSiteInfo>;
+  adBanner: ReturnType<typeof toAdBannerConfig> | null;
+  analyticsCode: string;
+  toast: Awaited<ReturnType<typeof getToast>>["toast"];
+};

@@ -1,0 +1,141 @@
+/**
+ * What the search knows of words beyond the products' own text: staff's aliases (words
+ * that mean the same), the vocabulary typo corrections are chosen from, and how often
+ * each search was made (the popular searches).
+ */
+import { sql } from "kysely";
+import type { DB } from "~/lib/db.server";
+
+export type SearchAlias = {
+  id: number;
+  /** what shoppers type */
+  term: string;
+  /** what it also finds */
+  alternatives: string[];
+  /** each alternative also finds the term and the other alternatives */
+  bothWays: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+type AliasRow = { id: number; term: string; alternatives: string; both_ways: number; created_at: string; updated_at: string };
+
+function toAlias(row: AliasRow): SearchAlias {
+  let alternatives: string[] = [];
+  try {
+    const parsed = JSON.parse(row.alternatives);
+    if (Array.isArray(parsed)) alternatives = parsed.filter((value): value is string => typeof value === "string");
+  } catch {
+    // a damaged row finds only its term
+  }
+  return {
+    id: row.id,
+    term: row.term,
+    alternatives,
+    bothWays: row.both_ways === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function listAliases(db: DB): Promise<SearchAlias[]> {
+  const rows = await db
+    .selectFrom("search_aliases")
+    .selectAll()
+    .orderBy(sql`lower(term)`)
+    .orderBy("id")
+    .execute();
+  return rows.map(toAlias);
+}
+
+export async function findAlias(db: DB, id: number): Promise<SearchAlias | undefined> {
+  const row = await db.selectFrom("search_aliases").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toAlias(row);
+}
+
+/** Another alias with this term (the same letters in any case), if any. */
+export async function findAliasByTerm(db: DB, term: string, exceptId?: number): Promise<SearchAlias | undefined> {
+  let query = db
+    .selectFrom("search_aliases")
+    .selectAll()
+    .where(sql`lower(term)`, "=", term.toLowerCase());
+  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+  const row = await query.executeTakeFirst();
+  return row && toAlias(row);
+}
+
+export type AliasInput = { term: string; alternatives: string[]; bothWays: boolean };
+
+export async function insertAlias(db: DB, input: AliasInput): Promise<SearchAlias> {
+  const row = await db
+    .insertInto("search_aliases")
+    .values({ term: input.term, alternatives: JSON.stringify(input.alternatives), both_ways: input.bothWays ? 1 : 0 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAlias(row);
+}
+
+export async function updateAlias(db: DB, id: number, input: AliasInput): Promise<SearchAlias | undefined> {
+  const row = await db
+    .updateTable("search_aliases")
+    .set({
+      term: input.term,
+      alternatives: JSON.stringify(input.alternatives),
+      both_ways: input.bothWays ? 1 : 0,
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toAlias(row);
+}
+
+export async function deleteAlias(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("search_aliases").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * The words of the products' names, shops and categories with how many products hold
+ * each (the unicode61 words of products_words), those of letters and digits in Latin
+ * script only: what typo corrections are chosen from.
+ */
+export async function vocabulary(db: DB): Promise<Map<string, number>> {
+  const { rows } = await sql<{ term: string; doc: number }>`SELECT term, doc FROM products_words_vocab`.execute(db);
+  const words = new Map<string, number>();
+  for (const row of rows) if (/^[a-z0-9]+$/.test(row.term)) words.set(row.term, Number(row.doc));
+  return words;
+}
+
+/** Adds counted searches (term → searches) to their day's totals, in one transaction. */
+export async function addSearchCounts(db: DB, day: string, counts: ReadonlyMap<string, number>): Promise<void> {
+  if (!counts.size) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [term, searches] of counts) {
+      await trx
+        .insertInto("search_terms")
+        .values({ term, day, searches })
+        .onConflict((oc) => oc.columns(["term", "day"]).doUpdateSet((eb) => ({ searches: eb("search_terms.searches", "+", searches) })))
+        .execute();
+    }
+  });
+}
+
+/** The most made searches since `sinceDay` (YYYY-MM-DD), most first. */
+export async function topSearchTerms(db: DB, sinceDay: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("search_terms")
+    .select(["term", sql<number>`sum(searches)`.as("total")])
+    .where("day", ">=", sinceDay)
+    .groupBy("term")
+    .orderBy("total", "desc")
+    .orderBy("term")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.term);
+}
+
+/** Forgets the days before `beforeDay` (the popular searches look back a month). */
+export async function pruneSearchTerms(db: DB, beforeDay: string): Promise<void> {
+  await db.deleteFrom("search_terms").where("day", "<", beforeDay).execute();
+}

@@ -1,0 +1,361 @@
+/**
+ * What a search means beyond its letters (docs/decisions/028-forgiving-search.md):
+ * - staff's aliases: a typed alias also finds what it stands for (af1 → Air Force 1), both
+ *   ways when staff say so (耐克 ↔ Nike);
+ * - typos: when a search finds few products, a Latin word no product holds finds the words
+ *   within one edit (4–5 letters) or two (6 or more) of it, or the two words it joins
+ *   ("airforce" → "air force");
+ * - on no results, "did you mean" (the parts that find something, corrected) and the
+ *   popular searches (the most made searches of the last 30 days that found products).
+ *
+ * The aliases and the vocabulary are kept in memory until the content changes, so every
+ * answer is a function of the database: the front may keep it (decision 022).
+ */
+import { ApiError } from "~/lib/api.server";
+import { contentChanged, contentVersion, viewsMoved } from "~/lib/content-version.server";
+import { dataVersion, getDb } from "~/lib/db.server";
+import { editDistance } from "~/lib/edit-distance";
+import { log } from "~/lib/log.server";
+import { answerDependsOn } from "~/lib/request-scope.server";
+import { searchUnit, type SearchTerms } from "~/models/product.server";
+import {
+  addSearchCounts,
+  deleteAlias,
+  findAlias,
+  findAliasByTerm,
+  insertAlias,
+  listAliases,
+  pruneSearchTerms,
+  topSearchTerms,
+  updateAlias,
+  vocabulary,
+  type SearchAlias,
+} from "~/models/search-words.server";
+import { SEARCH_ALIAS_MESSAGES as M, type SearchAliasBody } from "~/schemas/search";
+import { normalizeForSearch } from "../../db/search-grams";
+import { assertMay, type Actor } from "./permissions.server";
+
+export type { SearchAlias };
+
+/** Staff who edit products edit the words that find them. */
+export const MANAGE_SEARCH_WORDS = { permission: "product.edit" } as const;
+
+// ---------------------------------------------------------------- reading a search
+
+/** One part of a search: what was typed and everything it finds. */
+export type SearchPart = { typed: string; alternatives: string[]; aliased: boolean };
+
+/** The words of a search as the indexes hold them: NFKC, lower case, single spaces. */
+export const normalizeSearch = (q: string) => normalizeForSearch(q).replace(/\s+/g, " ").trim();
+
+const HAN = /\p{Script=Han}/u;
+
+type AliasIndex = {
+  /** a key (an alias term or, both ways, an alternative) → what it finds, itself first (an alias adds, never takes away) */
+  byKey: Map<string, string[]>;
+  /** the most words a key has */
+  longestKey: number;
+  /** keys in Chinese script: found inside a longer word too (耐克外套 holds 耐克) */
+  hanKeys: string[];
+};
+
+let aliasCache: { content: number; data: number; index: Promise<AliasIndex> } | undefined;
+
+function buildAliasIndex(aliases: SearchAlias[]): AliasIndex {
+  const byKey = new Map<string, string[]>();
+  const add = (key: string, finds: string[]) => {
+    const k = normalizeSearch(key);
+    if (!k) return;
+    const list = byKey.get(k) ?? [k];
+    for (const phrase of finds.map(normalizeSearch)) if (phrase && !list.includes(phrase)) list.push(phrase);
+    byKey.set(k, list);
+  };
+  for (const alias of aliases) {
+    add(alias.term, alias.alternatives);
+    if (alias.bothWays) for (const alternative of alias.alternatives) add(alternative, [alias.term, ...alias.alternatives]);
+  }
+  const keys = [...byKey.keys()];
+  return {
+    byKey,
+    longestKey: Math.max(1, ...keys.map((key) => key.split(" ").length)),
+    hanKeys: keys.filter((key) => !key.includes(" ") && [...key].every((char) => HAN.test(char))).sort((a, b) => b.length - a.length),
+  };
+}
+
+function aliasIndex(): Promise<AliasIndex> {
+  const content = contentVersion();
+  const data = dataVersion();
+  if (!aliasCache || aliasCache.content !== content || aliasCache.data !== data) {
+    const index = listAliases(getDb()).then(buildAliasIndex);
+    aliasCache = { content, data, index };
+    index.catch(() => {
+      if (aliasCache?.index === index) aliasCache = undefined;
+    });
+  }
+  return aliasCache.index;
+}
+
+/** Splits a word of Chinese script around the alias keys it holds (耐克外套 → 耐克, 外套). */
+function splitAtHanKeys(word: string, hanKeys: string[]): string[] {
+  if (!HAN.test(word)) return [word];
+  for (const key of hanKeys) {
+    const at = word.indexOf(key);
+    if (at < 0 || key === word) continue;
+    return [...splitAtHanKeys(word.slice(0, at), hanKeys), key, ...splitAtHanKeys(word.slice(at + key.length), hanKeys)].filter(Boolean);
+  }
+  return [word];
+}
+
+/** The parts of a search, with what the aliases add (at most 8 parts). */
+export async function readSearch(q: string): Promise<SearchPart[]> {
+  const index = await aliasIndex();
+  const words = normalizeSearch(q)
+    .split(" ")
+    .filter(Boolean)
+    .flatMap((word) => (index.hanKeys.length ? splitAtHanKeys(word, index.hanKeys) : [word]));
+  const parts: SearchPart[] = [];
+  for (let i = 0; i < words.length;) {
+    let taken = 0;
+    for (let n = Math.min(index.longestKey, words.length - i); n >= 1 && !taken; n--) {
+      const key = words.slice(i, i + n).join(" ");
+      const finds = index.byKey.get(key);
+      if (finds) {
+        parts.push({ typed: key, alternatives: finds, aliased: true });
+        taken = n;
+      }
+    }
+    if (!taken) {
+      parts.push({ typed: words[i], alternatives: [words[i]], aliased: false });
+      taken = 1;
+    }
+    i += taken;
+  }
+  return parts
+    .filter((part) => {
+      const unit = searchUnit(part.alternatives);
+      return unit.long.length + unit.short.length > 0;
+    })
+    .slice(0, 8);
+}
+
+export const termsOf = (parts: SearchPart[]): SearchTerms => parts.map((part) => searchUnit(part.alternatives));
+
+// ---------------------------------------------------------------- typos
+
+type Vocabulary = { words: Map<string, number>; byLength: Map<number, Array<[string, number]>> };
+
+let vocabularyCache: { content: number; data: number; vocabulary: Promise<Vocabulary> } | undefined;
+
+function currentVocabulary(): Promise<Vocabulary> {
+  const content = contentVersion();
+  const data = dataVersion();
+  if (!vocabularyCache || vocabularyCache.content !== content || vocabularyCache.data !== data) {
+    const loaded = vocabulary(getDb()).then((words) => {
+      const byLength = new Map<number, Array<[string, number]>>();
+      for (const entry of words) {
+        const list = byLength.get(entry[0].length) ?? [];
+        list.push(entry);
+        byLength.set(entry[0].length, list);
+      }
+      return { words, byLength };
+    });
+    vocabularyCache = { content, data, vocabulary: loaded };
+    loaded.catch(() => {
+      if (vocabularyCache?.vocabulary === loaded) vocabularyCache = undefined;
+    });
+  }
+  return vocabularyCache.vocabulary;
+}
+
+/** How many edits a typed word of this length may be from the word meant. */
+const editsAllowed = (length: number) => (length >= 6 ? 2 : length >= 4 ? 1 : 0);
+
+/** Typed words may be corrected when they are Latin letters (and digits) of 4+ characters. */
+const CORRECTABLE = /^(?=.*[a-z])[a-z0-9]{4,40}$/;
+
+/**
+ * The words a typed word probably meant, best first (fewest edits, then the most
+ * products), or the two words it joins; none when products hold the word itself.
+ */
+function correctionsOf(word: string, vocab: Vocabulary): string[] {
+  if (!CORRECTABLE.test(word) || vocab.words.has(word)) return [];
+  const max = editsAllowed(word.length);
+  const found: Array<{ word: string; distance: number; products: number }> = [];
+  for (let length = word.length - max; length <= word.length + max; length++) {
+    for (const [candidate, products] of vocab.byLength.get(length) ?? []) {
+      if (candidate.length < 3 || !/[a-z]/.test(candidate)) continue;
+      const distance = editDistance(word, candidate, max);
+      if (distance <= max) found.push({ word: candidate, distance, products });
+    }
+  }
+  // two words run together: both halves are words products hold
+  let joined: { phrase: string; products: number } | undefined;
+  for (let at = 2; at <= word.length - 2; at++) {
+    const left = vocab.words.get(word.slice(0, at));
+    const right = vocab.words.get(word.slice(at));
+    if (left && right && (!joined || Math.min(left, right) > joined.products)) {
+      joined = { phrase: `${word.slice(0, at)} ${word.slice(at)}`, products: Math.min(left, right) };
+    }
+  }
+  const best = Math.min(...found.map((entry) => entry.distance));
+  const nearest = found
+    .filter((entry) => entry.distance === best)
+    .sort((a, b) => b.products - a.products || a.word.localeCompare(b.word))
+    .slice(0, 3)
+    .map((entry) => entry.word);
+  return joined ? [joined.phrase, ...nearest] : nearest;
+}
+
+/** The search's parts with typo corrections added, and the search as corrected; null when nothing was corrected. */
+export async function correctSearch(parts: SearchPart[]): Promise<{ parts: SearchPart[]; text: string } | null> {
+  const vocab = await currentVocabulary();
+  let corrected = false;
+  const widened = parts.map((part) => {
+    if (part.aliased) return part;
+    const corrections = correctionsOf(part.typed, vocab);
+    if (!corrections.length) return part;
+    corrected = true;
+    return { typed: corrections[0], alternatives: [...part.alternatives, ...corrections], aliased: false };
+  });
+  return corrected ? { parts: widened, text: widened.map((part) => part.typed).join(" ") } : null;
+}
+
+// ---------------------------------------------------------------- popular searches
+
+const POPULAR_DAYS = 30;
+const POPULAR_COUNT = 8;
+const FLUSH_DELAY_MS = 5000;
+/** A search worth showing to others: not too long, not a link. */
+const COUNTABLE = (term: string) => term.length >= 2 && term.length <= 40 && !/[/:]|\.[a-z]{2,}/i.test(term);
+
+type CountState = {
+  pending: Map<string, number>;
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+  popular: { data: number; list: Promise<string[]> } | null;
+};
+
+declare global {
+  var __searchCounts: CountState | undefined;
+}
+
+// on globalThis: the server's front counts the searches of the pages it answers from memory
+const counts: CountState = (globalThis.__searchCounts ??= { pending: new Map(), timer: null, flushing: null, popular: null });
+
+const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** Counts one search that found products (written within a few seconds). */
+export function countSearch(q: string): void {
+  const term = normalizeSearch(q);
+  if (!COUNTABLE(term)) return;
+  counts.pending.set(term, (counts.pending.get(term) ?? 0) + 1);
+  if (!counts.timer) {
+    counts.timer = setTimeout(() => void flushSearchCounts(), FLUSH_DELAY_MS);
+    counts.timer.unref();
+  }
+}
+
+/** Writes the counted searches now; the popular list is read again and, when it changed, pages showing it are dropped. */
+export async function flushSearchCounts(): Promise<void> {
+  if (counts.timer) {
+    clearTimeout(counts.timer);
+    counts.timer = null;
+  }
+  if (counts.flushing) await counts.flushing;
+  if (!counts.pending.size) return;
+  const batch = counts.pending;
+  counts.pending = new Map();
+  counts.flushing = (async () => {
+    const db = getDb();
+    await addSearchCounts(db, today(), batch);
+    await pruneSearchTerms(db, daysAgo(POPULAR_DAYS * 3));
+    const before = counts.popular ? await counts.popular.list.catch(() => null) : null;
+    const after = topSearchTerms(db, daysAgo(POPULAR_DAYS), POPULAR_COUNT);
+    counts.popular = { data: dataVersion(), list: after };
+    if (JSON.stringify(before) !== JSON.stringify(await after)) viewsMoved("popular-searches");
+  })()
+    .catch((error) => {
+      for (const [term, n] of batch) counts.pending.set(term, (counts.pending.get(term) ?? 0) + n);
+      counts.popular = null;
+      log.warn(`search counts: writing ${batch.size} failed, kept for the next try: ${(error as Error).message}`);
+    })
+    .finally(() => {
+      counts.flushing = null;
+    });
+  await counts.flushing;
+}
+
+/** The most made searches of the last 30 days that found products (the answer is kept until they change). */
+export async function popularSearches(): Promise<string[]> {
+  answerDependsOn("popular-searches");
+  const data = dataVersion();
+  if (!counts.popular || counts.popular.data !== data) {
+    const list = topSearchTerms(getDb(), daysAgo(POPULAR_DAYS), POPULAR_COUNT);
+    counts.popular = { data, list };
+    list.catch(() => {
+      if (counts.popular?.list === list) counts.popular = null;
+    });
+  }
+  return counts.popular.list;
+}
+
+// ---------------------------------------------------------------- aliases (staff)
+
+const aliasNotFound = () => new ApiError(404, M.notFound, "NOT_FOUND");
+
+function aliasChanged() {
+  aliasCache = undefined;
+  // kept search pages and answers are read again
+  contentChanged();
+}
+
+export async function searchAliases(): Promise<SearchAlias[]> {
+  return listAliases(getDb());
+}
+
+export async function getSearchAlias(id: number): Promise<SearchAlias> {
+  const alias = await findAlias(getDb(), id);
+  if (!alias) throw aliasNotFound();
+  return alias;
+}
+
+async function assertTermFree(term: string, exceptId?: number) {
+  const taken = await findAliasByTerm(getDb(), term, exceptId);
+  if (taken) throw new ApiError(409, M.termTaken(taken.term), "CONFLICT", [{ field: "term", message: M.termTaken(taken.term) }]);
+}
+
+export async function createSearchAlias(body: SearchAliasBody, actor: Actor): Promise<SearchAlias> {
+  assertMay(actor, MANAGE_SEARCH_WORDS);
+  await assertTermFree(body.term);
+  const alias = await insertAlias(getDb(), { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways });
+  aliasChanged();
+  return alias;
+}
+
+export async function updateSearchAlias(id: number, body: SearchAliasBody, actor: Actor): Promise<SearchAlias> {
+  assertMay(actor, MANAGE_SEARCH_WORDS);
+  await getSearchAlias(id);
+  await assertTermFree(body.term, id);
+  const alias = await updateAlias(getDb(), id, { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways });
+  if (!alias) throw aliasNotFound();
+  aliasChanged();
+  return alias;
+}
+
+export async function deleteSearchAlias(id: number, actor: Actor): Promise<void> {
+  assertMay(actor, MANAGE_SEARCH_WORDS);
+  if (!(await deleteAlias(getDb(), id))) throw aliasNotFound();
+  aliasChanged();
+}
+
+export function searchAliasJson(alias: SearchAlias) {
+  return {
+    id: alias.id,
+    term: alias.term,
+    alternatives: alias.alternatives,
+    both_ways: alias.bothWays,
+    created_at: alias.createdAt,
+    updated_at: alias.updatedAt,
+  };
+}
