@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
-import { getPage } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 
 let server: TestServer;
