@@ -239,13 +239,18 @@ test.describe("catalogue", () => {
     const parentId = await createCategory(request, token, { name: `Bags ${word}`, description: "Everything to carry things in." });
     const childId = await createCategory(request, token, { name: `Totes ${word}`, parent_id: parentId });
     const products: TestProduct[] = [];
-    for (const price of [50, 20, 90, 10, 70, 30, 80, 40, 60])
+    for (const price of [50, 20, 90, 10, 70, 30, 80, 40, 60, 130, 110, 120, 100])
       products.push(await createProduct(request, testInfo, { word, price, categoryId: childId, token }));
 
     await page.goto(`/search?q=${word}`);
-    await expect(page.getByText("9 products found")).toBeVisible();
+    await expect(page.getByText("13 products found")).toBeVisible();
     const cards = page.getByRole("list", { name: "Search results" }).getByRole("listitem");
-    await expect(cards).toHaveCount(8);
+    // 24 a page unless the shopper picks 12 or 48
+    await expect(cards).toHaveCount(13);
+    await page.getByLabel("Per page").selectOption("12");
+    if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/per=12/);
+    await expect(cards).toHaveCount(12);
     await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: "2" }).click();
     await expect(cards).toHaveCount(1);
     await expect(page).toHaveURL(/page=2/);
@@ -255,7 +260,8 @@ test.describe("catalogue", () => {
     if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/sort=price_asc/);
     await expect(page).not.toHaveURL(/page=2/);
-    await expect(cards).toHaveCount(8);
+    await expect(page).toHaveURL(/per=12/);
+    await expect(cards).toHaveCount(12);
     await expect(cards.first()).toContainText(`Canvas tote ${word} 10 `);
     await expect(page.getByLabel("Sort by")).toHaveValue("price_asc");
 
@@ -263,25 +269,25 @@ test.describe("catalogue", () => {
     await page.getByLabel("Category").selectOption(String(parentId));
     if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(new RegExp(`category=${parentId}`));
-    await expect(page.getByText("9 products found")).toBeVisible();
-    await page.getByLabel("Source").selectOption("external");
+    await expect(page.getByText("13 products found")).toBeVisible();
+    await page.getByLabel("Listing").selectOption("external");
     if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("No products match your search.")).toBeVisible();
 
     // the parent category's page lists the subcategory's products
     await page.goto("/");
-    await expect(page.getByRole("link", { name: `Bags ${word} (9)` })).toBeVisible();
-    await page.getByRole("link", { name: `Bags ${word} (9)` }).click();
+    await expect(page.getByRole("link", { name: `Bags ${word} (13)` })).toBeVisible();
+    await page.getByRole("link", { name: `Bags ${word} (13)` }).click();
     await expect(page).toHaveURL(`/category/${parentId}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Bags ${word}`);
     await expect(page.getByText("Everything to carry things in.")).toBeVisible();
-    await expect(page.getByText("9 products", { exact: true })).toBeVisible();
+    await expect(page.getByText("13 products", { exact: true })).toBeVisible();
     await expect(
       page.getByRole("navigation", { name: "Subcategories" }).getByRole("link", { name: new RegExp(`Totes ${word}`) }),
     ).toBeVisible();
     await page.getByLabel("Sort by").selectOption("price_desc");
     if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.locator(".product-card").first()).toContainText(`Canvas tote ${word} 90 `);
+    await expect(page.locator(".product-card").first()).toContainText(`Canvas tote ${word} 130 `);
   });
 
   test("the catalogue pages fit a 360 px wide phone, two products a row", async ({ page, request }, testInfo) => {
