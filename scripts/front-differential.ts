@@ -300,6 +300,15 @@ const CURRENCY_COOKIES = [
 const AGENT_COOKIES = ["agent=1", "agent= 2", "agent=abc", "agent=999999", "agent=3 ", "agent=02"];
 const OTHER_COOKIES = ["theme=dark", "_ga=GA1.2.3", "sid=garbage-not-a-session", "toast=x", "SID=upper", "sidx=1"];
 
+/** A word with one letter changed (a shopper's typo). */
+function typo(word: string): string {
+  const chars = Array.from(word);
+  if (chars.length < 4) return word;
+  const at = 1 + (chars.length % (chars.length - 1));
+  chars[at] = chars[at] === "x" ? "q" : "x";
+  return chars.join("");
+}
+
 function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, adminCookie: string, adminToken: string): Req {
   const product = () => rng.pick(catalogue.productPaths);
   const word = () => encodeURIComponent(rng.pick(catalogue.words));
@@ -310,10 +319,20 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
     () => `/search?q=${word()}&sort=${rng.pick(["popular", "newest", "price_asc", "relevance", "bogus"])}`,
     () => `/search?q=${word()}&page=${rng.pick(["1", "2", "0", "x"])}`,
     () => `/search?q=${word()}&external=${rng.pick(["local", "external", ""])}`,
+    // the shoppers' filters (prices are in the currency the cookie picks), typos, words run together, aliases
+    () =>
+      `/search?q=${word()}&platform=${rng.pick(["weidian", "taobao", "1688", "ebay"])}${rng.chance(0.5) ? "&platform=tmall" : ""}&qc=${rng.pick(["1", "", "on"])}`,
+    () =>
+      `/search?q=${word()}&min=${rng.pick(["1", "10", "abc", ""])}&max=${rng.pick(["50", "500", "5", "1e3"])}&sort=${rng.pick(["qc", "price_desc"])}`,
+    () => `/search?${rng.chance(0.5) ? `q=${word()}&` : ""}per=${rng.pick(["12", "24", "48", "13"])}&page=${rng.pick(["1", "2"])}`,
+    () => `/search?q=${encodeURIComponent(typo(rng.pick(catalogue.words)))}`,
+    () => `/search?q=${encodeURIComponent(rng.pick(["af1", "aj", "耐克", "nike", "airforce", "hoodiesweat", "zzqxjv", "hoodie zzqxjv"]))}`,
+    () => `/search?platform=${rng.pick(["weidian", "tmall"])}&sort=${rng.pick(["qc", "newest", "relevance"])}`,
     () => "/search",
     () => `/search?q=a%00b`,
     () => `/category/${rng.pick(catalogue.categoryIds)}`,
-    () => `/category/${rng.pick(catalogue.categoryIds)}?sort=${rng.pick(["popular", "newest", "price_desc"])}`,
+    () => `/category/${rng.pick(catalogue.categoryIds)}?sort=${rng.pick(["popular", "newest", "price_desc", "qc"])}`,
+    () => `/category/${rng.pick(catalogue.categoryIds)}?platform=${rng.pick(["weidian", "taobao"])}&min=${rng.pick(["5", "50"])}&qc=1`,
     () => product(),
     () => product(),
     () => `${product()}?incrementView=false`,
@@ -337,6 +356,11 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
     () => `/api/products/search?q=${word()}&sortBy=${rng.pick(["popular", "newest", "price_asc"])}`,
     () => `/api/products?page=${rng.pick(["1", "2"])}&limit=${rng.pick(["10", "50"])}`,
     () => `/api/products?isExternal=${rng.pick(["true", "false"])}`,
+    () =>
+      `/api/products/search?q=${word()}&platform=${rng.pick(["weidian", "taobao,tmall", "ebay"])}&minPrice=${rng.pick(["0", "50", "-1"])}&hasQc=${rng.pick(["1", "0"])}&sortBy=${rng.pick(["qc", "price_asc"])}`,
+    () =>
+      `/api/products?platform=${rng.pick(["weidian", "1688"])}&maxPrice=${rng.pick(["100", "1000"])}&sortBy=${rng.pick(["qc", "newest", "popular"])}`,
+    () => `/api/products/search?q=${encodeURIComponent(typo(rng.pick(catalogue.words)))}`,
     () => "/api/categories",
     () => "/api/exchange-rates",
   ];
@@ -375,7 +399,7 @@ async function changeContent(
   step: number,
 ): Promise<string> {
   const token = options.adminToken;
-  switch (rng.int(7)) {
+  switch (rng.int(8)) {
     case 0: {
       const id = rng.pick(catalogue.productIds);
       await json(port, "PUT", `/api/admin/products/${id}`, token, { price_cny: Math.round(rng.next() * 90000) / 100 + 1 });
@@ -429,6 +453,20 @@ async function changeContent(
       const id = rng.pick(catalogue.postIds);
       await json(port, "POST", `/api/blog/posts/${id}/like`, options.userToken, {});
       return `like of post ${id}`;
+    }
+    case 6: {
+      // staff's search words: the kept search pages and answers follow
+      const term = `dw${step % 7}`;
+      const list = await json(port, "GET", "/api/admin/search-aliases", token);
+      const existing = (list.body?.data ?? []).find((alias: { term: string }) => alias.term === term);
+      if (existing) await json(port, "DELETE", `/api/admin/search-aliases/${existing.id}`, token);
+      else
+        await json(port, "POST", "/api/admin/search-aliases", token, {
+          term,
+          alternatives: [rng.pick(catalogue.words)],
+          both_ways: rng.chance(0.5),
+        });
+      return `search alias ${term} (${existing ? "deleted" : "added"})`;
     }
     default: {
       const id = rng.pick(catalogue.categoryIds);
