@@ -291,6 +291,11 @@ async function buildDatabase(file: string, count: number): Promise<number> {
     (name, description, price_fen, category_id, images, platform, platform_item_id, original_url, shop_name, is_external, view_count)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertSku = sqlite.prepare("INSERT INTO product_skus (product_id, sku_name, price_fen, stock, position) VALUES (?, ?, ?, ?, ?)");
+  // approved QC photos for a fifth of the products (1 to 8, sent together), from their own
+  // random sequence so the products stay the same as before they were added
+  const qcRng = seededRandom(424_242);
+  const insertQc = sqlite.prepare(`INSERT INTO qc_images (product_id, status, image_url, thumb_url, set_key, created_at)
+    VALUES (?, 'approved', ?, ?, ?, ?)`);
   const shops = Array.from(
     { length: 400 },
     (_, n) =>
@@ -350,6 +355,15 @@ async function buildDatabase(file: string, count: number): Promise<number> {
         const skus = 1 + Math.floor(rng() * 4);
         const start = Math.floor(rng() * (SIZES.length - skus));
         for (let s = 0; s < skus; s++) insertSku.run(productId, SIZES[start + s], price + s * 500, Math.floor(rng() * 500), s);
+      }
+      if (qcRng() < 0.2) {
+        const productId = Number(info.lastInsertRowid);
+        const photos = 1 + Math.floor(qcRng() * 8);
+        const day = new Date(Date.UTC(2026, 0, 1) + Math.floor(qcRng() * 300) * 86_400_000).toISOString();
+        for (let n = 0; n < photos; n++) {
+          const file = `/uploads/qc/2026-11/bench-${productId.toString(16)}-${n}`;
+          insertQc.run(productId, `${file}.webp`, `${file}-thumb.webp`, `bench-${productId}`, day);
+        }
       }
       if (i % 10_000 === 9_999 && performance.now() - lastReport > 5_000) {
         lastReport = performance.now();
@@ -578,12 +592,12 @@ const BROWSER_HEADERS: Record<string, string> = {
  * its own added (`&n=1`, `&n=2`, ...), so no two requests share an address and nothing
  * the server keeps per address can answer them.
  */
-function cannon(url: string, seconds: number, rotate?: string[]): Promise<autocannon.Result> {
+function cannon(url: string, seconds: number, rotate?: string[], connections = CONNECTIONS): Promise<autocannon.Result> {
   let sent = 0;
   const requests = rotate?.length
     ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: `${rotate[sent % rotate.length]}&n=${++sent}` }) }]
     : undefined;
-  return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: BROWSER_HEADERS, requests } as autocannon.Options);
+  return autocannon({ url, connections, duration: seconds, headers: BROWSER_HEADERS, requests } as autocannon.Options);
 }
 
 /** Load that runs beside a measurement (content changes, other visitors' views): started after the first check, stopped after the run. */
@@ -595,6 +609,8 @@ async function measure(
   serverPid: number | undefined,
   rotate?: string[],
   background?: Background,
+  /** clients at once (CONNECTIONS unless given): one measures what a single search costs, without queueing */
+  connections = CONNECTIONS,
 ): Promise<Row> {
   let status: number | null = null;
   if (args.only && !label.startsWith("raw") && !label.toLowerCase().includes(args.only.toLowerCase())) {
@@ -613,8 +629,8 @@ async function measure(
     return empty;
   }
   background?.start();
-  if (WARMUP > 0) await cannon(url, WARMUP, rotate);
-  const result = await cannon(url, DURATION, rotate);
+  if (WARMUP > 0) await cannon(url, WARMUP, rotate, connections);
+  const result = await cannon(url, DURATION, rotate, connections);
   const beside = await background?.stop();
   const row: Row = {
     ...empty,
@@ -1374,8 +1390,43 @@ rows.push(
     SEARCH_TERMS.map(([, term]) => searchPath(term)),
   ),
 );
+// issue 23's targets: a search with two filters and a sort, and a typo search, each address
+// new, from one client (what one search costs) and from CONNECTIONS clients (throughput)
+const FILTERED_SEARCHES = [
+  "/api/products/search?q=hoodie&platform=weidian&minPrice=50&sortBy=price_asc",
+  `/api/products/search?q=${encodeURIComponent("连帽卫衣")}&platform=taobao&hasQc=1&sortBy=qc`,
+  `/api/products/search?q=${encodeURIComponent("耐克")}&platform=tmall&maxPrice=500&sortBy=newest`,
+  "/api/products/search?q=jacket&hasQc=1&minPrice=100&sortBy=price_desc",
+  "/api/products/search?q=sneakers&platform=1688&platform=weidian&sortBy=popular",
+  "/api/products/search?q=nike&hasQc=1&maxPrice=800&sortBy=qc",
+  "/api/products/search?q=bag&platform=weidian&hasQc=1&sortBy=relevance",
+  `/api/products/search?q=${encodeURIComponent("外套")}&minPrice=100&maxPrice=900&sortBy=price_asc`,
+];
+const TYPO_SEARCHES = ["hodie", "jakcet", "sneakres", "nikee", "wallte", "sunglases", "beanei", "hoodie%20zzqxjv"].map(
+  (term) => `/api/products/search?q=${term}`,
+);
+rows.push(
+  await measure(
+    "filtered search, one client (two filters and a sort)",
+    `${base}${FILTERED_SEARCHES[0]}`,
+    app.pid,
+    FILTERED_SEARCHES,
+    undefined,
+    1,
+  ),
+);
+rows.push(await measure("typo search, one client", `${base}${TYPO_SEARCHES[0]}`, app.pid, TYPO_SEARCHES, undefined, 1));
+rows.push(await measure("filtered search, each address new", `${base}${FILTERED_SEARCHES[0]}`, app.pid, FILTERED_SEARCHES));
+rows.push(await measure("typo search, each address new", `${base}${TYPO_SEARCHES[0]}`, app.pid, TYPO_SEARCHES));
 rows.push(await measure("product API /api/products/:id", `${base}/api/products/${productId}`, app.pid));
 rows.push(await measure("search page /search?q=hoodie", `${base}/search?q=hoodie`, app.pid));
+rows.push(
+  await measure(
+    "search page, filters /search?q=hoodie&platform=…",
+    `${base}/search?q=hoodie&platform=weidian&platform=taobao&qc=1&sort=qc`,
+    app.pid,
+  ),
+);
 rows.push(await measure(`product page ${new URL(product.url).pathname}`, product.url, app.pid));
 const blogPostUrl = `${base}/blog/${BENCH_POST_SLUG}`;
 rows.push(await measure(`blog post page /blog/${BENCH_POST_SLUG}`, blogPostUrl, app.pid));
@@ -1503,6 +1554,9 @@ const missing = rows.filter((row) => row.status !== 200 && !args.only).map((row)
 const large = PRODUCTS >= 1_000_000;
 const searchRows = rows.filter((row) => row.label.startsWith("search API"));
 const productPageRow = rows.find((row) => row.label.startsWith("product page"))!;
+const searchPageRow = rows.find((row) => row.label.startsWith("search page /search"))!;
+const filteredRow = rows.find((row) => row.label.startsWith("filtered search, one client"))!;
+const typoRow = rows.find((row) => row.label.startsWith("typo search, one client"))!;
 const productApiRow = rows.find((row) => row.label.startsWith("product API"))!;
 const maxRss = Math.max(...rows.slice(1).map((row) => row.rss ?? 0), idleRss ?? 0, memory.peakLoad);
 const productWeight = weights[0];
@@ -1514,6 +1568,26 @@ const targets: Target[] = [
     name: "product page ≥ 1/10 of raw node:http req/s",
     met: productPageRow.reqPerSec ? ratio(productPageRow) >= 0.1 : null,
     detail: productPageRow.reqPerSec ? `${ratio(productPageRow).toFixed(3)} × raw` : "not measured",
+  },
+  {
+    name: "product page ≥ 1/5 of raw node:http req/s (visitors)",
+    met: productPageRow.reqPerSec ? ratio(productPageRow) >= 0.2 : null,
+    detail: productPageRow.reqPerSec ? `${ratio(productPageRow).toFixed(3)} × raw` : "not measured",
+  },
+  {
+    name: "search page ≥ 1/5 of raw node:http req/s (visitors)",
+    met: searchPageRow?.reqPerSec ? ratio(searchPageRow) >= 0.2 : null,
+    detail: searchPageRow?.reqPerSec ? `${ratio(searchPageRow).toFixed(3)} × raw` : "not measured",
+  },
+  {
+    name: `search with two filters and a sort p99 ≤ ${p99Limit} ms (${large ? "1M" : "100k"} products, one client, each address new)`,
+    met: filteredRow.reqPerSec ? filteredRow.p99 <= p99Limit : null,
+    detail: filteredRow.reqPerSec ? `${filteredRow.p99} ms (p50 ${filteredRow.p50} ms)` : "not measured",
+  },
+  {
+    name: `typo search p99 ≤ 30 ms (100k products, one client, each address new)${large ? ": reported at 1M" : ""}`,
+    met: typoRow.reqPerSec ? (large ? null : typoRow.p99 <= 30) : null,
+    detail: typoRow.reqPerSec ? `${typoRow.p99} ms (p50 ${typoRow.p50} ms)` : "not measured",
   },
   {
     name: "/api/products/:id ≥ 1/4 of raw node:http req/s",
