@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/lib/db.server";
-import { insertProduct, searchProducts, SEARCH_COUNT_CAP, splitTerms, updateProduct } from "./product.server";
+import { sql } from "kysely";
+import { insertProduct, listProducts, searchProducts, SEARCH_COUNT_CAP, splitTerms, updateProduct } from "./product.server";
 
 describe("splitTerms", () => {
   it("sends 3+ character terms to the trigram index and shorter ones to the grams index", () => {
@@ -70,5 +71,58 @@ describe("searchProducts", () => {
     expect((await searchProducts(db, splitTerms("新名字"), { page: 1, limit: 8, sort: "newest" })).items.map((p) => p.id)).toContain(
       product.id,
     );
+  });
+
+  it("ranks and sorts a countable search as the lists' SQL orders them, with filters", async () => {
+    const db = getDb();
+    const tag = `ordercheck${Math.random()
+      .toString(36)
+      .replace(/[^a-z]/g, "")
+      .slice(0, 6)}`;
+    const platforms = ["weidian", "taobao", "tmall", "1688"] as const;
+    const ids: number[] = [];
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i++) {
+        const product = await insertProduct(
+          trx,
+          {
+            name: i % 3 ? `${tag} item ${i}` : `${tag} ${tag} item ${i}`,
+            priceCny: i % 7 === 0 ? null : (i * 53) % 400,
+            platform: platforms[i % 4],
+            platformItemId: `${tag}-${i}`,
+          },
+          [],
+          null,
+        );
+        ids.push(product.id);
+      }
+    });
+    for (const [index, id] of ids.entries()) {
+      if (index % 5 === 0) continue;
+      await sql`UPDATE products SET view_count = ${(index * 37) % 11} WHERE id = ${id}`.execute(db);
+      for (let n = 0; n < index % 4; n++) {
+        await sql`INSERT INTO qc_images (product_id, status, image_url, set_key) VALUES (${id}, 'approved', ${`https://img.example/${id}-${n}.jpg`}, ${`s${id}`})`.execute(
+          db,
+        );
+      }
+    }
+    const filters = [{}, { platforms: ["weidian", "1688"] as ("weidian" | "1688")[] }, { qc: "with" as const, minPriceFen: 5000 }];
+    for (const filter of filters) {
+      for (const sort of ["newest", "price_asc", "price_desc", "popular", "qc"] as const) {
+        const all = await listProducts(db, { ...filter, page: 1, limit: 100, sort, nameContains: tag });
+        for (const page of [1, 2]) {
+          const found = await searchProducts(db, splitTerms(tag), { ...filter, page, limit: 7, sort });
+          expect(found.totalItems, `${sort} ${JSON.stringify(filter)}`).toBe(all.totalItems);
+          expect(
+            found.items.map((p) => p.id),
+            `${sort} ${JSON.stringify(filter)} page ${page}`,
+          ).toEqual(all.items.slice((page - 1) * 7, page * 7).map((p) => p.id));
+        }
+      }
+      // best match: the names that say it twice first
+      const relevance = await searchProducts(db, splitTerms(tag), { ...filter, page: 1, limit: 100, sort: "relevance" });
+      const twice = relevance.items.filter((p) => p.name.startsWith(`${tag} ${tag}`)).length;
+      expect(relevance.items.slice(0, twice).every((p) => p.name.startsWith(`${tag} ${tag}`))).toBe(true);
+    }
   });
 });

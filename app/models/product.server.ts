@@ -471,69 +471,84 @@ function unitCondition(unit: SearchUnit) {
   return sql`(${sql.join(alternatives, sql` OR `)})`;
 }
 
+/** One index's matches: `f` is the FTS table, `where` its MATCH, `rank` its bm25. */
+type Branch = { from: RawBuilder<unknown>; where: RawBuilder<unknown>; rank: RawBuilder<unknown> };
+
 type MatchSource = {
-  from: RawBuilder<unknown>;
-  where: RawBuilder<unknown>;
-  rank: RawBuilder<unknown>;
-  /** the matching product id in `from` */
-  id: RawBuilder<unknown>;
+  /** the indexes whose matches, together, drive the search (one, or two for a part of both kinds) */
+  branches: Branch[];
   /** conditions on the product row `p` for the units that do not drive the search */
   post: RawBuilder<unknown>;
 };
 
+const longBranch = (units: SearchUnit[]): Branch => ({
+  from: sql`products_fts f`,
+  where: sql`products_fts MATCH ${ftsExpression(units, "long")}`,
+  rank: FTS_RANK,
+});
+
+const shortBranch = (units: SearchUnit[]): Branch => ({
+  from: sql`products_grams f`,
+  where: sql`products_grams MATCH ${ftsExpression(units, "short")}`,
+  rank: sql`bm25(products_grams)`,
+});
+
 /**
- * The matching ids as a source `f` with its MATCH condition, and `post`, a condition on
- * the product row `p` for the other units (checked on the driver's matches, which is
- * cheaper than intersecting indexes). The driver is the units that are all long terms (one
- * trigram MATCH), else those all short (one grams MATCH), else the first unit of both kinds
- * (its two indexes' matches together).
+ * What drives the search, and `post`, a condition on the product row `p` for the other
+ * units (checked on the driver's matches, which is cheaper than intersecting indexes).
+ * The driver is the units that are all long terms (one trigram MATCH), else those all
+ * short (one grams MATCH), else the first unit of both kinds (both indexes' matches).
  */
 function matchSource(units: SearchTerms): MatchSource {
   const long = units.filter((unit) => unit.long.length && !unit.short.length);
   const short = units.filter((unit) => unit.short.length && !unit.long.length);
   const mixed = units.filter((unit) => unit.long.length && unit.short.length);
   const postOf = (rest: SearchUnit[]) => (rest.length ? sql.join(rest.map(unitCondition), sql` AND `) : sql`1 = 1`);
-  if (long.length) {
-    return {
-      from: sql`products_fts f`,
-      where: sql`products_fts MATCH ${ftsExpression(long, "long")}`,
-      rank: FTS_RANK,
-      id: sql`f.rowid`,
-      post: postOf([...short, ...mixed]),
-    };
-  }
-  if (short.length) {
-    return {
-      from: sql`products_grams f`,
-      where: sql`products_grams MATCH ${ftsExpression(short, "short")}`,
-      rank: sql`bm25(products_grams)`,
-      id: sql`f.rowid`,
-      post: postOf(mixed),
-    };
-  }
+  if (long.length) return { branches: [longBranch(long)], post: postOf([...short, ...mixed]) };
+  if (short.length) return { branches: [shortBranch(short)], post: postOf(mixed) };
   const [first, ...rest] = mixed;
-  return {
-    from: sql`(SELECT id, min(rank) AS rank FROM (
-        SELECT rowid AS id, ${FTS_RANK} AS rank FROM products_fts WHERE products_fts MATCH ${ftsExpression([first], "long")}
-        UNION ALL
-        SELECT rowid AS id, bm25(products_grams) AS rank FROM products_grams WHERE products_grams MATCH ${ftsExpression([first], "short")}
-      ) GROUP BY id) f`,
-    where: sql`1 = 1`,
-    rank: sql`f.rank`,
-    id: sql`f.id`,
-    post: postOf(rest),
-  };
+  return { branches: [longBranch([first]), shortBranch([first])], post: postOf(rest) };
+}
+
+/** A match that passes the filters, with what sorts it (its rank and views only when sorted by them). */
+type Candidate = { id: number; price_fen: number | null; qc_count: number; rank?: number; view_count?: number };
+
+/** The order of a sort, as orderFor() says it in SQL (products without a price last; ties: newest first). */
+function candidateOrder(sort: ProductSort): (a: Candidate, b: Candidate) => number {
+  const newest = (a: Candidate, b: Candidate) => b.id - a.id;
+  const byPrice = (direction: 1 | -1) => (a: Candidate, b: Candidate) =>
+    a.price_fen === null || b.price_fen === null
+      ? (a.price_fen === null ? 1 : 0) - (b.price_fen === null ? 1 : 0) || newest(a, b)
+      : direction * (a.price_fen - b.price_fen) || newest(a, b);
+  switch (sort) {
+    case "relevance":
+      return (a, b) => (a.rank ?? 0) - (b.rank ?? 0) || newest(a, b);
+    case "price_asc":
+      return byPrice(1);
+    case "price_desc":
+      return byPrice(-1);
+    case "popular":
+      return (a, b) => (b.view_count ?? 0) - (a.view_count ?? 0) || newest(a, b);
+    case "qc":
+      return (a, b) => b.qc_count - a.qc_count || newest(a, b);
+    default:
+      return newest;
+  }
 }
 
 /**
  * Full-text search. The MATCH runs first, filters and sorting after, in the shape that
  * stays fast for the case at hand (measured in docs/performance.md):
- * - matches are counted up to SEARCH_COUNT_CAP (beyond it the count is "500+");
- * - relevance (FTS5 bm25) ranks when the matches are countable; for a term so common that
- *   they are not, every match contains it and the newest come first instead;
- * - newest walks the index in rowid order and stops at the page;
- * - price and popularity sort the matches, or, when there are many, walk the products'
- *   price or views index and stop at the page.
+ * - one pass reads the matches that pass the filters (checked through the covering index
+ *   products_listing) up to one more than SEARCH_COUNT_CAP (beyond it the count is
+ *   "500+"), with their price, QC count and (for relevance) FTS5 bm25 rank: when they are
+ *   countable they are ranked or sorted here and only the page's rows are read;
+ * - for a term so common that they are not, every match contains it and the newest come
+ *   first instead of the best ranked;
+ * - newest walks each index in rowid order and stops at the page (two indexes: each up to
+ *   the page, then merged);
+ * - price, popularity and QC photos sort the matches, or, when there are many, walk the
+ *   products' price, views or QC index and stop at the page.
  * A page past the end answers the last page.
  */
 export async function searchProducts(
@@ -544,26 +559,72 @@ export async function searchProducts(
   const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1, totalCapped: false };
   const units = terms.filter((unit) => !isEmptyUnit(unit));
   if (!units.length) return empty;
-  const source = matchSource(units);
-  const filter = sql`${whereSql(options)} AND ${source.post}`;
-  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM ${source.from} JOIN products p ON p.id = ${source.id} WHERE ${source.where} AND ${filter} LIMIT ${SEARCH_COUNT_CAP + 1})`.execute(
-    db,
-  );
+  const { branches, post } = matchSource(units);
+  const filter = sql`${whereSql(options)} AND ${post}`;
+  /** a branch's matches that pass the filters, in rowid order from the newest when `newest` */
+  const passing = (branch: Branch, extra: { newest?: boolean; limit: number }) =>
+    sql`SELECT f.rowid AS id FROM ${branch.from} JOIN products p ON p.id = f.rowid
+      WHERE ${branch.where} AND ${filter}${extra.newest ? sql` ORDER BY f.rowid DESC` : sql``} LIMIT ${extra.limit}`;
+  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (${sql.join(
+    branches.map((branch) => sql`SELECT id FROM (${passing(branch, { limit: SEARCH_COUNT_CAP + 1 })})`),
+    sql` UNION `,
+  )})`.execute(db);
   const found = Number(counted.rows[0]?.n ?? 0);
   if (found === 0) return empty;
   const totalCapped = found > SEARCH_COUNT_CAP;
   const totalItems = Math.min(found, SEARCH_COUNT_CAP);
   const page = clampPage(options.page, options.limit, totalItems);
-  const window = sql`LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`;
+  const offset = (page - 1) * options.limit;
+  const window = sql`LIMIT ${options.limit} OFFSET ${offset}`;
   let query;
-  if ((options.sort === "relevance" && !totalCapped) || (options.sort !== "newest" && options.sort !== "relevance" && !totalCapped)) {
-    const order = options.sort === "relevance" ? sql`m.rank ASC, p.id DESC` : orderFor(options.sort);
-    query = sql<Row>`WITH m AS MATERIALIZED (SELECT ${source.id} AS id, ${source.rank} AS rank FROM ${source.from} WHERE ${source.where})
-      SELECT p.* FROM m JOIN products p ON p.id = m.id WHERE ${filter} ORDER BY ${order} ${window}`;
+  if (!totalCapped) {
+    // few enough to rank or sort them all here (their sort keys from the covering index;
+    // bm25, a few microseconds a row, only when ranking), then read the page's rows
+    const ranked = options.sort === "relevance";
+    const { rows: candidates } = await sql<Candidate>`${sql.join(
+      branches.map(
+        (branch) => sql`SELECT f.rowid AS id, p.price_fen, p.qc_count${ranked ? sql`, ${branch.rank} AS rank` : sql``}
+          FROM ${branch.from} JOIN products p ON p.id = f.rowid WHERE ${branch.where} AND ${filter}`,
+      ),
+      sql` UNION ALL `,
+    )}`.execute(db);
+    // once each: a product both indexes found keeps its better rank
+    const best = new Map<number, Candidate>();
+    for (const candidate of candidates) {
+      const known = best.get(candidate.id);
+      if (!known || (candidate.rank ?? 0) < (known.rank ?? 0)) best.set(candidate.id, candidate);
+    }
+    const matches = [...best.values()];
+    if (options.sort === "popular") {
+      // views change all day, so they are not in the covering index: read for the matches only
+      const { rows: views } = await sql<{ id: number; view_count: number }>`SELECT id, view_count FROM products
+        WHERE id IN (${sql.join(matches.map((match) => match.id))})`.execute(db);
+      const byId = new Map(views.map((row) => [row.id, row.view_count]));
+      for (const match of matches) match.view_count = byId.get(match.id) ?? 0;
+    }
+    const ids = matches
+      .sort(candidateOrder(options.sort))
+      .slice(offset, offset + options.limit)
+      .map((match) => match.id);
+    const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(ids)})`.execute(db);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return {
+      items: ids.flatMap((id) => (byId.has(id) ? [toProduct(byId.get(id)!)] : [])),
+      totalItems,
+      page,
+      limit: options.limit,
+      totalPages: pageCount(totalItems, options.limit),
+      totalCapped,
+    };
   } else if (options.sort === "newest" || options.sort === "relevance") {
-    query = sql<Row>`SELECT p.* FROM ${source.from} JOIN products p ON p.id = ${source.id}
-      WHERE ${source.where} AND ${filter} ORDER BY ${source.id} DESC ${window}`;
+    query =
+      branches.length === 1
+        ? sql<Row>`SELECT p.* FROM ${branches[0].from} JOIN products p ON p.id = f.rowid
+            WHERE ${branches[0].where} AND ${filter} ORDER BY f.rowid DESC ${window}`
+        : sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(
+            branches.map((branch) => sql`SELECT id FROM (${passing(branch, { newest: true, limit: offset + options.limit })})`),
+            sql` UNION `,
+          )}) ORDER BY p.id DESC ${window}`;
   } else {
     // the index order itself (products without a price come first when going up)
     const [index, order] =
@@ -574,8 +635,12 @@ export async function searchProducts(
           : options.sort === "price_desc"
             ? [sql`products_price`, sql`p.price_fen DESC, p.id DESC`]
             : [sql`products_price`, sql`p.price_fen ASC, p.id ASC`];
+    const matching = sql.join(
+      branches.map((branch) => sql`SELECT f.rowid FROM ${branch.from} WHERE ${branch.where}`),
+      sql` UNION `,
+    );
     query = sql<Row>`SELECT p.* FROM products p INDEXED BY ${index}
-      WHERE p.id IN (SELECT ${source.id} FROM ${source.from} WHERE ${source.where}) AND ${filter} ORDER BY ${order} ${window}`;
+      WHERE p.id IN (${matching}) AND ${filter} ORDER BY ${order} ${window}`;
   }
   const { rows } = await query.execute(db);
   return {

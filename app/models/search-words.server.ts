@@ -97,13 +97,13 @@ export async function deleteAlias(db: DB, id: number): Promise<boolean> {
 
 /**
  * The words of the products' names, shops and categories with how many products hold
- * each (the unicode61 words of products_words), those of letters and digits in Latin
- * script only: what typo corrections are chosen from.
+ * each (the unicode61 words of products_words), those of Latin letters only: what typo
+ * corrections are chosen from (model codes such as A123 are not words to correct to).
  */
 export async function vocabulary(db: DB): Promise<Map<string, number>> {
   const { rows } = await sql<{ term: string; doc: number }>`SELECT term, doc FROM products_words_vocab`.execute(db);
   const words = new Map<string, number>();
-  for (const row of rows) if (/^[a-z0-9]+$/.test(row.term)) words.set(row.term, Number(row.doc));
+  for (const row of rows) if (/^[a-z]+$/.test(row.term)) words.set(row.term, Number(row.doc));
   return words;
 }
 
