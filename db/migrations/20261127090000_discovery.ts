@@ -90,7 +90,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // what a search checks of each match: the storefront's and the shopper's filters, read
   // from this index instead of the whole row (a search for a common word with a narrow
   // filter checks thousands of matches; view counts, which change all day, stay out)
-  await sql`CREATE INDEX products_listing ON products (id, show_in_listing, is_external, platform, price_fen, qc_count, category_id)`.execute(db);
+  await sql`CREATE INDEX products_listing ON products (id, show_in_listing, is_external, platform, price_fen, qc_count, category_id)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("search_aliases")
