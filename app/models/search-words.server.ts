@@ -121,18 +121,15 @@ export async function addSearchCounts(db: DB, day: string, counts: ReadonlyMap<s
   });
 }
 
-/** The most made searches since `sinceDay` (YYYY-MM-DD), most first. */
-export async function topSearchTerms(db: DB, sinceDay: string, limit: number): Promise<string[]> {
+/** How many searches each term had since `sinceDay` (YYYY-MM-DD). */
+export async function searchTermTotals(db: DB, sinceDay: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom("search_terms")
     .select(["term", sql<number>`sum(searches)`.as("total")])
     .where("day", ">=", sinceDay)
     .groupBy("term")
-    .orderBy("total", "desc")
-    .orderBy("term")
-    .limit(limit)
     .execute();
-  return rows.map((row) => row.term);
+  return new Map(rows.map((row) => [row.term, Number(row.total)]));
 }
 
 /** Forgets the days before `beforeDay` (the popular searches look back a month). */

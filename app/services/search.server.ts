@@ -26,7 +26,7 @@ import {
   insertAlias,
   listAliases,
   pruneSearchTerms,
-  topSearchTerms,
+  searchTermTotals,
   updateAlias,
   vocabulary,
   type SearchAlias,
@@ -228,11 +228,18 @@ const FLUSH_DELAY_MS = 5000;
 /** A search worth showing to others: not too long, not a link. */
 const COUNTABLE = (term: string) => term.length >= 2 && term.length <= 40 && !/[/:]|\.[a-z]{2,}/i.test(term);
 
+/**
+ * The searches of the last 30 days, counted: the written totals (read once, again after
+ * another process wrote or the day turned) plus this process's counts. The list shown is
+ * kept up to date at each count (totals only grow, so the new top is within the old top
+ * and the term counted), and written to the database every few seconds.
+ */
 type CountState = {
   pending: Map<string, number>;
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
-  popular: { data: number; list: Promise<string[]> } | null;
+  totals: { day: string; data: number; byTerm: Map<string, number>; top: string[] } | null;
+  loading: Promise<void> | null;
 };
 
 declare global {
@@ -240,23 +247,67 @@ declare global {
 }
 
 // on globalThis: the server's front counts the searches of the pages it answers from memory
-const counts: CountState = (globalThis.__searchCounts ??= { pending: new Map(), timer: null, flushing: null, popular: null });
+const counts: CountState = (globalThis.__searchCounts ??= { pending: new Map(), timer: null, flushing: null, totals: null, loading: null });
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
-/** Counts one search that found products (written within a few seconds). */
+/** The most made searches of `byTerm`, most first (ties: in alphabetical order), from `among` when given. */
+function topOf(byTerm: Map<string, number>, among?: Iterable<string>): string[] {
+  const terms = among ? [...new Set(among)] : [...byTerm.keys()];
+  return terms
+    .filter((term) => (byTerm.get(term) ?? 0) > 0)
+    .sort((a, b) => byTerm.get(b)! - byTerm.get(a)! || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, POPULAR_COUNT);
+}
+
+function setTop(top: string[]): void {
+  const totals = counts.totals!;
+  if (top.join("\n") !== totals.top.join("\n")) {
+    totals.top = top;
+    viewsMoved("popular-searches");
+  }
+}
+
+/** Reads the written totals (with the counts not written yet) when there are none, or they are another day's or another process wrote. */
+async function currentTotals(): Promise<NonNullable<CountState["totals"]>> {
+  const day = today();
+  const data = dataVersion();
+  while (!counts.totals || counts.totals.day !== day || counts.totals.data !== data) {
+    counts.loading ??= (async () => {
+      try {
+        const byTerm = await searchTermTotals(getDb(), daysAgo(POPULAR_DAYS));
+        for (const [term, n] of counts.pending) byTerm.set(term, (byTerm.get(term) ?? 0) + n);
+        const before = counts.totals?.top ?? [];
+        counts.totals = { day, data, byTerm, top: before };
+        setTop(topOf(byTerm));
+      } finally {
+        counts.loading = null;
+      }
+    })();
+    await counts.loading;
+    if (counts.totals?.day === day) break;
+  }
+  return counts.totals!;
+}
+
+/** Counts one search that found products (shown among the popular ones at once, written within a few seconds). */
 export function countSearch(q: string): void {
   const term = normalizeSearch(q);
   if (!COUNTABLE(term)) return;
   counts.pending.set(term, (counts.pending.get(term) ?? 0) + 1);
+  const totals = counts.totals;
+  if (totals) {
+    totals.byTerm.set(term, (totals.byTerm.get(term) ?? 0) + 1);
+    setTop(topOf(totals.byTerm, [...totals.top, term]));
+  }
   if (!counts.timer) {
     counts.timer = setTimeout(() => void flushSearchCounts(), FLUSH_DELAY_MS);
     counts.timer.unref();
   }
 }
 
-/** Writes the counted searches now; the popular list is read again and, when it changed, pages showing it are dropped. */
+/** Writes the counted searches now (and forgets the days no list looks at any more). */
 export async function flushSearchCounts(): Promise<void> {
   if (counts.timer) {
     clearTimeout(counts.timer);
@@ -270,14 +321,9 @@ export async function flushSearchCounts(): Promise<void> {
     const db = getDb();
     await addSearchCounts(db, today(), batch);
     await pruneSearchTerms(db, daysAgo(POPULAR_DAYS * 3));
-    const before = counts.popular ? await counts.popular.list.catch(() => null) : null;
-    const after = topSearchTerms(db, daysAgo(POPULAR_DAYS), POPULAR_COUNT);
-    counts.popular = { data: dataVersion(), list: after };
-    if (JSON.stringify(before) !== JSON.stringify(await after)) viewsMoved("popular-searches");
   })()
     .catch((error) => {
       for (const [term, n] of batch) counts.pending.set(term, (counts.pending.get(term) ?? 0) + n);
-      counts.popular = null;
       log.warn(`search counts: writing ${batch.size} failed, kept for the next try: ${(error as Error).message}`);
     })
     .finally(() => {
@@ -286,18 +332,10 @@ export async function flushSearchCounts(): Promise<void> {
   await counts.flushing;
 }
 
-/** The most made searches of the last 30 days that found products (the answer is kept until they change). */
+/** The most made searches of the last 30 days that found products (an answer showing them is kept until they change). */
 export async function popularSearches(): Promise<string[]> {
   answerDependsOn("popular-searches");
-  const data = dataVersion();
-  if (!counts.popular || counts.popular.data !== data) {
-    const list = topSearchTerms(getDb(), daysAgo(POPULAR_DAYS), POPULAR_COUNT);
-    counts.popular = { data, list };
-    list.catch(() => {
-      if (counts.popular?.list === list) counts.popular = null;
-    });
-  }
-  return counts.popular.list;
+  return [...(await currentTotals()).top];
 }
 
 // ---------------------------------------------------------------- aliases (staff)
