@@ -71,7 +71,7 @@ export default function SearchWordsPage() {
       count={aliases.length}
       intro="A word shoppers type also finds what it stands for. Typos and category names are found without a list."
       filters={
-        <section className="card" aria-labelledby="new-alias-title">
+        <section className="card admin-list__form" aria-labelledby="new-alias-title">
           <h2 id="new-alias-title">Add an alias</h2>
           <SearchAliasForm key={formKey} id="new-alias" defaults={null} lastResult={actionData?.result} submitLabel="Add alias" />
         </section>

@@ -75,8 +75,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     categoriesForStorefront(access),
   ]);
   const found = result?.totalItems ?? 0;
+  // a search that found products counts for the popular ones, as corrected when it was
+  // ("nikee" counts as "nike": a misspelling is not shown to others)
+  const searched = result?.correctedTo ?? q;
   const counted = Boolean(q && found > 0 && query.page === 1 && shouldCountView(request, null));
-  if (counted) countSearch(q);
+  if (counted) countSearch(searched);
   const view = {
     state: "results" as const,
     q,
@@ -97,7 +100,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // a failed search is not kept for other visitors (the page cache skips no-store answers)
   if (!result) headers["Cache-Control"] = "no-store";
   // the server's front counts the search again at each visitor it gives this page to
-  if (q && found > 0 && query.page === 1) headers[SEARCH_TERM_HEADER] = encodeURIComponent(q);
+  if (q && found > 0 && query.page === 1) headers[SEARCH_TERM_HEADER] = encodeURIComponent(searched);
   return data(view, { headers });
 }
 

@@ -237,9 +237,13 @@ describe("search that forgives", () => {
     // a search that found nothing is not counted; nor is a crawler's
     for (let i = 0; i < 5; i++) await html("/search?q=nothingmatcheszz");
     for (let i = 0; i < 5; i++) await html(`/search?q=${made.tee.name.split(" ")[1]}`, { "User-Agent": "Googlebot/2.1" });
+    // a corrected search counts as corrected: the misspelling is not shown to others
+    for (let i = 0; i < 6; i++) await html("/search?q=zephyraa");
     const after = await search("q=nothingmatcheszz");
     expect(after.popularSearches).not.toContain("nothingmatcheszz");
     expect(after.popularSearches).not.toContain("tee");
+    expect(after.popularSearches[0]).toBe("zephyra");
+    expect(after.popularSearches).not.toContain("zephyraa");
   });
 });
 
