@@ -50,6 +50,26 @@ describe("searchProducts", () => {
     });
     expect(exact.totalCapped).toBe(true);
     const last = SEARCH_COUNT_CAP + 199;
+    // a sorted search of many matches walks its sort's index, or gathers the matches: the
+    // same pages either way (the walk falls back to gathering when its window holds too
+    // few: 250 cheaper products that do not match come first when going up by price)
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 250; i++) await insertProduct(trx, { name: `decoy ${i}`, priceCny: 0.01 }, [], null);
+    });
+    for (const sort of ["price_asc", "price_desc", "popular", "qc"] as const) {
+      for (const filter of [{}, { listedOnly: true }, { listedOnly: true, minPriceFen: 40_000 }, { qc: "without" as const }]) {
+        for (const page of [1, 3, 30]) {
+          const options = { ...filter, page, limit: 8, sort };
+          const walked = await searchProducts(db, terms, { ...options, walkWhenMatches: 0 });
+          const gathered = await searchProducts(db, terms, { ...options, walkWhenMatches: Infinity });
+          expect(
+            walked.items.map((p) => p.id),
+            `${sort} ${JSON.stringify(filter)} page ${page}`,
+          ).toEqual(gathered.items.map((p) => p.id));
+          expect(walked.items.length, `${sort} page ${page}`).toBe(8);
+        }
+      }
+    }
     const one = await searchProducts(db, splitTerms(`${tag} 款式 ${last}`), { page: 1, limit: 8, sort: "relevance" });
     expect(one.totalCapped).toBe(false);
     expect(one.items.map((p) => p.name)).toEqual([`${tag} 款式 ${last}`]);
