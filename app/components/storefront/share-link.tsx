@@ -38,7 +38,8 @@ export function ShareLink({ url, title }: { url: string; title: string }) {
       <button type="button" className="button--secondary button--small" onClick={() => void act()}>
         {mode === "share" ? "Share" : "Copy link"}
       </button>{" "}
-      <span role="status" className="share-link__status">
+      {/* a polite live region, not role=status: the page's toast is its one status */}
+      <span aria-live="polite" className="share-link__status">
         {status}
       </span>
     </p>
