@@ -68,7 +68,7 @@ import { countProductView, flushViews, unwrittenViews } from "./view-counts.serv
 import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 import { assertMay, type Actor } from "./permissions.server";
-import { correctSearch, readSearch, termsOf, type SearchPart } from "./search.server";
+import { correctSearch, normalizeSearch, readSearch, termsOf, type SearchPart } from "./search.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 export { SEARCH_COUNT_CAP };
@@ -306,14 +306,17 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
     }
   }
   let didYouMean: string | null = null;
-  const searched = corrected?.parts ?? parts;
-  if (result.totalItems === 0 && searched.length > 1) {
-    // the parts that find something on their own (corrected), if together they find products
+  if (result.totalItems === 0) {
+    // the parts that find something on their own (corrected), if together they find
+    // products: a search the suggestion's link opens, without the shopper's filters
+    const storefront = await storefrontFilter(access);
+    const plain = async (some: SearchPart[]) =>
+      (await searchProducts(getDb(), termsOf(some), { ...storefront, page: 1, limit: 1, sort: "newest" })).totalItems > 0;
+    const searched = corrected?.parts ?? parts;
     const finding: SearchPart[] = [];
-    for (const part of searched) if ((await run([part], 1, 1)).totalItems > 0) finding.push(part);
-    if (finding.length && finding.length < searched.length && (await run(finding, 1, 1)).totalItems > 0) {
-      didYouMean = finding.map((part) => part.typed).join(" ");
-    }
+    for (const part of searched) if (await plain([part])) finding.push(part);
+    const suggestion = finding.map((part) => part.typed).join(" ");
+    if (finding.length && suggestion !== normalizeSearch(options.q) && (await plain(finding))) didYouMean = suggestion;
   }
   return { ...result, correctedTo, didYouMean };
 }

@@ -149,6 +149,14 @@ describe("search that forgives", () => {
     expect(none.totalItems).toBe(0);
     expect(none.didYouMean).toBe("quarvik");
     expect(none.correctedTo).toBeNull();
+    // a typo the filters leave nothing of: the corrected word, which finds products without them
+    const filtered = await search("q=quarvk&platform=tmall");
+    expect(filtered.totalItems).toBe(0);
+    expect(filtered.didYouMean).toBe("quarvik");
+    // a right word the filters leave nothing of: no suggestion (the page offers to drop the filters)
+    expect((await search("q=quarvik&platform=tmall")).didYouMean).toBeNull();
+    // nothing anywhere: none
+    expect((await search("q=xqzvwq")).didYouMean).toBeNull();
   });
 
   it("uses staff's aliases at query time: one way, both ways, and the defaults", async () => {
