@@ -98,6 +98,9 @@ beforeAll(async () => {
     category_id: childId,
   });
   await product("af1", { name: `Nike Air Force 1 Low ${tag}`, platform: "taobao", platform_item_id: "610000000006", price_cny: 600 });
+  // without the tag: the default aliases' own products (the tag's lists below leave them out)
+  await product("jordan", { name: "Air Jordan 4 Retro Bred", platform: "taobao", platform_item_id: "610000000007", price_cny: 700 });
+  await product("slides", { name: "耐克 拖鞋 夏季", platform: "taobao", platform_item_id: "610000000008", price_cny: 90 });
 }, 60_000);
 
 afterAll(async () => {
@@ -183,8 +186,12 @@ describe("search that forgives", () => {
     // inside a longer Chinese word too
     expect(names((await search(`q=${encodeURIComponent("奎维克跑鞋")}`)).items)).toEqual([made.chinese.name]);
 
-    // the defaults a new shop starts with
+    // the defaults a new shop starts with: af1 → Air Force 1, aj → Air Jordan, 耐克 ↔ Nike, airforce
     expect(names((await search("q=af1")).items)).toEqual([made.af1.name]);
+    expect(names((await search("q=aj")).items)).toEqual([made.jordan.name]);
+    expect(names((await search("q=airforce")).items)).toEqual([made.af1.name]);
+    expect(names((await search(`q=${encodeURIComponent("耐克")}`)).items)).toEqual(names([made.af1, made.slides]));
+    expect(names((await search("q=nike")).items)).toEqual(names([made.af1, made.slides]));
     const list = await api(server.url, "/api/admin/search-aliases", { token: admin });
     expect(list.body.data.map((alias: { term: string }) => alias.term)).toEqual(
       expect.arrayContaining(["af1", "aj", "耐克", "qv", "奎维克"]),
@@ -357,8 +364,8 @@ describe("filters and sorts on the pages, without JavaScript", () => {
     expect(all).toContain("All products");
     const cards = cardNames(all);
     expect(cards[0]).toBe(`Bulkitem ${tag} 13`);
-    expect(cards).toHaveLength(20);
-    expect(all).toContain("20 products found");
+    expect(cards).toHaveLength(22);
+    expect(all).toContain("22 products found");
     const weidian = await html("/search?platform=1688");
     expect(cardNames(weidian)).toEqual([made.chinese.name]);
   });
@@ -369,6 +376,9 @@ describe("filters and sorts on the pages, without JavaScript", () => {
     expect(typo).toMatch(/Including results for <a [^>]*href="\/search\?q=quarvik">“quarvik”<\/a>/);
     expect(cardNames(typo)).toContain(made.runner.name);
     expect(cardNames(await html("/search?q=af1"))).toEqual([made.af1.name]);
+    expect(cardNames(await html("/search?q=aj"))).toEqual([made.jordan.name]);
+    expect(cardNames(await html(`/search?q=${encodeURIComponent("耐克")}`)).sort()).toEqual(names([made.af1, made.slides]));
+    expect(cardNames(await html("/search?q=Nike")).sort()).toEqual(names([made.af1, made.slides]));
     const suggestion = await html("/search?q=quarvk%20xqzvwq");
     expect(suggestion).toMatch(/Did you mean <a [^>]*href="\/search\?q=quarvik">“quarvik”<\/a>\?/);
   });
