@@ -20,11 +20,9 @@ export type ListingQuery = {
   view: ProductFiltersView;
 };
 
-/** A price in the visitor's currency as CNY. */
-async function toCny(amount: number, currency: CurrencyCode): Promise<number> {
-  if (currency === "CNY") return amount;
-  const { rates } = await getRates();
-  return amount * rates[currency];
+/** How many CNY one unit of the visitor's currency is (the rates the page shows). */
+async function cnyPerUnit(currency: CurrencyCode): Promise<number> {
+  return currency === "CNY" ? 1 : (await getRates()).rates[currency];
 }
 
 /** Reads a listing page's address: its query, the filters to apply and what the filter form shows. */
@@ -39,10 +37,11 @@ export async function readListingQuery(request: Request): Promise<ListingQuery> 
   const inOrder = min.value === null || max.value === null || min.value <= max.value;
   const priceError = min.error || max.error || !inOrder ? CATALOGUE_MESSAGES.priceFilterInvalid : null;
   const usePrices = !priceError;
+  const rate = usePrices && (min.value !== null || max.value !== null) ? await cnyPerUnit(currency) : 1;
   const filters = {
     platform: query.platform,
-    minPrice: usePrices && min.value !== null ? await toCny(min.value, currency) : null,
-    maxPrice: usePrices && max.value !== null ? await toCny(max.value, currency) : null,
+    minPrice: usePrices && min.value !== null ? min.value * rate : null,
+    maxPrice: usePrices && max.value !== null ? max.value * rate : null,
     hasQc: query.qc,
     isExternal: query.external === undefined ? null : query.external === "external",
   };

@@ -14,15 +14,21 @@ import { getAccess } from "~/services/permissions.server";
 import { getPageUser } from "~/services/request-user.server";
 import { loadSettings, toAdBannerConfig, toSiteInfo } from "~/services/site-settings.server";
 
-/** The header's category menu from the storefront's categories: parents in display order, each with its subcategories. */
-function categoryNav(categories: CategoryWithCount[]): CategoryNavItem[] {
+/**
+ * The categories as a tree: parents in display order, each with its subcategories (the
+ * header's menu and the home page). A parent's count already includes its subcategories'
+ * products (its page lists them too).
+ */
+export function categoryTree(categories: CategoryWithCount[]): CategoryNavItem[] {
   return categories
     .filter((category) => category.parentId === null)
     .map((parent) => ({
       id: parent.id,
       name: parent.name,
       productCount: parent.productCount,
-      children: categories.filter((child) => child.parentId === parent.id).map((child) => ({ id: child.id, name: child.name })),
+      children: categories
+        .filter((child) => child.parentId === parent.id)
+        .map((child) => ({ id: child.id, name: child.name, productCount: child.productCount })),
     }));
 }
 
@@ -43,7 +49,7 @@ export async function rootLoader(request: Request) {
       searchQuery: url.pathname === "/search" ? plainLine(url.searchParams.get("q") ?? "") : "",
       currency: readCurrency(request),
       rates,
-      categoryNav: categoryNav(categories),
+      categoryNav: categoryTree(categories),
       currentUser:
         user && access
           ? {

@@ -427,7 +427,7 @@ export function searchUnit(alternatives: string[]): SearchUnit {
   return unit;
 }
 
-const isEmptyUnit = (unit: SearchUnit) => !unit.long.length && !unit.short.length;
+export const isEmptyUnit = (unit: SearchUnit) => !unit.long.length && !unit.short.length;
 
 /**
  * Splits a search into terms, one unit each: 3+ characters go to the trigram index, 1–2
@@ -544,11 +544,12 @@ function candidateOrder(sort: ProductSort): (a: Candidate, b: Candidate) => numb
 /**
  * Full-text search. The MATCH runs first, filters and sorting after, in the shape that
  * stays fast for the case at hand (measured in docs/performance.md):
- * - one pass reads the matches that pass the filters (checked through the covering index
+ * - the matches that pass the filters (checked through the covering index
  *   products_listing, named: without statistics the planner reads whole rows instead, 5×
- *   slower) up to one more than SEARCH_COUNT_CAP (beyond it the count is
- *   "500+"), with their price, QC count and (for relevance) FTS5 bm25 rank: when they are
- *   countable they are ranked or sorted here and only the page's rows are read;
+ *   slower) are counted up to one more than SEARCH_COUNT_CAP (beyond it the count is
+ *   "500+"); when they are countable, a second read takes their price, QC count and (for
+ *   relevance) FTS5 bm25 rank, they are ranked or sorted here and only the page's rows
+ *   are read;
  * - for a term so common that they are not, every match contains it and the newest come
  *   first instead of the best ranked;
  * - newest walks each index in rowid order and stops at the page (two indexes: each up to
@@ -591,18 +592,19 @@ export async function searchProducts(
   const page = clampPage(options.page, options.limit, totalItems);
   const offset = (page - 1) * options.limit;
   const window = sql`LIMIT ${options.limit} OFFSET ${offset}`;
+  const answer = (rows: Row[]): Page<Product> & { totalCapped: boolean } => ({
+    items: rows.map(toProduct),
+    totalItems,
+    page,
+    limit: options.limit,
+    totalPages: pageCount(totalItems, options.limit),
+    totalCapped,
+  });
   /** The page of these product ids, in this order. */
-  const pageOf = async (ids: number[]): Promise<Page<Product> & { totalCapped: boolean }> => {
+  const pageOf = async (ids: number[]) => {
     const { rows } = ids.length ? await sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(ids)})`.execute(db) : { rows: [] };
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return {
-      items: ids.flatMap((id) => (byId.has(id) ? [toProduct(byId.get(id)!)] : [])),
-      totalItems,
-      page,
-      limit: options.limit,
-      totalPages: pageCount(totalItems, options.limit),
-      totalCapped,
-    };
+    return answer(ids.flatMap((id) => byId.get(id) ?? []));
   };
   let query;
   if (!totalCapped) {
@@ -680,13 +682,5 @@ export async function searchProducts(
     query = sql<Row>`SELECT p.* FROM products p INDEXED BY ${index}
       WHERE p.id IN (${matching}) AND ${filter} ORDER BY ${order} ${window}`;
   }
-  const { rows } = await query.execute(db);
-  return {
-    items: rows.map(toProduct),
-    totalItems,
-    page,
-    limit: options.limit,
-    totalPages: pageCount(totalItems, options.limit),
-    totalCapped,
-  };
+  return answer((await query.execute(db)).rows);
 }

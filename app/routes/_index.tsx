@@ -4,25 +4,17 @@ import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
 import { productCards, storefrontAccess } from "~/controllers/product-page.server";
+import { categoryTree } from "~/controllers/root.server";
 import type { RootLoaderData } from "~/root";
 import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
   const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront(access)]);
-  // a parent's count already includes its subcategories' products (its page lists them too)
-  const parents = categories
-    .filter((c) => c.parentId === null)
-    .map((parent) => ({
-      id: parent.id,
-      name: parent.name,
-      productCount: parent.productCount,
-      children: categories.filter((c) => c.parentId === parent.id).map((c) => ({ id: c.id, name: c.name, productCount: c.productCount })),
-    }));
   return {
     recommended: await productCards(lists.recommended),
     hot: await productCards(lists.hot),
-    categories: parents,
+    categories: categoryTree(categories),
   };
 }
 

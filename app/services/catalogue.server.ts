@@ -283,14 +283,15 @@ export type SearchResult = Page<Product> & {
 export async function searchCatalogue(options: SearchOptions, access?: Access | null): Promise<SearchResult> {
   if (options.sortBy === "popular") answerDependsOn("product-views");
   await flushViews();
+  const storefront = await storefrontFilter(access);
   const filter: ListFilter = {
-    ...(await storefrontFilter(access)),
+    ...storefront,
     ...shopperFilter(options),
     isExternal: options.isExternal ?? undefined,
     categoryIds: await categoryFilter(options.categoryId),
   };
-  const run = (parts: SearchPart[], page = options.page, limit = options.limit) =>
-    searchProducts(getDb(), termsOf(parts), { ...filter, page, limit, sort: options.sortBy });
+  const run = (parts: SearchPart[]) =>
+    searchProducts(getDb(), termsOf(parts), { ...filter, page: options.page, limit: options.limit, sort: options.sortBy });
   const parts = await readSearch(options.q);
   let result = await run(parts);
   let correctedTo: string | null = null;
@@ -309,7 +310,6 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
   if (result.totalItems === 0) {
     // the parts that find something on their own (corrected), if together they find
     // products: a search the suggestion's link opens, without the shopper's filters
-    const storefront = await storefrontFilter(access);
     const plain = async (some: SearchPart[]) =>
       (await searchProducts(getDb(), termsOf(some), { ...storefront, page: 1, limit: 1, sort: "newest" })).totalItems > 0;
     const searched = corrected?.parts ?? parts;

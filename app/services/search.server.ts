@@ -17,7 +17,7 @@ import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
 import { log } from "~/lib/log.server";
 import { answerDependsOn } from "~/lib/request-scope.server";
-import { searchUnit, type SearchTerms } from "~/models/product.server";
+import { isEmptyUnit, searchUnit, type SearchTerms } from "~/models/product.server";
 import {
   addSearchCounts,
   deleteAlias,
@@ -130,12 +130,7 @@ export async function readSearch(q: string): Promise<SearchPart[]> {
     }
     i += taken;
   }
-  return parts
-    .filter((part) => {
-      const unit = searchUnit(part.alternatives);
-      return unit.long.length + unit.short.length > 0;
-    })
-    .slice(0, 8);
+  return parts.filter((part) => !isEmptyUnit(searchUnit(part.alternatives))).slice(0, 8);
 }
 
 export const termsOf = (parts: SearchPart[]): SearchTerms => parts.map((part) => searchUnit(part.alternatives));
@@ -273,7 +268,8 @@ function setTop(top: string[]): void {
 async function currentTotals(): Promise<NonNullable<CountState["totals"]>> {
   const day = today();
   const data = dataVersion();
-  while (!counts.totals || counts.totals.day !== day || counts.totals.data !== data) {
+  if (!counts.totals || counts.totals.day !== day || counts.totals.data !== data) {
+    // one read for everyone asking at once
     counts.loading ??= (async () => {
       try {
         const byTerm = await searchTermTotals(getDb(), daysAgo(POPULAR_DAYS));
@@ -286,7 +282,6 @@ async function currentTotals(): Promise<NonNullable<CountState["totals"]>> {
       }
     })();
     await counts.loading;
-    if (counts.totals?.day === day) break;
   }
   return counts.totals!;
 }

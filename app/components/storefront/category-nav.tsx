@@ -1,7 +1,12 @@
 import { Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
 
-export type CategoryNavItem = { id: number; name: string; productCount: number; children: Array<{ id: number; name: string }> };
+export type CategoryNavItem = {
+  id: number;
+  name: string;
+  productCount: number;
+  children: Array<{ id: number; name: string; productCount: number }>;
+};
 
 /**
  * "Categories" in the header: a details/summary menu, so it opens and closes without

@@ -1,5 +1,5 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { Fragment, type FormEvent } from "react";
 import { CURRENCIES, type CurrencyCode } from "~/lib/currency";
 import {
   LISTING_PAGE_SIZES,
@@ -104,31 +104,25 @@ export function ProductFilters({
       <fieldset className="product-filters__field product-filters__price">
         <legend>{`Price (${view.currency})`}</legend>
         <div className="product-filters__range">
-          <label htmlFor="filter-min" className="visually-hidden">{`Lowest price in ${view.currency}`}</label>
-          <input
-            id="filter-min"
-            type="text"
-            name="min"
-            inputMode="decimal"
-            placeholder={`${symbol} min`}
-            defaultValue={view.min}
-            aria-invalid={view.priceError ? true : undefined}
-            aria-describedby={view.priceError ? "filter-price-error" : undefined}
-            size={7}
-          />
-          <span aria-hidden="true">–</span>
-          <label htmlFor="filter-max" className="visually-hidden">{`Highest price in ${view.currency}`}</label>
-          <input
-            id="filter-max"
-            type="text"
-            name="max"
-            inputMode="decimal"
-            placeholder={`${symbol} max`}
-            defaultValue={view.max}
-            aria-invalid={view.priceError ? true : undefined}
-            aria-describedby={view.priceError ? "filter-price-error" : undefined}
-            size={7}
-          />
+          {(["min", "max"] as const).map((bound) => (
+            <Fragment key={bound}>
+              {bound === "max" ? <span aria-hidden="true">–</span> : null}
+              <label htmlFor={`filter-${bound}`} className="visually-hidden">
+                {`${bound === "min" ? "Lowest" : "Highest"} price in ${view.currency}`}
+              </label>
+              <input
+                id={`filter-${bound}`}
+                type="text"
+                name={bound}
+                inputMode="decimal"
+                placeholder={`${symbol} ${bound}`}
+                defaultValue={view[bound]}
+                aria-invalid={view.priceError ? true : undefined}
+                aria-describedby={view.priceError ? "filter-price-error" : undefined}
+                size={7}
+              />
+            </Fragment>
+          ))}
         </div>
         {view.priceError ? (
           <p id="filter-price-error" className="field__error" role="alert">
