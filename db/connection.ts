@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
 import type { Database } from "./schema";
 import { searchGrams } from "./search-grams";
 
@@ -61,4 +62,45 @@ export function createKysely(sqlite: SQLite.Database, options: { onQuery?: () =>
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     ...(onQuery ? { log: () => onQuery() } : {}),
   });
+}
+
+/**
+ * PostgreSQL (DATABASE_URL): a pool of connections. Numbers come back as numbers, as they
+ * do from SQLite: bigint (counts, ids, epoch milliseconds) and numeric (sums, averages)
+ * are parsed with Number(); every value the app keeps is far below 2^53.
+ */
+export function createPostgresPool(url: string, options: { max?: number } = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    // a connection held by nothing is closed after a while (instances come and go)
+    idleTimeoutMillis: 30_000,
+    types: { getTypeParser: postgresTypeParser } as pg.CustomTypesConfig,
+  });
+  // an idle connection the server drops (a restart, a failover) must not crash the process:
+  // the pool replaces it on the next query
+  pool.on("error", () => {});
+  return pool;
+}
+
+const { builtins } = pg.types;
+
+function postgresTypeParser(oid: number, format?: "text" | "binary"): (value: string) => unknown {
+  if (oid === builtins.INT8 || oid === builtins.NUMERIC) return Number;
+  return pg.types.getTypeParser(oid, format as "text");
+}
+
+export function createPostgresKysely(pool: pg.Pool, options: { onQuery?: () => void } = {}): DB {
+  const { onQuery } = options;
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(onQuery ? { log: () => onQuery() } : {}),
+  });
+}
+
+export type Dialect = "sqlite" | "postgres";
+
+/** Which engine a kysely instance talks to (the few queries that differ branch on it). */
+export function dialectOf(db: Pick<Kysely<Database>, "getExecutor">): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }

@@ -1,10 +1,12 @@
 import { Migrator, type Kysely, type MigrationResultSet } from "kysely";
 import { migrations } from "./migrations/index";
+import { forMigrations } from "./migrations/portable";
 
 /** Applies every pending migration. Throws (with the failing name) on failure. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({
-    db,
+    // on PostgreSQL, through the translation of SQLite's schema words (migrations/portable.ts)
+    db: forMigrations(db),
     provider: { getMigrations: async () => migrations },
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();

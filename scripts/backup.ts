@@ -13,6 +13,8 @@ const target = process.argv[2];
 if (!target) fail("usage: npm run backup -- <file>");
 
 const env = envOrExit();
+if (env.DATABASE_URL)
+  fail("npm run backup copies the SQLite file; the app runs on PostgreSQL (DATABASE_URL): back it up with pg_dump (docs/self-hosting.md)");
 if (!fs.existsSync(env.DATABASE_PATH)) fail(`no database at ${env.DATABASE_PATH}`);
 const destination = path.resolve(target);
 if (destination === path.resolve(env.DATABASE_PATH)) fail("the backup file must not be the database itself");

@@ -1270,6 +1270,13 @@ for (const name of [
   "NODE_ENV",
   "DATABASE_PATH",
   "UPLOADS_DIR",
+  // the benchmark's server keeps its uploads in its own folder, never in a configured bucket
+  "UPLOADS_S3_ENDPOINT",
+  "UPLOADS_S3_BUCKET",
+  "UPLOADS_S3_REGION",
+  "UPLOADS_S3_ACCESS_KEY_ID",
+  "UPLOADS_S3_SECRET_ACCESS_KEY",
+  "UPLOADS_PUBLIC_URL",
   "PUBLIC_URL",
   "TRUST_PROXY",
   "SMTP_URL",

@@ -19,7 +19,10 @@ await build({
     { in: "scripts/start.ts", out: "start" },
     { in: "app/services/campaign-worker.server.ts", out: "campaign-worker" },
     // the maintenance scripts, for the production image (no tsx there: scripts/run.mjs)
-    ...["migrate", "seed", "backup", "restore", "admin-create"].map((name) => ({ in: `scripts/${name}.ts`, out: name })),
+    ...["migrate", "seed", "backup", "restore", "admin-create", "db-copy", "uploads-copy"].map((name) => ({
+      in: `scripts/${name}.ts`,
+      out: name,
+    })),
   ],
   outdir: "build/server",
   bundle: true,

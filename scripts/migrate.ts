@@ -1,12 +1,12 @@
 /** `npm run migrate`: applies pending migrations; exits non-zero on failure. */
-import { closeDb, getDb } from "../app/lib/db.server";
+import { closeDb, databaseDescription, getDb } from "../app/lib/db.server";
 import { migrateToLatest } from "../db/migrate";
 import { envOrExit, fail } from "./lib";
 
-const env = envOrExit();
+envOrExit();
 try {
   const applied = await migrateToLatest(getDb());
-  console.log(applied.length ? `applied: ${applied.join(", ")}` : `up to date (${env.DATABASE_PATH})`);
+  console.log(applied.length ? `applied: ${applied.join(", ")}` : `up to date (${databaseDescription()})`);
 } catch (error) {
   fail(`migration failed: ${(error as Error).message}`);
 } finally {

@@ -6,7 +6,8 @@
  * The source is a file made by `npm run backup`, or a Litestream replica (a folder, or an
  * s3:// URL as LITESTREAM_REPLICA_URL takes it). The folder must not hold a database yet:
  * nothing is ever written over. Uploads are files beside the database: copy the uploads
- * folder too. Then start the server with DATA_DIR set to the folder.
+ * folder too (uploads in a bucket, UPLOADS_S3_*, stay where they are). Then start the
+ * server with DATA_DIR set to the folder.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -81,5 +82,5 @@ try {
   check.close();
 }
 console.log(
-  `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Copy the uploads folder into ${path.join(target, "uploads")}, then start with DATA_DIR=${target}`,
+  `done in ${((Date.now() - started) / 1000).toFixed(1)} s. Copy the uploads folder into ${path.join(target, "uploads")} (not with uploads in a bucket), then start with DATA_DIR=${target}`,
 );

@@ -1,13 +1,15 @@
 /**
  * The express server around the Remix build: compression, immutable /build assets,
- * /uploads from UPLOADS_DIR, security headers, one log line per request, the client's
- * address in the load context, and a graceful stop.
+ * /uploads from UPLOADS_DIR or the bucket, security headers, one log line per request,
+ * the client's address in the load context, and a graceful stop.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Transform } from "node:stream";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import http, { type IncomingHttpHeaders, type Server } from "node:http";
 import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
@@ -19,7 +21,14 @@ import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
 import { checkFastRoutes, COMPRESS_MIN_BYTES, createFront } from "./fast-lane";
 import { notePageCache, storePageCache } from "./page-cache";
-import { resolveUploadPath } from "../app/services/uploads.server";
+import {
+  IMMUTABLE_CACHE_CONTROL,
+  resolveUploadPath,
+  uploadKeyOf,
+  uploadStorageFor,
+  urlOfKey,
+  type BucketStorage,
+} from "../app/lib/upload-storage.server";
 
 /** The project folder: the nearest folder up with package.json (this file also runs compiled, from build/server). */
 function projectRoot(from: string): string {
@@ -93,13 +102,16 @@ function contentSecurityPolicy(nonce: string, env: Env): string {
   if (env.GOOGLE_CLIENT_ID) formTargets.push(new URL(env.GOOGLE_OAUTH_BASE_URL ?? "https://accounts.google.com").origin);
   const connect = ["'self'"];
   if (env.NODE_ENV === "development") connect.push("ws:");
+  // https: for images the site does not host: Google profile pictures and, with the
+  // catalogue, marketplace product images
+  const images = ["'self'", "data:", "blob:", "https:"];
+  // /uploads/... redirects there (a plain-http CDN or bucket in a test or on a LAN too)
+  if (redirectsUploads(env)) images.push(new URL(env.UPLOADS_PUBLIC_URL!).origin);
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' https: 'unsafe-inline'`,
     "style-src 'self' 'unsafe-inline'",
-    // https: for images the site does not host: Google profile pictures and, with the
-    // catalogue, marketplace product images
-    "img-src 'self' data: blob: https:",
+    `img-src ${images.join(" ")}`,
     "font-src 'self' data:",
     `connect-src ${connect.join(" ")}`,
     "media-src 'self'",
@@ -358,10 +370,22 @@ function requestLogger(req: Request, res: Response, next: NextFunction) {
 }
 
 /**
+ * Nothing runs in an uploaded file; a browser showing an image on its own styles its
+ * viewer page inline, which is harmless (no script, no network) and allowed.
+ */
+const UPLOAD_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+};
+
+/** The key of an /uploads/... request (req.url is the still-encoded path after the mount point), or null. */
+const requestedKey = (req: Request) => uploadKeyOf(req.url.split("?")[0]);
+
+/**
  * Files under UPLOADS_DIR: no listing, no way out of the folder, no dot-files. Anything
  * refused or missing goes on to the site's own 404 page.
  */
-function uploadsHandler(root: string) {
+function folderUploadsHandler(root: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     // req.url is the still-encoded path after the /uploads mount point
@@ -379,18 +403,102 @@ function uploadsHandler(root: string) {
       return next();
     }
     // `root` keeps the dot-file rule to the part below UPLOADS_DIR
-    res.sendFile(path.relative(realRoot, real), {
-      root: realRoot,
-      maxAge: "7d",
-      dotfiles: "deny",
-      // nothing runs in an uploaded file; a browser showing an image on its own styles its
-      // viewer page inline, which is harmless (no script, no network) and allowed
-      headers: {
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-      },
-    });
+    res.sendFile(path.relative(realRoot, real), { root: realRoot, maxAge: "7d", dotfiles: "deny", headers: UPLOAD_HEADERS });
   };
+}
+
+/** Whether /uploads/... redirects to UPLOADS_PUBLIC_URL: only for a bucket (a folder's CDN would fetch /uploads/... from here, in a loop). */
+function redirectsUploads(env: Env): boolean {
+  return Boolean(env.UPLOADS_S3 && env.UPLOADS_PUBLIC_URL);
+}
+
+/**
+ * With UPLOADS_PUBLIC_URL, browsers fetch uploads from there: /uploads/<key> answers 302
+ * to `${UPLOADS_PUBLIC_URL}/<key>`, without asking the bucket. 302 and an hour's caching,
+ * not 301: a later move to another CDN takes effect within the hour.
+ */
+function redirectedUploadsHandler(publicUrl: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const key = requestedKey(req);
+    if (!key) return next();
+    res.setHeader("Cache-Control", "public, max-age=3600");
+    res.redirect(302, urlOfKey(publicUrl, key));
+  };
+}
+
+/** The client's headers the bucket answers itself: ranges and conditional requests. */
+const PASSED_TO_BUCKET = ["range", "if-range", "if-none-match", "if-modified-since"];
+
+/** The bucket's headers relayed with each status (Cache-Control is the server's own). */
+const RELAYED_FROM_BUCKET: Record<number, string[]> = {
+  200: ["content-type", "content-length", "accept-ranges", "etag", "last-modified"],
+  206: ["content-type", "content-length", "content-range", "accept-ranges", "etag", "last-modified"],
+  304: ["etag", "last-modified"],
+  416: ["content-range"],
+};
+
+function headersForBucket(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of PASSED_TO_BUCKET) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * Objects in the bucket, streamed through the server as express.static sends files:
+ * HEAD, 304 for If-None-Match and If-Modified-Since, 206 and 416 for ranges (the bucket
+ * decides, the server relays). The same path rules as the folder; a key the bucket does
+ * not hold goes on to the site's own 404 page.
+ */
+function bucketUploadsHandler(bucket: BucketStorage) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const key = requestedKey(req);
+    if (!key) return next();
+    // a client that goes away stops the bucket's answer too
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    let answer: globalThis.Response;
+    try {
+      answer = await bucket.fetchObject(key, req.method, headersForBucket(req), gone.signal);
+    } catch (error) {
+      if (gone.signal.aborted) return;
+      return next(error);
+    }
+    if (answer.status === 404) return next();
+    res.status(answer.status);
+    res.set(UPLOAD_HEADERS);
+    for (const name of RELAYED_FROM_BUCKET[answer.status]) {
+      const value = answer.headers.get(name);
+      if (value) res.setHeader(name, value);
+    }
+    if (answer.status !== 416) res.setHeader("Cache-Control", IMMUTABLE_CACHE_CONTROL);
+    if (!answer.body || req.method === "HEAD" || (answer.status !== 200 && answer.status !== 206)) {
+      await answer.body?.cancel().catch(() => {});
+      res.end();
+      return;
+    }
+    // a client gone mid-way, or a bucket that broke off: the connection ends, nothing else to tell
+    await pipeline(Readable.fromWeb(answer.body as NodeReadableStream), res).catch(() => res.destroy());
+  };
+}
+
+/** /uploads/... from the folder, the bucket, or the bucket's public address (redirects). */
+function uploadsHandler(env: Env) {
+  const storage = uploadStorageFor(env);
+  if (storage.kind === "folder") {
+    fs.mkdirSync(storage.root, { recursive: true });
+    return folderUploadsHandler(storage.root);
+  }
+  if (redirectsUploads(env)) {
+    log.info(`uploads in ${storage.description}; /uploads/... redirects to ${env.UPLOADS_PUBLIC_URL}`);
+    return redirectedUploadsHandler(env.UPLOADS_PUBLIC_URL!);
+  }
+  log.info(`uploads in ${storage.description}, served through /uploads/...`);
+  return bucketUploadsHandler(storage);
 }
 
 /** What app/entry.server.tsx offers the server besides rendering. */
@@ -416,8 +524,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   app.use(sameOriginGuard(env));
   app.use(bodyLimit());
 
-  fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
-  app.use("/uploads", uploadsHandler(env.UPLOADS_DIR));
+  app.use("/uploads", uploadsHandler(env));
 
   // Fingerprinted assets never change; everything else in public/ may.
   app.use("/build", express.static(CLIENT_BUILD_DIR, { immutable: true, maxAge: "1y", index: false }));

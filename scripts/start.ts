@@ -37,7 +37,8 @@ if (!fs.existsSync(SERVER_BUILD_PATH)) {
 }
 
 fs.mkdirSync(env.DATA_DIR, { recursive: true });
-fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
+// with a bucket (UPLOADS_S3_*) nothing is kept in the folder
+if (!env.UPLOADS_S3) fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
 
 // continuous backup (LITESTREAM_REPLICA_URL): a machine with no database yet starts from the replica
 if (env.LITESTREAM_REPLICA_URL && !fs.existsSync(env.DATABASE_PATH)) {
@@ -113,20 +114,22 @@ const running = await startServer(env, {
     await replication?.stop();
   },
 });
-await running.background.start();
-log.info(
-  `listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR}; ` +
-    `NODE_ENV ${process.env.NODE_ENV}, React ${reactServerBuild()} build)`,
-);
-
+// serving now: a stop is graceful from here on (before, SIGTERM's default ended it at
+// once); one that comes while the background work starts waits for the start first
+const backgroundStarted = running.background.start();
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  // serving now: a stop is graceful from here on (before, SIGTERM's default ended it at once)
   process.once(signal, async () => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing requests and jobs, then closing the database`);
+    await backgroundStarted.catch(() => {});
     await Promise.all([stopBackground(), running.close()]);
     process.exit(0);
   });
 }
+await backgroundStarted;
+log.info(
+  `listening on http://${env.HOST}:${env.PORT} (public URL ${env.PUBLIC_URL}, data in ${env.DATA_DIR}; ` +
+    `NODE_ENV ${process.env.NODE_ENV}, React ${reactServerBuild()} build)`,
+);

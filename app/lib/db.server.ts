@@ -1,15 +1,19 @@
 /**
- * The process-wide database handle used by loaders, actions and services.
+ * The process-wide database handle used by loaders, actions and services: the SQLite file
+ * (DATABASE_PATH), or PostgreSQL when DATABASE_URL is set (docs/decisions/030-postgresql.md).
  * The server migrates before it serves (scripts/start.ts), so this only opens.
  */
 import type SQLite from "better-sqlite3";
-import { createKysely, openSqlite, type DB } from "../../db/connection";
+import type pg from "pg";
+import { createKysely, createPostgresKysely, createPostgresPool, openSqlite, type DB, type Dialect } from "../../db/connection";
 import { getEnv } from "./env.server";
 import { countQuery } from "./request-scope.server";
 
-export type { DB };
+export type { DB, Dialect };
 
-type Handle = { sqlite: SQLite.Database; db: DB; dataVersion: SQLite.Statement; seenVersion: number | null };
+type SqliteHandle = { dialect: "sqlite"; sqlite: SQLite.Database; db: DB; dataVersion: SQLite.Statement; seenVersion: number | null };
+type PostgresHandle = { dialect: "postgres"; pool: pg.Pool; db: DB; changes: ChangeFeed };
+type Handle = SqliteHandle | PostgresHandle;
 
 declare global {
   // Survives module reloads in `npm run dev`.
@@ -27,9 +31,15 @@ export function checkpointsByLitestream(): boolean {
 }
 
 function open(): Handle {
+  const { DATABASE_URL } = getEnv();
+  if (DATABASE_URL) {
+    const pool = createPostgresPool(DATABASE_URL);
+    return { dialect: "postgres", pool, db: createPostgresKysely(pool, { onQuery: countQuery }), changes: new ChangeFeed(pool) };
+  }
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
   if (checkpointsByLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
   return {
+    dialect: "sqlite",
     sqlite,
     db: createKysely(sqlite, { onQuery: countQuery }),
     dataVersion: sqlite.prepare("PRAGMA data_version").pluck(),
@@ -42,19 +52,48 @@ export function getDb(): DB {
   return globalThis.__appDb.db;
 }
 
-/** Raw handle for the few things kysely does not wrap (health check, backup). */
-export function getSqlite(): SQLite.Database {
+/** Resolves when the database answers a query (the health check); throws when it does not. */
+export async function databaseAnswers(): Promise<void> {
+  const handle = (globalThis.__appDb ??= open());
+  if (handle.dialect === "sqlite") {
+    if (!handle.sqlite.prepare("SELECT count(*) AS n FROM site_settings").get()) throw new Error("no answer");
+    return;
+  }
+  await handle.pool.query("SELECT count(*) AS n FROM site_settings");
+}
+
+/** Where the data is, for messages: the SQLite file, or PostgreSQL's host and database (never the password). */
+export function databaseDescription(): string {
+  const { DATABASE_URL, DATABASE_PATH } = getEnv();
+  if (!DATABASE_URL) return DATABASE_PATH;
+  const url = new URL(DATABASE_URL);
+  return `PostgreSQL ${url.host}${url.pathname}`;
+}
+
+/** Which engine the app runs on. */
+export function dialect(): Dialect {
   globalThis.__appDb ??= open();
-  return globalThis.__appDb.sqlite;
+  return globalThis.__appDb.dialect;
+}
+
+/** The raw SQLite handle for the few things kysely does not wrap (backup, the sender's hot path); SQLite only. */
+export function getSqlite(): SQLite.Database {
+  const handle = (globalThis.__appDb ??= open());
+  if (handle.dialect !== "sqlite") throw new Error("getSqlite(): the app runs on PostgreSQL (DATABASE_URL)");
+  return handle.sqlite;
 }
 
 /**
- * SQLite's data_version: it changes when another connection (a script, the sqlite3 shell)
- * commits to the file, never for this process's own writes. Caches of rarely changed
- * data check it to notice outside edits.
+ * A number that changes when another process changed what pages show. On SQLite its
+ * data_version: it changes when another connection (a script, the sqlite3 shell) commits
+ * to the file, never for this process's own writes. On PostgreSQL, a count of the
+ * notifications the content tables' triggers send at each commit (ChangeFeed), from
+ * every instance (this one's own included: one more reading of the caches). Caches of
+ * rarely changed data check it to notice other processes' edits.
  */
 export function dataVersion(): number {
   const handle = (globalThis.__appDb ??= open());
+  if (handle.dialect === "postgres") return handle.changes.version;
   // Read once per turn of the event loop: every request the server's front answers asks
   // (a query each time was an eighth of its CPU), and the requests of one turn see the
   // file as it was when the turn began, as if they had arrived a moment earlier.
@@ -72,12 +111,92 @@ export function dataVersion(): number {
  * handle: a closed database is not reopened for it.
  */
 export function setAutomaticCheckpoints(on: boolean): void {
-  if (checkpointsByLitestream()) return;
-  globalThis.__appDb?.sqlite.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  if (checkpointsByLitestream() || globalThis.__appDb?.dialect !== "sqlite") return;
+  globalThis.__appDb.sqlite.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
 }
 
 export async function closeDb(): Promise<void> {
   const handle = globalThis.__appDb;
   globalThis.__appDb = undefined;
-  if (handle) await handle.db.destroy();
+  if (!handle) return;
+  if (handle.dialect === "postgres") await handle.changes.close();
+  // kysely ends the pg pool too
+  await handle.db.destroy();
+}
+
+/** The channel the content tables' triggers notify at each commit (migration 20261128090000_instances). */
+export const CHANGES_CHANNEL = "app_changes";
+
+/**
+ * Listens to the database's change notifications on a connection of its own, counting
+ * them (dataVersion()); reconnects after a lost connection, counting the loss as a
+ * change (what was missed meanwhile is unknown).
+ */
+class ChangeFeed {
+  version = 0;
+  #client: pg.PoolClient | null = null;
+  #closed = false;
+  #retry: NodeJS.Timeout | null = null;
+  readonly #listeners = new Set<(payload: string) => void>();
+
+  constructor(private readonly pool: pg.Pool) {
+    void this.#connect();
+  }
+
+  /** Calls `listener` with each notification's payload (the table's kind: "content", "blog"...). */
+  subscribe(listener: (payload: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const client = await this.pool.connect();
+      client.on("notification", (message) => {
+        this.version += 1;
+        for (const listener of this.#listeners) listener(message.payload ?? "");
+      });
+      client.on("error", () => this.#lost(client));
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      this.#client = client;
+      this.version += 1;
+    } catch {
+      this.#schedule();
+    }
+  }
+
+  #lost(client: pg.PoolClient): void {
+    if (this.#client !== client) return;
+    this.#client = null;
+    client.release(true);
+    this.version += 1;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#closed || this.#retry) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      void this.#connect();
+    }, 1000);
+    this.#retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retry) clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = null;
+    if (client) {
+      await client.query(`UNLISTEN ${CHANGES_CHANNEL}`).catch(() => {});
+      client.release();
+    }
+  }
+}
+
+/** Calls `listener` on every change notification (PostgreSQL; on SQLite nothing is sent). */
+export function onDatabaseChange(listener: (payload: string) => void): () => void {
+  const handle = (globalThis.__appDb ??= open());
+  return handle.dialect === "postgres" ? handle.changes.subscribe(listener) : () => {};
 }

@@ -134,6 +134,33 @@ const rawSchema = z.object({
       }, "must be a folder, file:///folder or s3://bucket/path")
       .optional(),
   ),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .refine((value) => {
+        try {
+          return ["postgres:", "postgresql:"].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, "must be a postgres://user:password@host:5432/database URL")
+      .optional(),
+  ),
+  UPLOADS_S3_ENDPOINT: z.preprocess(blankToUndefined, httpUrl.optional()),
+  UPLOADS_S3_BUCKET: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)")
+      .optional(),
+  ),
+  UPLOADS_S3_REGION: z.preprocess(blankToUndefined, z.string().trim().default("us-east-1")),
+  UPLOADS_S3_ACCESS_KEY_ID: optionalString,
+  UPLOADS_S3_SECRET_ACCESS_KEY: optionalString,
+  UPLOADS_PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z.enum(["silent", "error", "warn", "info", "debug"], "must be one of silent, error, warn, info, debug").default("info"),
@@ -189,6 +216,12 @@ export type Env = {
   TRUST_PROXY: number;
   /** continuous backup of the database with Litestream to this folder or bucket (scripts/litestream.ts) */
   LITESTREAM_REPLICA_URL?: string;
+  /** PostgreSQL instead of the SQLite file (docs/self-hosting.md); many instances may share it */
+  DATABASE_URL?: string;
+  /** uploads in an S3-compatible bucket instead of UPLOADS_DIR (all four set, or none) */
+  UPLOADS_S3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+  /** where browsers fetch uploads from directly (a CDN or the bucket); /uploads/... then redirects there */
+  UPLOADS_PUBLIC_URL?: string;
   LOG_LEVEL: "silent" | "error" | "warn" | "info" | "debug";
 };
 
@@ -248,6 +281,25 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const uploadsDir = path.resolve(raw.UPLOADS_DIR ?? path.join(dataDir, "uploads"));
   const databasePath = path.resolve(raw.DATABASE_PATH ?? path.join(dataDir, "app.db"));
 
+  const s3Variables = {
+    UPLOADS_S3_ENDPOINT: raw.UPLOADS_S3_ENDPOINT,
+    UPLOADS_S3_BUCKET: raw.UPLOADS_S3_BUCKET,
+    UPLOADS_S3_ACCESS_KEY_ID: raw.UPLOADS_S3_ACCESS_KEY_ID,
+    UPLOADS_S3_SECRET_ACCESS_KEY: raw.UPLOADS_S3_SECRET_ACCESS_KEY,
+  };
+  const s3Given = Object.values(s3Variables).some((value) => value !== undefined);
+  if (s3Given) {
+    const missing = Object.entries(s3Variables).find(([, value]) => value === undefined);
+    if (missing) throw new ConfigError(missing[0], "must be set too when uploads go to S3 (UPLOADS_S3_ENDPOINT and the others are set)");
+  }
+
+  if (raw.DATABASE_URL && raw.LITESTREAM_REPLICA_URL) {
+    throw new ConfigError(
+      "LITESTREAM_REPLICA_URL",
+      "replicates the SQLite file and cannot be used with DATABASE_URL (back PostgreSQL up with its own tools)",
+    );
+  }
+
   let secrets: Secrets | undefined;
   const needSecrets = !raw.SESSION_SECRET || !raw.JWT_SECRET;
   if (needSecrets) {
@@ -294,6 +346,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     REFRESH_MAX_AGE_USER: raw.REFRESH_MAX_AGE_USER,
     TRUST_PROXY: raw.TRUST_PROXY ?? 0,
     LITESTREAM_REPLICA_URL: raw.LITESTREAM_REPLICA_URL,
+    DATABASE_URL: raw.DATABASE_URL,
+    UPLOADS_S3: s3Given
+      ? {
+          endpoint: raw.UPLOADS_S3_ENDPOINT!,
+          bucket: raw.UPLOADS_S3_BUCKET!,
+          region: raw.UPLOADS_S3_REGION,
+          accessKeyId: raw.UPLOADS_S3_ACCESS_KEY_ID!,
+          secretAccessKey: raw.UPLOADS_S3_SECRET_ACCESS_KEY!,
+        }
+      : undefined,
+    UPLOADS_PUBLIC_URL: raw.UPLOADS_PUBLIC_URL,
     LOG_LEVEL: raw.LOG_LEVEL,
   };
 }

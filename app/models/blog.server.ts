@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { caseless, onPostgres } from "./sql-dialect.server";
 import { COMMENT_STATUSES, POST_STATUSES } from "~/schemas/blog-rules";
 import type { BlogCommentStatus, BlogPostStatus } from "../../db/schema";
 
@@ -123,7 +124,7 @@ export async function listBlogCategories(db: DB, now = nowIso()): Promise<BlogCa
     SELECT c.*,
       (SELECT count(*) FROM blog_posts p WHERE p.category_id = c.id AND p.status = 'published' AND p.published_at <= ${now}) AS post_count,
       (SELECT count(*) FROM blog_posts p WHERE p.category_id = c.id) AS all_post_count
-    FROM blog_categories c ORDER BY c.display_order, c.name COLLATE NOCASE, c.id`.execute(db);
+    FROM blog_categories c ORDER BY c.display_order, ${caseless(db, sql`c.name`)}, c.id`.execute(db);
   return rows.map(toCategory);
 }
 
@@ -203,7 +204,7 @@ export async function listTags(db: DB, now = nowIso()): Promise<BlogTagWithCount
     SELECT t.id, t.name, t.slug,
       (SELECT count(*) FROM blog_post_tags pt JOIN blog_posts p ON p.id = pt.post_id
         WHERE pt.tag_id = t.id AND p.status = 'published' AND p.published_at <= ${now}) AS post_count
-    FROM blog_tags t ORDER BY post_count DESC, t.name COLLATE NOCASE`.execute(db);
+    FROM blog_tags t ORDER BY post_count DESC, ${caseless(db, sql`t.name`)}`.execute(db);
   return rows.map((row) => ({ id: row.id, name: row.name, slug: row.slug, postCount: Number(row.post_count) }));
 }
 
@@ -213,7 +214,10 @@ export async function findTagBySlug(db: DB, slug: string): Promise<BlogTag | und
 
 export async function findTagsByNames(db: DB, names: string[]): Promise<BlogTag[]> {
   if (!names.length) return [];
-  const { rows } = await sql<BlogTag>`SELECT id, name, slug FROM blog_tags WHERE name COLLATE NOCASE IN (${sql.join(names)})`.execute(db);
+  const { rows } =
+    await sql<BlogTag>`SELECT id, name, slug FROM blog_tags WHERE ${caseless(db, sql`name`)} IN (${sql.join(onPostgres(db) ? names.map((name) => name.toLowerCase()) : names)})`.execute(
+      db,
+    );
   return rows;
 }
 
@@ -448,12 +452,35 @@ const phrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
  */
 export async function searchPostIds(db: DB, longTerms: string[], cap = 2000): Promise<number[]> {
   if (!longTerms.length) return [];
+  if (onPostgres(db)) return searchPostIdsPostgres(db, longTerms, cap);
   const query = longTerms.map(phrase).join(" AND ");
   const { rows } = await sql<{ id: number }>`
     WITH hits AS (SELECT rowid AS id, bm25(blog_posts_fts, 10.0, 4.0, 1.0) AS rank FROM blog_posts_fts WHERE blog_posts_fts MATCH ${query})
     SELECT id FROM hits ORDER BY rank LIMIT ${cap}`.execute(db);
   return rows.map((row) => row.id);
 }
+
+/**
+ * searchPostIds() on PostgreSQL: the trigram index over the lowercased title, excerpt and
+ * text (migration 20261124120000_blog) finds the posts holding every term; a term in the
+ * title weighs 10, in the excerpt 4, in the text 1 (bm25's weights on SQLite), newest first
+ * among equals.
+ */
+async function searchPostIdsPostgres(db: DB, longTerms: string[], cap: number): Promise<number[]> {
+  const text = sql`lower(p.title || ' ' || coalesce(p.excerpt, '') || ' ' || p.content_text)`;
+  const terms = longTerms.map((term) => term.toLowerCase());
+  const holds = terms.map((term) => sql`${text} LIKE ${likePattern(term)}`);
+  const score = terms.map(
+    (term) => sql`(CASE WHEN instr(lower(p.title), ${term}) > 0 THEN 10 ELSE 0 END
+      + CASE WHEN instr(lower(coalesce(p.excerpt, '')), ${term}) > 0 THEN 4 ELSE 0 END + 1)`,
+  );
+  const { rows } = await sql<{ id: number }>`SELECT p.id FROM blog_posts p WHERE ${sql.join(holds, sql` AND `)}
+    ORDER BY ${sql.join(score, sql` + `)} DESC, p.id DESC LIMIT ${cap}`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** A LIKE pattern finding `term` anywhere (its own % _ and \ taken literally). */
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export type PostNeighbour = { id: number; slug: string; title: string };
 

@@ -71,7 +71,7 @@ export async function categoryWithChildren(db: DB, id: number): Promise<number[]
 export async function findSiblingNamed(db: DB, name: string, parentId: number | null, exceptId?: number): Promise<Category | undefined> {
   const { rows } = await sql<Row>`
     SELECT * FROM categories
-    WHERE parent_id IS ${parentId} AND lower(trim(name)) = lower(trim(${name})) AND id IS NOT ${exceptId ?? null}
+    WHERE parent_id IS NOT DISTINCT FROM ${parentId} AND lower(trim(name)) = lower(trim(${name})) AND id IS DISTINCT FROM ${exceptId ?? null}
     LIMIT 1`.execute(db);
   return rows[0] && toCategory(rows[0]);
 }

@@ -1,6 +1,7 @@
 /** A user's collected products: one row per (user, product). */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { caseless } from "./sql-dialect.server";
 import type { ProductsTable } from "../../db/schema";
 import { toProduct, type Page, type Product } from "./product.server";
 import type { Selectable } from "kysely";
@@ -51,7 +52,7 @@ export async function listCollection(
     options.sort === "price"
       ? sql`p.price_fen IS NULL, p.price_fen ${direction}, c.created_at DESC`
       : options.sort === "name"
-        ? sql`p.name COLLATE NOCASE ${direction}, c.created_at DESC`
+        ? sql`${caseless(db, sql`p.name`)} ${direction}, c.created_at DESC`
         : sql`c.created_at ${direction}, p.id ${direction}`;
   const { rows } = await sql<Selectable<ProductsTable> & { collected_at: string }>`
     SELECT p.*, c.created_at AS collected_at FROM collections c JOIN products p ON p.id = c.product_id

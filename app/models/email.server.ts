@@ -7,6 +7,7 @@
 import type SQLite from "better-sqlite3";
 import { sql, type Selectable } from "kysely";
 import { getSqlite, type DB } from "~/lib/db.server";
+import { onPostgres } from "./sql-dialect.server";
 import type {
   CampaignRunStatus,
   CampaignStatus,
@@ -161,7 +162,7 @@ export async function countTemplates(db: DB): Promise<{ total: number; active: n
     .selectFrom("email_templates as t")
     .select((eb) => [
       eb.fn.countAll<number>().as("total"),
-      eb.fn.sum<number>(sql`EXISTS (SELECT 1 FROM email_campaigns c WHERE c.template_id = t.id)`).as("active"),
+      eb.fn.sum<number>(sql`CASE WHEN EXISTS (SELECT 1 FROM email_campaigns c WHERE c.template_id = t.id) THEN 1 ELSE 0 END`).as("active"),
     ])
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), active: Number(row.active ?? 0) };
@@ -764,6 +765,7 @@ export type SendResult =
  * writes their shared pages once, and the rows in flight never outnumber the wave.
  */
 export function exchangeSends(db: DB, input: { results: SendResult[]; runId: number; now: number; limit: number }): Promise<ClaimedSend[]> {
+  if (onPostgres(db)) return exchangeSendsPostgres(db, input);
   const finishedAt = new Date(input.now).toISOString();
   return withConnection(db, (sqlite) => {
     const statements = hot(sqlite);
@@ -788,18 +790,92 @@ export function exchangeSends(db: DB, input: { results: SendResult[]; runId: num
       if (ended.sent || ended.failed || ended.skipped) statements.count.run({ runId: input.runId, ...ended });
       return input.limit > 0 ? (statements.claim.all({ runId: input.runId, now: input.now, limit: input.limit }) as ClaimRow[]) : [];
     })();
-    return claimed
-      .map((row) => ({
-        id: row.id,
-        userId: row.user_id,
-        attempts: row.attempts,
-        email: row.email,
-        username: row.username,
-        verified: row.email_verified === 1,
-        unsubscribed: row.unsubscribed === 1,
-      }))
-      .sort((a, b) => a.id - b.id);
+    return claimed.map(toClaimedSend).sort((a, b) => a.id - b.id);
   });
+}
+
+const toClaimedSend = (row: ClaimRow): ClaimedSend => ({
+  id: row.id,
+  userId: row.user_id,
+  attempts: row.attempts,
+  email: row.email,
+  username: row.username,
+  verified: row.email_verified === 1,
+  unsubscribed: row.unsubscribed === 1,
+});
+
+/**
+ * exchangeSends() on PostgreSQL: the same transaction through kysely. Many instances may
+ * claim rows of one run at once: each takes rows no other transaction holds
+ * (FOR UPDATE SKIP LOCKED), so no row is claimed twice.
+ */
+async function exchangeSendsPostgres(
+  db: DB,
+  input: { results: SendResult[]; runId: number; now: number; limit: number },
+): Promise<ClaimedSend[]> {
+  const finishedAt = new Date(input.now).toISOString();
+  const claimed = await db.transaction().execute(async (trx) => {
+    const ended = { sent: 0, failed: 0, skipped: 0 };
+    for (const result of input.results) {
+      if (result.status === "retry") {
+        await trx
+          .updateTable("email_sends")
+          .set((eb) => ({
+            status: "pending",
+            attempts: eb("attempts", "+", 1),
+            last_error: result.error,
+            next_attempt_at: result.nextAttemptAt,
+          }))
+          .where("id", "=", result.id)
+          .where("status", "=", "sending")
+          .execute();
+        continue;
+      }
+      const { numUpdatedRows } = await trx
+        .updateTable("email_sends")
+        .set((eb) => ({
+          status: result.status,
+          email: result.email,
+          last_error: result.error ?? null,
+          attempts: eb("attempts", "+", result.attemptsAdded),
+          finished_at: finishedAt,
+        }))
+        .where("id", "=", result.id)
+        .where("status", "=", "sending")
+        .executeTakeFirstOrThrow();
+      if (numUpdatedRows > 0n) ended[result.status] += 1;
+    }
+    if (ended.sent || ended.failed || ended.skipped) {
+      await trx
+        .updateTable("email_campaign_runs")
+        .set((eb) => ({
+          sent_count: eb("sent_count", "+", ended.sent),
+          failed_count: eb("failed_count", "+", ended.failed),
+          skipped_count: eb("skipped_count", "+", ended.skipped),
+        }))
+        .where("id", "=", input.runId)
+        .execute();
+    }
+    if (input.limit <= 0) return [];
+    const { rows } = await sql<ClaimRow>`UPDATE email_sends SET status = 'sending', claimed_at = ${input.now}
+      WHERE id IN (
+        SELECT s.id FROM email_sends s
+        WHERE s.run_id = ${input.runId} AND s.status = 'pending' AND s.next_attempt_at <= ${input.now}
+          AND EXISTS (SELECT 1 FROM email_campaign_runs r WHERE r.id = ${input.runId} AND r.status = 'sending')
+        ORDER BY s.next_attempt_at, s.id
+        LIMIT ${input.limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, user_id, attempts,
+        (SELECT u.email FROM users u WHERE u.id = email_sends.user_id) AS email,
+        (SELECT u.username FROM users u WHERE u.id = email_sends.user_id) AS username,
+        (SELECT u.email_verified FROM users u WHERE u.id = email_sends.user_id) AS email_verified,
+        CASE WHEN EXISTS (SELECT 1 FROM email_unsubscribes x WHERE x.user_id = email_sends.user_id) THEN 1 ELSE 0 END AS unsubscribed`.execute(
+      trx,
+    );
+    return rows;
+  });
+  return claimed.map(toClaimedSend).sort((a, b) => a.id - b.id);
 }
 
 /** The relay answered again after an outage: the next outage waits the shortest time again. */
@@ -813,7 +889,7 @@ export async function openSends(db: DB, runId: number): Promise<{ open: number; 
     .selectFrom("email_sends")
     .select((eb) => [
       eb.fn.countAll<number>().as("open"),
-      eb.fn.sum<number>(sql`status = 'sending'`).as("in_flight"),
+      eb.fn.sum<number>(sql`CASE WHEN status = 'sending' THEN 1 ELSE 0 END`).as("in_flight"),
       eb.fn.min<number>(sql`CASE WHEN status = 'pending' THEN next_attempt_at END`).as("next_attempt_at"),
     ])
     .where("run_id", "=", runId)

@@ -6,6 +6,8 @@ import { sql, type RawBuilder, type Selectable, type Updateable } from "kysely";
 import type { DB } from "~/lib/db.server";
 import type { Platform, ProductsTable } from "../../db/schema";
 import { normalizeForSearch, termCharacters } from "../../db/search-grams";
+import { searchProductsPostgres } from "./product-search-postgres.server";
+import { caseless, likeCaseless, onPostgres } from "./sql-dialect.server";
 
 export type Sku = { id: number; name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
 
@@ -32,7 +34,7 @@ export type Product = {
 
 export type ProductWithSkus = Product & { skus: Sku[]; categoryName: string | null };
 
-type Row = Selectable<ProductsTable>;
+export type Row = Selectable<ProductsTable>;
 
 const fenToCny = (fen: number | null) => (fen === null ? null : fen / 100);
 const cnyToFen = (cny: number | null | undefined) => (cny === null || cny === undefined ? null : Math.round(cny * 100));
@@ -287,7 +289,7 @@ export type ProductSort = "relevance" | "newest" | "price_asc" | "price_desc" | 
 
 export type Page<T> = { items: T[]; totalItems: number; page: number; limit: number; totalPages: number };
 
-function orderFor(sort: ProductSort) {
+function orderFor(db: DB, sort: ProductSort) {
   switch (sort) {
     case "price_asc":
       return sql`p.price_fen IS NULL, p.price_fen ASC, p.id DESC`;
@@ -298,13 +300,14 @@ function orderFor(sort: ProductSort) {
     case "qc":
       return sql`p.qc_count DESC, p.id DESC`;
     case "name":
-      return sql`p.name COLLATE NOCASE ASC, p.id DESC`;
+      return sql`${caseless(db, sql`p.name`)} ASC, p.id DESC`;
     default:
       return sql`p.id DESC`;
   }
 }
 
-function whereSql(filter: ListFilter) {
+/** The SQL condition of a filter, on the products row `p`. */
+export function whereSql(filter: ListFilter) {
   const parts = [sql`1 = 1`];
   if (filter.categoryIds?.length) parts.push(sql`p.category_id IN (${sql.join(filter.categoryIds)})`);
   if (filter.isExternal !== undefined) parts.push(sql`p.is_external = ${filter.isExternal ? 1 : 0}`);
@@ -319,8 +322,8 @@ function whereSql(filter: ListFilter) {
   return sql.join(parts, sql` AND `);
 }
 
-const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
-const clampPage = (page: number, limit: number, total: number) => Math.min(Math.max(1, page), pageCount(total, limit));
+export const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+export const clampPage = (page: number, limit: number, total: number) => Math.min(Math.max(1, page), pageCount(total, limit));
 
 /**
  * A page of products with filters, newest first unless sorted otherwise. `nameContains`
@@ -343,12 +346,12 @@ export async function listProducts(
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const id = /^\d{1,15}$/.test(q) ? Number(q) : -1;
-    conditions.push(sql`(p.name LIKE ${pattern} ESCAPE '\\' OR p.platform_item_id = ${q} OR p.id = ${id})`);
+    conditions.push(sql`(p.name ${likeCaseless(db)} ${pattern} ESCAPE '\\' OR p.platform_item_id = ${q} OR p.id = ${id})`);
   }
   const where = sql.join(conditions, sql` AND `);
   const counted = await (
     options.countCap
-      ? sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${options.countCap + 1})`
+      ? sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${options.countCap + 1}) AS counted`
       : sql<{ n: number }>`SELECT count(*) AS n FROM products p WHERE ${where}`
   ).execute(db);
   const found = Number(counted.rows[0]?.n ?? 0);
@@ -356,7 +359,7 @@ export async function listProducts(
   const totalItems = totalCapped ? options.countCap! : found;
   const page = clampPage(options.page, options.limit, totalItems);
   const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE ${where}
-    ORDER BY ${orderFor(options.sort ?? "newest")} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
+    ORDER BY ${orderFor(db, options.sort ?? "newest")} LIMIT ${options.limit} OFFSET ${(page - 1) * options.limit}`.execute(db);
   return {
     items: rows.map(toProduct),
     totalItems,
@@ -516,10 +519,10 @@ const WALK_WHEN_MATCHES = 5_000;
 const WALK_WINDOW = 200;
 
 /** A match that passes the filters, with what sorts it (its rank and views only when sorted by them). */
-type Candidate = { id: number; price_fen: number | null; qc_count: number; rank?: number; view_count?: number };
+export type Candidate = { id: number; price_fen: number | null; qc_count: number; rank?: number; view_count?: number };
 
 /** The order of a sort, as orderFor() says it in SQL (products without a price last; ties: newest first). */
-function candidateOrder(sort: ProductSort): (a: Candidate, b: Candidate) => number {
+export function candidateOrder(sort: ProductSort): (a: Candidate, b: Candidate) => number {
   const newest = (a: Candidate, b: Candidate) => b.id - a.id;
   const byPrice = (direction: 1 | -1) => (a: Candidate, b: Candidate) =>
     a.price_fen === null || b.price_fen === null
@@ -572,6 +575,7 @@ export async function searchProducts(
   const empty = { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1, totalCapped: false };
   const units = terms.filter((unit) => !isEmptyUnit(unit));
   if (!units.length) return empty;
+  if (onPostgres(db)) return searchProductsPostgres(db, units, options);
   const { branches, post } = matchSource(units);
   const filter = sql`${whereSql(options)} AND ${post}`;
   /** a branch's matches that pass the filters, in rowid order from the newest when `newest` */

@@ -181,9 +181,9 @@ export async function uploaderStats(db: DB, productId: number, userId: number): 
     .where("uploaded_by", "=", userId)
     .select([
       sql<number>`count(*)`.as("total"),
-      sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending"),
-      sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"),
-      sql<number>`coalesce(sum(status = 'rejected'), 0)`.as("rejected"),
+      sql<number>`count(*) FILTER (WHERE status = 'pending')`.as("pending"),
+      sql<number>`count(*) FILTER (WHERE status = 'approved')`.as("approved"),
+      sql<number>`count(*) FILTER (WHERE status = 'rejected')`.as("rejected"),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -240,8 +240,8 @@ export async function countQcImages(db: DB): Promise<{ approved: number; pending
   const row = await db
     .selectFrom("qc_images")
     .select([
-      sql<number>`coalesce(sum(status = 'approved'), 0)`.as("approved"),
-      sql<number>`coalesce(sum(status = 'pending'), 0)`.as("pending"),
+      sql<number>`count(*) FILTER (WHERE status = 'approved')`.as("approved"),
+      sql<number>`count(*) FILTER (WHERE status = 'pending')`.as("pending"),
     ])
     .executeTakeFirstOrThrow();
   return { approved: Number(row.approved), pending: Number(row.pending) };

@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { onPostgres } from "./sql-dialect.server";
 
 export type SearchAlias = {
   id: number;
@@ -101,7 +102,10 @@ export async function deleteAlias(db: DB, id: number): Promise<boolean> {
  * corrections are chosen from (model codes such as A123 are not words to correct to).
  */
 export async function vocabulary(db: DB): Promise<Map<string, number>> {
-  const { rows } = await sql<{ term: string; doc: number }>`SELECT term, doc FROM products_words_vocab`.execute(db);
+  // PostgreSQL keeps the Latin words alone, counted by a trigger (migration 20261127090000)
+  const { rows } = onPostgres(db)
+    ? await sql<{ term: string; doc: number }>`SELECT word AS term, documents AS doc FROM search_vocabulary WHERE documents > 0`.execute(db)
+    : await sql<{ term: string; doc: number }>`SELECT term, doc FROM products_words_vocab`.execute(db);
   const words = new Map<string, number>();
   for (const row of rows) if (/^[a-z]+$/.test(row.term)) words.set(row.term, Number(row.doc));
   return words;

@@ -1,6 +1,7 @@
 /** Files stored under UPLOADS_DIR, each with the user it was issued to. */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { jsonArrayElements } from "./sql-dialect.server";
 import type { UploadKind } from "../../db/schema";
 
 export type { UploadKind };
@@ -151,7 +152,7 @@ export async function listUnreferencedProductUploads(db: DB, before: string): Pr
       AND ${UPLOADS_URL_PREFIX} || path NOT IN (
         -- an address written in full (https://shop.example/uploads/...) names the same file
         SELECT substr(image.value, instr(image.value, ${UPLOADS_URL_PREFIX}))
-          FROM products, json_each(products.images) AS image
+          FROM products, ${jsonArrayElements(db, sql`products.images`, "image")}
           WHERE image.type = 'text' AND instr(image.value, ${UPLOADS_URL_PREFIX}) > 0
         UNION SELECT substr(thumbnail_url, instr(thumbnail_url, ${UPLOADS_URL_PREFIX}))
           FROM product_skus WHERE instr(thumbnail_url, ${UPLOADS_URL_PREFIX}) > 0

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { likeCaseless, nowIsoSql } from "./sql-dialect.server";
 import type { UserRow, UserUpdate } from "../../db/schema";
 
 export type User = {
@@ -182,10 +183,10 @@ export async function recordLogin(db: DB, id: number, ip: string): Promise<void>
 export type UserTypeFilter = "all" | "admin" | "regular";
 
 /** An admin here is anyone with back-office access: is_admin or an admin role. */
-const adminCondition = sql<boolean>`(users.is_admin = 1 OR EXISTS (
+const adminCondition = (db: DB) => sql<boolean>`(users.is_admin = 1 OR EXISTS (
   SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
   WHERE ur.user_id = users.id AND r.name IN ('super_admin', 'admin')
-    AND (ur.expires_at IS NULL OR ur.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))))`;
+    AND (ur.expires_at IS NULL OR ur.expires_at > ${nowIsoSql(db)})))`;
 
 export async function listUsers(
   db: DB,
@@ -196,11 +197,14 @@ export async function listUsers(
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) =>
-      eb.or([sql<boolean>`users.username LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`users.email LIKE ${pattern} ESCAPE '\\'`]),
+      eb.or([
+        sql<boolean>`users.username ${likeCaseless(db)} ${pattern} ESCAPE '\\'`,
+        sql<boolean>`users.email ${likeCaseless(db)} ${pattern} ESCAPE '\\'`,
+      ]),
     );
   }
-  if (options.type === "admin") query = query.where(adminCondition);
-  if (options.type === "regular") query = query.where(sql<boolean>`NOT ${adminCondition}`);
+  if (options.type === "admin") query = query.where(adminCondition(db));
+  if (options.type === "regular") query = query.where(sql<boolean>`NOT ${adminCondition(db)}`);
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
   const totalItems = Number(count);
   // a page past the end shows the last page
@@ -222,7 +226,7 @@ export async function countUsersByType(db: DB): Promise<{ all: number; admin: nu
     .executeTakeFirstOrThrow();
   const admin = await db
     .selectFrom("users")
-    .where(adminCondition)
+    .where(adminCondition(db))
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return { all: Number(all.n), admin: Number(admin.n), regular: Number(all.n) - Number(admin.n) };

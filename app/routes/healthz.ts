@@ -1,11 +1,10 @@
-import { getSqlite } from "~/lib/db.server";
+import { databaseAnswers } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
 
 /** 200 {"ok":true} when the database answers (docs/runtime.md). */
-export function loader() {
+export async function loader() {
   try {
-    const row = getSqlite().prepare("SELECT count(*) AS n FROM site_settings").get() as { n: number } | undefined;
-    if (!row) throw new Error("no answer");
+    await databaseAnswers();
     return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     log.error(`[healthz] database check failed: ${(error as Error).message}`);

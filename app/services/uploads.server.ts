@@ -1,5 +1,5 @@
 /**
- * The one owner of files under UPLOADS_DIR.
+ * The one owner of uploaded files (in UPLOADS_DIR or the bucket: lib/upload-storage.server.ts).
  * - Reading: multipart bodies are streamed to a private temporary folder (never held in
  *   memory) with caps on file size, file count, part count and total bytes.
  * - Storing: images are decoded and re-encoded with sharp (checked by content, never by
@@ -7,7 +7,8 @@
  *   names and recorded in the uploads table with the user they were issued to.
  * - Accepting back: only URLs of recorded uploads are accepted from clients.
  * - Deleting: a file is deleted only on behalf of the user it was issued to.
- * - Serving: resolveUploadPath() maps /uploads/... requests without leaving the folder.
+ * - Serving: scripts/serve.ts answers /uploads/... from the storage; resolveUploadPath()
+ *   maps a request to a file without leaving the folder.
  */
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
@@ -18,6 +19,7 @@ import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import { isUploadedFile, TMP_FOLDER, type UploadedFile } from "~/lib/multipart.server";
+import { getUploadStorage, uploadKeyOf } from "~/lib/upload-storage.server";
 import {
   deleteUploadRow,
   findUploadByPath,
@@ -51,32 +53,8 @@ const ISSUED_PATH = /^(avatars|products|qc|blog)\/\d{4}-\d{2}\/[0-9a-f]{8}-[0-9a
 
 // ---------------------------------------------------------------- serving
 
-/**
- * Maps the part of a URL after /uploads/ to an absolute file path inside `root`, or
- * null when the request is malformed or tries to escape: "..", encoded "..", absolute
- * paths, backslashes, NUL bytes and dot-files are refused.
- */
-export function resolveUploadPath(root: string, rawPath: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-    // a second decoding pass catches double-encoded traversal such as %252e%252e
-    if (/%[0-9a-f]{2}/i.test(decoded)) decoded = decodeURIComponent(decoded);
-  } catch {
-    return null;
-  }
-  if (decoded.includes("\0") || decoded.includes("\\")) return null;
-  const relative = decoded.replace(/^\/+/, "");
-  if (relative === "" || decoded.startsWith("//") || path.isAbsolute(relative) || /^[a-z]:/i.test(relative)) return null;
-  const segments = relative.split("/");
-  if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.startsWith("."))) {
-    return null;
-  }
-  const resolvedRoot = path.resolve(root);
-  const resolved = path.resolve(resolvedRoot, ...segments);
-  if (!resolved.startsWith(resolvedRoot + path.sep)) return null;
-  return resolved;
-}
+// the path rules live with the storage (plumbing); the name stays here for its callers
+export { resolveUploadPath } from "~/lib/upload-storage.server";
 
 // ---------------------------------------------------------------- reading multipart bodies
 
@@ -148,11 +126,8 @@ async function encodeImage(
 /** Writes an encoded image under a server-made name and records it, issued to `ownerId`. */
 async function writeUpload(encoded: Encoded, kind: UploadKind, ownerId: number | null): Promise<StoredUpload> {
   const relative = `${kind}/${monthFolder()}/${crypto.randomUUID()}.webp`;
-  const target = path.join(getEnv().UPLOADS_DIR, relative);
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  // written under a temporary name, then renamed: a crash never leaves half a file
-  await fs.writeFile(`${target}.part`, encoded.data);
-  await fs.rename(`${target}.part`, target);
+  const storage = getUploadStorage();
+  await storage.put(relative, encoded.data, "image/webp");
   try {
     return await insertUpload(getDb(), {
       path: relative,
@@ -163,7 +138,10 @@ async function writeUpload(encoded: Encoded, kind: UploadKind, ownerId: number |
       height: encoded.info.height,
     });
   } catch (error) {
-    await fs.rm(target, { force: true });
+    // a file nothing records would never be swept: it goes, and the recording's error is the one told
+    await storage
+      .remove(relative)
+      .catch((removeError: Error) => log.warn(`removing the unrecorded upload ${relative} failed: ${removeError.message}`));
     throw error;
   }
 }
@@ -245,12 +223,9 @@ export async function findIssuedUpload(url: string | null | undefined): Promise<
 
 /** Deletes an upload's file and its record. */
 export async function removeUpload(upload: StoredUpload): Promise<void> {
-  const file = resolveUploadPath(getEnv().UPLOADS_DIR, upload.path);
-  if (file) {
-    await fs.unlink(file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
-  }
+  // a recorded path that is no safe key names no file (the record still goes)
+  const key = uploadKeyOf(upload.path);
+  if (key) await getUploadStorage().remove(key);
   await deleteUploadRow(getDb(), upload.id);
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // Accounts, sessions, API refresh tokens, one-time codes, captchas, rate-limit counters,
@@ -32,6 +33,8 @@ const permissions: Array<[string, string]> = [
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
+  // PostgreSQL: COLLATE NOCASE columns become citext (portable.ts)
+  if (isPostgres(db)) await sql`CREATE EXTENSION IF NOT EXISTS citext`.execute(db);
   await db.schema
     .createTable("users")
     .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())

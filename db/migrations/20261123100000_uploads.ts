@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // Every file the server stores under UPLOADS_DIR, with the user it was issued to: only
@@ -25,12 +26,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Avatars stored before this table existed: a server-made name used by exactly one user
   // belongs to that user. A name shared by several users (set by hand through the old
   // avatarUrl field) is owned by no one and is never deleted on their behalf.
+  const serverMade = isPostgres(db)
+    ? sql`avatar_url ~ '^/uploads/avatars/[0-9]{4}-[0-9]{2}/.*[.]webp$' AND avatar_url NOT LIKE '%..%'`
+    : sql`avatar_url GLOB '/uploads/avatars/[0-9][0-9][0-9][0-9]-[0-9][0-9]/*.webp'
+      AND avatar_url NOT GLOB '*..*'`;
   await sql`
     INSERT INTO uploads (path, kind, owner_id)
     SELECT substr(avatar_url, 10), 'avatars', min(id)
     FROM users
-    WHERE avatar_url GLOB '/uploads/avatars/[0-9][0-9][0-9][0-9]-[0-9][0-9]/*.webp'
-      AND avatar_url NOT GLOB '*..*'
+    WHERE ${serverMade}
     GROUP BY avatar_url
     HAVING count(*) = 1
   `.execute(db);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // The catalogue: categories (one level of parents), products (local or external, prices in
@@ -77,31 +78,35 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("collections_user_date").on("collections").columns(["user_id", "created_at"]).execute();
   await db.schema.createIndex("collections_product").on("collections").column("product_id").execute();
 
-  await sql`CREATE VIRTUAL TABLE products_fts USING fts5(
-    name, description, shop_name, content='products', content_rowid='id', tokenize='trigram')`.execute(db);
-  await sql`CREATE VIRTUAL TABLE products_grams USING fts5(
-    grams, content='', contentless_delete=1, tokenize='unicode61')`.execute(db);
+  // PostgreSQL searches with pg_trgm and a grams table, made by the discovery migration
+  // (20261127090000) in their final form
+  if (!isPostgres(db)) {
+    await sql`CREATE VIRTUAL TABLE products_fts USING fts5(
+      name, description, shop_name, content='products', content_rowid='id', tokenize='trigram')`.execute(db);
+    await sql`CREATE VIRTUAL TABLE products_grams USING fts5(
+      grams, content='', contentless_delete=1, tokenize='unicode61')`.execute(db);
 
-  await sql`CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
-    INSERT INTO products_fts (rowid, name, description, shop_name)
-      VALUES (new.id, new.name, coalesce(new.description, ''), coalesce(new.shop_name, ''));
-    INSERT INTO products_grams (rowid, grams)
-      VALUES (new.id, search_grams(new.name || ' ' || coalesce(new.shop_name, '')));
-  END`.execute(db);
-  await sql`CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN
-    INSERT INTO products_fts (products_fts, rowid, name, description, shop_name)
-      VALUES ('delete', old.id, old.name, coalesce(old.description, ''), coalesce(old.shop_name, ''));
-    DELETE FROM products_grams WHERE rowid = old.id;
-  END`.execute(db);
-  await sql`CREATE TRIGGER products_search_update AFTER UPDATE OF name, description, shop_name ON products BEGIN
-    INSERT INTO products_fts (products_fts, rowid, name, description, shop_name)
-      VALUES ('delete', old.id, old.name, coalesce(old.description, ''), coalesce(old.shop_name, ''));
-    INSERT INTO products_fts (rowid, name, description, shop_name)
-      VALUES (new.id, new.name, coalesce(new.description, ''), coalesce(new.shop_name, ''));
-    DELETE FROM products_grams WHERE rowid = old.id;
-    INSERT INTO products_grams (rowid, grams)
-      VALUES (new.id, search_grams(new.name || ' ' || coalesce(new.shop_name, '')));
-  END`.execute(db);
+    await sql`CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
+      INSERT INTO products_fts (rowid, name, description, shop_name)
+        VALUES (new.id, new.name, coalesce(new.description, ''), coalesce(new.shop_name, ''));
+      INSERT INTO products_grams (rowid, grams)
+        VALUES (new.id, search_grams(new.name || ' ' || coalesce(new.shop_name, '')));
+    END`.execute(db);
+    await sql`CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN
+      INSERT INTO products_fts (products_fts, rowid, name, description, shop_name)
+        VALUES ('delete', old.id, old.name, coalesce(old.description, ''), coalesce(old.shop_name, ''));
+      DELETE FROM products_grams WHERE rowid = old.id;
+    END`.execute(db);
+    await sql`CREATE TRIGGER products_search_update AFTER UPDATE OF name, description, shop_name ON products BEGIN
+      INSERT INTO products_fts (products_fts, rowid, name, description, shop_name)
+        VALUES ('delete', old.id, old.name, coalesce(old.description, ''), coalesce(old.shop_name, ''));
+      INSERT INTO products_fts (rowid, name, description, shop_name)
+        VALUES (new.id, new.name, coalesce(new.description, ''), coalesce(new.shop_name, ''));
+      DELETE FROM products_grams WHERE rowid = old.id;
+      INSERT INTO products_grams (rowid, grams)
+        VALUES (new.id, search_grams(new.name || ' ' || coalesce(new.shop_name, '')));
+    END`.execute(db);
+  }
 
   // CNY per one unit of each currency: automatic (from the rate files) and manual (admin)
   await db.schema
@@ -128,7 +133,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const trigger of ["products_search_insert", "products_search_delete", "products_search_update"]) {
+  for (const trigger of isPostgres(db) ? [] : ["products_search_insert", "products_search_delete", "products_search_update"]) {
     await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
   }
   for (const table of [

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // Quality-control photos of products (docs/product/storefront.md, docs/product/admin.md "QC"): each a
@@ -39,6 +40,27 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE products ADD COLUMN qc_count integer NOT NULL DEFAULT 0`.execute(db);
   await db.schema.createIndex("products_qc_count").on("products").columns(["qc_count", "id"]).execute();
 
+  if (isPostgres(db)) {
+    // one function for the three cases of SQLite's triggers below
+    await sql`CREATE FUNCTION qc_images_count() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.status = 'approved' THEN
+        UPDATE products SET qc_count = greatest(qc_count - 1, 0) WHERE id = OLD.product_id;
+      END IF;
+      IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'approved' THEN
+        UPDATE products SET qc_count = qc_count + 1 WHERE id = NEW.product_id;
+      END IF;
+      RETURN NULL;
+    END $$`.execute(db);
+    await sql`CREATE TRIGGER qc_images_count_insert AFTER INSERT ON qc_images
+      FOR EACH ROW WHEN (NEW.status = 'approved') EXECUTE FUNCTION qc_images_count()`.execute(db);
+    await sql`CREATE TRIGGER qc_images_count_delete AFTER DELETE ON qc_images
+      FOR EACH ROW WHEN (OLD.status = 'approved') EXECUTE FUNCTION qc_images_count()`.execute(db);
+    await sql`CREATE TRIGGER qc_images_count_update AFTER UPDATE OF status, product_id ON qc_images
+      FOR EACH ROW WHEN ((OLD.status = 'approved') <> (NEW.status = 'approved') OR OLD.product_id <> NEW.product_id)
+      EXECUTE FUNCTION qc_images_count()`.execute(db);
+    return;
+  }
   await sql`CREATE TRIGGER qc_images_count_insert AFTER INSERT ON qc_images WHEN new.status = 'approved' BEGIN
     UPDATE products SET qc_count = qc_count + 1 WHERE id = new.product_id;
   END`.execute(db);
@@ -54,8 +76,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const trigger of ["qc_images_count_insert", "qc_images_count_delete", "qc_images_count_update"]) {
-    await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
+    await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}${sql.raw(isPostgres(db) ? " ON qc_images" : "")}`.execute(db);
   }
+  if (isPostgres(db)) await sql`DROP FUNCTION IF EXISTS qc_images_count()`.execute(db);
   await db.schema.dropTable("qc_images").ifExists().execute();
   await db.schema.dropIndex("products_qc_count").ifExists().execute();
   await sql`ALTER TABLE products DROP COLUMN qc_count`.execute(db);

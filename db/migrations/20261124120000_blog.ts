@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // The blog: categories (a tree), posts (sanitised HTML plus its plain text for search and
@@ -66,7 +67,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("slug", "text", (c) => c.notNull().unique())
     .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
     .execute();
-  await sql`CREATE UNIQUE INDEX blog_tags_name ON blog_tags (name COLLATE NOCASE)`.execute(db);
+  if (isPostgres(db)) await sql`CREATE UNIQUE INDEX blog_tags_name ON blog_tags (lower(name))`.execute(db);
+  else await sql`CREATE UNIQUE INDEX blog_tags_name ON blog_tags (name COLLATE NOCASE)`.execute(db);
 
   await db.schema
     .createTable("blog_post_tags")
@@ -125,26 +127,34 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`INSERT INTO blog_settings (id) VALUES (1)`.execute(db);
 
-  await sql`CREATE VIRTUAL TABLE blog_posts_fts USING fts5(
-    title, excerpt, content_text, content='blog_posts', content_rowid='id', tokenize='trigram')`.execute(db);
-  await sql`CREATE TRIGGER blog_posts_search_insert AFTER INSERT ON blog_posts BEGIN
-    INSERT INTO blog_posts_fts (rowid, title, excerpt, content_text)
-      VALUES (new.id, new.title, coalesce(new.excerpt, ''), new.content_text);
-  END`.execute(db);
-  await sql`CREATE TRIGGER blog_posts_search_delete AFTER DELETE ON blog_posts BEGIN
-    INSERT INTO blog_posts_fts (blog_posts_fts, rowid, title, excerpt, content_text)
-      VALUES ('delete', old.id, old.title, coalesce(old.excerpt, ''), old.content_text);
-  END`.execute(db);
-  await sql`CREATE TRIGGER blog_posts_search_update AFTER UPDATE OF title, excerpt, content_text ON blog_posts BEGIN
-    INSERT INTO blog_posts_fts (blog_posts_fts, rowid, title, excerpt, content_text)
-      VALUES ('delete', old.id, old.title, coalesce(old.excerpt, ''), old.content_text);
-    INSERT INTO blog_posts_fts (rowid, title, excerpt, content_text)
-      VALUES (new.id, new.title, coalesce(new.excerpt, ''), new.content_text);
-  END`.execute(db);
+  if (isPostgres(db)) {
+    // the same search with pg_trgm: a trigram index over the lowercased text that
+    // blog_posts_fts holds (searched with LIKE '%term%', app/models/blog.server.ts)
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+    await sql`CREATE INDEX blog_posts_search ON blog_posts
+      USING gin (lower(title || ' ' || coalesce(excerpt, '') || ' ' || content_text) gin_trgm_ops)`.execute(db);
+  } else {
+    await sql`CREATE VIRTUAL TABLE blog_posts_fts USING fts5(
+      title, excerpt, content_text, content='blog_posts', content_rowid='id', tokenize='trigram')`.execute(db);
+    await sql`CREATE TRIGGER blog_posts_search_insert AFTER INSERT ON blog_posts BEGIN
+      INSERT INTO blog_posts_fts (rowid, title, excerpt, content_text)
+        VALUES (new.id, new.title, coalesce(new.excerpt, ''), new.content_text);
+    END`.execute(db);
+    await sql`CREATE TRIGGER blog_posts_search_delete AFTER DELETE ON blog_posts BEGIN
+      INSERT INTO blog_posts_fts (blog_posts_fts, rowid, title, excerpt, content_text)
+        VALUES ('delete', old.id, old.title, coalesce(old.excerpt, ''), old.content_text);
+    END`.execute(db);
+    await sql`CREATE TRIGGER blog_posts_search_update AFTER UPDATE OF title, excerpt, content_text ON blog_posts BEGIN
+      INSERT INTO blog_posts_fts (blog_posts_fts, rowid, title, excerpt, content_text)
+        VALUES ('delete', old.id, old.title, coalesce(old.excerpt, ''), old.content_text);
+      INSERT INTO blog_posts_fts (rowid, title, excerpt, content_text)
+        VALUES (new.id, new.title, coalesce(new.excerpt, ''), new.content_text);
+    END`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const trigger of ["blog_posts_search_insert", "blog_posts_search_delete", "blog_posts_search_update"]) {
+  for (const trigger of isPostgres(db) ? [] : ["blog_posts_search_insert", "blog_posts_search_delete", "blog_posts_search_update"]) {
     await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
   }
   for (const table of [

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./portable";
 
 // Frozen: never edit once landed, never import app code.
 // Discovery (docs/decisions/028-forgiving-search.md):
@@ -34,7 +35,111 @@ function unindexProducts(ids: string): string {
     DELETE FROM products_words WHERE rowid IN (${ids});`;
 }
 
+/**
+ * PostgreSQL's search (the same questions as products_fts, products_grams and
+ * products_words answer on SQLite; app/models/product-search-postgres.server.ts):
+ * - product_search holds each product's name, description, shop and category names,
+ *   lowercased and NFKC-normalised as on SQLite (search_normalize), and `document`, the
+ *   four joined by line breaks (a search term never holds one, so a term never spans two
+ *   of them): a trigram index over it answers LIKE '%term%' for terms of 3+ characters;
+ * - its `grams`, the 1- and 2-character grams of name, shop and categories (search_grams,
+ *   as db/search-grams.ts makes them), answer shorter terms through a GIN index;
+ * - search_vocabulary counts the products holding each Latin word of name, shop and
+ *   categories: what typo corrections are chosen from.
+ * Kept by triggers, as on SQLite.
+ */
+async function createPostgresSearch(db: Kysely<any>): Promise<void> {
+  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  await sql`CREATE FUNCTION search_normalize(source text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT lower(normalize(coalesce(source, ''), NFKC)) $$`.execute(db);
+  // runs of letters and digits, normalised
+  await sql`CREATE FUNCTION search_segments(source text) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT segment FROM regexp_split_to_table(search_normalize(source), '[^[:alnum:]]+') AS segment WHERE segment <> '' $$`.execute(
+    db,
+  );
+  await sql`CREATE FUNCTION search_grams(source text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(array_agg(DISTINCT substr(segment, i, size)), '{}')
+    FROM search_segments(source) AS segment, generate_series(1, char_length(segment)) AS i, (VALUES (1), (2)) AS sizes (size)
+    WHERE i + size - 1 <= char_length(segment) $$`.execute(db);
+  await sql`CREATE FUNCTION search_words(source text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(array_agg(DISTINCT segment ORDER BY segment), '{}') FROM search_segments(source) AS segment WHERE segment ~ '^[a-z]+$' $$`.execute(
+    db,
+  );
+
+  await sql`CREATE TABLE product_search (
+    product_id bigint PRIMARY KEY REFERENCES products (id) ON DELETE CASCADE,
+    name text NOT NULL,
+    description text NOT NULL,
+    shop_name text NOT NULL,
+    category text NOT NULL,
+    document text NOT NULL,
+    grams text[] NOT NULL,
+    words text[] NOT NULL
+  )`.execute(db);
+  await sql`CREATE INDEX product_search_document ON product_search USING gin (document gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX product_search_grams ON product_search USING gin (grams)`.execute(db);
+  await sql`CREATE TABLE search_vocabulary (word text PRIMARY KEY, documents bigint NOT NULL)`.execute(db);
+
+  await sql`CREATE FUNCTION product_search_refresh(ids bigint[]) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO product_search (product_id, name, description, shop_name, category, document, grams, words)
+    SELECT id, search_normalize(name), search_normalize(description), search_normalize(shop_name), search_normalize(category),
+      search_normalize(name || E'\n' || description || E'\n' || shop_name || E'\n' || category),
+      search_grams(name || ' ' || shop_name || ' ' || category), search_words(name || ' ' || shop_name || ' ' || category)
+    FROM product_search_text WHERE id = ANY (ids)
+    ON CONFLICT (product_id) DO UPDATE SET name = excluded.name, description = excluded.description, shop_name = excluded.shop_name,
+      category = excluded.category, document = excluded.document, grams = excluded.grams, words = excluded.words $$`.execute(db);
+  await sql`CREATE FUNCTION products_search_index() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM product_search_refresh(ARRAY[NEW.id]);
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`CREATE TRIGGER products_search_insert AFTER INSERT ON products
+    FOR EACH ROW EXECUTE FUNCTION products_search_index()`.execute(db);
+  await sql`CREATE TRIGGER products_search_update AFTER UPDATE OF name, description, shop_name, category_id ON products
+    FOR EACH ROW EXECUTE FUNCTION products_search_index()`.execute(db);
+  // a category's products (and its subcategories' products) carry its name
+  await sql`CREATE FUNCTION categories_search_index() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM product_search_refresh(ARRAY(SELECT id FROM products WHERE category_id = NEW.id
+        OR category_id IN (SELECT id FROM categories WHERE parent_id = NEW.id)));
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`CREATE TRIGGER categories_search_update AFTER UPDATE OF name, parent_id ON categories
+    FOR EACH ROW EXECUTE FUNCTION categories_search_index()`.execute(db);
+
+  // the vocabulary follows product_search's words (in word order: two writers never wait
+  // on each other's words crosswise)
+  await sql`CREATE FUNCTION search_vocabulary_count() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE search_vocabulary SET documents = documents - 1 WHERE word IN (SELECT unnest(OLD.words));
+      END IF;
+      IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        INSERT INTO search_vocabulary (word, documents) SELECT word, 1 FROM unnest(NEW.words) AS word ORDER BY word
+        ON CONFLICT (word) DO UPDATE SET documents = search_vocabulary.documents + 1;
+      END IF;
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`CREATE TRIGGER product_search_vocabulary AFTER INSERT OR DELETE OR UPDATE OF words ON product_search
+    FOR EACH ROW EXECUTE FUNCTION search_vocabulary_count()`.execute(db);
+
+  await sql`SELECT product_search_refresh(ARRAY(SELECT id FROM products))`.execute(db);
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`CREATE VIEW product_search_text AS
+      SELECT p.id, p.name, coalesce(p.description, '') AS description, coalesce(p.shop_name, '') AS shop_name,
+        trim(coalesce(c.name, '') || ' ' || coalesce(pc.name, '')) AS category
+      FROM products p LEFT JOIN categories c ON c.id = p.category_id LEFT JOIN categories pc ON pc.id = c.parent_id`.execute(db);
+    await createPostgresSearch(db);
+  } else {
+    await createSqliteSearch(db);
+  }
+  await createListingIndexAndWords(db);
+}
+
+async function createSqliteSearch(db: Kysely<any>): Promise<void> {
   for (const trigger of SEARCH_TRIGGERS) await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
   await sql`DROP TABLE products_fts`.execute(db);
   await sql`DROP TABLE products_grams`.execute(db);
@@ -86,7 +191,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   END`,
     )
     .execute(db);
+}
 
+async function createListingIndexAndWords(db: Kysely<any>): Promise<void> {
   // what a search checks of each match: the storefront's and the shopper's filters, read
   // from this index instead of the whole row (a search for a common word with a narrow
   // filter checks thousands of matches; view counts, which change all day, stay out)
@@ -139,6 +246,20 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX IF EXISTS products_listing`.execute(db);
   await db.schema.dropTable("search_terms").ifExists().execute();
   await db.schema.dropTable("search_aliases").ifExists().execute();
+  if (isPostgres(db)) {
+    await sql`DROP TABLE IF EXISTS search_vocabulary, product_search`.execute(db);
+    for (const trigger of [
+      "products_search_insert ON products",
+      "products_search_update ON products",
+      "categories_search_update ON categories",
+    ]) {
+      await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
+    }
+    await sql`DROP FUNCTION IF EXISTS search_vocabulary_count, categories_search_index, products_search_index, product_search_refresh,
+      search_words, search_grams, search_segments, search_normalize`.execute(db);
+    await sql`DROP VIEW IF EXISTS product_search_text`.execute(db);
+    return;
+  }
   for (const trigger of NEW_TRIGGERS) await sql`DROP TRIGGER IF EXISTS ${sql.raw(trigger)}`.execute(db);
   for (const table of ["products_words_vocab", "products_words", "products_grams", "products_fts"]) {
     await sql`DROP TABLE IF EXISTS ${sql.raw(table)}`.execute(db);

@@ -17,6 +17,7 @@ import * as m20261126090000 from "./20261126090000_qc_content_hash";
 import * as m20261126120000 from "./20261126120000_agent_link_forms";
 import * as m20261126130000 from "./20261126130000_bulk_import";
 import * as m20261127090000 from "./20261127090000_discovery";
+import * as m20261128090000 from "./20261128090000_instances";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "20261126120000_agent_link_forms": m20261126120000,
   "20261126130000_bulk_import": m20261126130000,
   "20261127090000_discovery": m20261127090000,
+  "20261128090000_instances": m20261128090000,
 };

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { sanitizePostHtml } from "~/lib/html-sanitize.server";
+import { searchPostIds } from "~/models/blog.server";
 import { DEMO_POSTS } from "./blog";
 import { seedDatabase } from "./seed";
 
@@ -47,8 +47,7 @@ describe("demo blog seed", () => {
     expect(people).toHaveLength(3);
     for (const person of people) expect(person).toEqual({ password_hash: null, google_id: null });
     // the search index was filled by the triggers
-    const { rows } = await sql<{ rowid: number }>`SELECT rowid FROM blog_posts_fts WHERE blog_posts_fts MATCH '"stitching"'`.execute(db);
-    expect(rows.length).toBeGreaterThan(0);
+    expect((await searchPostIds(db, ["stitching"])).length).toBeGreaterThan(0);
 
     const before = await db
       .selectFrom("blog_posts")

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
+import { searchProducts, splitTerms } from "~/models/product.server";
 import { marketplaceUrl } from "~/schemas/catalogue-rules";
 import { DEMO_PRODUCTS, initialsOf, planCatalogue } from "./catalogue";
 import { seedDatabase } from "./seed";
@@ -114,13 +114,13 @@ describe("demo catalogue seed", () => {
 
     // search: the trigram index finds an English word in a name, or in the category's name
     // ("Hoodies & sweatshirts" holds the crewneck too), the grams index a 2-char term
-    const hoodie = await sql<{ rowid: number }>`SELECT rowid FROM products_fts WHERE products_fts MATCH '"hoodie"'`.execute(db);
-    expect(hoodie.rows.length).toBeGreaterThan(0);
+    const search = (q: string) => searchProducts(db, splitTerms(q), { page: 1, limit: 100, sort: "newest" });
+    const hoodie = await search("hoodie");
+    expect(hoodie.items.length).toBeGreaterThan(0);
     const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
     const texts = new Map(products.map((p) => [p.id, `${p.name} ${categoryNames.get(p.category_id ?? 0) ?? ""}`]));
-    for (const row of hoodie.rows) expect(texts.get(row.rowid)!.toLowerCase()).toContain("hoodie");
-    const nike = await sql<{ rowid: number }>`SELECT rowid FROM products_grams WHERE products_grams MATCH '"耐克"'`.execute(db);
-    expect(nike.rows.length).toBeGreaterThanOrEqual(2);
+    for (const found of hoodie.items) expect(texts.get(found.id)!.toLowerCase()).toContain("hoodie");
+    expect((await search("耐克")).items.length).toBeGreaterThanOrEqual(2);
 
     // a second seed (the second `npm start`) writes nothing
     const before = await counts();

@@ -6,13 +6,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createKysely, openSqlite } from "../../db/connection";
+import { spawnSync } from "node:child_process";
+import { createKysely, createPostgresKysely, createPostgresPool, openSqlite } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrate";
 import { TMP_ROOT } from "./paths";
+import { postgresAdmin, postgresUrl, TEST_POSTGRES_URL } from "./postgres";
 
 declare module "vitest" {
   export interface ProvidedContext {
     templateDb: string;
+    /** on PostgreSQL (TEST_DATABASE_URL): the migrated template database and the run's prefix for database names */
+    postgres: { template: string; prefix: string } | null;
   }
 }
 
@@ -27,5 +31,29 @@ export default async function setup(project: TestProject) {
   sqlite.pragma("wal_checkpoint(TRUNCATE)");
   await db.destroy();
   project.provide("templateDb", templateDb);
-  return () => fs.rmSync(runDir, { recursive: true, force: true });
+  const postgres = TEST_POSTGRES_URL ? await migratePostgresTemplate(path.basename(runDir)) : null;
+  project.provide("postgres", postgres);
+  return () => {
+    fs.rmSync(runDir, { recursive: true, force: true });
+    if (postgres) dropRunDatabases(postgres.prefix);
+  };
+}
+
+async function migratePostgresTemplate(runName: string): Promise<{ template: string; prefix: string }> {
+  const prefix = `qc_test_${runName.replace(/[^a-z0-9]/gi, "").toLowerCase()}`;
+  const template = `${prefix}_template`;
+  postgresAdmin(`CREATE DATABASE ${template} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  const pool = createPostgresPool(postgresUrl(template), { max: 1 });
+  const db = createPostgresKysely(pool);
+  await migrateToLatest(db);
+  await db.destroy();
+  return { template, prefix };
+}
+
+/** Drops every database of this run (a server still connected is cut off). */
+function dropRunDatabases(prefix: string): void {
+  const list = spawnSync("psql", [TEST_POSTGRES_URL!, "-qAtc", `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}%'`], {
+    encoding: "utf8",
+  });
+  for (const name of list.stdout.split("\n").filter(Boolean)) postgresAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { ROOT, TMP_ROOT } from "./paths";
 import { startArgs } from "../../scripts/start-command";
+import { createTestDatabase, DATABASE_URL_FILE, databaseUrlOf } from "./postgres";
 
 export type TestServer = {
   url: string;
@@ -37,10 +38,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A new DATA_DIR for a server or script: with the migrated template database (SQLite, or
+ * on PostgreSQL a copy of the template database named in the folder, see
+ * tests/setup/postgres.ts), or empty (`fromTemplate: false`).
+ */
 export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
   fs.mkdirSync(TMP_ROOT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(TMP_ROOT, "server-"));
-  if (options.fromTemplate ?? true) fs.copyFileSync(inject("templateDb"), path.join(dataDir, "app.db"));
+  const fromTemplate = options.fromTemplate ?? true;
+  if (fromTemplate) fs.copyFileSync(inject("templateDb"), path.join(dataDir, "app.db"));
+  const postgres = inject("postgres");
+  if (postgres) {
+    const url = createTestDatabase(postgres.prefix, fromTemplate ? postgres.template : null);
+    fs.writeFileSync(path.join(dataDir, DATABASE_URL_FILE), url);
+  }
   return dataDir;
 }
 
@@ -48,10 +60,13 @@ export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (key.startsWith("VITEST") || key === "DATABASE_PATH" || key === "UPLOADS_DIR") delete env[key];
+    if (key.startsWith("VITEST") || key.startsWith("UPLOADS_") || key === "DATABASE_PATH" || key === "DATABASE_URL") delete env[key];
   }
   env.NODE_ENV = "production";
   env.LOG_LEVEL = "info";
+  // a test folder on PostgreSQL names its database (makeDataDir)
+  const databaseUrl = databaseUrlOf(extra.DATA_DIR);
+  if (databaseUrl && !("DATABASE_URL" in extra)) env.DATABASE_URL = databaseUrl;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
