@@ -314,6 +314,10 @@ export interface JobsTable {
   started_at: number | null;
   finished_at: number | null;
   created_at: Generated<string>;
+  /** epoch ms: while running, the claiming instance renews it; past it, the job is taken again */
+  lease_until: number | null;
+  /** the instance running it (instanceId()) */
+  claimed_by: string | null;
 }
 
 export type BlogPostStatus = "draft" | "published" | "scheduled" | "archived" | "private";

@@ -56,6 +56,8 @@ const { values: args } = parseArgs({
     writes: { type: "string", default: "3000" },
     differential: { type: "string" },
     drill: { type: "string" },
+    postgres: { type: "string" },
+    instances: { type: "string", default: "2" },
     help: { type: "boolean", default: false },
   },
 });
@@ -76,7 +78,9 @@ if (args.help) {
                     server's front gives compared with what the app renders (decision 022)
   [--drill N]       only the backup drills (N, 20 by default): under a write load the server
                     and Litestream are killed (-9), the replica restored into a new folder,
-                    and the acknowledged writes missing from it counted`);
+                    and the acknowledged writes missing from it counted
+  [--postgres URL]  the app on PostgreSQL: one instance, then --instances N (2) side by side;
+                    an empty database is filled from the SQLite one of --data-dir (db:copy)`);
   process.exit(0);
 }
 
@@ -1203,6 +1207,27 @@ say(
 );
 if (os.loadavg()[0] > 0.5 * os.cpus().length)
   say("machine: WARNING other work is running (load average above half the cores): the figures will be low");
+
+// --postgres URL: the app on PostgreSQL, one instance and then several (scripts/bench-instances.ts)
+if (args.postgres) {
+  const { benchInstances } = await import("./bench-instances");
+  const instances = Number(args.instances);
+  if (!Number.isInteger(instances) || instances < 2) fail("--instances must be a whole number of at least 2");
+  await benchInstances(
+    {
+      url: args.postgres,
+      instances,
+      products: PRODUCTS,
+      duration: DURATION,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      dataDir: args["data-dir"] ? path.resolve(args["data-dir"]) : undefined,
+      root: ROOT,
+    },
+    { cannon, startRawServer, freePort, waitFor, stop, say, fail },
+  );
+  process.exit(0);
+}
 
 // 1. the database
 const dataDir = args["data-dir"] ? path.resolve(args["data-dir"]) : fs.mkdtempSync(path.join(os.tmpdir(), "qc-bench-"));

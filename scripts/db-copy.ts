@@ -94,6 +94,8 @@ async function copyAll(trx: CopyDb): Promise<Array<[string, number]>> {
   for (const table of tables) await sql`ALTER TABLE ${sql.table(table)} ENABLE TRIGGER USER`.execute(trx);
   await continueSequences(trx, tables);
   await sql`SELECT product_search_refresh(ARRAY(SELECT id FROM products))`.execute(trx);
+  // the planner's statistics of the new rows (autovacuum would take its time)
+  await sql`ANALYZE`.execute(trx);
   await copySecrets(trx);
 
   for (const [table, copied] of counts) {

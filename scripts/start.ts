@@ -10,7 +10,9 @@ import { envOrExit, fail } from "./lib";
 // that imports React, express or Remix: they choose their production code on import.
 const env = envOrExit();
 
-const { closeDb, getDb } = await import("../app/lib/db.server");
+const { closeDb, getDb, whileStartingAlone } = await import("../app/lib/db.server");
+const { adoptSecrets, secretsGiven } = await import("../app/lib/env.server");
+const { sharedSecrets } = await import("../app/models/instance-secrets.server");
 const { log } = await import("../app/lib/log.server");
 const { migrateToLatest } = await import("../db/migrate");
 const { seedDatabase } = await import("./demo/seed");
@@ -55,30 +57,38 @@ if (env.LITESTREAM_REPLICA_URL && !fs.existsSync(env.DATABASE_PATH)) {
 }
 
 const db = getDb();
-try {
-  const applied = await migrateToLatest(db);
-  if (applied.length) log.info(`migrations applied: ${applied.join(", ")}`);
-} catch (error) {
-  fail(`database migration failed: ${(error as Error).message}`);
-}
-
-if (env.SEED_DEMO) {
-  const seeded = await seedDatabase(db);
-  if (seeded) log.info("demo data seeded into the empty database");
-}
-
-const admin = await ensureSuperAdmin({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
-if (admin?.created) {
-  log.info(`first super admin created: ${admin.email} (username ${admin.username})`);
-  if (admin.generatedPassword) {
-    // printed once, on purpose: there is no other way to learn it
-    console.log(
-      `\n  Super admin password (shown only now): ${admin.generatedPassword}\n  Log in at ${env.PUBLIC_URL}/login and change it on your profile page.\n`,
-    );
+// instances that start together (PostgreSQL) migrate, seed and make the first admin one at a time
+await whileStartingAlone(async () => {
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length) log.info(`migrations applied: ${applied.join(", ")}`);
+  } catch (error) {
+    fail(`database migration failed: ${(error as Error).message}`);
   }
-} else if (admin?.promoted) {
-  log.info(`existing user ${admin.email} made super admin`);
-}
+
+  // instances on one PostgreSQL database sign with the same secrets (unless the environment gives them)
+  if (env.DATABASE_URL && !secretsGiven()) {
+    adoptSecrets(await sharedSecrets(db, { SESSION_SECRET: env.SESSION_SECRET, JWT_SECRET: env.JWT_SECRET }));
+  }
+
+  if (env.SEED_DEMO) {
+    const seeded = await seedDatabase(db);
+    if (seeded) log.info("demo data seeded into the empty database");
+  }
+
+  const admin = await ensureSuperAdmin({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+  if (admin?.created) {
+    log.info(`first super admin created: ${admin.email} (username ${admin.username})`);
+    if (admin.generatedPassword) {
+      // printed once, on purpose: there is no other way to learn it
+      console.log(
+        `\n  Super admin password (shown only now): ${admin.generatedPassword}\n  Log in at ${env.PUBLIC_URL}/login and change it on your profile page.\n`,
+      );
+    }
+  } else if (admin?.promoted) {
+    log.info(`existing user ${admin.email} made super admin`);
+  }
+});
 
 // Litestream ships every change of the database from now on (it also checkpoints the WAL)
 let replication: Replication | null = null;

@@ -1,7 +1,8 @@
 /**
  * `npm test`: every check the project has, in order: typecheck, lint (ESLint with the
- * layer rules, and Prettier's check), build, vitest (unit and integration), Playwright
- * (projects js and no-js). Ends with one plain line `N passed, N failed` totalling every
+ * layer rules, and Prettier's check), build, vitest (unit and integration) on SQLite and,
+ * with TEST_DATABASE_URL, on PostgreSQL, Playwright (projects js and no-js). Ends with
+ * one plain line `N passed, N failed` totalling every
  * test run (the typecheck and the lint count as one each).
  */
 import { spawnSync } from "node:child_process";
@@ -77,19 +78,27 @@ if (run("node", ["scripts/build.mjs"]) !== 0) {
   finish();
 }
 
-// 3. vitest
-const vitestReport = path.join(TMP, "vitest-report.json");
-fs.rmSync(vitestReport, { force: true });
-const vitestStatus = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
-const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(vitestReport);
-if (vitest) {
-  passed += vitest.numPassedTests;
-  failed += vitest.numFailedTests;
-  // a suite that crashed before its tests ran still fails the run
-  if (vitestStatus !== 0 && vitest.numFailedTests === 0) failed += 1;
-} else {
-  failed += 1;
+// 3. vitest, on SQLite; then, with TEST_DATABASE_URL, the model, service and API tests again
+// on PostgreSQL (vitest.config.ts says which files each engine runs)
+function vitestRun(engine: "sqlite" | "postgres") {
+  const report = path.join(TMP, `vitest-report-${engine}.json`);
+  fs.rmSync(report, { force: true });
+  const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+    TEST_DATABASE_URL: engine === "postgres" ? process.env.TEST_DATABASE_URL! : "",
+  });
+  const result = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(report);
+  if (result) {
+    passed += result.numPassedTests;
+    failed += result.numFailedTests;
+    // a suite that crashed before its tests ran still fails the run
+    if (status !== 0 && result.numFailedTests === 0) failed += 1;
+  } else {
+    failed += 1;
+  }
 }
+vitestRun("sqlite");
+if (process.env.TEST_DATABASE_URL) vitestRun("postgres");
+else console.log("\nPostgreSQL: not tested here (set TEST_DATABASE_URL to a role that may create databases; .ci/run does)");
 
 // 4. Playwright
 const playwrightReport = path.join(TMP, "playwright-report.json");

@@ -70,6 +70,27 @@ export function databaseDescription(): string {
   return `PostgreSQL ${url.host}${url.pathname}`;
 }
 
+/** A number of PostgreSQL's advisory locks (any constant the app uses nowhere else): the start's. */
+const STARTUP_LOCK = 24_0001;
+
+/**
+ * Runs `work` (migrating, seeding, the first admin) while no other instance does: on
+ * PostgreSQL instances that start together take turns (a session advisory lock, held on
+ * a connection of its own); a SQLite file has one process.
+ */
+export async function whileStartingAlone<T>(work: () => Promise<T>): Promise<T> {
+  const handle = (globalThis.__appDb ??= open());
+  if (handle.dialect === "sqlite") return work();
+  const client = await handle.pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [STARTUP_LOCK]);
+    return await work();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [STARTUP_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
 /** Which engine the app runs on. */
 export function dialect(): Dialect {
   globalThis.__appDb ??= open();

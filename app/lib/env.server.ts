@@ -364,6 +364,25 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 let cached: Env | undefined;
 
 /**
+ * Secrets given in the environment (SESSION_SECRET, JWT_SECRET): those win over any kept
+ * in $DATA_DIR/secrets.json or shared through the database.
+ */
+export function secretsGiven(): boolean {
+  return Boolean(blankToUndefined(process.env.SESSION_SECRET) && blankToUndefined(process.env.JWT_SECRET));
+}
+
+/**
+ * Uses these signing secrets from now on, in this module and in every copy of it that
+ * parses the environment later (the Remix build holds its own): the instances on one
+ * PostgreSQL database share theirs (app/models/instance-secrets.server.ts).
+ */
+export function adoptSecrets(secrets: { SESSION_SECRET: string; JWT_SECRET: string }): void {
+  process.env.SESSION_SECRET = secrets.SESSION_SECRET;
+  process.env.JWT_SECRET = secrets.JWT_SECRET;
+  if (cached) cached = { ...cached, ...secrets };
+}
+
+/**
  * The parsed configuration of this process (parsed on first use). The parsed NODE_ENV
  * (production unless set) is written back to the process environment: React, express and
  * Remix pick their production or development code from it when they are first imported,

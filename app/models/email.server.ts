@@ -967,10 +967,10 @@ export async function sendStatusCounts(db: DB): Promise<{ sent: number; failed: 
 export async function sendsByDay(db: DB, fromDay: string): Promise<Array<{ day: string; sent: number; failed: number }>> {
   const rows = await db
     .selectFrom("email_sends")
-    .select((eb) => [
+    .select([
       sql<string>`substr(finished_at, 1, 10)`.as("day"),
-      eb.fn.sum<number>(sql`status = 'sent'`).as("sent"),
-      eb.fn.sum<number>(sql`status = 'failed'`).as("failed"),
+      sql<number>`count(*) FILTER (WHERE status = 'sent')`.as("sent"),
+      sql<number>`count(*) FILTER (WHERE status = 'failed')`.as("failed"),
     ])
     .where("finished_at", ">=", fromDay)
     .where("status", "in", ["sent", "failed"])

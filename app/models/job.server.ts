@@ -1,6 +1,7 @@
 /** Background jobs (the queue behind app/services/jobs.server.ts). */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
+import { onPostgres } from "./sql-dialect.server";
 import type { JobStatus } from "../../db/schema";
 
 export type { JobStatus };
@@ -84,76 +85,123 @@ export async function insertJob(
   }
 }
 
-/** Takes the next due pending job among `names` (oldest due first) and marks it running. */
-export async function claimDueJob(db: DB, names: string[], now: number): Promise<Job | undefined> {
+/** Who runs a claimed job, and until when it is theirs unless they renew it. */
+export type Lease = { by: string; until: number };
+
+/**
+ * Takes the next due pending job among `names` (oldest due first) and marks it running,
+ * leased to `lease.by`. On PostgreSQL many instances claim at once: each skips the rows
+ * another is claiming (FOR UPDATE SKIP LOCKED), so a job is never taken twice.
+ */
+export async function claimDueJob(db: DB, names: string[], now: number, lease: Lease): Promise<Job | undefined> {
   if (names.length === 0) return undefined;
+  let due = db
+    .selectFrom("jobs")
+    .select("id")
+    .where("status", "=", "pending")
+    .where("run_at", "<=", now)
+    .where("name", "in", names)
+    .orderBy("run_at")
+    .orderBy("id")
+    .limit(1);
+  if (onPostgres(db)) due = due.forUpdate().skipLocked();
   const row = await db
     .updateTable("jobs")
-    .set({ status: "running", started_at: now })
-    .where(
-      "id",
-      "=",
-      db
-        .selectFrom("jobs")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("run_at", "<=", now)
-        .where("name", "in", names)
-        .orderBy("run_at")
-        .orderBy("id")
-        .limit(1),
-    )
+    .set({ status: "running", started_at: now, lease_until: lease.until, claimed_by: lease.by })
+    .where("id", "=", due)
     .where("status", "=", "pending")
     .returningAll()
     .executeTakeFirst();
   return row && toJob(row);
 }
 
-export async function completeJob(db: DB, id: number, now: number): Promise<void> {
-  await db.updateTable("jobs").set({ status: "done", finished_at: now, last_error: null }).where("id", "=", id).execute();
+/** Keeps the running jobs `ids` of `by` theirs until `until`. Answers the ids still theirs. */
+export async function renewLeases(db: DB, ids: number[], lease: Lease): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .updateTable("jobs")
+    .set({ lease_until: lease.until })
+    .where("id", "in", ids)
+    .where("status", "=", "running")
+    .where("claimed_by", "=", lease.by)
+    .returning("id")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** A job's end is recorded by the instance that runs it, while it is still theirs. */
+const stillHeldBy = (by: string | undefined) =>
+  by === undefined ? sql<boolean>`1 = 1` : sql<boolean>`status = 'running' AND claimed_by = ${by}`;
+
+export async function completeJob(db: DB, id: number, now: number, by?: string): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ status: "done", finished_at: now, last_error: null, lease_until: null })
+    .where("id", "=", id)
+    .where(stillHeldBy(by))
+    .execute();
 }
 
 /** Back to pending at `runAt` (a retry, the next period, or a job handed back at a stop). */
 export async function rescheduleJob(
   db: DB,
   id: number,
-  input: { runAt: number; attempts?: number; lastError?: string | null; payload?: unknown },
+  input: { runAt: number; attempts?: number; lastError?: string | null; payload?: unknown; by?: string },
 ): Promise<void> {
   await db
     .updateTable("jobs")
     .set({
       status: "pending",
+      lease_until: null,
       run_at: Math.floor(input.runAt),
       ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
       ...(input.lastError !== undefined ? { last_error: input.lastError } : {}),
       ...(input.payload !== undefined ? { payload: JSON.stringify(input.payload) } : {}),
     })
     .where("id", "=", id)
+    .where(stillHeldBy(input.by))
     .execute();
 }
 
-export async function failJob(db: DB, id: number, input: { attempts: number; lastError: string; now: number }): Promise<void> {
+export async function failJob(db: DB, id: number, input: { attempts: number; lastError: string; now: number; by?: string }): Promise<void> {
   await db
     .updateTable("jobs")
-    .set({ status: "failed", attempts: input.attempts, last_error: input.lastError, finished_at: input.now })
+    .set({ status: "failed", attempts: input.attempts, last_error: input.lastError, finished_at: input.now, lease_until: null })
     .where("id", "=", id)
+    .where(stillHeldBy(input.by))
     .execute();
 }
 
 /**
  * Jobs a previous process left running (it crashed or was killed): back to pending with
- * the interruption counted as an attempt. Answers them as they were.
+ * the interruption counted as an attempt. Answers them as they were. On SQLite, at a
+ * start, that is every running job (one process owns the file); on PostgreSQL, where
+ * other instances run theirs, the jobs whose lease ran out before `now`.
  */
-export async function recoverInterruptedJobs(db: DB, message: string): Promise<Job[]> {
-  const rows = await db.selectFrom("jobs").selectAll().where("status", "=", "running").execute();
-  if (rows.length) {
-    await db
-      .updateTable("jobs")
-      .set({ status: "pending", attempts: sql`attempts + 1`, last_error: message })
-      .where("status", "=", "running")
-      .execute();
-  }
-  return rows.map(toJob);
+export async function recoverInterruptedJobs(db: DB, message: string, now: number): Promise<Job[]> {
+  return takeBack(db, message, onPostgres(db) ? now : null);
+}
+
+/**
+ * PostgreSQL: jobs whose instance stopped renewing their lease before `now` (it was killed
+ * or lost), back to pending for the others. On SQLite nothing: the only process is this one.
+ */
+export async function recoverExpiredLeases(db: DB, message: string, now: number): Promise<Job[]> {
+  return onPostgres(db) ? takeBack(db, message, now) : [];
+}
+
+async function takeBack(db: DB, message: string, leaseExpiredBefore: number | null): Promise<Job[]> {
+  const rows = await db
+    .updateTable("jobs")
+    .set({ status: "pending", attempts: sql`attempts + 1`, last_error: message, lease_until: null })
+    .where("status", "=", "running")
+    .$if(leaseExpiredBefore !== null, (query) =>
+      query.where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", leaseExpiredBefore!)])),
+    )
+    .returningAll()
+    .execute();
+  // as they were: running, with the attempts before this interruption
+  return rows.map((row) => ({ ...toJob(row), status: "running" as const, attempts: row.attempts - 1 }));
 }
 
 /** The job of a periodic task (its key is `every:<name>`), made pending at `runAt` when missing or finished. */

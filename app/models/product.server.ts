@@ -306,19 +306,24 @@ function orderFor(db: DB, sort: ProductSort) {
   }
 }
 
-/** The SQL condition of a filter, on the products row `p`. */
-export function whereSql(filter: ListFilter) {
+/**
+ * The SQL condition of a filter, on the products row `p`, or (`on: "s"`) on PostgreSQL's
+ * search row `s`, which holds the same columns (product-search-postgres.server.ts).
+ */
+export function whereSql(filter: ListFilter, on: "p" | "s" = "p") {
+  const column = (name: string) => sql.ref(`${on}.${name}`);
+  const id = column(on === "p" ? "id" : "product_id");
   const parts = [sql`1 = 1`];
-  if (filter.categoryIds?.length) parts.push(sql`p.category_id IN (${sql.join(filter.categoryIds)})`);
-  if (filter.isExternal !== undefined) parts.push(sql`p.is_external = ${filter.isExternal ? 1 : 0}`);
-  if (filter.hideExternal) parts.push(sql`p.is_external = 0`);
-  if (filter.listedOnly) parts.push(sql`p.show_in_listing = 1`);
-  if (filter.qc === "with") parts.push(sql`p.qc_count > 0`);
-  if (filter.qc === "without") parts.push(sql`p.qc_count = 0`);
-  if (filter.unavailableOnly) parts.push(sql`p.id IN (SELECT product_id FROM listing_watch WHERE status = 'unavailable')`);
-  if (filter.platforms?.length) parts.push(sql`p.platform IN (${sql.join(filter.platforms)})`);
-  if (filter.minPriceFen !== undefined) parts.push(sql`p.price_fen >= ${filter.minPriceFen}`);
-  if (filter.maxPriceFen !== undefined) parts.push(sql`p.price_fen <= ${filter.maxPriceFen}`);
+  if (filter.categoryIds?.length) parts.push(sql`${column("category_id")} IN (${sql.join(filter.categoryIds)})`);
+  if (filter.isExternal !== undefined) parts.push(sql`${column("is_external")} = ${filter.isExternal ? 1 : 0}`);
+  if (filter.hideExternal) parts.push(sql`${column("is_external")} = 0`);
+  if (filter.listedOnly) parts.push(sql`${column("show_in_listing")} = 1`);
+  if (filter.qc === "with") parts.push(sql`${column("qc_count")} > 0`);
+  if (filter.qc === "without") parts.push(sql`${column("qc_count")} = 0`);
+  if (filter.unavailableOnly) parts.push(sql`${id} IN (SELECT product_id FROM listing_watch WHERE status = 'unavailable')`);
+  if (filter.platforms?.length) parts.push(sql`${column("platform")} IN (${sql.join(filter.platforms)})`);
+  if (filter.minPriceFen !== undefined) parts.push(sql`${column("price_fen")} >= ${filter.minPriceFen}`);
+  if (filter.maxPriceFen !== undefined) parts.push(sql`${column("price_fen")} <= ${filter.maxPriceFen}`);
   return sql.join(parts, sql` AND `);
 }
 

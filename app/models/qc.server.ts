@@ -2,6 +2,7 @@
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
 import type { Platform, QcStatus } from "../../db/schema";
+import { serializeOn } from "./sql-dialect.server";
 
 export type { QcStatus };
 
@@ -257,13 +258,18 @@ export async function approvedPreviews(db: DB, productIds: number[], perProduct:
         row_number() OVER (PARTITION BY q.product_id ORDER BY q.id DESC) AS n
       FROM qc_images q LEFT JOIN users u ON u.id = q.uploaded_by
       WHERE q.status = 'approved' AND q.product_id IN (${sql.join(productIds)})
-    ) WHERE n <= ${perProduct} ORDER BY product_id, id DESC`.execute(db);
+    ) AS ranked WHERE n <= ${perProduct} ORDER BY product_id, id DESC`.execute(db);
   for (const row of rows) {
     const list = previews.get(row.product_id) ?? [];
     list.push(toQcImage(row));
     previews.set(row.product_id, list);
   }
   return previews;
+}
+
+/** Within a transaction: the other uploads of this person to this product wait for it (sql-dialect's serializeOn). */
+export function lockUploaderOfProduct(db: DB, productId: number, userId: number): Promise<void> {
+  return serializeOn(db, `qc-allowance:${productId}:${userId}`);
 }
 
 /** Pending photos per product (the QC manager shows them beside the approved count). */

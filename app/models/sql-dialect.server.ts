@@ -38,3 +38,13 @@ export function jsonArrayElements(db: DB, column: Operand, alias: string): RawBu
         FROM jsonb_array_elements(${column}::jsonb) AS e (v)) AS ${sql.raw(alias)}`
     : sql`json_each(${column}) AS ${sql.raw(alias)}`;
 }
+
+/**
+ * Inside a transaction: waits until no other transaction holds `key`, and holds it until
+ * this one ends. SQLite runs one write transaction at a time already; PostgreSQL runs them
+ * side by side, so a check-then-write (an allowance counted, then photos added) takes a
+ * transaction-scoped advisory lock on what it checks.
+ */
+export async function serializeOn(db: DB, key: string): Promise<void> {
+  if (onPostgres(db)) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}

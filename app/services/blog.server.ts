@@ -83,6 +83,7 @@ import { countPostViewBy } from "./blog-views.server";
 import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
 import { assertMay, type Requirement } from "./permissions.server";
+import { isUniqueViolation } from "~/lib/db-errors.server";
 
 export type { BlogCategory, BlogComment, BlogPost, BlogTag, BlogTagWithCount, PostNeighbour, QueuedComment };
 
@@ -426,9 +427,7 @@ function settleStatus(status: PostStatus, publishedAt: string | null, nowIso: st
   return { status, publishedAt };
 }
 
-const isUniqueSlugViolation = (error: unknown) =>
-  String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") &&
-  /blog_posts\.slug/.test(String((error as Error).message));
+const isUniqueSlugViolation = (error: unknown) => isUniqueViolation(error, { table: "blog_posts", column: "slug" });
 
 /**
  * Creates a post (blog.create, whatever its status: docs/runtime.md names blog.create for

@@ -69,6 +69,7 @@ import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 import { assertMay, type Actor } from "./permissions.server";
 import { correctSearch, normalizeSearch, readSearch, termsOf, type SearchPart } from "./search.server";
+import { isUniqueViolation } from "~/lib/db-errors.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 export { SEARCH_COUNT_CAP };
@@ -368,12 +369,6 @@ const duplicate = (platform: string, itemId: string): ApiError =>
   new ApiError(409, `${M.duplicateProduct} (${platform} ${itemId})`, "CONFLICT", [
     { field: "platform_item_id", message: M.duplicateProduct },
   ]);
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    String((error as { code?: string }).code ?? "").startsWith("SQLITE_CONSTRAINT") && /UNIQUE/i.test(String((error as Error).message))
-  );
-}
 
 function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
   const input: Partial<ProductInput> = {};

@@ -75,6 +75,7 @@ import { findHtmlTemplate, HTML_TEMPLATES, type HtmlTemplate } from "~/services/
 import { cancelJob } from "~/services/jobs.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.server";
 import { assertMay } from "./permissions.server";
+import { isForeignKeyViolation } from "~/lib/db-errors.server";
 
 export type Actor = { user: Pick<User, "id" | "username">; access: Access };
 
@@ -183,7 +184,7 @@ export async function deleteEmailTemplate(id: number, actor: Actor): Promise<voi
     if (!(await deleteTemplate(db, id))) throw notFound(M.templateNotFound);
   } catch (error) {
     // a campaign took it up in between: the foreign key refuses
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+    if (isForeignKeyViolation(error)) {
       const names = await campaignNamesUsingTemplate(db, id);
       throw new ApiError(409, M.templateInUse(names), "TEMPLATE_IN_USE", undefined, { campaigns: names });
     }

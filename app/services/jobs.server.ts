@@ -14,12 +14,16 @@
  * - on stop (SIGTERM) it aborts the handlers' signal, waits for them, and hands unfinished
  *   jobs back as pending: the next start goes on from there;
  * - after a crash, jobs left running are pending again at the next start. Handlers must
- *   therefore be idempotent: a job may run again after its process died mid-way.
+ *   therefore be idempotent: a job may run again after its process died mid-way;
+ * - many instances on one PostgreSQL database share the queue: a claimed job is leased
+ *   to its instance, which renews the lease while it runs (LEASE_MS); a job whose lease
+ *   ran out (its instance was killed or lost) is taken back by the others' runners.
  *
  * The runner lives in the Remix server build (started through app/entry.server.tsx), so
  * handlers share module state (caches, the mail pool) with the routes.
  */
 import { getDb, type DB } from "~/lib/db.server";
+import { instanceId } from "~/lib/instance.server";
 import { log } from "~/lib/log.server";
 import {
   claimDueJob,
@@ -29,7 +33,9 @@ import {
   ensurePeriodicJob,
   failJob,
   insertJob,
+  recoverExpiredLeases,
   recoverInterruptedJobs,
+  renewLeases,
   rescheduleJob,
   type Job,
 } from "~/models/job.server";
@@ -62,6 +68,8 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 const defaultBackoff = (attempt: number) => Math.min(10_000 * 2 ** (attempt - 1), 60 * 60_000);
 const INTERRUPTED = "interrupted: the server stopped without finishing it";
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
+/** How long a claimed job stays its instance's without a renewal; renewed every third of it. */
+export const LEASE_MS = 15_000;
 
 /** Finished jobs are kept a week for the record, then dropped. */
 export const jobsCleanup: JobDefinition = {
@@ -95,6 +103,10 @@ export type JobRunnerOptions = {
   /** how often the table is read for due jobs */
   pollMs?: number;
   db?: DB;
+  /** the instance the jobs are leased to (instanceId(); tests run two in one process) */
+  instance?: string;
+  /** LEASE_MS (tests make it short) */
+  leaseMs?: number;
 };
 
 export type JobRunner = {
@@ -131,7 +143,10 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   let tickAgain = false;
   let idleWaiters: Array<() => void> = [];
 
-  const interrupted = await recoverInterruptedJobs(db, INTERRUPTED);
+  const me = options.instance ?? instanceId();
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const lease = () => ({ by: me, until: Date.now() + leaseMs });
+  const interrupted = await recoverInterruptedJobs(db, INTERRUPTED, Date.now());
   for (const job of interrupted) log.warn(`jobs: ${job.name} #${job.id} was interrupted by a stop or crash; it runs again`);
   for (const definition of definitions.values()) {
     if (definition.every) await ensurePeriodicJob(db, definition.name, Date.now(), { dueNow: definition.runAtStart === true });
@@ -141,31 +156,31 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     const now = Date.now();
     if (error === undefined) {
       if (outcome && typeof outcome === "object") {
-        await rescheduleJob(db, job.id, { runAt: outcome.runAgainAt, attempts: 0, lastError: null, payload: outcome.payload });
+        await rescheduleJob(db, job.id, { runAt: outcome.runAgainAt, attempts: 0, lastError: null, payload: outcome.payload, by: me });
       } else if (definition.every) {
-        await rescheduleJob(db, job.id, { runAt: now + definition.every, attempts: 0, lastError: null });
+        await rescheduleJob(db, job.id, { runAt: now + definition.every, attempts: 0, lastError: null, by: me });
       } else {
-        await completeJob(db, job.id, now);
+        await completeJob(db, job.id, now, me);
       }
       return;
     }
     if (controller.signal.aborted) {
       // stopped mid-way: handed back as it was, to go on at the next start
-      await rescheduleJob(db, job.id, { runAt: now });
+      await rescheduleJob(db, job.id, { runAt: now, by: me });
       return;
     }
     const attempts = job.attempts + 1;
     const message = errorText(error);
     if (definition.every) {
       log.warn(`jobs: ${job.name} failed (${message}); next run in ${Math.round(definition.every / 1000)} s`);
-      await rescheduleJob(db, job.id, { runAt: now + definition.every, attempts, lastError: message });
+      await rescheduleJob(db, job.id, { runAt: now + definition.every, attempts, lastError: message, by: me });
     } else if (attempts >= (definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS)) {
       log.error(`jobs: ${job.name} #${job.id} failed for good after ${attempts} attempts: ${message}`);
-      await failJob(db, job.id, { attempts, lastError: message, now });
+      await failJob(db, job.id, { attempts, lastError: message, now, by: me });
     } else {
       const wait = (definition.backoffMs ?? defaultBackoff)(attempts);
       log.warn(`jobs: ${job.name} #${job.id} failed (attempt ${attempts}: ${message}); retried in ${Math.round(wait / 1000)} s`);
-      await rescheduleJob(db, job.id, { runAt: now + wait, attempts, lastError: message });
+      await rescheduleJob(db, job.id, { runAt: now + wait, attempts, lastError: message, by: me });
     }
   }
 
@@ -200,8 +215,12 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     try {
       do {
         tickAgain = false;
+        // the jobs of instances that stopped renewing their leases (PostgreSQL)
+        for (const job of await recoverExpiredLeases(db, INTERRUPTED, Date.now())) {
+          log.warn(`jobs: ${job.name} #${job.id} was left by an instance that stopped (its lease ran out); it runs again`);
+        }
         while (!stopped && running.size < concurrency) {
-          const job = await claimDueJob(db, names, Date.now());
+          const job = await claimDueJob(db, names, Date.now(), lease());
           if (!job) break;
           run(job);
         }
@@ -231,6 +250,12 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     setImmediate(() => void tick());
   }
 
+  // the running jobs stay this instance's while it lives
+  const renewal = setInterval(() => {
+    renewLeases(db, [...running.keys()], lease()).catch((error) => log.warn(`jobs: renewing the leases failed: ${errorText(error)}`));
+  }, leaseMs / 3);
+  renewal.unref();
+
   const runner: JobRunner = {
     wake,
     idle: () =>
@@ -243,6 +268,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       stopped = true;
       if (timer) clearTimeout(timer);
       controller.abort();
+      // renewed until the running jobs have handed themselves back
+      void Promise.allSettled([...running.values()]).then(() => clearInterval(renewal));
       const all = Promise.allSettled([...running.values()]);
       let timeout: NodeJS.Timeout | undefined;
       const waited = await Promise.race([

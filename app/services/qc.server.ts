@@ -20,6 +20,7 @@ import {
   approvedPreviews,
   approvePending,
   countActiveUploads,
+  lockUploaderOfProduct,
   countQcImages,
   deleteQcImageRow,
   findQcImage,
@@ -334,9 +335,10 @@ export async function receiveQcUpload(
       }));
       let ids: number[];
       try {
-        // counted again where the photos are recorded: transactions run one at a time, so
-        // two uploads sent together cannot both pass the allowance
+        // counted again where the photos are recorded, one upload of a person to a product
+        // at a time, so two sent together cannot both pass the allowance
         ids = await db.transaction().execute(async (trx) => {
+          await lockUploaderOfProduct(trx, product.id, actor.user.id);
           if (!published) assertAllowance(await countActiveUploads(trx, product.id, actor.user.id), rows.length, errors);
           return insertQcImages(trx, rows);
         });

@@ -61,6 +61,7 @@ import {
   type MultipartLimits,
   type StoredUpload,
 } from "./uploads.server";
+import { isForeignKeyViolation } from "~/lib/db-errors.server";
 
 /** The user object of docs/product/storefront.md 3 (API answers). */
 export type UserJson = {
@@ -513,7 +514,7 @@ export async function deleteUserByAdmin(id: number, actor: Actor): Promise<void>
   try {
     if (!(await deleteUserRow(db, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+    if (isForeignKeyViolation(error)) {
       throw new ApiError(409, ADMIN_MESSAGES.hasLinkedData, "CONFLICT");
     }
     throw error;

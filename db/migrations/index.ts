@@ -18,6 +18,8 @@ import * as m20261126120000 from "./20261126120000_agent_link_forms";
 import * as m20261126130000 from "./20261126130000_bulk_import";
 import * as m20261127090000 from "./20261127090000_discovery";
 import * as m20261128090000 from "./20261128090000_instances";
+import * as m20261128100000 from "./20261128100000_job_leases";
+import * as m20261128110000 from "./20261128110000_postgres_search_filters";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   "20261126130000_bulk_import": m20261126130000,
   "20261127090000_discovery": m20261127090000,
   "20261128090000_instances": m20261128090000,
+  "20261128100000_job_leases": m20261128100000,
+  "20261128110000_postgres_search_filters": m20261128110000,
 };

@@ -4,11 +4,10 @@
  * server. Nothing here reaches into the app's code.
  */
 import crypto from "node:crypto";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { api, type ApiResult } from "../setup/api-client";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startTestServer, type TestServer } from "../setup/server";
+import type { ServerDb } from "../setup/server-db";
 import { startFakeSmtp, type FakeSmtp } from "./smtp";
 
 let counter = 0;
@@ -80,29 +79,31 @@ export async function registerAccount(
   };
 }
 
-/** The server's own SQLite file (<dataDir>/app.db), for setting up states the API cannot reach. */
-export function openServerDb(dataDir: string): Database.Database {
-  const db = new Database(path.join(dataDir, "app.db"));
-  db.pragma("busy_timeout = 5000");
-  return db;
-}
-
 /**
- * A live captcha whose answer the test knows, inserted into the server's database and
- * hashed the way the server hashes answers: HMAC-SHA256 under a key derived from
- * JWT_SECRET (HKDF-SHA256, label "keyed-hash: codes and captchas"). A captcha's answer
- * is otherwise only in its image.
+ * A live captcha whose answer the test knows, inserted into the server's database
+ * (openServerDb, tests/setup/server-db.ts) and hashed the way the server hashes answers:
+ * HMAC-SHA256 under a key derived from JWT_SECRET (HKDF-SHA256, label "keyed-hash: codes
+ * and captchas"). A captcha's answer is otherwise only in its image.
  */
-export function insertKnownCaptcha(db: Database.Database, jwtSecret: string, answer = "k7x2p"): { captchaId: string; captchaText: string } {
+export async function insertKnownCaptcha(
+  db: ServerDb,
+  jwtSecret: string,
+  answer = "k7x2p",
+): Promise<{ captchaId: string; captchaText: string }> {
   const key = Buffer.from(crypto.hkdfSync("sha256", jwtSecret, "", "keyed-hash: codes and captchas", 32));
   const captchaId = crypto.randomUUID();
   const answerHash = crypto.createHmac("sha256", key).update(`captcha:${answer.toLowerCase()}`).digest("hex");
-  db.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?, ?, ?)").run(
-    captchaId,
-    answerHash,
-    new Date(Date.now() + 5 * 60_000).toISOString(),
-  );
+  await db
+    .insertInto("captchas")
+    .values({ id: captchaId, answer_hash: answerHash, expires_at: new Date(Date.now() + 5 * 60_000).toISOString() })
+    .execute();
   return { captchaId, captchaText: answer };
+}
+
+/** Gives an account a role (by name) straight in the server's database, as a role assignment would. */
+export async function grantRole(db: ServerDb, userId: number, roleName: string): Promise<void> {
+  const role = await db.selectFrom("roles").select("id").where("name", "=", roleName).executeTakeFirstOrThrow();
+  await db.insertInto("user_roles").values({ user_id: userId, role_id: role.id }).execute();
 }
 
 /**

@@ -5,9 +5,10 @@
  * into the app's code.
  */
 import crypto from "node:crypto";
-import type Database from "better-sqlite3";
+import { sql } from "kysely";
 import { expect } from "vitest";
 import { api, apiLogin, TEST_ADMIN, type ApiResult } from "../setup/api-client";
+import type { ServerDb } from "../setup/server-db";
 
 export type Recipient = { id: number; email: string; username: string };
 
@@ -17,34 +18,36 @@ let batch = 0;
  * Inserts `count` users with verified addresses (or not), never logged in unless
  * `lastLoginAt` is given. Addresses are unique to this call.
  */
-export function insertRecipients(
-  db: Database.Database,
+export async function insertRecipients(
+  db: ServerDb,
   count: number,
   options: { prefix?: string; verified?: boolean; lastLoginAt?: string | null; usernames?: string[] } = {},
-): Recipient[] {
+): Promise<Recipient[]> {
   const tag = `${Date.now().toString(36)}${(batch += 1)}${crypto.randomBytes(2).toString("hex")}`;
-  const insert = db.prepare("INSERT INTO users (username, email, email_verified, last_login_at) VALUES (?, ?, ?, ?)");
-  const made: Recipient[] = [];
-  db.transaction(() => {
-    for (let n = 0; n < count; n++) {
-      const username = options.usernames?.[n] ?? `${options.prefix ?? "r"}_${tag}_${n}`;
-      const email = `${options.prefix ?? "r"}-${tag}-${n}@example.test`;
-      const info = insert.run(username, email, options.verified === false ? 0 : 1, options.lastLoginAt ?? null);
-      made.push({ id: Number(info.lastInsertRowid), email, username });
-    }
-  })();
-  return made;
+  const wanted = Array.from({ length: count }, (_, n) => ({
+    username: options.usernames?.[n] ?? `${options.prefix ?? "r"}_${tag}_${n}`,
+    email: `${options.prefix ?? "r"}-${tag}-${n}@example.test`,
+  }));
+  if (count === 0) return [];
+  const inserted = await db
+    .insertInto("users")
+    .values(
+      wanted.map((user) => ({ ...user, email_verified: options.verified === false ? 0 : 1, last_login_at: options.lastLoginAt ?? null })),
+    )
+    .returning(["id", "email"])
+    .execute();
+  // in the order asked for (RETURNING promises no order)
+  const ids = new Map(inserted.map((row) => [row.email, row.id]));
+  return wanted.map((user) => ({ id: ids.get(user.email)!, ...user }));
 }
 
 /** Everyone a campaign to `all` reaches right now (what the run fixes as its audience). */
-export function audienceNow(db: Database.Database): string[] {
-  return (
-    db
-      .prepare(
-        "SELECT email FROM users u WHERE email_verified = 1 AND NOT EXISTS (SELECT 1 FROM email_unsubscribes x WHERE x.user_id = u.id) ORDER BY id",
-      )
-      .all() as Array<{ email: string }>
-  ).map((row) => row.email.toLowerCase());
+export async function audienceNow(db: ServerDb): Promise<string[]> {
+  const { rows } = await sql<{ email: string }>`
+    SELECT email FROM users u
+    WHERE email_verified = 1 AND NOT EXISTS (SELECT 1 FROM email_unsubscribes x WHERE x.user_id = u.id)
+    ORDER BY id`.execute(db);
+  return rows.map((row) => row.email.toLowerCase());
 }
 
 export type EmailApi = <T = any>(path: string, options?: { method?: string; body?: unknown }) => Promise<ApiResult<T>>;

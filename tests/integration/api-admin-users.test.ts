@@ -2,12 +2,11 @@
  * The admin users/roles/permissions API (docs/product/admin.md 7) over real HTTP against the
  * built server: success shapes, validation, 401/403/404/409 in the JSON envelope.
  */
-import path from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, postForm } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, run, sql } from "../setup/server-db";
 
 let server: TestServer;
 let superToken: string;
@@ -481,18 +480,17 @@ describe("GET, PUT, DELETE /api/admin/users/:id", () => {
 
     // rows elsewhere that point at the user (as later features' tables will) block the delete
     const linked = await createUser();
-    const sqlite = new SQLite(path.join(server.dataDir, "app.db"));
-    sqlite.pragma("busy_timeout = 5000");
+    const db = openServerDb(server.dataDir);
     try {
-      sqlite.exec("CREATE TABLE test_links (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id))");
-      sqlite.prepare("INSERT INTO test_links (user_id) VALUES (?)").run(linked.id);
+      await run(db, sql`CREATE TABLE test_links (user_id bigint NOT NULL REFERENCES users(id))`);
+      await run(db, sql`INSERT INTO test_links (user_id) VALUES (${linked.id})`);
       const refused = await api(server.url, `/api/admin/users/${linked.id}`, { method: "DELETE", token: superToken });
       expect(refused.status).toBe(409);
       expect(refused.body.message).toBe("The user still has linked data and cannot be deleted");
       expect((await api(server.url, `/api/admin/users/${linked.id}`, { token: superToken })).status).toBe(200);
     } finally {
-      sqlite.exec("DROP TABLE IF EXISTS test_links");
-      sqlite.close();
+      await run(db, sql`DROP TABLE IF EXISTS test_links`);
+      await db.close();
     }
   });
 

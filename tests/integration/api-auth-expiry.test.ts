@@ -5,20 +5,20 @@
  * by moving their first issue back in the server's database, so no test depends on how
  * fast logins run. This server runs without TRUST_PROXY, so X-Forwarded-For is ignored.
  */
-import type Database from "better-sqlite3";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, openServerDb, registerAccount, type TestAccount } from "../fakes/accounts";
+import { client, registerAccount, type TestAccount } from "../fakes/accounts";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, type ServerDb } from "../setup/server-db";
 
 const USER_MAX_AGE = 60;
 const ADMIN_MAX_AGE = 600;
 
 let server: TestServer;
 let smtp: FakeSmtp;
-let db: Database.Database;
+let db: ServerDb;
 let user: TestAccount;
 let userLogin: { accessToken: string; refreshToken: string };
 let adminLogin: { accessToken: string; refreshToken: string; user: { id: number } };
@@ -27,11 +27,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const refresh = (refreshToken: string) => client(server.url)("/api/auth/refresh-token", { body: { refreshToken } });
 
 /** Moves the first issue of every refresh chain of a user `seconds` into the past. */
-function ageChains(userId: number, seconds: number) {
-  db.prepare("UPDATE refresh_tokens SET family_issued_at = ? WHERE user_id = ?").run(
-    new Date(Date.now() - seconds * 1000).toISOString(),
-    userId,
-  );
+async function ageChains(userId: number, seconds: number) {
+  await db
+    .updateTable("refresh_tokens")
+    .set({ family_issued_at: new Date(Date.now() - seconds * 1000).toISOString() })
+    .where("user_id", "=", userId)
+    .execute();
 }
 
 beforeAll(async () => {
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await smtp?.close();
 });
@@ -79,7 +80,7 @@ describe("refresh token age", () => {
   it("a young chain rotates; a regular user's chain older than REFRESH_MAX_AGE_USER is refused", async () => {
     const young = await refresh(userLogin.refreshToken);
     expect(young.status).toBe(200);
-    ageChains(user.id, USER_MAX_AGE + 5);
+    await ageChains(user.id, USER_MAX_AGE + 5);
     const old = await refresh(young.body.refreshToken);
     expect(old.status).toBe(401);
     expect(old.body).toMatchObject({ success: false, code: "REFRESH_TOKEN_EXPIRED" });
@@ -87,18 +88,18 @@ describe("refresh token age", () => {
   });
 
   it("an admin's chain of the same age still works, until REFRESH_MAX_AGE_ADMIN", async () => {
-    ageChains(adminLogin.user.id, USER_MAX_AGE + 5);
+    await ageChains(adminLogin.user.id, USER_MAX_AGE + 5);
     const response = await refresh(adminLogin.refreshToken);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(decodeJwt(response.body.accessToken).email).toBe(TEST_ADMIN.email);
-    ageChains(adminLogin.user.id, ADMIN_MAX_AGE + 5);
+    await ageChains(adminLogin.user.id, ADMIN_MAX_AGE + 5);
     expect((await refresh(response.body.refreshToken)).body.code).toBe("REFRESH_TOKEN_EXPIRED");
   });
 
   it("a client retrying after REFRESH_TOKEN_EXPIRED gets the same answer, and the user's other devices stay logged in", async () => {
     const account = await registerAccount(server.url, smtp);
     const deviceA = await apiLogin(server.url, account.email, account.password);
-    ageChains(account.id, USER_MAX_AGE + 5);
+    await ageChains(account.id, USER_MAX_AGE + 5);
     // device B logged in later: its chain is young
     const deviceB = await apiLogin(server.url, account.email, account.password);
     for (let attempt = 0; attempt < 3; attempt++) {

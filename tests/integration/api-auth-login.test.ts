@@ -6,7 +6,6 @@
  * A captcha's answer is only in the image, so the passing-captcha cases insert a
  * captcha row of known answer (insertKnownCaptcha, with the JWT_SECRET this file fixes).
  */
-import type Database from "better-sqlite3";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -15,7 +14,6 @@ import {
   expectSameAnswer,
   freshIp,
   insertKnownCaptcha,
-  openServerDb,
   registerAccount,
   uniqueEmail,
   uniqueUsername,
@@ -23,12 +21,13 @@ import {
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, type ServerDb } from "../setup/server-db";
 
 const JWT_SECRET = "login-tests-jwt-secret-0123456789abcdef";
 
 let server: TestServer;
 let smtp: FakeSmtp;
-let db: Database.Database;
+let db: ServerDb;
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
@@ -37,13 +36,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await smtp?.close();
 });
 
 /** A live captcha whose answer we know (see the file comment). */
 const knownCaptcha = (answer?: string) => insertKnownCaptcha(db, JWT_SECRET, answer);
+
+/** Marks an account's address as not verified (the state before its code is entered). */
+const unverify = (id: number) => db.updateTable("users").set({ email_verified: 0 }).where("id", "=", id).execute();
 
 const login = (body: Record<string, unknown>, ip = freshIp()) => client(server.url, ip)("/api/auth/login", { body });
 
@@ -142,7 +144,7 @@ describe("POST /api/auth/login", () => {
     expect(wrongAnswer.body).toMatchObject({ success: false, requiresCaptcha: true });
 
     // a correct answer with the right password passes
-    const passed = await login({ email: account.email, password: account.password, ...knownCaptcha("ab3cd") });
+    const passed = await login({ email: account.email, password: account.password, ...(await knownCaptcha("ab3cd")) });
     expect(passed.status, JSON.stringify(passed.body)).toBe(200);
     expect(passed.body.token).toBe(passed.body.accessToken);
     expect(passed.body.user.id).toBe(account.id);
@@ -155,8 +157,12 @@ describe("POST /api/auth/login", () => {
   it("refuses an expired captcha", async () => {
     const account = await registerAccount(server.url, smtp);
     for (let i = 1; i <= 5; i++) await login({ email: account.email, password: `wrong-${i}` });
-    const captcha = knownCaptcha("ex9pd");
-    db.prepare("UPDATE captchas SET expires_at = ? WHERE id = ?").run(new Date(Date.now() - 1000).toISOString(), captcha.captchaId);
+    const captcha = await knownCaptcha("ex9pd");
+    await db
+      .updateTable("captchas")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", captcha.captchaId)
+      .execute();
     const response = await login({ email: account.email, password: account.password, ...captcha });
     expect(response.status).toBe(400);
     expect(response.body.requiresCaptcha).toBe(true);
@@ -174,7 +180,7 @@ describe("POST /api/auth/login", () => {
   it("a captcha works once, even when its attempt failed", async () => {
     const account = await registerAccount(server.url, smtp);
     for (let i = 1; i <= 5; i++) await login({ email: account.email, password: `wrong-${i}` });
-    const captcha = knownCaptcha("mn4pq");
+    const captcha = await knownCaptcha("mn4pq");
     // the captcha is right, the password is not: 401, and the captcha is spent
     const wrongPassword = await login({ email: account.email, password: "still-wrong", ...captcha });
     expect(wrongPassword.status).toBe(401);
@@ -201,7 +207,7 @@ describe("POST /api/auth/login", () => {
     const fromThere = await login({ email: account.email, password: account.password }, ip);
     expect(fromThere.status).toBe(400);
     expect(fromThere.body.requiresCaptcha).toBe(true);
-    const withCaptcha = await login({ email: account.email, password: account.password, ...knownCaptcha() }, ip);
+    const withCaptcha = await login({ email: account.email, password: account.password, ...(await knownCaptcha()) }, ip);
     expect(withCaptcha.status).toBe(200);
     // the same account from another address needs none
     const elsewhere = await login({ email: account.email, password: account.password });
@@ -213,7 +219,7 @@ describe("POST /api/auth/login", () => {
     let failures = 0;
     let throttled: Awaited<ReturnType<typeof login>> | undefined;
     while (!throttled && failures < 100) {
-      const response = await login({ email: account.email, password: "wrong-password", ...(failures >= 5 ? knownCaptcha() : {}) });
+      const response = await login({ email: account.email, password: "wrong-password", ...(failures >= 5 ? await knownCaptcha() : {}) });
       if (response.status === 429) throttled = response;
       else {
         expect(response.status).toBe(401);
@@ -231,7 +237,7 @@ describe("POST /api/auth/login", () => {
 
   it("answers an unverified address with 403 requiresEmailVerification, only for the right password", async () => {
     const account = await registerAccount(server.url, smtp);
-    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    await unverify(account.id);
 
     const wrong = await login({ email: account.email, password: "not-the-password" });
     expect(wrong.status).toBe(401);
@@ -259,7 +265,7 @@ describe("POST /api/auth/login", () => {
 describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => {
   it("mails a code to an unverified address; verifying it lets the account log in", async () => {
     const account = await registerAccount(server.url, smtp);
-    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    await unverify(account.id);
     const call = client(server.url, freshIp());
 
     const since = Date.now();
@@ -289,7 +295,7 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
 
   it("answers the same for an address without an account, and mails nothing there", async () => {
     const unverified = await registerAccount(server.url, smtp);
-    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(unverified.id);
+    await unverify(unverified.id);
     const nobody = uniqueEmail("nobody");
     const since = Date.now();
     const forNobody = await client(server.url, freshIp())("/api/auth/resend-verification", { body: { email: nobody } });
@@ -302,7 +308,7 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
 
   it("answers in the same time whether or not the address waits for verification: the mail goes after the answer", async () => {
     const known = await Promise.all([createAccountByAdmin(server.url), createAccountByAdmin(server.url)]);
-    for (const account of known) db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    for (const account of known) await unverify(account.id);
     await expectSameAnswer(
       smtp,
       (email) => client(server.url, freshIp())("/api/auth/resend-verification", { body: { email } }),
@@ -313,7 +319,7 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
 
   it("limits resending to one code a minute per address (429)", async () => {
     const account = await registerAccount(server.url, smtp);
-    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    await unverify(account.id);
     const first = await client(server.url, freshIp())("/api/auth/resend-verification", { body: { email: account.email } });
     expect(first.status).toBe(200);
     const second = await client(server.url, freshIp())("/api/auth/resend-verification", { body: { email: account.email } });
@@ -323,7 +329,7 @@ describe("POST /api/auth/resend-verification and /api/auth/verify-email", () => 
 
   it("a code mailed for another purpose (password reset) does not verify the address", async () => {
     const account = await registerAccount(server.url, smtp);
-    db.prepare("UPDATE users SET email_verified = 0 WHERE id = ?").run(account.id);
+    await unverify(account.id);
     const since = Date.now();
     expect((await client(server.url, freshIp())("/api/auth/send-reset-code", { body: { email: account.email } })).status).toBe(200);
     await smtp.waitForMail(account.email, { since });

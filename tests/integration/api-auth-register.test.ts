@@ -12,12 +12,12 @@ import {
   expectSameAnswer,
   freshIp,
   insertKnownCaptcha,
-  openServerDb,
   registerAccount,
   uniqueEmail,
   uniqueUsername,
   useServerWithMail,
 } from "../fakes/accounts";
+import { openServerDb } from "../setup/server-db";
 
 const live = useServerWithMail();
 
@@ -97,9 +97,9 @@ describe("POST /api/auth/send-registration-code", () => {
       while (!refused && accepted < 300) {
         const emails = Array.from({ length: 10 }, (_, i) => uniqueEmail(`ip${accepted + i}`));
         const batch = await Promise.all(
-          emails.map((email) =>
+          emails.map(async (email) =>
             call("/api/auth/send-registration-code", {
-              body: { email, ...(withCaptcha ? insertKnownCaptcha(db, secrets.JWT_SECRET) : {}) },
+              body: { email, ...(withCaptcha ? await insertKnownCaptcha(db, secrets.JWT_SECRET) : {}) },
             }),
           ),
         );
@@ -118,13 +118,13 @@ describe("POST /api/auth/send-registration-code", () => {
     expect(refused!.body).toMatchObject({ success: false, code: "CAPTCHA_REQUIRED", requiresCaptcha: true });
     expect(accepted).toBeGreaterThanOrEqual(20);
     const wrongCaptcha = await call("/api/auth/send-registration-code", {
-      body: { email: uniqueEmail("ip-wrong"), ...insertKnownCaptcha(db, secrets.JWT_SECRET, "right"), captchaText: "wrong" },
+      body: { email: uniqueEmail("ip-wrong"), ...(await insertKnownCaptcha(db, secrets.JWT_SECRET, "right")), captchaText: "wrong" },
     });
     expect(wrongCaptcha.status).toBe(400);
     expect(wrongCaptcha.body.requiresCaptcha).toBe(true);
     // with a solved captcha each, sending goes on up to the hourly limit
     await sendUntilRefused(true);
-    db.close();
+    await db.close();
     expect(refused, `no 429 after ${accepted} code e-mails from one address`).toBeDefined();
     expect(refused!.status).toBe(429);
     expect(refused!.body).toMatchObject({ success: false, code: "RATE_LIMITED", message: expect.any(String) });
@@ -279,12 +279,16 @@ describe("POST /api/auth/register", () => {
     try {
       const email = uniqueEmail("stored");
       const code = await mailedCode(email);
-      const rows = db.prepare("SELECT * FROM verification_codes WHERE email = ?").all(email) as Array<Record<string, unknown>>;
+      const rows = await db.selectFrom("verification_codes").selectAll().where("email", "=", email).execute();
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows)).not.toContain(code);
 
       // ten minutes later (moved back in the database): the code no longer registers
-      db.prepare("UPDATE verification_codes SET expires_at = ? WHERE email = ?").run(new Date(Date.now() - 1000).toISOString(), email);
+      await db
+        .updateTable("verification_codes")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where("email", "=", email)
+        .execute();
       const late = await client(live.server.url, freshIp())("/api/auth/register", {
         body: { username: uniqueUsername(), email, password: "secret-password", code },
       });
@@ -292,11 +296,11 @@ describe("POST /api/auth/register", () => {
       expect(fieldsOf(late.body)).toContain("code");
 
       const account = await registerAccount(live.server.url, live.smtp);
-      const { password_hash } = db.prepare("SELECT password_hash FROM users WHERE id = ?").get(account.id) as { password_hash: string };
+      const { password_hash } = await db.selectFrom("users").select("password_hash").where("id", "=", account.id).executeTakeFirstOrThrow();
       expect(password_hash).toMatch(/^\$(argon2id|2[aby])\$/);
       expect(password_hash).not.toContain(account.password);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 

@@ -9,12 +9,12 @@ import {
   createAccountByAdmin,
   expectSameAnswer,
   freshIp,
-  openServerDb,
   pageLogin,
   registerAccount,
   uniqueEmail,
   useServerWithMail,
 } from "../fakes/accounts";
+import { withServerDb } from "../setup/server-db";
 
 const live = useServerWithMail();
 
@@ -90,14 +90,11 @@ describe("POST /api/auth/refresh-token", () => {
 
   it("stores refresh tokens hashed", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
-    const db = openServerDb(live.server.dataDir);
-    try {
-      const rows = db.prepare("SELECT * FROM refresh_tokens WHERE user_id = ?").all(account.id);
-      expect(rows.length).toBeGreaterThan(0);
-      expect(JSON.stringify(rows)).not.toContain(account.refreshToken);
-    } finally {
-      db.close();
-    }
+    const rows = await withServerDb(live.server.dataDir, (db) =>
+      db.selectFrom("refresh_tokens").selectAll().where("user_id", "=", account.id).execute(),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(account.refreshToken);
   });
 
   it("a refresh token is not an access token, nor the other way round", async () => {

@@ -5,18 +5,17 @@
  * use, the built-in HTML templates, the overview and campaign stats; and the admin pages'
  * own guards.
  */
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountByAdmin, openServerDb, pageLogin } from "../fakes/accounts";
+import { createAccountByAdmin, grantRole, pageLogin } from "../fakes/accounts";
 import { createCampaign, createTemplate, emailApi, execute, insertRecipients, waitForCampaign, type EmailApi } from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
-
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, row, rows, sql, type ServerDb } from "../setup/server-db";
 
 let server: TestServer;
 let smtp: FakeSmtp;
-let db: Database.Database;
+let db: ServerDb;
 let call: EmailApi;
 
 beforeAll(async () => {
@@ -29,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await smtp?.close();
 });
@@ -73,7 +72,8 @@ describe("who may call /api/email", () => {
   it("answers 403 '权限不足，需要管理员权限' to a regular user, and changes nothing", async () => {
     const regular = await createAccountByAdmin(server.url);
     const { accessToken } = await apiLogin(server.url, regular.email, regular.password);
-    const before = db.prepare("SELECT (SELECT count(*) FROM email_templates) AS t, (SELECT count(*) FROM email_campaigns) AS c").get();
+    const counts = () => row(db, sql`SELECT (SELECT count(*) FROM email_templates) AS t, (SELECT count(*) FROM email_campaigns) AS c`);
+    const before = await counts();
     for (const [method, path, body] of endpoints) {
       const response = await api(server.url, `/api/email${path}`, { method, body, token: accessToken });
       expect(response.status, `${method} ${path}`).toBe(403);
@@ -85,14 +85,12 @@ describe("who may call /api/email", () => {
         error: "FORBIDDEN",
       });
     }
-    expect(db.prepare("SELECT (SELECT count(*) FROM email_templates) AS t, (SELECT count(*) FROM email_campaigns) AS c").get()).toEqual(
-      before,
-    );
+    expect(await counts()).toEqual(before);
   });
 
   it("lets an admin (role admin, without any permission) in, as the spec says: super_admin and admin", async () => {
     const made = await createAccountByAdmin(server.url);
-    db.prepare("INSERT INTO user_roles (user_id, role_id) SELECT ?, id FROM roles WHERE name = 'admin'").run(made.id);
+    await grantRole(db, made.id, "admin");
     const { accessToken } = await apiLogin(server.url, made.email, made.password);
     const response = await api(server.url, "/api/email/templates", { token: accessToken });
     expect(response.status).toBe(200);
@@ -188,12 +186,12 @@ describe("templates", () => {
       smtp.behave({});
     }
     // a test is no campaign: nothing was logged as sent
-    expect(db.prepare("SELECT count(*) AS n FROM email_sends WHERE email = ?").get(TEST_ADMIN.email)).toEqual({ n: 0 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_sends WHERE email = ${TEST_ADMIN.email}`)).toEqual({ n: 0 });
   });
 
   it("refuses bad input with 400 naming each field, and stores nothing", async () => {
-    const count = () => (db.prepare("SELECT count(*) AS n FROM email_templates").get() as { n: number }).n;
-    const before = count();
+    const count = async () => (await row(db, sql<{ n: number }>`SELECT count(*) AS n FROM email_templates`))!.n;
+    const before = await count();
     const missing = await call("/templates", { body: { name: " ", subject: "", html_content: "  " } });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ success: false, data: null, error: "VALIDATION_ERROR" });
@@ -220,7 +218,7 @@ describe("templates", () => {
       body: undefined,
     });
     expect(notJson.status).toBe(400);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it("refuses to delete a template a campaign uses (409), naming the campaign and what to do", async () => {
@@ -299,7 +297,7 @@ describe("campaigns", () => {
   });
 
   it("follows the status rules: execute only a draft (a paused one resumes), pause only a sending one, edit only a draft, delete unless sending", async () => {
-    insertRecipients(db, 3, { prefix: "rules" });
+    await insertRecipients(db, 3, { prefix: "rules" });
     const draft = await createCampaign(call, { name: "Rules", html_content: "<p>r</p>" });
 
     expect((await call(`/campaigns/${draft.id}/pause`, { method: "POST" })).status).toBe(400);
@@ -337,7 +335,7 @@ describe("campaigns", () => {
     );
     const deleted = await call(`/campaigns/${done.id}`, { method: "DELETE" });
     expect(deleted.body).toEqual({ success: true, message: "Campaign deleted", data: null, error: null });
-    expect(db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ?").get(done.id)).toEqual({ n: 0 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_sends WHERE campaign_id = ${done.id}`)).toEqual({ n: 0 });
   });
 
   it("edits a draft; refuses to execute one with nothing to send; schedules and takes back a scheduled one", async () => {
@@ -359,13 +357,13 @@ describe("campaigns", () => {
     });
     const scheduled = await execute(call, empty.id);
     expect(scheduled.body).toMatchObject({ message: "Campaign scheduled", data: { status: "scheduled", next_run_at: at } });
-    expect(db.prepare("SELECT run_at FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({
+    expect(await row(db, sql`SELECT run_at FROM jobs WHERE key = ${`campaign-start:${empty.id}`} AND status = 'pending'`)).toEqual({
       run_at: Date.parse(at),
     });
     expect((await call(`/campaigns/${empty.id}/pause`, { method: "POST" })).status).toBe(400);
     const back = await call(`/campaigns/${empty.id}/unschedule`, { method: "POST" });
     expect(back.body.data).toMatchObject({ status: "draft", next_run_at: null });
-    expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE key = ? AND status = 'pending'").get(`campaign-start:${empty.id}`)).toEqual({
+    expect(await row(db, sql`SELECT count(*) AS n FROM jobs WHERE key = ${`campaign-start:${empty.id}`} AND status = 'pending'`)).toEqual({
       n: 0,
     });
   });
@@ -410,7 +408,7 @@ describe("built-in HTML templates", () => {
 
 describe("statistics", () => {
   it("campaign stats answer {sent, failed, pending}", async () => {
-    const [refused] = insertRecipients(db, 1, { prefix: "stats" });
+    const [refused] = await insertRecipients(db, 1, { prefix: "stats" });
     smtp.behave({ refuseRecipients: { [refused.email]: { code: 550, message: "no" } } });
     try {
       const created = await createCampaign(call, { name: "Stats", html_content: "<p>s</p>" });
@@ -440,20 +438,19 @@ describe("statistics", () => {
         "recentStats",
       ]),
     );
-    const statuses = db.prepare("SELECT status, count(*) AS n FROM email_campaigns GROUP BY status").all() as Array<{
-      status: string;
-      n: number;
-    }>;
+    const statuses = await rows(db, sql<{ status: string; n: number }>`SELECT status, count(*) AS n FROM email_campaigns GROUP BY status`);
     const count = (status: string) => statuses.find((row) => row.status === status)?.n ?? 0;
     expect(data.totalCampaigns).toBe(statuses.reduce((sum, row) => sum + row.n, 0));
     expect(data.draftCampaigns).toBe(count("draft"));
     expect(data.completedCampaigns).toBe(count("completed"));
     expect(data.activeCampaigns).toBe(count("sending") + count("scheduled") + count("paused"));
-    const logs = db
-      .prepare(
-        "SELECT coalesce(sum(status = 'sent'), 0) AS sent, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status IN ('pending', 'sending')), 0) AS pending FROM email_sends",
-      )
-      .get() as { sent: number; failed: number; pending: number };
+    const logs = (await row(
+      db,
+      sql<{ sent: number; failed: number; pending: number }>`
+        SELECT count(*) FILTER (WHERE status = 'sent') AS sent, count(*) FILTER (WHERE status = 'failed') AS failed,
+          count(*) FILTER (WHERE status IN ('pending', 'sending')) AS pending
+        FROM email_sends`,
+    ))!;
     expect(data.emailLogs).toMatchObject({
       sent: logs.sent,
       failed: logs.failed,
@@ -499,7 +496,7 @@ describe("the admin pages", () => {
       body: new URLSearchParams({ intent: "create", name: "visitor", subject: "x", html_content: "x" }),
     });
     expect(visitorPost.status).toBe(401);
-    expect(db.prepare("SELECT count(*) AS n FROM email_templates WHERE name = 'visitor'").get()).toEqual({ n: 0 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_templates WHERE name = 'visitor'`)).toEqual({ n: 0 });
     const regular = await createAccountByAdmin(server.url);
     const cookie = await pageLogin(server.url, regular.email, regular.password);
     for (const path of pages) {
@@ -513,7 +510,7 @@ describe("the admin pages", () => {
       body: new URLSearchParams({ intent: "create", name: "x", subject: "x", html_content: "x" }),
     });
     expect(post.status).toBe(403);
-    expect(db.prepare("SELECT count(*) AS n FROM email_templates WHERE name = 'x'").get()).toEqual({ n: 0 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_templates WHERE name = 'x'`)).toEqual({ n: 0 });
   });
 
   it("answer the admin with every tab, and 404 for a campaign that is not there", async () => {

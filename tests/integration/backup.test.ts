@@ -10,7 +10,8 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
-import { makeDataDir, runScript, startTestServer } from "../setup/server";
+import { ROOT } from "../setup/paths";
+import { childEnv, makeDataDir, runScript, startTestServer } from "../setup/server";
 
 describe("npm run backup", () => {
   it("makes a copy that opens and passes integrity_check under concurrent writes", async () => {
@@ -74,6 +75,25 @@ describe("npm run backup", () => {
     const result = await runScript("backup", [], { DATA_DIR: makeDataDir() });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("usage: npm run backup -- <file>");
+  });
+});
+
+describe("the backup script as the production image runs it (compiled, no tsx)", () => {
+  it("build/server/backup.js copies the database", async () => {
+    const dataDir = makeDataDir();
+    const copy = path.join(dataDir, "copy.db");
+    const backup = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(ROOT, "build", "server", "backup.js"), copy], {
+        cwd: ROOT,
+        env: childEnv({ DATA_DIR: dataDir }),
+      });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      child.stderr.on("data", (chunk) => (out += chunk));
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    expect(backup.code, backup.out).toBe(0);
+    expect(backup.out).toContain("integrity ok");
   });
 });
 

@@ -1,19 +1,19 @@
 /**
  * E-mail marketing against the spec and docs/runtime.md, the points an audit found (real
- * built server, real SQLite, real HTTP, a real SMTP server on 127.0.0.1): a campaign that
+ * built server, its real database, real HTTP, a real SMTP server on 127.0.0.1): a campaign that
  * is not a draft refuses any edit with '只有草稿状态的活动可以编辑' (API and page); a PUT
  * keeps what it does not name; the completion indicator of a run that reached nobody; the
  * one-click unsubscribe POST without a form body; the list's pagination fields; a
  * campaign subject with its template's own variables.
  */
 import crypto from "node:crypto";
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookieHeader, openServerDb, pageLogin, setCookies } from "../fakes/accounts";
+import { cookieHeader, grantRole, pageLogin, setCookies } from "../fakes/accounts";
 import { createCampaign, createTemplate, emailApi, execute, insertRecipients, waitForCampaign, type EmailApi } from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, type ServerDb } from "../setup/server-db";
 
 const JWT_SECRET = "email-audit-tests-jwt-secret-0123456789";
 const EDIT_DRAFT_ONLY = "只有草稿状态的活动可以编辑";
@@ -26,7 +26,7 @@ function signedToken(userId: number): string {
 
 let server: TestServer;
 let smtp: FakeSmtp;
-let db: Database.Database;
+let db: ServerDb;
 let call: EmailApi;
 
 beforeAll(async () => {
@@ -39,12 +39,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await smtp?.close();
 });
 
-const row = (id: number) => db.prepare("SELECT name, subject, status, updated_at FROM email_campaigns WHERE id = ?").get(id);
+const row = (id: number) =>
+  db.selectFrom("email_campaigns").select(["name", "subject", "status", "updated_at"]).where("id", "=", id).executeTakeFirst();
 
 /**
  * Runs `work` with every user but `only` out of the audience (unsubscribed in the
@@ -52,13 +53,17 @@ const row = (id: number) => db.prepare("SELECT name, subject, status, updated_at
  */
 async function audienceOf<T>(only: number[], work: () => Promise<T>): Promise<T> {
   const keep = new Set(only);
-  const others = (db.prepare("SELECT id, email FROM users").all() as Array<{ id: number; email: string }>).filter((u) => !keep.has(u.id));
-  const insert = db.prepare("INSERT OR IGNORE INTO email_unsubscribes (user_id, email, source) VALUES (?, ?, 'test')");
-  for (const user of others) insert.run(user.id, user.email);
+  const others = (await db.selectFrom("users").select(["id", "email"]).execute()).filter((u) => !keep.has(u.id));
+  if (others.length)
+    await db
+      .insertInto("email_unsubscribes")
+      .values(others.map((user) => ({ user_id: user.id, email: user.email, source: "test" })))
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
   try {
     return await work();
   } finally {
-    db.prepare("DELETE FROM email_unsubscribes WHERE source = 'test'").run();
+    await db.deleteFrom("email_unsubscribes").where("source", "=", "test").execute();
   }
 }
 
@@ -79,7 +84,7 @@ describe("editing a campaign that is not a draft", () => {
     const done = await completedCampaign();
 
     for (const id of [scheduled.id, done.id]) {
-      const before = row(id);
+      const before = await row(id);
       const bodies: unknown[] = [
         { name: "Renamed" },
         {},
@@ -92,7 +97,7 @@ describe("editing a campaign that is not a draft", () => {
         expect(response.status, JSON.stringify(body)).toBe(400);
         expect(response.body, JSON.stringify(body)).toMatchObject({ success: false, message: EDIT_DRAFT_ONLY, data: null });
       }
-      expect(row(id)).toEqual(before);
+      expect(await row(id)).toEqual(before);
     }
     expect((await call("/campaigns/999999", { method: "PUT", body: { name: "x" } })).status).toBe(404);
   });
@@ -108,7 +113,7 @@ describe("editing a campaign that is not a draft", () => {
     expect(html).toContain(EDIT_DRAFT_ONLY);
     expect(html).not.toContain('name="intent" value="update"');
 
-    const before = row(done.id);
+    const before = await row(done.id);
     const posted = await fetch(`${server.url}${path}?modal=edit`, {
       method: "POST",
       redirect: "manual",
@@ -117,7 +122,7 @@ describe("editing a campaign that is not a draft", () => {
     });
     expect(posted.status).toBe(302);
     expect(posted.headers.get("location")).toBe(path);
-    expect(row(done.id)).toEqual(before);
+    expect(await row(done.id)).toEqual(before);
     const cookies = setCookies(posted.headers);
     cookies.set("sid", cookie.slice("sid=".length));
     const after = await fetch(`${server.url}${path}`, { headers: { Cookie: cookieHeader(cookies) } });
@@ -179,7 +184,7 @@ describe("template variables", () => {
     );
 
     const marker = crypto.randomBytes(3).toString("hex");
-    const [user] = insertRecipients(db, 1, { prefix: "vars" });
+    const [user] = await insertRecipients(db, 1, { prefix: "vars" });
     const created = await createCampaign(call, { subject: `{{discount}}% off [${marker}]`, template_id: template.id });
     await audienceOf([user.id], async () => {
       await execute(call, created.id);
@@ -210,7 +215,7 @@ describe("campaign subjects with the template's own variables", () => {
     expect(unknown.body.errors[0].field).toBe("subject");
 
     const marker = crypto.randomBytes(3).toString("hex");
-    const [user] = insertRecipients(db, 1, { prefix: "subj" });
+    const [user] = await insertRecipients(db, 1, { prefix: "subj" });
     const created = await createCampaign(call, { subject: `Use {{promo}} [${marker}]`, template_id: template.id });
     await audienceOf([user.id], async () => {
       await execute(call, created.id);
@@ -253,14 +258,21 @@ describe("the campaign list", () => {
 
 describe("the one-click unsubscribe", () => {
   it("POST /unsubscribe?token= unsubscribes with no body, a text body or a JSON body too: 200, never a redirect; GET changes nothing", async () => {
-    const users = insertRecipients(db, 4, { prefix: "oneclick" });
-    const count = (id: number) => (db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(id) as { n: number }).n;
+    const users = await insertRecipients(db, 4, { prefix: "oneclick" });
+    const count = async (id: number) =>
+      (
+        await db
+          .selectFrom("email_unsubscribes")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("user_id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).n;
     const link = (id: number) => `${server.url}/unsubscribe?token=${signedToken(id)}`;
 
     const page = await fetch(link(users[0].id), { redirect: "manual" });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(">Unsubscribe</button>");
-    expect(count(users[0].id)).toBe(0);
+    expect(await count(users[0].id)).toBe(0);
 
     const variants: RequestInit[] = [
       { method: "POST" },
@@ -273,7 +285,7 @@ describe("the one-click unsubscribe", () => {
       expect(response.status, JSON.stringify(init)).toBe(200);
       expect(response.headers.get("location")).toBeNull();
       expect(await response.text()).toContain("You are unsubscribed");
-      expect(count(users[n].id), JSON.stringify(init)).toBe(1);
+      expect(await count(users[n].id), JSON.stringify(init)).toBe(1);
     }
     // a forged token still changes nothing, body or not
     const forged = await fetch(`${server.url}/unsubscribe?token=${users[0].id}.${"A".repeat(22)}`, { method: "POST", redirect: "manual" });
@@ -304,7 +316,7 @@ describe("who may see the e-mail marketing pages", () => {
       token: accessToken,
       body: { username: `ra_${crypto.randomBytes(3).toString("hex")}`, email, password: "role-admin-pw" },
     });
-    db.prepare("INSERT INTO user_roles (user_id, role_id) SELECT ?, id FROM roles WHERE name = 'admin'").run(created.body.data.id);
+    await grantRole(db, created.body.data.id, "admin");
     const cookie = await pageLogin(server.url, email, "role-admin-pw");
     for (const path of [
       "/admin/email-management",

@@ -8,16 +8,15 @@
  * - a scheduled campaign whose time passed while the server was down starts at start.
  */
 import crypto from "node:crypto";
-import type Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { openServerDb } from "../fakes/accounts";
 import { createCampaign, deliveries, emailApi, execute, insertRecipients, until, waitForCampaign, type Recipient } from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, row, rows, sql, type ServerDb } from "../setup/server-db";
 
 const CONNECTIONS = 3;
 const servers: TestServer[] = [];
-const dbs: Database.Database[] = [];
+const dbs: ServerDb[] = [];
 let smtp: FakeSmtp | undefined;
 
 async function start(dataDir: string, env: Record<string, string> = {}) {
@@ -39,29 +38,27 @@ function open(dataDir: string) {
 afterEach(() => smtp?.behave({}));
 
 afterAll(async () => {
-  for (const db of dbs) db.close();
+  for (const db of dbs) await db.close();
   for (const server of servers) await server.stop("SIGKILL");
   await smtp?.close();
 });
 
-const statusCounts = (db: Database.Database, campaignId: number) =>
+const statusCounts = async (db: ServerDb, campaignId: number) =>
   Object.fromEntries(
     (
-      db.prepare("SELECT status, count(*) AS n FROM email_sends WHERE campaign_id = ? GROUP BY status").all(campaignId) as Array<{
-        status: string;
-        n: number;
-      }>
+      await rows(
+        db,
+        sql<{ status: string; n: number }>`SELECT status, count(*) AS n FROM email_sends WHERE campaign_id = ${campaignId} GROUP BY status`,
+      )
     ).map((row) => [row.status, row.n]),
   );
 
 /** A fresh server with `count` recipients who never logged in (the admin did: not in `inactive`). */
-async function setUp(
-  count: number,
-): Promise<{ dataDir: string; server: TestServer; db: Database.Database; users: Recipient[]; marker: string }> {
+async function setUp(count: number): Promise<{ dataDir: string; server: TestServer; db: ServerDb; users: Recipient[]; marker: string }> {
   const dataDir = makeDataDir();
   const server = await start(dataDir);
   const db = open(dataDir);
-  const users = insertRecipients(db, count, { prefix: "restart" });
+  const users = await insertRecipients(db, count, { prefix: "restart" });
   return { dataDir, server, db, users, marker: crypto.randomBytes(4).toString("hex") };
 }
 
@@ -76,19 +73,14 @@ describe("a campaign run across restarts", () => {
     await until(() => ofCampaign().length >= 8, 15_000, "the first messages");
 
     expect(await server.stop("SIGTERM")).toBe(0);
-    const stopped = statusCounts(db, created.id);
+    const stopped = await statusCounts(db, created.id);
     expect(stopped.sending ?? 0).toBe(0);
     // everything the relay accepted is recorded as sent, nothing more
     expect(stopped.sent).toBe(ofCampaign().length);
     expect(stopped.pending).toBe(40 - stopped.sent);
     expect(stopped.pending).toBeGreaterThan(0);
-    expect(
-      db
-        .prepare("SELECT status FROM jobs WHERE key = ?")
-        .get(
-          `campaign-run:${(db.prepare("SELECT id FROM email_campaign_runs WHERE campaign_id = ?").get(created.id) as { id: number }).id}`,
-        ),
-    ).toEqual({ status: "pending" });
+    const run = await row(db, sql<{ id: number }>`SELECT id FROM email_campaign_runs WHERE campaign_id = ${created.id}`);
+    expect(await row(db, sql`SELECT status FROM jobs WHERE key = ${`campaign-run:${run!.id}`}`)).toEqual({ status: "pending" });
 
     const again = await start(dataDir);
     const callAgain = await emailApi(again.url);
@@ -114,7 +106,7 @@ describe("a campaign run across restarts", () => {
     await until(() => ofCampaign().length >= 8, 15_000, "the first messages");
 
     await server.stop("SIGKILL");
-    const killed = statusCounts(db, created.id);
+    const killed = await statusCounts(db, created.id);
     const inFlight = killed.sending ?? 0;
     expect(inFlight).toBeGreaterThan(0);
     expect(inFlight).toBeLessThanOrEqual(CONNECTIONS);
@@ -136,9 +128,7 @@ describe("a campaign run across restarts", () => {
     // the ones sent twice are exactly among those marked uncertain in the log
     const uncertain = new Set(
       (
-        db.prepare("SELECT s.email FROM email_sends s WHERE s.campaign_id = ? AND s.uncertain = 1").all(created.id) as Array<{
-          email: string;
-        }>
+        await rows(db, sql<{ email: string }>`SELECT s.email FROM email_sends s WHERE s.campaign_id = ${created.id} AND s.uncertain = 1`)
       ).map((row) => row.email),
     );
     expect(uncertain.size).toBe(inFlight);
@@ -196,7 +186,7 @@ describe("the sending thread", () => {
     const dataDir = makeDataDir();
     const server = await start(dataDir, { EMAIL_WORKER_IDLE_MS: "400" });
     const db = open(dataDir);
-    const users = insertRecipients(db, 20, { prefix: "idle" });
+    const users = await insertRecipients(db, 20, { prefix: "idle" });
     const call = await emailApi(server.url);
     for (const round of [1, 2]) {
       const marker = crypto.randomBytes(4).toString("hex");

@@ -5,9 +5,7 @@
  * scheduled starts. Restarts (SIGTERM, kill -9) are in email-restarts.test.ts.
  */
 import crypto from "node:crypto";
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openServerDb } from "../fakes/accounts";
 import {
   createCampaign,
   createTemplate,
@@ -21,6 +19,7 @@ import {
 } from "../fakes/email";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, row, rows, run, sql, type ServerDb } from "../setup/server-db";
 
 const CONNECTIONS = 3;
 const JWT_SECRET = "email-sending-tests-jwt-secret-0123456789";
@@ -37,7 +36,7 @@ function signedToken(userId: number): string {
 
 let server: TestServer;
 let smtp: FakeSmtp;
-let db: Database.Database;
+let db: ServerDb;
 let call: EmailApi;
 
 beforeAll(async () => {
@@ -57,7 +56,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await smtp?.close();
 });
@@ -65,31 +64,36 @@ afterAll(async () => {
 const tag = () => crypto.randomBytes(4).toString("hex");
 const ofCampaign = (marker: string) => smtp.messages.filter((m) => m.subject.includes(marker));
 
-function sendLogOf(
-  campaignId: number,
-): Array<{ user_id: number; status: string; attempts: number; last_error: string | null; uncertain: number }> {
-  return db
-    .prepare("SELECT user_id, status, attempts, last_error, uncertain FROM email_sends WHERE campaign_id = ? ORDER BY id")
-    .all(campaignId) as never;
+function sendLogOf(campaignId: number) {
+  return rows(
+    db,
+    sql<{ user_id: number; status: string; attempts: number; last_error: string | null; uncertain: number }>`
+      SELECT user_id, status, attempts, last_error, uncertain FROM email_sends WHERE campaign_id = ${campaignId} ORDER BY id`,
+  );
 }
 
 /**
  * The users of earlier tests are taken out of the audience (unsubscribed directly in the
  * database), so a campaign to `all` reaches exactly this test's users and the admin.
  */
-function onlyThese(): void {
-  db.prepare(
-    "INSERT OR IGNORE INTO email_unsubscribes (user_id, email, source) SELECT id, email, 'test' FROM users WHERE email NOT LIKE 'admin@%'",
-  ).run();
+async function onlyThese(): Promise<void> {
+  await run(
+    db,
+    sql`INSERT INTO email_unsubscribes (user_id, email, source)
+      SELECT id, email, 'test' FROM users WHERE email NOT LIKE 'admin@%'
+      ON CONFLICT DO NOTHING`,
+  );
 }
 
 describe("a campaign run", () => {
   it("never mails addresses under the reserved .invalid domain (the demo accounts), verified or not", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 3, { prefix: "deliverable" });
-    const demo = db
-      .prepare("INSERT INTO users (username, email, email_verified) VALUES (?, ?, 1)")
-      .run(`demo_${tag()}`, `demo-${tag()}@demo.INVALID`);
+    await onlyThese();
+    const users = await insertRecipients(db, 3, { prefix: "deliverable" });
+    const demo = await db
+      .insertInto("users")
+      .values({ username: `demo_${tag()}`, email: `demo-${tag()}@demo.INVALID`, email_verified: 1 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const marker = tag();
     const created = await createCampaign(call, { subject: `Reachable [${marker}]`, html_content: "<p>hi</p>", recipient_type: "all" });
     const started = await execute(call, created.id);
@@ -98,18 +102,14 @@ describe("a campaign run", () => {
     const to = ofCampaign(marker).flatMap((m) => m.to);
     for (const user of users) expect(to).toContain(user.email.toLowerCase());
     expect(to.some((address) => /\.invalid$/i.test(address))).toBe(false);
-    expect(
-      (
-        db.prepare("SELECT count(*) AS n FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, demo.lastInsertRowid) as {
-          n: number;
-        }
-      ).n,
-    ).toBe(0);
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_sends WHERE campaign_id = ${created.id} AND user_id = ${demo.id}`)).toEqual({
+      n: 0,
+    });
   });
 
   it("delivers exactly one message to each of 50 users, with the variables, a text part and the unsubscribe headers", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 50, { prefix: "fifty" });
+    await onlyThese();
+    const users = await insertRecipients(db, 50, { prefix: "fifty" });
     const marker = tag();
     const template = await createTemplate(call, { subject: `Hello {{userName}} [${marker}]` });
     const created = await createCampaign(call, {
@@ -163,7 +163,7 @@ describe("a campaign run", () => {
       expect(mail.messageId).toMatch(new RegExp(`^<campaign-${created.id}\\.run-\\d+\\.user-${user.id}@qc\\.example>$`));
     }
 
-    const log = sendLogOf(created.id);
+    const log = await sendLogOf(created.id);
     expect(log).toHaveLength(50);
     expect(log.every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
 
@@ -184,9 +184,9 @@ describe("a campaign run", () => {
 
 describe("what each message holds", () => {
   it("escapes a username holding markup in the HTML part and keeps it as written in the text part and subject", async () => {
-    onlyThese();
+    await onlyThese();
     const evil = `<img src=x onerror="alert(1)">&co_${tag()}`;
-    const [user] = insertRecipients(db, 1, { prefix: "markup", usernames: [evil] });
+    const [user] = await insertRecipients(db, 1, { prefix: "markup", usernames: [evil] });
     const marker = tag();
     const template = await createTemplate(call, {
       subject: `Hi {{userName}} [${marker}]`,
@@ -215,8 +215,8 @@ describe("what each message holds", () => {
   });
 
   it("adds an unsubscribe footer to both parts when the template has no link of its own", async () => {
-    onlyThese();
-    const [user] = insertRecipients(db, 1, { prefix: "footer" });
+    await onlyThese();
+    const [user] = await insertRecipients(db, 1, { prefix: "footer" });
     const marker = tag();
     const created = await createCampaign(call, {
       subject: `Plain [${marker}]`,
@@ -236,8 +236,8 @@ describe("what each message holds", () => {
 
 describe("unsubscribing", () => {
   it("GET shows a confirm form and changes nothing; the one-click POST unsubscribes without login or redirect; the next campaign skips the user", async () => {
-    onlyThese();
-    const [stays, leaves] = insertRecipients(db, 2, { prefix: "unsub" });
+    await onlyThese();
+    const [stays, leaves] = await insertRecipients(db, 2, { prefix: "unsub" });
     const marker = tag();
     const first = await createCampaign(call, { subject: `First [${marker}]`, html_content: "<p>One</p>" });
     await execute(call, first.id);
@@ -252,7 +252,7 @@ describe("unsubscribing", () => {
     expect(html).toMatch(/<form method="post"/);
     expect(html).toContain(">Unsubscribe</button>");
     expect(html).toContain("un***@example.test".replace("un***", leaves.email.slice(0, 2) + "***"));
-    expect(db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(leaves.id)).toEqual({ n: 0 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ${leaves.id}`)).toEqual({ n: 0 });
 
     // RFC 8058: a mail provider's POST, no cookie, no Origin, the one-click body
     const oneClick = await fetch(link, {
@@ -264,7 +264,7 @@ describe("unsubscribing", () => {
     expect(oneClick.status).toBe(200);
     expect(oneClick.headers.get("location")).toBeNull();
     expect(await oneClick.text()).toContain("You are unsubscribed");
-    expect(db.prepare("SELECT source FROM email_unsubscribes WHERE user_id = ?").get(leaves.id)).toEqual({ source: "one-click" });
+    expect(await row(db, sql`SELECT source FROM email_unsubscribes WHERE user_id = ${leaves.id}`)).toEqual({ source: "one-click" });
 
     const second = await createCampaign(call, { subject: `Second [${marker}]`, html_content: "<p>Two</p>" });
     const started = await execute(call, second.id);
@@ -275,10 +275,10 @@ describe("unsubscribing", () => {
   });
 
   it("a one-click POST from a webmail page on another site works too, and a forged token changes nothing", async () => {
-    const [user] = insertRecipients(db, 1, { prefix: "xsite" });
+    const [user] = await insertRecipients(db, 1, { prefix: "xsite" });
     const marker = tag();
-    onlyThese();
-    db.prepare("DELETE FROM email_unsubscribes WHERE user_id = ?").run(user.id);
+    await onlyThese();
+    await run(db, sql`DELETE FROM email_unsubscribes WHERE user_id = ${user.id}`);
     const created = await createCampaign(call, { subject: `X [${marker}]`, html_content: "<p>x</p>", recipient_type: "inactive" });
     await execute(call, created.id);
     await waitForCampaign(call, created.id, (c) => c.status === "completed");
@@ -308,12 +308,12 @@ describe("unsubscribing", () => {
         .slice(-20)
         .join("\n"),
     ).toBe(200);
-    expect(db.prepare("SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ?").get(user.id)).toEqual({ n: 1 });
+    expect(await row(db, sql`SELECT count(*) AS n FROM email_unsubscribes WHERE user_id = ${user.id}`)).toEqual({ n: 1 });
   });
 
   it("an unsubscribe during a run is honoured before the user's message is picked", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 12, { prefix: "midrun" });
+    await onlyThese();
+    const users = await insertRecipients(db, 12, { prefix: "midrun" });
     const last = users[users.length - 1];
     const marker = tag();
     smtp.behave({ delayMs: 60 });
@@ -331,8 +331,11 @@ describe("unsubscribing", () => {
       const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
       expect(done).toMatchObject({ sent_count: 11, skipped_count: 1, failed_count: 0, pending_count: 0 });
       expect(ofCampaign(marker).some((m) => m.to.includes(last.email))).toBe(false);
-      const row = db.prepare("SELECT status, last_error FROM email_sends WHERE campaign_id = ? AND user_id = ?").get(created.id, last.id);
-      expect(row).toEqual({ status: "skipped", last_error: "unsubscribed" });
+      const send = await row(
+        db,
+        sql`SELECT status, last_error FROM email_sends WHERE campaign_id = ${created.id} AND user_id = ${last.id}`,
+      );
+      expect(send).toEqual({ status: "skipped", last_error: "unsubscribed" });
     } finally {
       smtp.behave({});
     }
@@ -341,8 +344,8 @@ describe("unsubscribing", () => {
 
 describe("relay answers", () => {
   it("a 5xx for one address fails that recipient only, with the SMTP error", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 8, { prefix: "refused" });
+    await onlyThese();
+    const users = await insertRecipients(db, 8, { prefix: "refused" });
     const refused = users[3];
     const marker = tag();
     smtp.behave({ refuseRecipients: { [refused.email]: { code: 550, message: "5.1.1 No such mailbox here" } } });
@@ -357,28 +360,30 @@ describe("relay answers", () => {
       );
       expect(counts.get(refused.email)).toBeUndefined();
       expect(users.filter((u) => u !== refused).every((u) => counts.get(u.email) === 1)).toBe(true);
-      const row = db
-        .prepare("SELECT status, attempts, last_error FROM email_sends WHERE campaign_id = ? AND user_id = ?")
-        .get(created.id, refused.id) as { status: string; attempts: number; last_error: string };
-      expect(row.status).toBe("failed");
-      expect(row.attempts).toBe(1);
-      expect(row.last_error).toContain("550");
-      expect(row.last_error).toContain("No such mailbox here");
+      const send = (await row(
+        db,
+        sql<{ status: string; attempts: number; last_error: string }>`
+          SELECT status, attempts, last_error FROM email_sends WHERE campaign_id = ${created.id} AND user_id = ${refused.id}`,
+      ))!;
+      expect(send.status).toBe("failed");
+      expect(send.attempts).toBe(1);
+      expect(send.last_error).toContain("550");
+      expect(send.last_error).toContain("No such mailbox here");
     } finally {
       smtp.behave({});
     }
   });
 
   it("4xx answers are retried with back-off and never end as failed", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 4, { prefix: "greylist" });
+    await onlyThese();
+    const users = await insertRecipients(db, 4, { prefix: "greylist" });
     const marker = tag();
     smtp.behave({ reject: { code: 451, message: "4.7.1 Try again later" } });
     const created = await createCampaign(call, { subject: `G [${marker}]`, html_content: "<p>g</p>", recipient_type: "inactive" });
     await execute(call, created.id);
     await until(
-      () =>
-        Number((db.prepare("SELECT min(attempts) AS n FROM email_sends WHERE campaign_id = ?").get(created.id) as { n: number }).n) >= 1,
+      async () =>
+        Number((await row(db, sql<{ n: number }>`SELECT min(attempts) AS n FROM email_sends WHERE campaign_id = ${created.id}`))!.n) >= 1,
       10_000,
       "a first refusal for everyone",
     );
@@ -390,13 +395,13 @@ describe("relay answers", () => {
       users.map((u) => u.email),
     );
     expect(users.every((u) => counts.get(u.email) === 1)).toBe(true);
-    const log = sendLogOf(created.id);
+    const log = await sendLogOf(created.id);
     expect(log.every((row) => row.status === "sent" && row.attempts >= 2)).toBe(true);
   });
 
   it("the relay down for a while: the run pauses with the reason shown, then completes by itself; nobody failed", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 30, { prefix: "outage" });
+    await onlyThese();
+    const users = await insertRecipients(db, 30, { prefix: "outage" });
     const marker = tag();
     smtp.behave({ delayMs: 20 });
     try {
@@ -420,7 +425,7 @@ describe("relay answers", () => {
       // messages cut off by the relay going down may have reached it before it went
       const twice = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
       expect(twice).toBeLessThanOrEqual(CONNECTIONS);
-      expect(sendLogOf(created.id).every((row) => row.status === "sent")).toBe(true);
+      expect((await sendLogOf(created.id)).every((row) => row.status === "sent")).toBe(true);
     } finally {
       smtp.behave({});
       await smtp.up();
@@ -430,8 +435,8 @@ describe("relay answers", () => {
 
 describe("pause and resume", () => {
   it("pause takes effect within 1 s (messages in flight finish); resume goes on with the next pending recipient: nobody twice, nobody skipped", async () => {
-    onlyThese();
-    const users = insertRecipients(db, 30, { prefix: "pause" });
+    await onlyThese();
+    const users = await insertRecipients(db, 30, { prefix: "pause" });
     const marker = tag();
     smtp.behave({ delayMs: 80 });
     try {
@@ -448,7 +453,7 @@ describe("pause and resume", () => {
       const afterPause = ofCampaign(marker);
       expect(afterPause.length - atPause).toBeLessThanOrEqual(CONNECTIONS);
       expect(afterPause.filter((m) => m.receivedAt > pausedAt + 1000)).toHaveLength(0);
-      const log = sendLogOf(created.id);
+      const log = await sendLogOf(created.id);
       expect(log.filter((row) => row.status === "sending")).toHaveLength(0);
       expect(log.filter((row) => row.status === "sent")).toHaveLength(afterPause.length);
       expect(afterPause.length).toBeLessThan(30);
@@ -476,8 +481,8 @@ describe("pause and resume", () => {
 
 describe("schedules", () => {
   it("a scheduled campaign waits for its time, then sends", async () => {
-    onlyThese();
-    const [user] = insertRecipients(db, 1, { prefix: "sched" });
+    await onlyThese();
+    const [user] = await insertRecipients(db, 1, { prefix: "sched" });
     const marker = tag();
     const at = new Date(Date.now() + 2500).toISOString();
     const created = await createCampaign(call, {
@@ -499,8 +504,8 @@ describe("schedules", () => {
   });
 
   it("a recurring campaign makes a new run each period, each with its audience fixed when it starts", async () => {
-    onlyThese();
-    const [first] = insertRecipients(db, 1, { prefix: "recur" });
+    await onlyThese();
+    const [first] = await insertRecipients(db, 1, { prefix: "recur" });
     const marker = tag();
     const created = await createCampaign(call, {
       subject: `W [${marker}]`,
@@ -517,9 +522,9 @@ describe("schedules", () => {
     expect(ofCampaign(marker).map((m) => m.to[0])).toEqual([first.email]);
 
     // a week passes (the clock is the database's: the next occurrence is made due)
-    const [second] = insertRecipients(db, 1, { prefix: "recur2" });
-    db.prepare("UPDATE email_campaigns SET next_run_at = ? WHERE id = ?").run(Date.now(), created.id);
-    db.prepare("UPDATE jobs SET run_at = ? WHERE key = ? AND status = 'pending'").run(Date.now(), `campaign-start:${created.id}`);
+    const [second] = await insertRecipients(db, 1, { prefix: "recur2" });
+    await run(db, sql`UPDATE email_campaigns SET next_run_at = ${Date.now()} WHERE id = ${created.id}`);
+    await run(db, sql`UPDATE jobs SET run_at = ${Date.now()} WHERE key = ${`campaign-start:${created.id}`} AND status = 'pending'`);
     const afterSecond = await waitForCampaign(call, created.id, (c) => c.run_count === 2 && c.status === "scheduled");
     expect(afterSecond.sent_count).toBe(3);
     expect(afterSecond.runs.map((run: { seq: number; total_recipients: number }) => [run.seq, run.total_recipients])).toEqual([

@@ -5,12 +5,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type { RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeMarketplace, type FakeMarketplace } from "../fakes/marketplace";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm, toastAfter } from "../setup/page-client";
+import { databaseUrlOf } from "../setup/postgres";
 import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
+import { openServerDb, rows, sql, type ServerDb } from "../setup/server-db";
 
 let fake: FakeMarketplace;
 let counter = 0;
@@ -26,14 +28,13 @@ async function waitFor<T>(read: () => T | Promise<T>, ok: (value: T) => boolean,
   }
 }
 
-function readDb<T>(dataDir: string, query: string, ...params: unknown[]): T[] {
-  const db = new SQLite(path.join(dataDir, "app.db"), { readonly: true, fileMustExist: true });
-  try {
-    db.pragma("busy_timeout = 2000");
-    return db.prepare(query).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+/** The database of each server's folder, opened once (closed after all tests). */
+const databases = new Map<string, ServerDb>();
+
+function readDb<T>(dataDir: string, query: RawBuilder<T>): Promise<T[]> {
+  let db = databases.get(dataDir);
+  if (!db) databases.set(dataDir, (db = openServerDb(dataDir)));
+  return rows(db, query);
 }
 
 async function addExternal(server: TestServer, token: string, id: string, price: number) {
@@ -50,6 +51,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const db of databases.values()) await db.close();
   await fake?.close();
 });
 
@@ -89,10 +91,9 @@ describe("the listing watch", () => {
       (data) => data.price_cny === 99.5,
     );
     expect(product.price_cny).toBe(99.5);
-    const history = readDb<{ price_fen: number }>(
+    const history = await readDb(
       server.dataDir,
-      "SELECT price_fen FROM price_history WHERE product_id = ? ORDER BY recorded_at, id",
-      productId,
+      sql<{ price_fen: number }>`SELECT price_fen FROM price_history WHERE product_id = ${productId} ORDER BY recorded_at, id`,
     );
     expect(history.map((row) => row.price_fen)).toEqual([12000, 9950]);
     const page = (await (await getPage(server.url, `/weidian/${id}`)).text()).replace(/<!-- -->/g, "");
@@ -106,19 +107,21 @@ describe("the listing watch", () => {
     const id = itemId();
     fake.set("weidian", id, "error");
     const productId = await addExternal(server, admin, id, 10);
-    const state = () =>
-      readDb<{ status: string; misses: number; last_error: string | null }>(
-        server.dataDir,
-        "SELECT status, misses, last_error FROM listing_watch WHERE product_id = ?",
-        productId,
+    const state = async () =>
+      (
+        await readDb(
+          server.dataDir,
+          sql<{ status: string; misses: number; last_error: string | null }>`
+            SELECT status, misses, last_error FROM listing_watch WHERE product_id = ${productId}`,
+        )
       )[0];
     await waitFor(state, (row) => Boolean(row?.last_error));
-    expect(state()).toMatchObject({ status: "ok", misses: 0 });
+    expect(await state()).toMatchObject({ status: "ok", misses: 0 });
     fake.set("weidian", id, "missing");
     const two = await waitFor(state, (row) => row.misses >= 2);
     if (two.misses === 2) expect(two.status).toBe("ok");
     await waitFor(state, (row) => row.misses >= 3);
-    expect(state().status).toBe("unavailable");
+    expect((await state()).status).toBe("unavailable");
     const page = await (await getPage(server.url, `/weidian/${id}`)).text();
     expect(page).toContain("This listing looks unavailable (checked");
     const list = await (await getPage(server.url, "/admin/external-products?listing=unavailable&limit=100", cookie)).text();
@@ -172,10 +175,11 @@ describe("a restart in the middle of a round", () => {
     const first = await startTestServer({ dataDir, env: { ...env, LISTING_CHECKS_PER_HOUR: "0" } });
     const token = (await apiLogin(first.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
     const ids = Array.from({ length: 6 }, itemId);
+    const productIds: number[] = [];
     for (const id of ids) {
       // slow answers, so the stop comes while a check is running
       fake.set("weidian", id, { title: `Round ${id}`, price: 20, delayMs: 400 });
-      await addExternal(first, token, id, 20);
+      productIds.push(await addExternal(first, token, id, 20));
     }
     await first.stop();
 
@@ -197,6 +201,12 @@ describe("a restart in the middle of a round", () => {
     } finally {
       await again.stop();
     }
-    expect(fs.existsSync(path.join(dataDir, "app.db"))).toBe(true);
+    // the folder's own database (on SQLite its file) holds every check
+    if (!databaseUrlOf(dataDir)) expect(fs.existsSync(path.join(dataDir, "app.db"))).toBe(true);
+    const checked = await readDb(
+      dataDir,
+      sql<{ product_id: number }>`SELECT product_id FROM listing_watch WHERE checked_at IS NOT NULL ORDER BY product_id`,
+    );
+    expect(checked.map((row) => row.product_id)).toEqual([...productIds].sort((a, b) => a - b));
   });
 });

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, inject, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
 import { TMP_ROOT } from "./paths";
 import { createTestDatabase } from "./postgres";
 
@@ -22,6 +22,14 @@ delete process.env.DATABASE_PATH;
 // a developer's own bucket or upload folder never receives a test's files
 for (const key of Object.keys(process.env)) if (key.startsWith("UPLOADS_")) delete process.env[key];
 delete process.env.PORT;
+
+// a PostgreSQL pool (and its listening connection) would keep the worker alive after the file
+if (postgres) {
+  afterAll(async () => {
+    const { closeDb } = await import("~/lib/db.server");
+    await closeDb();
+  });
+}
 
 let consoleErrors: unknown[][] = [];
 
