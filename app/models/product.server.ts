@@ -230,11 +230,16 @@ export async function deleteProduct(db: DB, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Adds views to products (product id → views), in one transaction. */
+/**
+ * Adds views to products (product id → views), in one transaction, in id order: instances
+ * writing their counts at the same moment take the rows' locks in the same order, so
+ * neither waits on the other crosswise (a deadlock).
+ */
 export async function addViewCounts(db: DB, views: ReadonlyMap<number, number>): Promise<void> {
   if (!views.size) return;
+  const ordered = [...views].sort(([a], [b]) => a - b);
   await db.transaction().execute(async (trx) => {
-    for (const [id, count] of views) {
+    for (const [id, count] of ordered) {
       await trx
         .updateTable("products")
         .set((eb) => ({ view_count: eb("view_count", "+", count) }))

@@ -114,8 +114,10 @@ export async function vocabulary(db: DB): Promise<Map<string, number>> {
 /** Adds counted searches (term → searches) to their day's totals, in one transaction. */
 export async function addSearchCounts(db: DB, day: string, counts: ReadonlyMap<string, number>): Promise<void> {
   if (!counts.size) return;
+  // in term order: instances writing at the same moment lock the rows in the same order (no deadlock)
+  const ordered = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await db.transaction().execute(async (trx) => {
-    for (const [term, searches] of counts) {
+    for (const [term, searches] of ordered) {
       await trx
         .insertInto("search_terms")
         .values({ term, day, searches })
