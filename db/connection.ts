@@ -75,6 +75,8 @@ export function createPostgresPool(url: string, options: { max?: number } = {}):
     max: options.max ?? 10,
     // a connection held by nothing is closed after a while (instances come and go)
     idleTimeoutMillis: 30_000,
+    // a server that does not answer fails the query (and a stop) instead of holding it
+    connectionTimeoutMillis: 10_000,
     types: { getTypeParser: postgresTypeParser } as pg.CustomTypesConfig,
   });
   // an idle connection the server drops (a restart, a failover) must not crash the process:

@@ -160,8 +160,14 @@ class ChangeFeed {
   #retry: NodeJS.Timeout | null = null;
   readonly #listeners = new Set<(payload: string) => void>();
 
+  #connecting: Promise<void> | null = null;
+
   constructor(private readonly pool: pg.Pool) {
-    void this.#connect();
+    this.#start();
+  }
+
+  #start(): void {
+    this.#connecting = this.#connect().finally(() => (this.#connecting = null));
   }
 
   /** Calls `listener` with each notification's payload (the table's kind: "content", "blog"...). */
@@ -174,13 +180,18 @@ class ChangeFeed {
     if (this.#closed) return;
     try {
       const client = await this.pool.connect();
+      // closed while connecting: the pool ends only once every client is back
+      if (this.#closed) {
+        client.release();
+        return;
+      }
       client.on("notification", (message) => {
         this.version += 1;
         for (const listener of this.#listeners) listener(message.payload ?? "");
       });
       client.on("error", () => this.#lost(client));
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
       this.#client = client;
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
       this.version += 1;
     } catch {
       this.#schedule();
@@ -199,7 +210,7 @@ class ChangeFeed {
     if (this.#closed || this.#retry) return;
     this.#retry = setTimeout(() => {
       this.#retry = null;
-      void this.#connect();
+      this.#start();
     }, 1000);
     this.#retry.unref();
   }
@@ -207,6 +218,8 @@ class ChangeFeed {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#retry) clearTimeout(this.#retry);
+    // a connection still being made releases itself when it sees #closed (#connect)
+    await this.#connecting?.catch(() => {});
     const client = this.#client;
     this.#client = null;
     if (client) {
