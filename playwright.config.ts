@@ -38,6 +38,9 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT ?? ".tmp/playwright-report.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // the browser asks for English (Accept-Language): the back office, Chinese by default,
+    // answers it in English, as the tests read it; tests/e2e/languages.spec.ts switches
+    locale: "en-US",
     trace: "off",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },

@@ -7,6 +7,10 @@ import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
+import { EarlyScriptProvider } from "./lib/early-script";
+import { EARLY_SCRIPT } from "./lib/early-script.server";
+import { forgetUsedInThisRequest, usedInThisRequest } from "./i18n/i18n.server";
+import { PageTextsProvider } from "./i18n/page-texts";
 import { jobDefinitions } from "./services/job-handlers.server";
 import { closeCampaignWorker } from "./services/campaign-sender.server";
 import { closeMail } from "./services/mailer.server";
@@ -30,12 +34,18 @@ export default function handleRequest(
   // front for one client would differ from what another is rendered
   // (docs/decisions/022-front-rules.md).
 
+  // the page carries the texts its render uses (app/i18n/page-texts.tsx)
+  forgetUsedInThisRequest();
   return new Promise((resolve, reject) => {
     let documentReady = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerHtmlProvider value={providedHtml()}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <PageTextsProvider value={{ used: usedInThisRequest }}>
+            <EarlyScriptProvider value={EARLY_SCRIPT}>
+              <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+            </EarlyScriptProvider>
+          </PageTextsProvider>
         </ServerHtmlProvider>
       </NonceProvider>,
       {
@@ -45,6 +55,8 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // the page's language may come from Accept-Language (decision 031)
+          responseHeaders.append("Vary", "Accept-Language");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

@@ -32,6 +32,26 @@ export type InstancesBenchTools = {
   fail: (message: string) => never;
 };
 
+/** One app instance on the PostgreSQL database at `url`, with a data folder of its own; `env` adds to the bench's settings. */
+export function spawnInstance(root: string, url: string, port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, startArgs(), {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "qc-bench-instance-")),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+      LISTING_CHECKS_PER_HOUR: "0",
+      NODE_ENV: "production",
+      ...env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
 export type InstancesBenchOptions = {
   url: string;
   instances: number;
@@ -71,21 +91,7 @@ export async function benchInstances(options: InstancesBenchOptions, tools: Inst
   const bases: string[] = [];
   const startInstance = async () => {
     const port = await tools.freePort();
-    const child = spawn(process.execPath, startArgs(), {
-      cwd: options.root,
-      env: {
-        ...process.env,
-        DATABASE_URL: options.url,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "qc-bench-instance-")),
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SEED_DEMO: "0",
-        LOG_LEVEL: "warn",
-        LISTING_CHECKS_PER_HOUR: "0",
-        NODE_ENV: "production",
-      },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    const child = spawnInstance(options.root, options.url, port);
     started.push(child);
     const base = `http://127.0.0.1:${port}`;
     await tools.waitFor(`${base}/healthz`, child, 120);

@@ -28,6 +28,7 @@ import { seededRandom } from "./demo/catalogue";
 import { countWords, htmlToText, readingTime } from "../app/lib/blog-text";
 import { runDifferential } from "./front-differential";
 import { startArgs } from "./start-command";
+import type { SinkStats } from "./bench-campaign-instances";
 import { readMarketplaceInput } from "../app/lib/marketplace-links";
 import { listAgents } from "../app/models/agent.server";
 
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
     drill: { type: "string" },
     postgres: { type: "string" },
     instances: { type: "string", default: "2" },
+    "campaign-instances": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -80,7 +82,10 @@ if (args.help) {
                     and Litestream are killed (-9), the replica restored into a new folder,
                     and the acknowledged writes missing from it counted
   [--postgres URL]  the app on PostgreSQL: one instance, then --instances N (2) side by side;
-                    an empty database is filled from the SQLite one of --data-dir (db:copy)`);
+                    an empty database is filled from the SQLite one of --data-dir (db:copy)
+  [--campaign-instances] with --postgres: instead, a campaign of --recipients sent by two
+                    instances while the one sending leaves (stopped, then killed): lost and
+                    repeated messages counted at the sink`);
   process.exit(0);
 }
 
@@ -874,7 +879,6 @@ function viewsBeside(productUrl: string, rate: number): Background {
  * fast relay would. It reports counts over IPC: messages, distinct recipients, how many
  * came more than once, and the times of the first and last.
  */
-type SinkStats = { count: number; distinct: number; duplicates: number; first: number; last: number };
 function startSink(port: number): ChildProcess {
   const code = `
     const { SMTPServer } = require("smtp-server");
@@ -896,7 +900,12 @@ function startSink(port: number): ChildProcess {
     });
     server.on("error", () => {});
     server.listen(${port}, "127.0.0.1", () => process.send({ ready: true }));
-    process.on("message", () => {
+    process.on("message", (message) => {
+      if (message === "reset") {
+        seen.clear();
+        count = first = last = 0;
+        return process.send({ reset: true });
+      }
       let duplicates = 0;
       for (const n of seen.values()) if (n > 1) duplicates += n - 1;
       process.send({ count, distinct: seen.size, duplicates, first, last });
@@ -904,6 +913,14 @@ function startSink(port: number): ChildProcess {
     process.on("disconnect", () => process.exit(0));
   `;
   return spawn(process.execPath, ["-e", code], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+}
+
+/** The sink forgets what it took (a new campaign to the same recipients counts afresh). */
+function sinkReset(sink: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    sink.once("message", () => resolve());
+    sink.send("reset");
+  });
 }
 
 function sinkStats(sink: ChildProcess): Promise<SinkStats> {
@@ -1209,6 +1226,15 @@ if (os.loadavg()[0] > 0.5 * os.cpus().length)
   say("machine: WARNING other work is running (load average above half the cores): the figures will be low");
 
 // --postgres URL: the app on PostgreSQL, one instance and then several (scripts/bench-instances.ts)
+if (args.postgres && args["campaign-instances"]) {
+  const { benchCampaignAcrossInstances } = await import("./bench-campaign-instances");
+  if (!fs.existsSync(SERVER_BUILD) || !fs.existsSync(COMPILED_SERVER)) fail("build first: npm run build");
+  await benchCampaignAcrossInstances(
+    { url: args.postgres, recipients: RECIPIENTS, rate: CAMPAIGN_RATE_LIMIT, connections: CAMPAIGN_CONNECTIONS, root: ROOT },
+    { freePort, waitFor, stop, startSink, sinkStats, sinkReset, say, fail },
+  );
+  process.exit(0);
+}
 if (args.postgres) {
   const { benchInstances } = await import("./bench-instances");
   const instances = Number(args.instances);

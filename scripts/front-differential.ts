@@ -298,6 +298,18 @@ const CURRENCY_COOKIES = [
   "currency=USD",
 ];
 const AGENT_COOKIES = ["agent=1", "agent= 2", "agent=abc", "agent=999999", "agent=3 ", "agent=02"];
+/** the `lang` cookie as browsers and odd clients send it: the page's language (decision 031) */
+const LANGUAGE_COOKIES = [
+  "lang=zh-CN",
+  "lang=en",
+  "lang=zh-cn",
+  " lang = zh ",
+  'lang="zh-CN"',
+  "lang=fr",
+  "lang=",
+  "LANG=zh-CN",
+  "lang=en-GB",
+];
 const OTHER_COOKIES = ["theme=dark", "_ga=GA1.2.3", "sid=garbage-not-a-session", "toast=x", "SID=upper", "sidx=1"];
 
 /** A word with one letter changed (a shopper's typo). */
@@ -371,6 +383,7 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
   const cookies: string[] = [];
   if (rng.chance(0.45)) cookies.push(rng.pick(CURRENCY_COOKIES));
   if (rng.chance(0.3)) cookies.push(rng.pick(AGENT_COOKIES));
+  if (rng.chance(0.3)) cookies.push(rng.pick(LANGUAGE_COOKIES));
   if (rng.chance(0.15)) cookies.push(rng.pick(OTHER_COOKIES));
   if (rng.chance(0.06)) cookies.push(adminCookie);
   if (cookies.length) headers.Cookie = rng.chance(0.5) ? cookies.join("; ") : cookies.join(";");
@@ -381,7 +394,17 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
   if (rng.chance(0.05)) headers["If-None-Match"] = '"abc"';
   if (rng.chance(0.05)) headers["If-Modified-Since"] = new Date(Date.now() - 3600_000).toUTCString();
   if (rng.chance(0.05)) headers.Range = "bytes=0-99";
-  if (rng.chance(0.05)) headers["Accept-Language"] = rng.pick(["zh-CN,zh;q=0.9", "en-US,en;q=0.8", "ko"]);
+  if (rng.chance(0.35))
+    headers["Accept-Language"] = rng.pick([
+      "zh-CN,zh;q=0.9",
+      "en-US,en;q=0.8",
+      "ko",
+      "fr-FR,fr;q=0.9,zh;q=0.5,en;q=0.4",
+      "en;q=0, zh-TW",
+      "*",
+      "zh-Hant-HK",
+      "de;q=0.9,en;q=0.9",
+    ]);
   if (rng.chance(0.05)) headers.Accept = "application/json";
   return { method: rng.chance(0.2) ? "HEAD" : "GET", path, headers };
 }

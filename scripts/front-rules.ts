@@ -4,12 +4,13 @@
  * does, with the app's own functions where there are any, so that a stored page or kept
  * answer is only ever given to a request the app would answer the same way:
  * - who may be given what was kept (a visitor: no session, no flash message, no token);
- * - the visitor's choices a page depends on (display currency, preferred agent);
+ * - the visitor's choices a page depends on (display currency, preferred agent, language);
  * - the encoding of the answer, negotiated as the express path's `compression` does.
  */
 import Negotiator from "negotiator";
 import { preferredAgentOfCookieHeader } from "../app/lib/agent-preference.server";
 import { currencyOfCookieHeader } from "../app/lib/currency.server";
+import { chooseLanguage } from "../app/i18n/languages";
 
 /**
  * True when the Cookie header may carry a session (`sid`) or a flash message (`toast`):
@@ -26,12 +27,13 @@ export function isVisitor(headers: { cookie?: string; authorization?: string }):
 }
 
 /**
- * The part of a stored page's key that comes from cookies: the currency and the agent the
- * app will read from this Cookie header (not the raw text: `currency=krw`, ` currency=KRW `
- * and `currency=KRW` are one page; `currency=EURx` is the default currency's page).
+ * The part of a stored page's key that comes from the visitor's choices: the currency, the
+ * agent and the language the app will read from these headers (not their raw text:
+ * `currency=krw`, ` currency=KRW ` and `currency=KRW` are one page; `currency=EURx` is the
+ * default currency's page; every Accept-Language that picks Chinese is one page).
  */
-export function choicesKey(cookie: string | undefined): string {
-  return `${currencyOfCookieHeader(cookie)}|${preferredAgentOfCookieHeader(cookie) ?? ""}`;
+export function choicesKey(pathname: string, cookie: string | undefined, acceptLanguage: string | undefined): string {
+  return `${currencyOfCookieHeader(cookie)}|${preferredAgentOfCookieHeader(cookie) ?? ""}|${chooseLanguage(pathname, cookie, acceptLanguage)}`;
 }
 
 export type Encoding = "br" | "gzip" | "deflate" | "identity";

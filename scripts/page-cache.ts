@@ -3,7 +3,7 @@
  * and 022-front-rules.md for what may be kept, for whom and under which key).
  *
  * A storefront page is the same for every visitor without a session who asks for the same
- * address with the same display currency and preferred agent, until what it shows changes.
+ * address with the same display currency, preferred agent and language, until what it shows changes.
  * The first GET renders it through Remix as usual and the answer is stored with the
  * headers of that render (its CSP nonce was drawn for it). The next requests are answered
  * by the server's front (scripts/fast-lane.ts) from here, before express runs, exactly as
@@ -105,7 +105,7 @@ export function pageCacheKey(method: string | undefined, url: string, headers: I
   if (mayCarrySession(headers.cookie)) return null;
   // Remix data requests and anything asking for JSON
   if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
-  return `${url}\n${choicesKey(headers.cookie)}`;
+  return `${url}\n${choicesKey(pathname, headers.cookie, headers["accept-language"])}`;
 }
 
 /**

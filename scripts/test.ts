@@ -15,6 +15,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let passed = 0;
 let failed = 0;
+// what failed, named again in the last lines: a CI log is often read from its tail only
+const failures: string[] = [];
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   console.log(`\n$ ${command} ${args.join(" ")}`);
@@ -28,6 +30,7 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 }
 
 function finish(): never {
+  if (failures.length > 0) console.log(`\nFailed:\n${failures.map((name) => `  ${name}`).join("\n")}`);
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
 }
@@ -51,6 +54,38 @@ function ensureChromium() {
   }
 }
 
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string }[] }[];
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").trim().split("\n")[0]!.slice(0, 200);
+}
+
+/** The Playwright tests that failed even on a retry ("unexpected"), by project, file:line and title. */
+function playwrightFailures(suites: PlaywrightSuite[] = [], titles: string[] = []): string[] {
+  return suites.flatMap((suite) => {
+    const path = suite.file && suite.title === suite.file ? titles : [...titles, suite.title];
+    return [
+      ...(suite.specs ?? []).flatMap((spec) =>
+        spec.tests
+          .filter((test) => test.status === "unexpected")
+          .map((test) => `playwright [${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(" › ")}`),
+      ),
+      ...playwrightFailures(suite.suites, path),
+    ];
+  });
+}
+
 function readJson<T>(file: string): T | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;
@@ -64,17 +99,24 @@ ensureChromium();
 
 // 1. typecheck
 if (run("npx", ["tsc", "--noEmit"]) === 0) passed += 1;
-else failed += 1;
+else {
+  failed += 1;
+  failures.push("typecheck (tsc --noEmit)");
+}
 
 // 1b. lint: ESLint (the layers of docs/architecture.md among its rules) and Prettier
 if (run("npm", ["run", "--silent", "lint"]) === 0) passed += 1;
-else failed += 1;
+else {
+  failed += 1;
+  failures.push("lint (npm run lint)");
+}
 
 // 2. build (integration and e2e tests run the built server, as `npm start` does), through
 // scripts/build.mjs as `npm run build` does (it retries esbuild's occasional crash)
 if (run("node", ["scripts/build.mjs"]) !== 0) {
   console.error("npm run build failed: the server tests cannot run.");
   failed += 1;
+  failures.push("build (scripts/build.mjs)");
   finish();
 }
 
@@ -86,14 +128,25 @@ function vitestRun(engine: "sqlite" | "postgres") {
   const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
     TEST_DATABASE_URL: engine === "postgres" ? process.env.TEST_DATABASE_URL! : "",
   });
-  const result = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(report);
+  const result = readJson<VitestReport>(report);
   if (result) {
     passed += result.numPassedTests;
     failed += result.numFailedTests;
+    for (const file of result.testResults) {
+      const name = path.relative(ROOT, file.name);
+      const failedTests = file.assertionResults.filter((test) => test.status === "failed");
+      for (const test of failedTests) failures.push(`vitest ${engine}: ${name} › ${test.fullName}`);
+      // a file that failed with no failed test: it crashed before or between its tests
+      if (file.status === "failed" && failedTests.length === 0) failures.push(`vitest ${engine}: ${name} (${firstLine(file.message)})`);
+    }
     // a suite that crashed before its tests ran still fails the run
-    if (status !== 0 && result.numFailedTests === 0) failed += 1;
+    if (status !== 0 && result.numFailedTests === 0) {
+      failed += 1;
+      if (!failures.some((name) => name.startsWith(`vitest ${engine}:`))) failures.push(`vitest ${engine}: exit ${status}`);
+    }
   } else {
     failed += 1;
+    failures.push(`vitest ${engine}: no report (exit ${status})`);
   }
 }
 vitestRun("sqlite");
@@ -104,13 +157,22 @@ else console.log("\nPostgreSQL: not tested here (set TEST_DATABASE_URL to a role
 const playwrightReport = path.join(TMP, "playwright-report.json");
 fs.rmSync(playwrightReport, { force: true });
 const playwrightStatus = run("npx", ["playwright", "test"]);
-const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(playwrightReport);
+const playwright = readJson<{
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  suites?: PlaywrightSuite[];
+  errors?: { message?: string }[];
+}>(playwrightReport);
 if (playwright) {
   passed += playwright.stats.expected + playwright.stats.flaky;
   failed += playwright.stats.unexpected;
-  if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) failed += 1;
+  failures.push(...playwrightFailures(playwright.suites));
+  if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) {
+    failed += 1;
+    failures.push(`playwright: exit ${playwrightStatus} (${firstLine(playwright.errors?.[0]?.message)})`);
+  }
 } else {
   failed += 1;
+  failures.push(`playwright: no report (exit ${playwrightStatus})`);
 }
 
 finish();

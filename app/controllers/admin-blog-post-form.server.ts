@@ -3,7 +3,9 @@
  * 2, 4, 5). One multipart form that works without JavaScript (the rich-text editor only
  * enhances its textarea): "Save draft" sets draft, "Publish now" publishes, the form's own
  * submit keeps the chosen status; a chosen featured image is stored through the uploads
- * service; '标题和内容为必填项' when the title or the content is missing.
+ * service; '标题和内容为必填项' when the title or the content is missing, once beside each
+ * field it concerns (not again as the form's error). The page's notices are in the reader's
+ * language; the /api keeps the schema's words.
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -27,6 +29,7 @@ import {
   type BlogPost,
 } from "~/services/blog.server";
 import { isUploadedFile, sentFileName, withMultipart } from "~/services/uploads.server";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 
 export type PostFormMode = { kind: "create" } | { kind: "edit"; id: number };
 
@@ -135,6 +138,9 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
   // who is asking, before the form is read (and any file stored); the service decides again
   const actor = await requireAdmin(request, permissionFor(mode));
   const current = mode.kind === "edit" ? await postOrNotFound(mode.id, actor.access) : null;
+  const language = readLanguage(request);
+  const t = translatorFor(language);
+  const say = (text: string) => translateMessage(language, text);
 
   const handle = async (form: FormData): Promise<Response | PostFormOutcome> => {
     const intent = String(form.get("intent") ?? "save");
@@ -149,7 +155,7 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
         form.set("featured_image", await storeBlogImageFile(upload, actor.user.id));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        uploadError = `${sentFileName(upload)}: ${error.message}`;
+        uploadError = `${sentFileName(upload)}: ${say(error.message)}`;
       }
     }
     if (intent === "draft") form.set("status", "draft");
@@ -160,13 +166,15 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
 
     const submission = parseWithZod(form, { schema: postInputSchema });
     if (submission.status !== "success") {
+      // a missing title or content is said beside its field: saying it again above the form
+      // would show the same words two or three times
       const missing = ["title", "content"].some((field) => submission.error?.[field]?.length);
-      return { result: submission.reply({ formErrors: missing ? [M.titleContentRequired] : [M.saveFailed] }), fatal: null };
+      return { result: submission.reply({ formErrors: missing ? [] : [say(M.saveFailed)] }), fatal: null };
     }
     // a featured image that could not be stored stops the save: the editor sees why, and chooses again
     if (uploadError)
       return {
-        result: submission.reply({ fieldErrors: { featured_image: [uploadError] }, formErrors: [`${M.saveFailed}: ${uploadError}`] }),
+        result: submission.reply({ fieldErrors: { featured_image: [uploadError] }, formErrors: [`${say(M.saveFailed)}: ${uploadError}`] }),
         fatal: null,
       };
 
@@ -192,16 +200,16 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
             );
       const message =
         intent === "publish" && saved.status === "published"
-          ? M.postPublished(saved.title)
+          ? t("admin.blog.postPublished", { title: saved.title })
           : mode.kind === "create"
-            ? M.postCreated(saved.title)
-            : M.postUpdated(saved.title);
+            ? t("admin.blog.postCreated", { title: saved.title })
+            : t("admin.blog.postUpdated", { title: saved.title });
       return redirectWithToast(`/admin/blog/posts/${saved.id}/edit`, { message });
     } catch (error) {
       if (!isServiceError(error)) throw error;
       const fieldErrors: Record<string, string[]> = {};
       for (const fieldError of error.errors ?? []) (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
-      return { result: submission.reply({ formErrors: [`${M.saveFailed}: ${error.message}`], fieldErrors }), fatal: null };
+      return { result: submission.reply({ formErrors: [`${say(M.saveFailed)}: ${say(error.message)}`], fieldErrors }), fatal: null };
     }
   };
 
@@ -216,13 +224,13 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
         maxFields: 30,
         maxFieldBytes: BLOG_FORM_FIELD_BYTES,
         maxTotalBytes: BLOG_FORM_FILE_STREAM_BYTES + BLOG_FORM_FIELD_BYTES + MB,
-        messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: "Choose one featured image" },
+        messages: { fileTooLarge: say(M.imageTooLarge), tooManyFiles: t("admin.blog.oneFeaturedImage") },
       },
       handle,
     );
   } catch (error) {
     // the body could not be read whole: nothing was stored, the form starts again from the saved post
     if (!(error instanceof ApiError)) throw error;
-    return { fatal: `${M.saveFailed}: ${error.message}` } satisfies PostFormOutcome;
+    return { fatal: `${say(M.saveFailed)}: ${say(error.message)}` } satisfies PostFormOutcome;
   }
 }

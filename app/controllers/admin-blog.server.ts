@@ -12,13 +12,20 @@ import { listAddress, listReturnTo } from "~/lib/list-address";
 import { can } from "~/lib/permissions";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { commentStatusLabel } from "~/i18n/status-labels";
+
+/** The reader's translator, and a service's message in the reader's language (the /api keeps the words). */
+function readerOf(request: Request) {
+  const language = readLanguage(request);
+  return { t: translatorFor(language), say: (text: string) => translateMessage(language, text) };
+}
 import {
   adminPostListQuerySchema,
   blogCategoryInputSchema,
   blogSettingsSchema,
   BLOG_ADMIN_PATHS,
   BLOG_MESSAGES as M,
-  COMMENT_STATUS_LABELS,
   commentQueueQuerySchema,
   moderateSchema,
 } from "~/schemas/blog";
@@ -107,6 +114,7 @@ export const blogCategoriesAction = (request: Request, path: string) =>
       const formData = await request.formData();
       const intent = formData.get("intent");
       const back = listAddress(path, new URL(request.url).searchParams, CATEGORY_DIALOG_PARAMS);
+      const { t, say } = readerOf(request);
 
       if (intent === "create" || intent === "update") {
         // an unticked box sends nothing: visible only when ticked
@@ -116,7 +124,7 @@ export const blogCategoriesAction = (request: Request, path: string) =>
         try {
           if (intent === "create") {
             const category = await createBlogCategory(submission.value, actor);
-            return redirectWithToast(back, { message: M.categoryCreated(category.name) });
+            return redirectWithToast(back, { message: t("admin.blog.categoryCreated", { name: category.name }) });
           }
           const id = idOf(formData.get("categoryId"));
           if (id === null) throw notFound(M.categoryNotFound);
@@ -131,13 +139,16 @@ export const blogCategoriesAction = (request: Request, path: string) =>
             },
             actor,
           );
-          return redirectWithToast(back, { message: M.categoryUpdated(category.name) });
+          return redirectWithToast(back, { message: t("admin.blog.categoryUpdated", { name: category.name }) });
         } catch (error) {
           if (isServiceError(error)) {
             const prefix = intent === "create" ? M.categoryCreateFailed : M.categoryUpdateFailed;
             return {
               intent,
-              result: replyWithApiError(submission, new ApiError(error.status, `${prefix}: ${error.message}`, error.code, error.errors)),
+              result: replyWithApiError(
+                submission,
+                new ApiError(error.status, `${say(prefix)}: ${say(error.message)}`, error.code, error.errors),
+              ),
             };
           }
           throw error;
@@ -149,9 +160,9 @@ export const blogCategoriesAction = (request: Request, path: string) =>
         try {
           if (id === null) throw notFound(M.categoryNotFound);
           const category = await deleteBlogCategoryByAdmin(id, actor);
-          return redirectWithToast(back, { message: M.categoryDeleted(category.name) });
+          return redirectWithToast(back, { message: t("admin.blog.categoryDeleted", { name: category.name }) });
         } catch (error) {
-          if (isServiceError(error)) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` };
+          if (isServiceError(error)) return { intent, error: `${say(M.categoryDeleteFailed)}: ${say(error.message)}` };
           throw error;
         }
       }
@@ -220,6 +231,7 @@ export const blogPostListAction = (request: Request) =>
       const formData = await request.formData();
       const intent = formData.get("intent");
       const back = listReturnTo(formData.get("returnTo"), POST_LIST_PATH, POST_DIALOG_PARAMS, request);
+      const { t, say } = readerOf(request);
       const id = idOf(formData.get("postId"));
 
       if (intent === "toggle") {
@@ -227,10 +239,14 @@ export const blogPostListAction = (request: Request) =>
           if (id === null) throw notFound(M.postNotFound);
           const post = await togglePublished(id, actor);
           return redirectWithToast(back, {
-            message: post.status === "published" ? M.postPublished(post.title) : M.postUnpublished(post.title),
+            message:
+              post.status === "published"
+                ? t("admin.blog.postPublished", { title: post.title })
+                : t("admin.blog.postUnpublished", { title: post.title }),
           });
         } catch (error) {
-          if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.publishFailed} (${error.message})` });
+          if (isServiceError(error))
+            return redirectWithToast(back, { type: "error", message: `${say(M.publishFailed)} (${say(error.message)})` });
           throw error;
         }
       }
@@ -239,9 +255,10 @@ export const blogPostListAction = (request: Request) =>
         try {
           if (id === null) throw notFound(M.postNotFound);
           const post = await deletePostByAdmin(id, actor);
-          return redirectWithToast(back, { message: M.postDeleted(post.title) });
+          return redirectWithToast(back, { message: t("admin.blog.postDeleted", { title: post.title }) });
         } catch (error) {
-          if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.postDeleteFailed}: ${error.message}` });
+          if (isServiceError(error))
+            return redirectWithToast(back, { type: "error", message: `${say(M.postDeleteFailed)}: ${say(error.message)}` });
           throw error;
         }
       }
@@ -288,6 +305,7 @@ export const commentQueueAction = (request: Request) =>
       const formData = await request.formData();
       const intent = formData.get("intent");
       const back = listReturnTo(formData.get("returnTo"), COMMENTS_PATH, ["modal", "commentId"], request);
+      const { t, say } = readerOf(request);
       const id = idOf(formData.get("commentId"));
       try {
         if (id === null) throw notFound(M.commentNotFound);
@@ -295,14 +313,16 @@ export const commentQueueAction = (request: Request) =>
           const parsed = moderateSchema.safeParse({ status: formData.get("status") });
           if (!parsed.success) throw new ApiError(400, M.statusInvalid, "VALIDATION_ERROR");
           await moderateComment(id, parsed.data.status, actor);
-          return redirectWithToast(back, { message: M.commentModerated(COMMENT_STATUS_LABELS[parsed.data.status]) });
+          return redirectWithToast(back, {
+            message: t("admin.blog.commentModerated", { status: commentStatusLabel(t, parsed.data.status) }),
+          });
         }
         if (intent === "delete") {
           await removeComment(id, actor);
-          return redirectWithToast(back, { message: M.commentDeleted });
+          return redirectWithToast(back, { message: say(M.commentDeleted) });
         }
       } catch (error) {
-        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: error.message });
+        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: say(error.message) });
         throw error;
       }
       throw new Response("Unknown action", { status: 400 });
@@ -339,7 +359,7 @@ export const blogSettingsAction = (request: Request) =>
         };
       }
       await saveBlogSettings(parsed.data, actor);
-      return redirectWithToast(SETTINGS_PATH, { message: M.settingsSaved });
+      return redirectWithToast(SETTINGS_PATH, { message: translateMessage(readLanguage(request), M.settingsSaved) });
     },
     { permission: "blog.edit" },
   );

@@ -19,12 +19,15 @@ import { PRODUCT_FORM_FILE_STREAM_BYTES, PRODUCT_FORM_MAX_FILES } from "~/lib/bo
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { productInputSchema } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES as M, PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
+import { PLATFORM_LABELS, PRODUCT_IMAGE_MAX_BYTES, SKUS_MAX, type Platform } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import type { SubmissionResult } from "@conform-to/react";
 import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
 import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
 import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
 import { readPastedLink } from "~/services/agents.server";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import type { Translate } from "~/i18n/i18n";
 import { crawlItem, FetchFailed, FetchRefused, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";
 import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
 
@@ -35,14 +38,8 @@ export const BULK_STOCK_DEFAULT = 100;
 const FORM_MESSAGES = {
   invalid: M.formInvalid,
   permission: "You do not have permission to do this. Please contact an administrator.",
-  allUploadsFailed: "None of the images could be uploaded.",
-  uploaded: (done: number, total: number) => `${done}/${total} images uploaded`,
+  // the 404 page's words; the form's own notices are in the catalogues (admin.productForm.*)
   notFound: (id: number) => `Product ${id} does not exist (找不到).`,
-  duplicate: (platform: string, itemId: string) =>
-    `This product already exists: ${platform} item ${itemId}. Check for a duplicate, or change the platform item id.`,
-  failed: (message: string) => `The product could not be saved: ${message}. If this keeps happening, contact support.`,
-  created: (name: string) => `Product created: ${name}`,
-  updated: (name: string) => `Product updated: ${name}`,
 };
 
 /** The id of /admin/products/:id/edit, or the invalid-id page. */
@@ -122,7 +119,10 @@ function applyBulk(form: FormData): void {
 
 type UploadOutcome = { urls: string[]; failures: string[]; total: number };
 
-async function storeChosenImages(form: FormData, ownerId: number): Promise<UploadOutcome> {
+/** The reader's translator, and a service's message in the reader's language. */
+type Say = { t: Translate; say: (text: string) => string };
+
+async function storeChosenImages(form: FormData, ownerId: number, { say }: Say): Promise<UploadOutcome> {
   const files = form.getAll("upload").filter((value) => isUploadedFile(value) && value.size > 0);
   const outcome: UploadOutcome = { urls: [], failures: [], total: files.length };
   for (const file of files) {
@@ -138,7 +138,7 @@ async function storeChosenImages(form: FormData, ownerId: number): Promise<Uploa
       outcome.urls.push(stored.url);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      outcome.failures.push(`${sentFileName(file)}: ${error.message}`);
+      outcome.failures.push(`${sentFileName(file)}: ${say(error.message)}`);
     }
   }
   form.delete("upload");
@@ -149,10 +149,10 @@ async function storeChosenImages(form: FormData, ownerId: number): Promise<Uploa
   return outcome;
 }
 
-function uploadSummary(outcome: UploadOutcome): { notice: string | null; failures: string[] } {
+function uploadSummary(outcome: UploadOutcome, { t }: Say): { notice: string | null; failures: string[] } {
   if (outcome.total === 0) return { notice: null, failures: [] };
-  if (outcome.urls.length === 0) return { notice: FORM_MESSAGES.allUploadsFailed, failures: outcome.failures };
-  return { notice: FORM_MESSAGES.uploaded(outcome.urls.length, outcome.total), failures: outcome.failures };
+  if (outcome.urls.length === 0) return { notice: t("admin.productForm.allUploadsFailed"), failures: outcome.failures };
+  return { notice: t("admin.productForm.uploaded", { done: outcome.urls.length, total: outcome.total }), failures: outcome.failures };
 }
 
 /**
@@ -160,7 +160,10 @@ function uploadSummary(outcome: UploadOutcome): { notice: string | null; failure
  * fields (name, price, images, description, marketplace, item id, link, SKUs). A bare
  * 10–12 digit number is tried on Weidian, then 1688.
  */
-async function importIntoForm(form: FormData): Promise<{ importNotice: string | null; importError: string | null; importLink: string }> {
+async function importIntoForm(
+  form: FormData,
+  { t }: Say,
+): Promise<{ importNotice: string | null; importError: string | null; importLink: string }> {
   const text = String(form.get("import_link") ?? "")
     .trim()
     .slice(0, 2000);
@@ -210,21 +213,26 @@ async function importIntoForm(form: FormData): Promise<{ importNotice: string | 
     form.set(`skus[${index}].sku_thumbnail_url`, sku.thumbnailUrl ?? "");
   });
   form.delete("import_link");
-  return { importNotice: IMPORT_MESSAGES.filled(item.platform, item.itemId, item.shopName), importError: null, importLink: "" };
+  const filled = { platform: PLATFORM_LABELS[item.platform], itemId: item.itemId, shop: item.shopName ?? "" };
+  const importNotice = item.shopName ? t("admin.productForm.importedWithShop", filled) : t("admin.productForm.imported", filled);
+  return { importNotice, importError: null, importLink: "" };
 }
 
 /** What a save's failure tells the admin (docs/product/admin.md 8). */
-function classify(error: ApiError, mode: ProductFormMode, form: FormData): string {
+function classify(error: ApiError, mode: ProductFormMode, form: FormData, { t, say }: Say): string {
   const text = `${error.code ?? ""} ${error.message}`;
   if (error.status === 409 || /already exists|duplicate|重复/i.test(text)) {
     const platform = String(form.get("platform") ?? "") as Platform;
-    return FORM_MESSAGES.duplicate(PLATFORM_LABELS[platform] ?? platform, String(form.get("platform_item_id") ?? ""));
+    return t("admin.productForm.duplicate", {
+      platform: PLATFORM_LABELS[platform] ?? platform,
+      itemId: String(form.get("platform_item_id") ?? ""),
+    });
   }
-  if (error.status === 400 || /validation|验证/i.test(text)) return FORM_MESSAGES.invalid;
-  if (error.status === 401 || error.status === 403 || /authoriz|权限/i.test(text)) return FORM_MESSAGES.permission;
+  if (error.status === 400 || /validation|验证/i.test(text)) return say(FORM_MESSAGES.invalid);
+  if (error.status === 401 || error.status === 403 || /authoriz|权限/i.test(text)) return say(FORM_MESSAGES.permission);
   if (mode.kind === "edit" && (error.status === 404 || /not found|找不到/i.test(text)) && !error.errors?.length)
-    return FORM_MESSAGES.notFound(mode.id);
-  return FORM_MESSAGES.failed(error.message);
+    return t("admin.productForm.notFound", { id: mode.id });
+  return t("admin.productForm.saveFailed", { reason: say(error.message) });
 }
 
 /**
@@ -246,19 +254,23 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
   const actor = await requireAdmin(request, permissionFor(mode));
   const { user } = actor;
   if (mode.kind === "edit") await productOrNotFound(mode.id);
+  // what the form tells, in the reader's language (the services' words are the /api's)
+  const language = readLanguage(request);
+  const t = translatorFor(language);
+  const reader: Say = { t, say: (text) => translateMessage(language, text) };
 
   const handle = async (form: FormData) => {
     // checked before anything reads the rows: parsing thousands of them is slow
     if (skuIndexes(form).length > SKUS_MAX) {
       return answer({
         result: undefined,
-        fatal: `${FORM_MESSAGES.invalid} At most ${SKUS_MAX} SKUs`,
+        fatal: `${reader.say(FORM_MESSAGES.invalid)} ${t("admin.productForm.atMostSkus", { max: SKUS_MAX })}`,
         uploadNotice: null,
         uploadFailures: [] as string[],
       });
     }
-    const uploads = uploadSummary(await storeChosenImages(form, user.id));
-    const importing = form.get("intent") === "import" ? await importIntoForm(form) : null;
+    const uploads = uploadSummary(await storeChosenImages(form, user.id, reader), reader);
+    const importing = form.get("intent") === "import" ? await importIntoForm(form, reader) : null;
     if (form.get("bulk") === "apply") applyBulk(form);
     // the images field is one comma-separated text; the schema reads a list (conform makes
     // a single value a one-item list, so the split happens here)
@@ -286,7 +298,7 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
 
     // an image that could not be stored stops the save: the admin sees which, and chooses again
     if (uploads.failures.length)
-      return answer({ result: submission.reply({ formErrors: [uploads.notice ?? FORM_MESSAGES.allUploadsFailed] }), ...extra });
+      return answer({ result: submission.reply({ formErrors: [uploads.notice ?? t("admin.productForm.allUploadsFailed")] }), ...extra });
 
     // the grid is the whole list: no rows left means no SKUs
     const body = {
@@ -298,13 +310,13 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
     try {
       const saved = mode.kind === "create" ? await createProduct(body, actor) : await updateProductByAdmin(mode.id, body, actor);
       return redirectWithToast(saved.isExternal ? "/admin/external-products" : "/admin/products", {
-        message: `${mode.kind === "create" ? FORM_MESSAGES.created(saved.name) : FORM_MESSAGES.updated(saved.name)}${uploads.notice ? ` (${uploads.notice})` : ""}`,
+        message: `${mode.kind === "create" ? t("admin.productForm.created", { name: saved.name }) : t("admin.productForm.updated", { name: saved.name })}${uploads.notice ? ` (${uploads.notice})` : ""}`,
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const fieldErrors: Record<string, string[]> = {};
       for (const fieldError of error.errors ?? []) (fieldErrors[fieldError.field] ??= []).push(fieldError.message);
-      return answer({ result: submission.reply({ formErrors: [classify(error, mode, form)], fieldErrors }), ...extra });
+      return answer({ result: submission.reply({ formErrors: [classify(error, mode, form, reader)], fieldErrors }), ...extra });
     }
   };
 
@@ -318,14 +330,24 @@ export async function productFormAction(request: Request, mode: ProductFormMode)
         maxFiles: PRODUCT_FORM_MAX_FILES,
         // five fields a SKU row, and the rest of the form
         maxFields: SKUS_MAX * 5 + 50,
-        messages: { fileTooLarge: M.imageTooLarge, tooManyFiles: `Choose at most ${PRODUCT_FORM_MAX_FILES} images at a time` },
+        messages: {
+          fileTooLarge: reader.say(M.imageTooLarge),
+          tooManyFiles: t("admin.productForm.tooManyFiles", { max: PRODUCT_FORM_MAX_FILES }),
+        },
       },
       handle,
     );
   } catch (error) {
     // the body could not be read whole: nothing was stored, the form starts again from the saved product
     if (!(error instanceof ApiError)) throw error;
-    const message = /too many fields/i.test(error.message) ? `At most ${SKUS_MAX} SKUs` : error.message;
-    return answer({ result: undefined, fatal: `${FORM_MESSAGES.invalid} ${message}`, uploadNotice: null, uploadFailures: [] as string[] });
+    const message = /too many fields/i.test(error.message)
+      ? t("admin.productForm.atMostSkus", { max: SKUS_MAX })
+      : reader.say(error.message);
+    return answer({
+      result: undefined,
+      fatal: `${reader.say(FORM_MESSAGES.invalid)} ${message}`,
+      uploadNotice: null,
+      uploadFailures: [] as string[],
+    });
   }
 }

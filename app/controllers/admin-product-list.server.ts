@@ -10,7 +10,8 @@ import { can, sidebarRules } from "~/lib/permissions";
 import { requireAdmin, requireMore } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/catalogue";
-import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import { listingStatesOf } from "~/services/listing-watch.server";
 import {
   categoriesForStorefront,
@@ -21,6 +22,7 @@ import {
   productPath,
 } from "~/services/catalogue.server";
 import { idOf } from "~/lib/ids";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 
 export type ProductListKind = "local" | "external";
 
@@ -125,6 +127,10 @@ export async function productListAction(request: Request, kind: ProductListKind)
   const intent = formData.get("intent");
   const back = listReturnTo(formData.get("returnTo"), PRODUCT_LISTS[kind].path, DIALOG_PARAMS, request);
   const external = kind === "external";
+  // the notices in the reader's language (the services' words are the /api's)
+  const language = readLanguage(request);
+  const t = translatorFor(language);
+  const say = (text: string) => translateMessage(language, text);
 
   if (intent === "delete") {
     requireMore(actor, { permission: "product.delete" });
@@ -136,10 +142,15 @@ export async function productListAction(request: Request, kind: ProductListKind)
       await deleteProductByAdmin(id, actor);
     } catch (error) {
       if (error instanceof ApiError)
-        return { intent, error: external ? M.externalDeleteFailed(error.message) : `${M.productDeleteFailed}: ${error.message}` };
+        return {
+          intent,
+          error: external
+            ? t("admin.products.externalDeleteFailed", { reason: say(error.message) })
+            : `${say(M.productDeleteFailed)}: ${say(error.message)}`,
+        };
       throw error;
     }
-    return redirectWithToast(back, { message: external ? M.externalDeleted : M.productDeleted });
+    return redirectWithToast(back, { message: say(external ? M.externalDeleted : M.productDeleted) });
   }
 
   if (intent === "bulk-confirm" || intent === "bulk-delete") {
@@ -169,11 +180,15 @@ export async function productListAction(request: Request, kind: ProductListKind)
       const reason = outcome.failed[0]?.reason ?? M.productNotFound;
       return redirectWithToast(back, {
         type: "error",
-        message: external ? M.externalBulkDeleteFailed(reason) : `${M.productDeleteFailed}: ${reason}`,
+        message: external
+          ? t("admin.products.externalBulkDeleteFailed", { reason: say(reason) })
+          : `${say(M.productDeleteFailed)}: ${say(reason)}`,
       });
     }
-    const summary = external ? M.externalBulkDeleted(outcome.deleted) : M.productsDeleted(outcome.deleted);
-    const failures = outcome.failed.length ? ` (${outcome.failed.length} not found)` : "";
+    const summary = external
+      ? t("admin.products.externalBulkDeleted", { count: outcome.deleted })
+      : t("admin.products.bulkDeleted", { count: outcome.deleted });
+    const failures = outcome.failed.length ? ` (${t("admin.products.notFoundCount", { count: outcome.failed.length })})` : "";
     return redirectWithToast(back, { message: summary + failures });
   }
 

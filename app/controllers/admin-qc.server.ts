@@ -13,6 +13,7 @@ import type { AdminQcImage, QcImagesActionData } from "~/components/admin/qc-ima
 import { deleteSelectionSchema } from "~/schemas/qc";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
 import { deleteQcImage, deleteQcImages, qcImagesForAdmin, receiveQcUpload, type QcImage } from "~/services/qc.server";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 
 /** Back-office access and the QC section of the sidebar (any qc.* permission, or the admin role). */
 export async function requireQcViewer(request: Request) {
@@ -59,17 +60,21 @@ export async function qcImagesAction(
   actor: Awaited<ReturnType<typeof requireQcViewer>>,
   target: { productId: number; back: string; clientIp: string },
 ): Promise<Response | QcImagesActionData | ReturnType<typeof data<QcImagesActionData>>> {
+  // the notices in the reader's language (the services' words are the /api's)
+  const language = readLanguage(request);
+  const t = translatorFor(language);
+  const say = (text: string) => translateMessage(language, text);
   if (isMultipart(request)) {
     requireMore(actor, { anyOf: QC_PERMISSIONS.upload });
     try {
       const outcome = await receiveQcUpload(request, target.productId, actor, { field: "qcImages", clientIp: target.clientIp });
       if (outcome.uploaded.some((image) => !image.imageUrl))
-        return redirectWithToast(target.back, { type: "error", message: M.uploadedNoUrl });
-      const skipped = outcome.errors.map((error) => error.message).join(" ");
-      const done = M.uploadedPublished(outcome.uploaded.length);
+        return redirectWithToast(target.back, { type: "error", message: say(M.uploadedNoUrl) });
+      const skipped = outcome.errors.map((error) => say(error.message)).join(" ");
+      const done = t("admin.qc.published", { count: outcome.uploaded.length });
       return redirectWithToast(target.back, {
         type: skipped ? "info" : "success",
-        message: skipped ? `${done} Not uploaded: ${skipped}` : done,
+        message: skipped ? `${done} ${t("admin.qc.notUploaded", { list: skipped })}` : done,
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.status === 403) throw error;
@@ -89,10 +94,10 @@ export async function qcImagesAction(
       await deleteQcImage(Number(formData.get("imageId")), actor);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500)
-        return redirectWithToast(target.back, { type: "error", message: `${M.deleteFailed}: ${error.message}` });
+        return redirectWithToast(target.back, { type: "error", message: `${say(M.deleteFailed)}: ${say(error.message)}` });
       throw error;
     }
-    return redirectWithToast(target.back, { message: M.deleted(1) });
+    return redirectWithToast(target.back, { message: t("admin.qc.deleted", { count: 1 }) });
   }
   if (intent === "delete-confirm" || intent === "delete") {
     requireMore(actor, { anyOf: QC_PERMISSIONS.delete });
@@ -106,9 +111,12 @@ export async function qcImagesAction(
       return { intent, confirm: { ids: found } };
     }
     const outcome = await deleteQcImages(ids, actor);
-    if (outcome.done === 0) return redirectWithToast(target.back, { type: "error", message: M.deleteFailed });
-    const failures = outcome.failed.length ? ` ${M.batchFailed(outcome.failed.length)}` : "";
-    return redirectWithToast(target.back, { type: failures ? "info" : "success", message: M.deleted(outcome.done) + failures });
+    if (outcome.done === 0) return redirectWithToast(target.back, { type: "error", message: say(M.deleteFailed) });
+    const failures = outcome.failed.length ? ` ${t("admin.qc.batchFailed", { count: outcome.failed.length })}` : "";
+    return redirectWithToast(target.back, {
+      type: failures ? "info" : "success",
+      message: t("admin.qc.deleted", { count: outcome.done }) + failures,
+    });
   }
   throw new Response("Unknown action", { status: 400 });
 }

@@ -8,7 +8,7 @@ import type { ProductFiltersView } from "~/components/storefront/product-filters
 import type { CurrencyCode } from "~/lib/currency";
 import { readCurrency } from "~/lib/currency.server";
 import { listingPageQuerySchema, readPriceBound, type ListingPageQuery } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import type { ShopperFilters } from "~/services/catalogue.server";
 import { getRates } from "~/services/currency.server";
 

@@ -12,7 +12,8 @@ import { getPageUser } from "~/services/request-user.server";
 import type { Access } from "~/lib/permissions";
 import { getAccess, requireUser } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { CATALOGUE_MESSAGES, PLATFORM_LABELS, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { PLATFORM_LABELS, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import { unknownItemPage } from "./pasted-links.server";
 import {
   collect,
@@ -27,11 +28,12 @@ import {
   type ProductWithSkus,
 } from "~/services/catalogue.server";
 import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import type { Language } from "~/i18n/languages";
 import { approvedQcImages, groupIntoSets, latestQcDates, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
 import { agentLinksFor, enabledAgents } from "~/services/agents.server";
 import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
-import { QC_MESSAGES } from "~/schemas/qc-rules";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export const notFound = (): Response => pageNotFound("Not found");
@@ -220,6 +222,12 @@ async function viewerOf(
   };
 }
 
+/** A file the upload skipped: "<file>: <reason>", the reason in the reader's language (as the upload box says it). */
+function skippedFileText(text: string, language: Language): string {
+  const file = /^(.+): ([^:]+)$/.exec(text);
+  return file ? `${file[1]}: ${translateMessage(language, file[2])}` : translateMessage(language, text);
+}
+
 const isMultipart = (request: Request) => (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
 
 /**
@@ -236,13 +244,16 @@ async function qcUploadAction(
   const back = `${productPath(product)}#qc-upload`;
   try {
     const outcome = await receiveQcUpload(request, product.id, actor, { field: "photos", clientIp });
+    // the notice is read on the next page, in the reader's language
+    const language = readLanguage(request);
+    const t = translatorFor(language);
     const done = outcome.published
-      ? QC_MESSAGES.uploadedPublished(outcome.uploaded.length)
-      : QC_MESSAGES.uploadedPending(outcome.uploaded.length);
-    const skipped = outcome.errors.map((error) => error.message);
+      ? t("shop.qc.uploadedPublished", { count: outcome.uploaded.length })
+      : t("shop.qc.uploadedPending", { count: outcome.uploaded.length });
+    const skipped = outcome.errors.map((error) => skippedFileText(error.message, language));
     return redirectWithToast(
       back,
-      skipped.length ? { message: `${done} Not uploaded:`, details: skipped, type: "info" } : { message: done, type: "success" },
+      skipped.length ? { message: t("shop.qc.notUploaded", { done }), details: skipped, type: "info" } : { message: done, type: "success" },
     );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401 || error.status === 403) throw error;

@@ -5,9 +5,11 @@
  */
 import type { CategoryNavItem } from "~/components/storefront/category-nav";
 import { readCurrency } from "~/lib/currency.server";
+import { readLanguage, translatorFor } from "~/i18n/i18n.server";
+import { isBackOfficePath, type Language } from "~/i18n/languages";
 import { plainLine } from "~/lib/text";
 import { getToast } from "~/lib/toast.server";
-import { isTrue } from "~/schemas/site-settings";
+import { isTrue, SITE_SETTING_FALLBACKS, type SiteInfo } from "~/schemas/site-settings";
 import { categoriesForStorefront, type CategoryWithCount } from "~/services/catalogue.server";
 import { getRates } from "~/services/currency.server";
 import { getAccess } from "~/services/permissions.server";
@@ -35,19 +37,24 @@ export function categoryTree(categories: CategoryWithCount[]): CategoryNavItem[]
 export async function rootLoader(request: Request) {
   const settings = await loadSettings();
   const { toast, headers } = await getToast(request);
+  const language = readLanguage(request);
   const url = new URL(request.url);
   const user = await getPageUser(request);
   const access = user ? await getAccess(user) : null;
   const [{ rates }, categories] = await Promise.all([getRates(), categoriesForStorefront(access)]);
   return Response.json(
     {
-      siteInfo: toSiteInfo(settings),
+      siteInfo: inReadersLanguage(toSiteInfo(settings), language),
       // a switched-off banner (perhaps a draft) never reaches the page, not even its data
       adBanner: isTrue(settings.ad_banner_enabled) ? toAdBannerConfig(settings) : null,
       analyticsCode: settings.google_analytics_code.trim(),
       toast,
       searchQuery: url.pathname === "/search" ? plainLine(url.searchParams.get("q") ?? "") : "",
       currency: readCurrency(request),
+      language,
+      // the back office's language may differ from the storefront's (the defaults do):
+      // the browser then loads the storefront's texts too, for a client navigation there
+      ...(isBackOfficePath(url.pathname) ? { storefrontLanguage: readLanguage(request, "/") } : {}),
       rates,
       categoryNav: categoryTree(categories),
       currentUser:
@@ -70,3 +77,18 @@ export type RootView = {
   analyticsCode: string;
   toast: Awaited<ReturnType<typeof getToast>>["toast"];
 };
+
+/**
+ * The site's title and description as the reader's language says them while they are the
+ * product's own defaults; the shop's own words, once written, are shown as written (the
+ * /api gives them as stored).
+ */
+function inReadersLanguage(site: SiteInfo, language: Language): SiteInfo {
+  const t = translatorFor(language);
+  return {
+    ...site,
+    site_title: site.site_title === SITE_SETTING_FALLBACKS.site_title ? t("shop.site.defaultTitle") : site.site_title,
+    site_description:
+      site.site_description === SITE_SETTING_FALLBACKS.site_description ? t("shop.site.defaultDescription") : site.site_description,
+  };
+}

@@ -22,6 +22,12 @@ export type RequestScope = {
    * (docs/decisions/022-front-rules.md): a kept copy is dropped when they move.
    */
   dependsOn: Set<ViewDependency>;
+  /**
+   * The texts and translated messages the page's render used, by language, which the page
+   * carries for the browser to hydrate with (app/i18n/i18n.server.ts, page-texts.tsx)
+   */
+  texts?: Map<string, Map<string, string>>;
+  messages?: Map<string, Map<string, string>>;
 };
 
 declare global {

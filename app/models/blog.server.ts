@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
-import { caseless, onPostgres } from "./sql-dialect.server";
+import { caseless, likeAnywherePostgres, onPostgres } from "./sql-dialect.server";
 import { COMMENT_STATUSES, POST_STATUSES } from "~/schemas/blog-rules";
 import type { BlogCommentStatus, BlogPostStatus } from "../../db/schema";
 
@@ -469,7 +469,7 @@ export async function searchPostIds(db: DB, longTerms: string[], cap = 2000): Pr
 async function searchPostIdsPostgres(db: DB, longTerms: string[], cap: number): Promise<number[]> {
   const text = sql`lower(p.title || ' ' || coalesce(p.excerpt, '') || ' ' || p.content_text)`;
   const terms = longTerms.map((term) => term.toLowerCase());
-  const holds = terms.map((term) => sql`${text} LIKE ${likePattern(term)}`);
+  const holds = terms.map((term) => sql`${text} LIKE ${likeAnywherePostgres(term)}`);
   const score = terms.map(
     (term) => sql`(CASE WHEN instr(lower(p.title), ${term}) > 0 THEN 10 ELSE 0 END
       + CASE WHEN instr(lower(coalesce(p.excerpt, '')), ${term}) > 0 THEN 4 ELSE 0 END + 1)`,
@@ -478,9 +478,6 @@ async function searchPostIdsPostgres(db: DB, longTerms: string[], cap: number): 
     ORDER BY ${sql.join(score, sql` + `)} DESC, p.id DESC LIMIT ${cap}`.execute(db);
   return rows.map((row) => row.id);
 }
-
-/** A LIKE pattern finding `term` anywhere (its own % _ and \ taken literally). */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export type PostNeighbour = { id: number; slug: string; title: string };
 

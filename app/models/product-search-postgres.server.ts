@@ -15,12 +15,11 @@
  */
 import { sql } from "kysely";
 import { dataVersion, type DB } from "~/lib/db.server";
+import { likeAnywherePostgres } from "./sql-dialect.server";
 import {
   candidateOrder,
   clampPage,
-  pageCount,
   SEARCH_COUNT_CAP,
-  toProduct,
   whereSql,
   type Candidate,
   type ListFilter,
@@ -29,15 +28,14 @@ import {
   type ProductSort,
   type Row,
   type SearchUnit,
+  rowsInOrder,
+  searchAnswer,
 } from "./product.server";
-
-/** A LIKE pattern finding `term` anywhere (its own % _ and \ taken literally). */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The condition on product_search `s` that a product matches one unit (any of its alternatives). */
 function unitCondition(unit: SearchUnit) {
   const alternatives = [
-    ...unit.long.map((term) => sql`s.document LIKE ${likePattern(term)}`),
+    ...unit.long.map((term) => sql`s.document LIKE ${likeAnywherePostgres(term)}`),
     ...(unit.short.length ? [sql`s.grams && ${unit.short}::text[]`] : []),
   ];
   return sql`(${sql.join(alternatives, sql` OR `)})`;
@@ -60,14 +58,7 @@ export async function searchProductsPostgres(
   const totalItems = Math.min(found, SEARCH_COUNT_CAP);
   const page = clampPage(options.page, options.limit, totalItems);
   const offset = (page - 1) * options.limit;
-  const answer = (rows: Row[]) => ({
-    items: rows.map(toProduct),
-    totalItems,
-    page,
-    limit: options.limit,
-    totalPages: pageCount(totalItems, options.limit),
-    totalCapped,
-  });
+  const answer = searchAnswer({ totalItems, page, limit: options.limit, totalCapped });
 
   if (totalCapped) return answer(await cappedPage(db, units, options, offset));
 
@@ -126,14 +117,6 @@ async function cappedPage(db: DB, units: SearchUnit[], options: SearchOptions, o
     ids = rows.map((row) => row.id);
   }
   return rowsInOrder(db, ids);
-}
-
-/** The products of these ids, in this order. */
-async function rowsInOrder(db: DB, ids: number[]): Promise<Row[]> {
-  if (!ids.length) return [];
-  const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(ids)})`.execute(db);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The order of a search too large to rank, as SQLite's gives it (relevance: the newest). */
@@ -216,7 +199,7 @@ async function hitCounts(db: DB, corpus: CorpusStats, keys: string[]): Promise<v
   const { rows } = await sql<{ key: string; n: number }>`${sql.join(
     missing.map((key) =>
       key.startsWith("long:")
-        ? sql`SELECT ${key}::text AS key, count(*) AS n FROM product_search WHERE document LIKE ${likePattern(key.slice(5))}`
+        ? sql`SELECT ${key}::text AS key, count(*) AS n FROM product_search WHERE document LIKE ${likeAnywherePostgres(key.slice(5))}`
         : sql`SELECT ${key}::text AS key, count(*) AS n FROM product_search WHERE grams @> ARRAY[${key.slice(6)}::text]`,
     ),
     sql` UNION ALL `,

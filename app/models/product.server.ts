@@ -606,20 +606,8 @@ export async function searchProducts(
   const page = clampPage(options.page, options.limit, totalItems);
   const offset = (page - 1) * options.limit;
   const window = sql`LIMIT ${options.limit} OFFSET ${offset}`;
-  const answer = (rows: Row[]): Page<Product> & { totalCapped: boolean } => ({
-    items: rows.map(toProduct),
-    totalItems,
-    page,
-    limit: options.limit,
-    totalPages: pageCount(totalItems, options.limit),
-    totalCapped,
-  });
-  /** The page of these product ids, in this order. */
-  const pageOf = async (ids: number[]) => {
-    const { rows } = ids.length ? await sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(ids)})`.execute(db) : { rows: [] };
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return answer(ids.flatMap((id) => byId.get(id) ?? []));
-  };
+  const answer = searchAnswer({ totalItems, page, limit: options.limit, totalCapped });
+  const pageOf = async (ids: number[]) => answer(await rowsInOrder(db, ids));
   let query;
   if (!totalCapped) {
     // few enough to rank or sort them all here (their sort keys from the covering index;
@@ -697,4 +685,24 @@ export async function searchProducts(
       WHERE p.id IN (${matching}) AND ${filter} ORDER BY ${order} ${window}`;
   }
   return answer((await query.execute(db)).rows);
+}
+
+/** A search's page of products from its rows (SQLite's search and PostgreSQL's alike). */
+export function searchAnswer(counts: { totalItems: number; page: number; limit: number; totalCapped: boolean }) {
+  return (rows: Row[]): Page<Product> & { totalCapped: boolean } => ({
+    items: rows.map(toProduct),
+    totalItems: counts.totalItems,
+    page: counts.page,
+    limit: counts.limit,
+    totalPages: pageCount(counts.totalItems, counts.limit),
+    totalCapped: counts.totalCapped,
+  });
+}
+
+/** The products of these ids, in this order, in one query. */
+export async function rowsInOrder(db: DB, ids: number[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<Row>`SELECT p.* FROM products p WHERE p.id IN (${sql.join(ids)})`.execute(db);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

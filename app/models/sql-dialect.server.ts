@@ -48,3 +48,9 @@ export function jsonArrayElements(db: DB, column: Operand, alias: string): RawBu
 export async function serializeOn(db: DB, key: string): Promise<void> {
   if (onPostgres(db)) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
+
+/**
+ * A pattern for PostgreSQL's LIKE finding `term` anywhere, its own % _ and \ taken
+ * literally (a backslash is PostgreSQL's default escape; SQLite's LIKE would need ESCAPE).
+ */
+export const likeAnywherePostgres = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -8,7 +8,7 @@ export function loader() {
   throw new Response("Not found", { status: 404 });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Page not found", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
 
 export default function NotFound() {
   return null;

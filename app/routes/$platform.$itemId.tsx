@@ -4,6 +4,7 @@ import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
 import { loadItemPage, locateByItem, productPageAction } from "~/controllers/product-page.server";
 import { ImportPanel, unknownItemOf } from "~/components/storefront/import-panel";
+import { useT } from "~/i18n/i18n";
 
 /** /:platform/:itemId: the canonical address of a marketplace product. */
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadItemPage(request, params);
@@ -22,12 +23,13 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => productM
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const t = useT();
   const unknown = isRouteErrorResponse(error) && error.status === 404 ? unknownItemOf(error.data) : null;
   if (unknown) {
     return (
       <section aria-labelledby="unknown-item-title">
         <p className="error-code">404</p>
-        <h1 id="unknown-item-title">Not in the catalogue yet</h1>
+        <h1 id="unknown-item-title">{t("shop.import.notInCatalogue")}</h1>
         <ImportPanel view={unknown.view} loggedIn={unknown.loggedIn} />
       </section>
     );

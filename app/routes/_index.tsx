@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@r
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
+import { useT } from "~/i18n/i18n";
 import { productCards, storefrontAccess } from "~/controllers/product-page.server";
 import { categoryTree } from "~/controllers/root.server";
 import type { RootLoaderData } from "~/root";
@@ -21,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Home() {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const { recommended, hot, categories } = useLoaderData<typeof loader>();
+  const t = useT();
   const siteName = root?.siteInfo.site_name ?? "";
   return (
     <>
@@ -31,41 +33,41 @@ export default function Home() {
             header box's id, so a label or a script that finds one finds the other */}
         <Form method="get" action="/search" role="search" className="site-search" aria-describedby="hero-search-hint">
           <label htmlFor="site-search-q" className="visually-hidden">
-            Search products
+            {t("shop.header.searchLabel")}
           </label>
           <input
             id="site-search-q"
             type="search"
             name="q"
-            placeholder="Product name or link"
+            placeholder={t("shop.home.searchPlaceholder")}
             autoComplete="off"
             required
             enterKeyHint="search"
           />
-          <button type="submit">Search</button>
+          <button type="submit">{t("shop.header.search")}</button>
         </Form>
         <p id="hero-search-hint" className="hero__hint">
-          Search by name, or paste a Weidian, Taobao, Tmall or 1688 link.
+          {t("shop.home.searchHint")}
         </p>
       </section>
 
       {recommended.length === 0 ? (
         <section aria-labelledby="latest-title">
-          <h2 id="latest-title">Latest products</h2>
+          <h2 id="latest-title">{t("shop.home.latest")}</h2>
           <div className="empty-state">
-            <p>No products yet. Search above or paste a marketplace link to look one up.</p>
+            <p>{t("shop.home.empty")}</p>
           </div>
         </section>
       ) : (
         <>
           <section aria-labelledby="recommended-title" className="home-section">
-            <h2 id="recommended-title">Recommended</h2>
-            <ProductGrid products={recommended} label="Recommended products" />
+            <h2 id="recommended-title">{t("shop.home.recommended")}</h2>
+            <ProductGrid products={recommended} label={t("shop.home.recommendedProducts")} />
           </section>
           {hot.length ? (
             <section aria-labelledby="hot-title" className="home-section">
-              <h2 id="hot-title">Hot products</h2>
-              <ProductGrid products={hot} label="Hot products" />
+              <h2 id="hot-title">{t("shop.home.hot")}</h2>
+              <ProductGrid products={hot} label={t("shop.home.hot")} />
             </section>
           ) : null}
         </>
@@ -73,7 +75,7 @@ export default function Home() {
 
       {categories.length ? (
         <section aria-labelledby="categories-title" className="home-section">
-          <h2 id="categories-title">Categories</h2>
+          <h2 id="categories-title">{t("shop.home.categories")}</h2>
           <ul className="category-list">
             {categories.map((category) => (
               <li key={category.id}>

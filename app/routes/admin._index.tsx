@@ -9,6 +9,7 @@ import { getAppVersion } from "~/services/site-tools.server";
 import { blogDashboardCounts } from "~/services/blog.server";
 import { catalogueCounts } from "~/services/catalogue.server";
 import { countUsersForDashboard } from "~/services/users.server";
+import { useT } from "~/i18n/i18n";
 
 type CountCard = { id: string; label: string; value: number; to: string };
 type QuickAction = { id: string; label: string; to: string };
@@ -21,14 +22,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cards: CountCard[] = [];
   if (canSeeUsers) {
     const counts = await countUsersForDashboard();
-    cards.push({ id: "users", label: "Total users", value: counts.all, to: "/admin/users" });
+    cards.push({ id: "users", label: "admin.dashboard.totalUsers", value: counts.all, to: "/admin/users" });
   }
   const catalogue = await catalogueCounts();
   const canSeeProducts = sidebarRules.products(access);
-  if (canSeeProducts) cards.push({ id: "local-products", label: "Local products", value: catalogue.local, to: "/admin/products" });
-  cards.push({ id: "categories", label: "Total categories", value: catalogue.categories, to: "/admin/categories" });
   if (canSeeProducts)
-    cards.push({ id: "external-products", label: "External products", value: catalogue.external, to: "/admin/external-products" });
+    cards.push({ id: "local-products", label: "admin.dashboard.localProducts", value: catalogue.local, to: "/admin/products" });
+  cards.push({ id: "categories", label: "admin.dashboard.totalCategories", value: catalogue.categories, to: "/admin/categories" });
+  if (canSeeProducts)
+    cards.push({
+      id: "external-products",
+      label: "admin.dashboard.externalProducts",
+      value: catalogue.external,
+      to: "/admin/external-products",
+    });
   const canSeeQc = sidebarRules.qc(access);
   const canReviewQc = canAny(access, QC_PERMISSIONS.review);
   // the spec's four count cards stay four; QC has its own panel
@@ -38,16 +45,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const blog = sidebarRules.blog(access) ? { ...(await blogDashboardCounts()), moderates: can(access, "blog.edit") } : null;
 
   const actions: QuickAction[] = [];
-  if (can(access, "product.create")) actions.push({ id: "add-product", label: "Add product", to: "/admin/products/new" });
-  if (can(access, "product.create")) actions.push({ id: "add-category", label: "Add category", to: "/admin/categories?modal=create" });
-  if (canSeeProducts) actions.push({ id: "external-products", label: "External products", to: "/admin/external-products" });
-  if (canReviewQc) actions.push({ id: "qc-review", label: "Review QC photos", to: "/admin/qc-review" });
-  if (can(access, "blog.create")) actions.push({ id: "new-post", label: "Write a blog post", to: "/admin/blog/posts/new" });
-  if (canSeeUsers) actions.push({ id: "users", label: "Manage users", to: "/admin/users" });
+  if (can(access, "product.create")) actions.push({ id: "add-product", label: "admin.dashboard.addProduct", to: "/admin/products/new" });
+  if (can(access, "product.create"))
+    actions.push({ id: "add-category", label: "admin.dashboard.addCategory", to: "/admin/categories?modal=create" });
+  if (canSeeProducts) actions.push({ id: "external-products", label: "admin.dashboard.externalProducts", to: "/admin/external-products" });
+  if (canReviewQc) actions.push({ id: "qc-review", label: "admin.dashboard.reviewQc", to: "/admin/qc-review" });
+  if (can(access, "blog.create")) actions.push({ id: "new-post", label: "admin.dashboard.writePost", to: "/admin/blog/posts/new" });
+  if (canSeeUsers) actions.push({ id: "users", label: "admin.dashboard.manageUsers", to: "/admin/users" });
   if (access.allPermissions.includes("user.create")) {
-    actions.push({ id: "create-user", label: "Create a user", to: "/admin/users?modal=create" });
+    actions.push({ id: "create-user", label: "admin.dashboard.createUser", to: "/admin/users?modal=create" });
   }
-  if (isSuperAdmin(access)) actions.push({ id: "site-settings", label: "Site settings", to: "/admin/site-settings" });
+  if (isSuperAdmin(access)) actions.push({ id: "site-settings", label: "admin.dashboard.siteSettings", to: "/admin/site-settings" });
 
   return {
     username: user.username,
@@ -60,23 +68,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Dashboard · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.dashboard.title", noindex: true });
 
 export default function AdminDashboard() {
   const data = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <div className="admin-page">
       <header className="admin-page__header">
-        <h1>Dashboard</h1>
-        <p className="muted">Welcome, {data.username}.</p>
+        <h1>{t("admin.dashboard.heading")}</h1>
+        <p className="muted">{t("admin.dashboard.welcome", { name: data.username })}</p>
       </header>
 
       {data.cards.length > 0 ? (
-        <ul className="admin-cards" aria-label="Counts">
+        <ul className="admin-cards" aria-label={t("admin.dashboard.counts")}>
           {data.cards.map((card) => (
             <li key={card.id}>
               <Link to={card.to} className="admin-card">
-                <span className="admin-card__label">{card.label}</span>
+                <span className="admin-card__label">{t(card.label)}</span>
                 <span className="admin-card__value">{card.value}</span>
               </Link>
             </li>
@@ -86,31 +95,31 @@ export default function AdminDashboard() {
 
       <div className="admin-grid">
         <section className="card" aria-labelledby="quick-actions">
-          <h2 id="quick-actions">Quick actions</h2>
+          <h2 id="quick-actions">{t("admin.dashboard.quickActions")}</h2>
           {data.actions.length > 0 ? (
             <ul className="admin-actions">
               {data.actions.map((action) => (
                 <li key={action.id}>
                   <Link to={action.to} className="button button--secondary">
-                    {action.label}
+                    {t(action.label)}
                   </Link>
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="muted">No actions are available to your account yet.</p>
+            <p className="muted">{t("admin.dashboard.noActions")}</p>
           )}
         </section>
 
         {data.qc ? (
           <section className="card" aria-labelledby="qc-summary">
-            <h2 id="qc-summary">QC photos</h2>
+            <h2 id="qc-summary">{t("admin.dashboard.qcPhotos")}</h2>
             <dl className="admin-facts">
-              <dt>Approved</dt>
+              <dt>{t("admin.dashboard.approved")}</dt>
               <dd>
                 <Link to="/admin/qc-manager">{data.qc.approved}</Link>
               </dd>
-              <dt>Waiting for review</dt>
+              <dt>{t("admin.dashboard.waitingReview")}</dt>
               <dd>
                 <Link to="/admin/qc-review">{data.qc.pending}</Link>
               </dd>
@@ -120,14 +129,14 @@ export default function AdminDashboard() {
 
         {data.blog ? (
           <section className="card" aria-labelledby="blog-box">
-            <h2 id="blog-box">Blog</h2>
+            <h2 id="blog-box">{t("admin.dashboard.blog")}</h2>
             <ul className="admin-links">
               <li>
-                <Link to="/admin/blog/posts?status=published">{`${data.blog.published} published post${data.blog.published === 1 ? "" : "s"}`}</Link>
+                <Link to="/admin/blog/posts?status=published">{t("admin.dashboard.publishedPosts", { count: data.blog.published })}</Link>
               </li>
               {data.blog.moderates ? (
                 <li>
-                  <Link to="/admin/blog/comments">{`${data.blog.pendingComments} comment${data.blog.pendingComments === 1 ? "" : "s"} to moderate`}</Link>
+                  <Link to="/admin/blog/comments">{t("admin.dashboard.commentsToModerate", { count: data.blog.pendingComments })}</Link>
                 </li>
               ) : null}
             </ul>
@@ -135,8 +144,8 @@ export default function AdminDashboard() {
         ) : null}
 
         <section className="card" aria-labelledby="seo">
-          <h2 id="seo">SEO</h2>
-          <p className="muted">The sitemap and robots.txt are built on every request from the current settings.</p>
+          <h2 id="seo">{t("admin.dashboard.seo")}</h2>
+          <p className="muted">{t("admin.dashboard.seoText")}</p>
           <ul className="admin-links">
             <li>
               <a href="/sitemap.xml" target="_blank" rel="noreferrer">
@@ -150,16 +159,16 @@ export default function AdminDashboard() {
             </li>
             {data.seoTools ? (
               <li>
-                <Link to="/admin/site-settings?tab=tools">Generate the sitemap or test robots.txt</Link>
+                <Link to="/admin/site-settings?tab=tools">{t("admin.dashboard.seoTools")}</Link>
               </li>
             ) : null}
           </ul>
         </section>
 
         <section className="card" aria-labelledby="system-info">
-          <h2 id="system-info">System info</h2>
+          <h2 id="system-info">{t("admin.dashboard.systemInfo")}</h2>
           <dl className="admin-facts">
-            <dt>Version</dt>
+            <dt>{t("admin.dashboard.version")}</dt>
             <dd>
               <span className="admin-badge">{data.version}</span>
             </dd>

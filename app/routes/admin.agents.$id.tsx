@@ -10,6 +10,9 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
 import { agentJson, getAgent, updateAgentByAdmin, MANAGE_AGENTS } from "~/services/agents.server";
+import { translatorOf } from "~/i18n/i18n.server";
+import { translatorFor, useT } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
 
 function agentId(value: string | undefined): number {
   return pageId(value, M.notFound);
@@ -47,7 +50,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       if (submission.status !== "success") return { result: submission.reply() };
       try {
         const agent = await updateAgentByAdmin(id, submission.value, actor);
-        return redirectWithToast("/admin/agents", { message: M.saved(agent.name) });
+        return redirectWithToast("/admin/agents", { message: translatorOf(request)("admin.agents.saved", { name: agent.name }) });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -55,27 +58,34 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     MANAGE_AGENTS,
   );
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.agent.name ?? "Agent"} · Shopping agents · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.agents.editPageTitle", { name: data?.agent.name ?? t("admin.agents.agent") }),
+    noindex: true,
+  });
+};
 
 export default function EditAgent() {
   const { agent } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/agents">← Shopping agents</Link>
+          <Link to="/admin/agents">← {t("admin.nav.agents")}</Link>
         </p>
-        <h1>Edit {agent.name}</h1>
+        <h1>{t("admin.agents.editTitle", { name: agent.name })}</h1>
       </header>
       <section className="card">
-        <AgentForm id="edit-agent" defaults={agent} lastResult={actionData?.result} submitLabel="Save agent" />
+        <AgentForm id="edit-agent" defaults={agent} lastResult={actionData?.result} submitLabel={t("admin.agents.save")} />
       </section>
     </div>
   );
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The agent could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.agents.loadOneFailed")} />;
 }

@@ -8,10 +8,13 @@ import { agentTemplateFor, buildAgentLink } from "~/lib/marketplace-links";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
-import { AGENT_MESSAGES as M } from "~/schemas/marketplace-rules";
 import { allAgents, deleteAgentByAdmin, moveAgent, setAgentEnabled, MANAGE_AGENTS, testLink } from "~/services/agents.server";
 import { AdminConfirmDialog, AdminList, DeleteLink } from "~/components/admin/admin-list";
 import { EmptyState } from "~/components/ui/empty-state";
+import { platformLabel } from "~/components/admin/labels";
+import { readLanguage, translateMessage, translatorOf } from "~/i18n/i18n.server";
+import { useT, type Translate } from "~/i18n/i18n";
+import { Emphasis, MARK } from "~/components/admin/emphasis";
 
 const SAMPLE = { weidian: "7231234567", taobao: "623456789012", tmall: "623456789012", "1688": "645678901234" } as const;
 
@@ -40,12 +43,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
     })),
     confirm: confirm ? { id: confirm.id, name: confirm.name } : null,
-    test: await linkTestView(url.searchParams.get("test") ?? ""),
+    test: await linkTestView(url.searchParams.get("test") ?? "", translatorOf(request)),
   };
 }
 
 /** The "test a link" box's answer, in words. */
-async function linkTestView(raw: string) {
+async function linkTestView(raw: string, t: Translate) {
   const text = raw.trim().slice(0, 2000);
   if (!text) return null;
   const { reading, agent } = await testLink(text);
@@ -53,21 +56,26 @@ async function linkTestView(raw: string) {
     return {
       text,
       ok: true,
-      message: `${PLATFORM_LABELS[reading.platform]} item ${reading.itemId}`,
+      message: t("admin.agents.testItem", { platform: PLATFORM_LABELS[reading.platform], itemId: reading.itemId }),
       how: agent
-        ? `read with ${agent}'s link forms`
+        ? t("admin.agents.testReadWith", { agent })
         : reading.via === "link"
-          ? "a marketplace's own link"
-          : "a link carried inside this one",
+          ? t("admin.agents.testOwnLink")
+          : t("admin.agents.testCarried"),
     };
   if (reading.kind === "number")
-    return { text, ok: true, message: `Item id ${reading.itemId}`, how: `a bare number: ${reading.candidates.join(" or ")}` };
-  if (reading.kind === "short") return { text, ok: true, message: "A short link", how: "opened on the server to find the item" };
+    return {
+      text,
+      ok: true,
+      message: t("admin.agents.testItemId", { itemId: reading.itemId }),
+      how: t("admin.agents.testBareNumber", { candidates: reading.candidates.join(t("admin.agents.or")) }),
+    };
+  if (reading.kind === "short") return { text, ok: true, message: t("admin.agents.testShort"), how: t("admin.agents.testShortHow") };
   return {
     text,
     ok: false,
-    message: "Not read as an item",
-    how: "add the agent's link form to one of the agents below (Edit → older link forms), or add the agent",
+    message: t("admin.agents.testNotItem"),
+    how: t("admin.agents.testNotItemHow"),
   };
 }
 
@@ -79,24 +87,26 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const formData = await request.formData();
       const intent = String(formData.get("intent") ?? "");
       const id = Number(formData.get("agentId"));
+      const language = readLanguage(request);
+      const t = translatorOf(request);
       try {
         if (intent === "up" || intent === "down") {
           await moveAgent(id, intent, actor);
-          return redirectWithToast("/admin/agents", { message: "Order saved." });
+          return redirectWithToast("/admin/agents", { message: t("admin.agents.orderSaved") });
         }
         if (intent === "enable" || intent === "disable") {
           const saved = await setAgentEnabled(id, intent === "enable", actor);
           return redirectWithToast("/admin/agents", {
-            message: `${saved.name} is ${saved.enabled ? "shown" : "hidden"} on product pages.`,
+            message: saved.enabled ? t("admin.agents.nowShown", { name: saved.name }) : t("admin.agents.nowHidden", { name: saved.name }),
           });
         }
         if (intent === "delete") {
           const agent = await deleteAgentByAdmin(id, actor);
-          return redirectWithToast("/admin/agents", { message: M.deleted(agent.name) });
+          return redirectWithToast("/admin/agents", { message: t("admin.agents.deleted", { name: agent.name }) });
         }
       } catch (error) {
         if (isServiceError(error) && error.status < 500)
-          return redirectWithToast("/admin/agents", { type: "error", message: error.message });
+          return redirectWithToast("/admin/agents", { type: "error", message: translateMessage(language, error.message) });
         throw error;
       }
       throw new Response("Unknown action", { status: 400 });
@@ -104,35 +114,30 @@ export const action = ({ request }: ActionFunctionArgs) =>
     MANAGE_AGENTS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Shopping agents · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.agents.pageTitle", noindex: true });
 
 export default function AgentsPage() {
   const { agents, confirm, test } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <AdminList
-      title="Shopping agents"
+      title={t("admin.nav.agents")}
       count={agents.length}
-      intro={'Product pages show a "Buy via" link for each agent shown here, in this order; a shopper\'s own choice comes first.'}
+      intro={t("admin.agents.intro")}
       toolbar={
         <Link to="/admin/agents/new" className="button">
-          Add agent
+          {t("admin.agents.add")}
         </Link>
       }
       filters={
         <section className="card admin-link-test" aria-labelledby="link-test-title">
-          <h2 id="link-test-title">Test a link</h2>
+          <h2 id="link-test-title">{t("admin.agents.testTitle")}</h2>
           <Form method="get" action="/admin/agents" className="site-search">
             <label htmlFor="link-test" className="visually-hidden">
-              A link to test
+              {t("admin.agents.testLabel")}
             </label>
-            <input
-              id="link-test"
-              type="text"
-              name="test"
-              defaultValue={test?.text ?? ""}
-              placeholder="Paste an agent's or a marketplace's link"
-            />
-            <button type="submit">Test</button>
+            <input id="link-test" type="text" name="test" defaultValue={test?.text ?? ""} placeholder={t("admin.agents.testPlaceholder")} />
+            <button type="submit">{t("admin.agents.test")}</button>
           </Form>
           {test ? (
             <p className={test.ok ? "notice notice--success" : "notice notice--warning"} role="status">
@@ -144,38 +149,41 @@ export default function AgentsPage() {
       items={agents}
       itemKey={(agent) => agent.id}
       empty={
-        <EmptyState title="No shopping agents yet.">
+        <EmptyState title={t("admin.agents.empty")}>
           <p>
-            <Link to="/admin/agents/new">Add the first agent</Link>: product pages then offer its links.
+            <Link to="/admin/agents/new">{t("admin.agents.addFirst")}</Link>
+            {t("admin.agents.addFirstAfter")}
           </p>
         </EmptyState>
       }
       columns={[
         {
-          header: "Agent",
+          header: t("admin.agents.agent"),
           cell: (agent) => (
             <>
               <strong>{agent.name}</strong>{" "}
-              <span className={`admin-badge ${agent.enabled ? "admin-badge--success" : ""}`}>{agent.enabled ? "Shown" : "Hidden"}</span>
+              <span className={`admin-badge ${agent.enabled ? "admin-badge--success" : ""}`}>
+                {agent.enabled ? t("admin.agents.shown") : t("admin.agents.hidden")}
+              </span>
             </>
           ),
         },
         {
-          header: "Links (sample items)",
-          label: "Links",
+          header: t("admin.agents.colLinks"),
+          label: t("admin.agents.colLinksShort"),
           cell: (agent) => (
             <ul className="admin-links admin-links--inline">
               {agent.samples.map((sample) => (
                 <li key={sample.platform}>
                   <a href={sample.url} target="_blank" rel="noreferrer nofollow">
-                    {sample.label}
+                    {platformLabel(t, sample.platform)}
                   </a>
                 </li>
               ))}
             </ul>
           ),
         },
-        { header: "Referral", cell: (agent) => agent.referral ?? "—" },
+        { header: t("admin.agents.colReferral"), cell: (agent) => agent.referral ?? "—" },
       ]}
       actions={(agent) => {
         const index = agents.indexOf(agent);
@@ -188,7 +196,7 @@ export default function AgentsPage() {
                 value="up"
                 className="button--secondary button--small"
                 disabled={index === 0}
-                aria-label={`Move ${agent.name} up`}
+                aria-label={t("admin.categories.moveUp", { name: agent.name })}
               >
                 ↑
               </SubmitButton>
@@ -197,16 +205,16 @@ export default function AgentsPage() {
                 value="down"
                 className="button--secondary button--small"
                 disabled={index === agents.length - 1}
-                aria-label={`Move ${agent.name} down`}
+                aria-label={t("admin.categories.moveDown", { name: agent.name })}
               >
                 ↓
               </SubmitButton>
               <SubmitButton name="intent" value={agent.enabled ? "disable" : "enable"} className="button--secondary button--small">
-                {agent.enabled ? "Hide" : "Show"}
+                {agent.enabled ? t("admin.agents.hide") : t("admin.agents.show")}
               </SubmitButton>
             </Form>
-            <Link to={`/admin/agents/${agent.id}`} aria-label={`Edit ${agent.name}`}>
-              Edit
+            <Link to={`/admin/agents/${agent.id}`} aria-label={t("admin.common.editName", { name: agent.name })}>
+              {t("admin.common.edit")}
             </Link>
             <DeleteLink to={`/admin/agents?modal=delete&agentId=${agent.id}`} name={agent.name} />
           </>
@@ -216,15 +224,14 @@ export default function AgentsPage() {
       {confirm ? (
         <AdminConfirmDialog
           id="delete-agent"
-          title="Delete agent"
+          title={t("admin.agents.deleteTitle")}
           closeTo="/admin/agents"
           intent="delete"
           fields={{ agentId: confirm.id }}
-          submitLabel="Delete agent"
+          submitLabel={t("admin.agents.deleteTitle")}
         >
           <p>
-            Delete <strong>{confirm.name}</strong>? Product pages stop linking to it and its links are no longer read back. To pause it,
-            hide it instead.
+            <Emphasis text={t("admin.agents.deleteConfirm", { name: MARK })}>{confirm.name}</Emphasis>
           </p>
         </AdminConfirmDialog>
       ) : null}
@@ -233,5 +240,6 @@ export default function AgentsPage() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The agents could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.agents.loadFailed")} />;
 }

@@ -7,8 +7,10 @@ import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { agentSchema, AGENT_MESSAGES as M } from "~/schemas/marketplace";
+import { agentSchema } from "~/schemas/marketplace";
 import { createAgent, MANAGE_AGENTS } from "~/services/agents.server";
+import { translatorOf } from "~/i18n/i18n.server";
+import { useT } from "~/i18n/i18n";
 
 /** /admin/agents/new (super admin). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,7 +26,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       if (submission.status !== "success") return { result: submission.reply() };
       try {
         const agent = await createAgent(submission.value, actor);
-        return redirectWithToast("/admin/agents", { message: M.created(agent.name) });
+        return redirectWithToast("/admin/agents", { message: translatorOf(request)("admin.agents.created", { name: agent.name }) });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -32,25 +34,27 @@ export const action = ({ request }: ActionFunctionArgs) =>
     MANAGE_AGENTS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add agent · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.agents.newPageTitle", noindex: true });
 
 export default function NewAgent() {
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/agents">← Shopping agents</Link>
+          <Link to="/admin/agents">← {t("admin.nav.agents")}</Link>
         </p>
-        <h1>Add agent</h1>
+        <h1>{t("admin.agents.add")}</h1>
       </header>
       <section className="card">
-        <AgentForm id="new-agent" defaults={null} lastResult={actionData?.result} submitLabel="Add agent" />
+        <AgentForm id="new-agent" defaults={null} lastResult={actionData?.result} submitLabel={t("admin.agents.add")} />
       </section>
     </div>
   );
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The agent form could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.agents.formLoadFailed")} />;
 }

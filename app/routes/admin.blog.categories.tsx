@@ -10,7 +10,7 @@ import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 export const loader = ({ request }: LoaderFunctionArgs) => blogCategoriesLoader(request, "/admin/blog/categories");
 export const action = ({ request }: ActionFunctionArgs) => blogCategoriesAction(request, "/admin/blog/categories");
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Blog categories · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.blogCategories.pageTitle", noindex: true });
 
 export default function AdminBlogCategoriesAlias() {
   return <BlogCategoriesPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;

@@ -7,7 +7,9 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { commentQueueAction, commentQueueLoader } from "~/controllers/admin-blog.server";
 import { listAddress, listParams } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
-import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUS_LABELS, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, COMMENT_STATUSES, type CommentStatus } from "~/schemas/blog-rules";
+import { useT, type Translate } from "~/i18n/i18n";
+import { commentStatusLabel } from "~/components/admin/labels";
 import { AdminConfirmDialog, AdminList, AdminSegments, DeleteLink } from "~/components/admin/admin-list";
 
 const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
@@ -16,53 +18,63 @@ const COMMENTS_PATH = BLOG_ADMIN_PATHS.comments;
 export const loader = ({ request }: LoaderFunctionArgs) => commentQueueLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => commentQueueAction(request);
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Comments · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.blogComments.pageTitle", noindex: true });
 
 const DIALOG_PARAMS = ["modal", "commentId"];
-const ACTIONS: Array<{ status: CommentStatus; label: string }> = [
-  { status: "approved", label: "Approve" },
-  { status: "rejected", label: "Reject" },
-  { status: "spam", label: "Spam" },
-  { status: "pending", label: "Back to pending" },
-];
+const ACTIONS: CommentStatus[] = ["approved", "rejected", "spam", "pending"];
+
+/** A moderation button's words: what it turns the comment into. */
+function actionLabel(t: Translate, status: CommentStatus): string {
+  switch (status) {
+    case "approved":
+      return t("admin.blogComments.approve");
+    case "rejected":
+      return t("admin.blogComments.reject");
+    case "spam":
+      return t("admin.blogComments.spam");
+    case "pending":
+      return t("admin.blogComments.backToPending");
+  }
+}
 
 export default function AdminBlogComments() {
   const data = useLoaderData<typeof loader>();
+  const t = useT();
   const [searchParams] = useSearchParams();
   const here = listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS);
   const tab = (status: string) => listAddress(COMMENTS_PATH, new URLSearchParams(), [], status === "pending" ? {} : { status });
   return (
     <AdminList
-      title="Comments"
+      title={t("admin.nav.blogComments")}
       count={data.total}
-      intro="Comments wait here when moderation is on, when they hold more than two links, or when you send them back."
+      intro={t("admin.blogComments.intro")}
       filters={
         <AdminSegments
-          label="Comment status"
+          label={t("admin.blogComments.statusLabel")}
           segments={[...COMMENT_STATUSES, "all" as const].map((status) => ({
             key: status,
             href: tab(status),
             current: data.status === status,
-            label: status === "all" ? "All" : `${COMMENT_STATUS_LABELS[status]} (${data.counts[status]})`,
+            label: status === "all" ? t("admin.users.filterAll") : `${commentStatusLabel(t, status)} (${data.counts[status]})`,
           }))}
         />
       }
       items={data.comments}
       itemKey={(comment) => comment.id}
-      empty={<EmptyState title={data.status === "pending" ? "No comments wait for moderation." : "No comments here."} />}
+      empty={<EmptyState title={data.status === "pending" ? t("admin.blogComments.emptyPending") : t("admin.blogComments.empty")} />}
       renderItems={(comments) => (
         <ul className="admin-comments">
           {comments.map((comment) => (
             <li key={comment.id} className="card admin-comment" id={`comment-${comment.id}`}>
               <p className="admin-comment__head">
-                <strong>{comment.author}</strong> on{" "}
+                <strong>{comment.author}</strong> {t("admin.blogComments.on")}{" "}
                 <a href={comment.post.path} target="_blank" rel="noreferrer">
                   {comment.post.title}
                 </a>{" "}
                 <span className="muted">
-                  {`· ${formatDateTime(comment.createdAt)}${comment.isReply ? " · reply" : ""} · ${comment.likes} like${comment.likes === 1 ? "" : "s"}`}
+                  {`· ${formatDateTime(comment.createdAt)}${comment.isReply ? ` · ${t("admin.blogComments.reply")}` : ""} · ${t("admin.blogPosts.likes", { count: comment.likes })}`}
                 </span>{" "}
-                <span className="admin-badge">{COMMENT_STATUS_LABELS[comment.status]}</span>
+                <span className="admin-badge">{commentStatusLabel(t, comment.status)}</span>
               </p>
               <div className="admin-comment__body blog-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
               <div className="admin-row-actions">
@@ -70,22 +82,22 @@ export default function AdminBlogComments() {
                   <input type="hidden" name="commentId" value={comment.id} />
                   <input type="hidden" name="returnTo" value={here} />
                   <input type="hidden" name="intent" value="moderate" />
-                  {ACTIONS.filter((action) => action.status !== comment.status).map((action) => (
+                  {ACTIONS.filter((status) => status !== comment.status).map((status) => (
                     <SubmitButton
-                      key={action.status}
+                      key={status}
                       name="status"
-                      value={action.status}
-                      className={action.status === "approved" ? "button button--small" : "button button--secondary button--small"}
-                      aria-label={`${action.label}: comment by ${comment.author}`}
+                      value={status}
+                      className={status === "approved" ? "button button--small" : "button button--secondary button--small"}
+                      aria-label={t("admin.blogComments.actionOn", { action: actionLabel(t, status), author: comment.author })}
                       pendingText="…"
                     >
-                      {action.label}
+                      {actionLabel(t, status)}
                     </SubmitButton>
                   ))}
                 </Form>
                 <DeleteLink
                   to={listAddress(COMMENTS_PATH, searchParams, DIALOG_PARAMS, { modal: "delete", commentId: String(comment.id) })}
-                  name={`the comment by ${comment.author}`}
+                  name={t("admin.blogComments.commentBy", { author: comment.author })}
                 />
               </div>
             </li>
@@ -98,20 +110,20 @@ export default function AdminBlogComments() {
         searchParams: listParams(searchParams, DIALOG_PARAMS),
         basePath: COMMENTS_PATH,
         variant: "ends",
-        label: "Comment pages",
+        label: t("admin.blogComments.pages"),
       }}
     >
       {data.confirmDelete ? (
         <AdminConfirmDialog
           id="delete-comment"
-          title="Delete comment"
+          title={t("admin.blogComments.deleteTitle")}
           closeTo={here}
           action={COMMENTS_PATH}
           intent="delete"
           fields={{ commentId: data.confirmDelete, returnTo: here }}
-          submitLabel="Delete comment"
+          submitLabel={t("admin.blogComments.deleteTitle")}
         >
-          <p>Delete this comment and its replies? This cannot be undone.</p>
+          <p>{t("admin.blogComments.deleteConfirm")}</p>
         </AdminConfirmDialog>
       ) : null}
     </AdminList>

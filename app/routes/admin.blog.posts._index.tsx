@@ -10,7 +10,7 @@ import { BLOG_MESSAGES } from "~/schemas/blog-rules";
 export const loader = ({ request }: LoaderFunctionArgs) => blogPostListLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => blogPostListAction(request);
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Blog posts · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.blogPosts.pageTitle", noindex: true });
 
 export default function AdminBlogPosts() {
   return <BlogPostListPage data={useLoaderData<typeof loader>()} />;

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { blogSettingsAction, blogSettingsLoader } from "~/controllers/admin-blog.server";
 import { pageMeta } from "~/lib/meta";
 import { BLOG_ADMIN_PATHS, BLOG_MESSAGES, POSTS_PER_PAGE_MAX } from "~/schemas/blog-rules";
+import { useI18n } from "~/i18n/i18n";
 
 const SETTINGS_PATH = BLOG_ADMIN_PATHS.settings;
 
@@ -12,26 +13,29 @@ const SETTINGS_PATH = BLOG_ADMIN_PATHS.settings;
 export const loader = ({ request }: LoaderFunctionArgs) => blogSettingsLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => blogSettingsAction(request);
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Blog settings · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.blogSettings.pageTitle", noindex: true });
 
 export default function AdminBlogSettings() {
   const { settings } = useLoaderData<typeof loader>();
   const errors = useActionData<typeof action>()?.errors ?? {};
+  const { t, message } = useI18n();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
-        <h1>Blog settings</h1>
+        <h1>{t("admin.nav.blogSettings")}</h1>
       </header>
       <Form method="post" action={SETTINGS_PATH} className="card">
         <label className="admin-check">
-          <input type="checkbox" name="comments_enabled" defaultChecked={settings.commentsEnabled} /> Readers may comment
+          <input type="checkbox" name="comments_enabled" defaultChecked={settings.commentsEnabled} />{" "}
+          {t("admin.blogSettings.commentsEnabled")}
         </label>
         <label className="admin-check">
-          <input type="checkbox" name="comment_moderation" defaultChecked={settings.commentModeration} /> Hold every comment for moderation
+          <input type="checkbox" name="comment_moderation" defaultChecked={settings.commentModeration} />{" "}
+          {t("admin.blogSettings.moderation")}
         </label>
-        <p className="muted">Even without moderation, a comment with more than two links waits for it; staff comments never do.</p>
+        <p className="muted">{t("admin.blogSettings.moderationNote")}</p>
         <div className="field">
-          <label htmlFor="posts-per-page">Posts per page</label>
+          <label htmlFor="posts-per-page">{t("admin.blogSettings.postsPerPage")}</label>
           <input
             id="posts-per-page"
             name="posts_per_page"
@@ -43,12 +47,12 @@ export default function AdminBlogSettings() {
             aria-describedby="posts-per-page-error"
           />
           <div id="posts-per-page-error" className="field__error" aria-live="polite">
-            {errors.posts_per_page}
+            {errors.posts_per_page ? message(errors.posts_per_page) : null}
           </div>
         </div>
         <div className="form-actions">
-          <SubmitButton className="button" pendingText="Saving…">
-            Save settings
+          <SubmitButton className="button" pendingText={t("admin.common.saving")}>
+            {t("admin.siteSettings.save")}
           </SubmitButton>
         </div>
       </Form>

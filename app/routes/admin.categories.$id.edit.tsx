@@ -10,8 +10,11 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryInputSchema } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } from "~/services/catalogue.server";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { translatorFor, useT } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
 
 /** The category of the address, or the site's 404 page (a non-numeric id included). */
 async function categoryOf(idParam: string | undefined) {
@@ -44,6 +47,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     request,
     async (actor) => {
       const category = await categoryOf(params.id);
+      const say = (text: string) => translateMessage(readLanguage(request), text);
       const submission = parseWithZod(await request.formData(), { schema: categoryInputSchema });
       if (submission.status !== "success") return { result: submission.reply() };
       try {
@@ -57,8 +61,8 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
           },
           actor,
         );
-        if (!changed) return { result: submission.reply({ formErrors: [M.categoryNoChanges] }) };
-        return redirectWithToast("/admin/categories", { message: `${M.categoryUpdated}: ${submission.value.name}` });
+        if (!changed) return { result: submission.reply({ formErrors: [say(M.categoryNoChanges)] }) };
+        return redirectWithToast("/admin/categories", { message: `${say(M.categoryUpdated)}: ${submission.value.name}` });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -66,29 +70,35 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     { permission: "product.edit" },
   );
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.category.name ?? "Category"} · Edit category · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.categoryForm.editPageTitle", { name: data?.category.name ?? t("admin.productForm.category") }),
+    noindex: true,
+  });
+};
 
 export default function EditCategory() {
   const { category, parents, hasChildren } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/categories">← Categories</Link>
+          <Link to="/admin/categories">← {t("admin.categories.title")}</Link>
         </p>
-        <h1>Edit category</h1>
+        <h1>{t("admin.categoryForm.editTitle")}</h1>
       </header>
       <dl className="admin-facts">
         <dt>ID</dt>
         <dd>{category.id}</dd>
-        <dt>Created</dt>
+        <dt>{t("admin.categoryForm.created")}</dt>
         <dd>{formatDateTime(category.createdAt)}</dd>
-        <dt>Updated</dt>
+        <dt>{t("admin.categoryForm.updated")}</dt>
         <dd>{formatDateTime(category.updatedAt)}</dd>
-        <dt>Current parent</dt>
-        <dd>{category.parentName ?? "None (top level)"}</dd>
+        <dt>{t("admin.categoryForm.currentParent")}</dt>
+        <dd>{category.parentName ?? t("admin.categoryForm.noParent")}</dd>
       </dl>
       <section className="card">
         <CategoryForm
@@ -97,9 +107,9 @@ export default function EditCategory() {
           parents={parents}
           defaults={category}
           lastResult={actionData?.result}
-          submitLabel="Save changes"
+          submitLabel={t("admin.users.saveChanges")}
           cancelTo="/admin/categories"
-          parentHint={hasChildren ? "This category has subcategories, so it stays at the top level." : undefined}
+          parentHint={hasChildren ? t("admin.categoryForm.staysTop") : undefined}
         />
       </section>
     </div>

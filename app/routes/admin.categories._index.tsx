@@ -15,7 +15,8 @@ import { can } from "~/lib/permissions";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema, categoryListQuerySchema, categorySortFormSchema } from "~/schemas/catalogue";
-import { ADMIN_CATEGORY_PAGE_SIZE, CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { ADMIN_CATEGORY_PAGE_SIZE } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import {
   adminCategoryPage,
   createCategory,
@@ -25,6 +26,8 @@ import {
   updateCategoryByAdmin,
 } from "~/services/catalogue.server";
 import { AdminList, AdminSearch, DeleteLink } from "~/components/admin/admin-list";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "categoryId"];
@@ -96,13 +99,17 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const formData = await request.formData();
     const intent = formData.get("intent");
     const back = backTo(formData, request);
+    // the notices in the reader's language (the services' words are the /api's)
+    const language = readLanguage(request);
+    const t = translatorFor(language);
+    const say = (text: string) => translateMessage(language, text);
 
     if (intent === "create") {
       const submission = parseWithZod(formData, { schema: categoryCreateFormSchema });
       if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
       try {
         const category = await createCategory(submission.value, actor);
-        return redirectWithToast(back, { message: `${M.categoryCreated}: ${category.name}` });
+        return redirectWithToast(back, { message: `${say(M.categoryCreated)}: ${category.name}` });
       } catch (error) {
         return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
       }
@@ -113,15 +120,16 @@ export const action = ({ request }: ActionFunctionArgs) =>
       if (!parsed.success)
         return redirectWithToast(back, {
           type: "error",
-          message: `${M.categorySortFailed}: ${parsed.error.issues[0]?.message ?? M.categorySortInvalid}`,
+          message: `${say(M.categorySortFailed)}: ${say(parsed.error.issues[0]?.message ?? M.categorySortInvalid)}`,
         });
       try {
         await updateCategoryByAdmin(parsed.data.id, { sort_order: parsed.data.sort_order }, actor);
       } catch (error) {
-        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.categorySortFailed}: ${error.message}` });
+        if (isServiceError(error))
+          return redirectWithToast(back, { type: "error", message: `${say(M.categorySortFailed)}: ${say(error.message)}` });
         throw error;
       }
-      return redirectWithToast(back, { message: M.categorySorted });
+      return redirectWithToast(back, { message: say(M.categorySorted) });
     }
 
     if (intent === "up" || intent === "down") {
@@ -133,11 +141,12 @@ export const action = ({ request }: ActionFunctionArgs) =>
         return redirectWithToast(
           back,
           moved
-            ? { message: M.categorySorted }
-            : { type: "info", message: intent === "up" ? "Already the first category" : "Already the last category" },
+            ? { message: say(M.categorySorted) }
+            : { type: "info", message: intent === "up" ? t("admin.categories.alreadyFirst") : t("admin.categories.alreadyLast") },
         );
       } catch (error) {
-        if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${M.categoryMoveFailed}: ${error.message}` });
+        if (isServiceError(error))
+          return redirectWithToast(back, { type: "error", message: `${say(M.categoryMoveFailed)}: ${say(error.message)}` });
         throw error;
       }
     }
@@ -148,39 +157,40 @@ export const action = ({ request }: ActionFunctionArgs) =>
         if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.categoryNotFound);
         await deleteCategoryByAdmin(id, actor);
       } catch (error) {
-        if (isServiceError(error)) return { intent, error: `${M.categoryDeleteFailed}: ${error.message}` } satisfies ActionData;
+        if (isServiceError(error)) return { intent, error: `${say(M.categoryDeleteFailed)}: ${say(error.message)}` } satisfies ActionData;
         throw error;
       }
-      return redirectWithToast(back, { message: M.categoryDeleted });
+      return redirectWithToast(back, { message: say(M.categoryDeleted) });
     }
 
     throw new Response("Unknown action", { status: 400 });
   });
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Categories · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.categories.pageTitle", noindex: true });
 
 export default function AdminCategories() {
   const { query, list, allowed, dialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   const [searchParams] = useSearchParams();
   const closeHref = listHref(searchParams);
   const returnTo = closeHref;
 
   return (
     <AdminList
-      title="Categories"
+      title={t("admin.categories.title")}
       count={list.totalItems}
-      intro="The shop's categories, one level deep, in the order the storefront shows them."
+      intro={t("admin.categories.intro")}
       toolbar={
         <>
           {allowed.edit ? (
             <Link to="/admin/search-words" className="button button--secondary">
-              Search words
+              {t("admin.categories.searchWords")}
             </Link>
           ) : null}
           {allowed.create ? (
             <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-              Add category
+              {t("admin.dashboard.addCategory")}
             </Link>
           ) : null}
         </>
@@ -190,26 +200,26 @@ export default function AdminCategories() {
           <AdminSearch
             action="/admin/categories"
             id="category-search"
-            label="Search categories"
+            label={t("admin.categories.searchLabel")}
             value={query.q}
-            placeholder="Category name"
+            placeholder={t("admin.categories.searchPlaceholder")}
           />
         </div>
       }
       items={list.items}
       itemKey={(category) => category.id}
       empty={
-        <EmptyState title={query.q ? `No categories match “${query.q}”.` : "No categories yet."}>
+        <EmptyState title={query.q ? t("admin.categories.noMatch", { query: query.q }) : t("admin.categories.empty")}>
           {!query.q && allowed.create ? (
             <p>
-              <Link to="/admin/categories/new">Add the first category</Link>
+              <Link to="/admin/categories/new">{t("admin.categories.addFirst")}</Link>
             </p>
           ) : null}
         </EmptyState>
       }
       columns={[
         {
-          header: "Name",
+          header: t("admin.categories.colName"),
           cell: (category) => (
             <>
               <strong>{category.name}</strong>
@@ -218,9 +228,9 @@ export default function AdminCategories() {
             </>
           ),
         },
-        { header: "Parent", cell: (category) => category.parentName ?? "—" },
+        { header: t("admin.categories.colParent"), cell: (category) => category.parentName ?? "—" },
         {
-          header: "Products",
+          header: t("admin.categories.colProducts"),
           cell: (category) => (
             <a href={`/category/${category.id}`} target="_blank" rel="noreferrer">
               {category.productCount}
@@ -228,7 +238,7 @@ export default function AdminCategories() {
           ),
         },
         {
-          header: "Sort order",
+          header: t("admin.categories.colSort"),
           cell: (category) =>
             allowed.edit ? (
               <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
@@ -236,7 +246,7 @@ export default function AdminCategories() {
                 <input type="hidden" name="id" value={category.id} />
                 <input type="hidden" name="returnTo" value={returnTo} />
                 <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
-                  Sort order of {category.name}
+                  {t("admin.categories.sortOf", { name: category.name })}
                 </label>
                 <input
                   id={`sort-${category.id}`}
@@ -248,7 +258,7 @@ export default function AdminCategories() {
                   className="admin-inline-form__number"
                 />
                 <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
-                  Set
+                  {t("admin.categories.set")}
                 </SubmitButton>
               </Form>
             ) : (
@@ -267,7 +277,7 @@ export default function AdminCategories() {
                 name="intent"
                 value="up"
                 className="button button--secondary button--small"
-                aria-label={`Move ${category.name} up`}
+                aria-label={t("admin.categories.moveUp", { name: category.name })}
               >
                 ↑
               </button>
@@ -276,15 +286,15 @@ export default function AdminCategories() {
                 name="intent"
                 value="down"
                 className="button button--secondary button--small"
-                aria-label={`Move ${category.name} down`}
+                aria-label={t("admin.categories.moveDown", { name: category.name })}
               >
                 ↓
               </button>
             </Form>
           ) : null}
           {allowed.edit ? (
-            <Link to={`/admin/categories/${category.id}/edit`} aria-label={`Edit ${category.name}`}>
-              Edit
+            <Link to={`/admin/categories/${category.id}/edit`} aria-label={t("admin.common.editName", { name: category.name })}>
+              {t("admin.common.edit")}
             </Link>
           ) : null}
           {allowed.delete ? (
@@ -296,24 +306,24 @@ export default function AdminCategories() {
         currentPage: list.currentPage,
         totalPages: list.totalPages,
         searchParams: listSearch(searchParams),
-        label: "Category pages",
+        label: t("admin.categories.pages"),
       }}
     >
       {dialog?.kind === "create" ? (
-        <AdminDialog id="create-category" title="Add category" closeTo={closeHref}>
+        <AdminDialog id="create-category" title={t("admin.dashboard.addCategory")} closeTo={closeHref}>
           <CategoryForm
             id="create-category-form"
             intent="create"
             parents={dialog.parents}
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
-            submitLabel="Create category"
+            submitLabel={t("admin.categories.create")}
             cancelTo={closeHref}
           />
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-category" title="Delete category" closeTo={closeHref}>
+        <AdminDialog id="delete-category" title={t("admin.categories.deleteTitle")} closeTo={closeHref}>
           {dialog.category ? (
             <DeleteCategoryForm
               category={dialog.category}
@@ -322,7 +332,7 @@ export default function AdminCategories() {
               returnTo={returnTo}
             />
           ) : (
-            <p role="alert">{M.categoryNotFound}</p>
+            <p role="alert">{message(M.categoryNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}

@@ -8,8 +8,10 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import { createCategory, parentChoices } from "~/services/catalogue.server";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { useT } from "~/i18n/i18n";
 
 /** /admin/categories/new: the create form as a page of its own (the list also offers it in a dialog). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,7 +27,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
       if (submission.status !== "success") return { result: submission.reply() };
       try {
         const category = await createCategory(submission.value, actor);
-        return redirectWithToast("/admin/categories", { message: `${M.categoryCreated}: ${category.name}` });
+        return redirectWithToast("/admin/categories", {
+          message: `${translateMessage(readLanguage(request), M.categoryCreated)}: ${category.name}`,
+        });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -33,18 +37,19 @@ export const action = ({ request }: ActionFunctionArgs) =>
     { permission: "product.create" },
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add category · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.categoryForm.newPageTitle", noindex: true });
 
 export default function NewCategory() {
   const { parents } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/categories">← Categories</Link>
+          <Link to="/admin/categories">← {t("admin.categories.title")}</Link>
         </p>
-        <h1>Add category</h1>
+        <h1>{t("admin.dashboard.addCategory")}</h1>
       </header>
       <section className="card">
         <CategoryForm
@@ -52,7 +57,7 @@ export default function NewCategory() {
           intent="create"
           parents={parents}
           lastResult={actionData?.result}
-          submitLabel="Create category"
+          submitLabel={t("admin.categories.create")}
           cancelTo="/admin/categories"
         />
       </section>

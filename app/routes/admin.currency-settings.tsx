@@ -10,7 +10,10 @@ import { log } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
+import { RATE_MESSAGES } from "~/schemas/catalogue-messages";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n, useT } from "~/i18n/i18n";
+import { currencyName } from "~/components/storefront/labels";
 import { forceRefreshRates, getRates, setManualRatesFromInput, switchToAutomaticRates, MANAGE_RATES } from "~/services/currency.server";
 
 const FOREIGN = CURRENCY_CODES.filter((code): code is Exclude<CurrencyCode, "CNY"> => code !== "CNY");
@@ -35,6 +38,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
     async (actor) => {
       const formData = await request.formData();
       const intent = formData.get("intent");
+      // the notices in the reader's language (the services' words are the /api's)
+      const language = readLanguage(request);
+      const t = translatorFor(language);
+      const say = (text: string) => translateMessage(language, text);
 
       if (intent === "save") {
         const values: Record<string, string> = {};
@@ -42,12 +49,12 @@ export const action = ({ request }: ActionFunctionArgs) =>
         try {
           await setManualRatesFromInput(values, actor);
         } catch (error) {
-          if (isServiceError(error) && error.status === 400) return { error: error.message, values } satisfies ActionData;
+          if (isServiceError(error) && error.status === 400) return { error: say(error.message), values } satisfies ActionData;
           if (!isServiceError(error) && error instanceof ApiError) throw error;
           log.error(`saving manual rates failed: ${(error as Error).message}`);
-          return { error: RATE_MESSAGES.saveFailed, values } satisfies ActionData;
+          return { error: say(RATE_MESSAGES.saveFailed), values } satisfies ActionData;
         }
-        return redirectWithToast(PAGE, { message: RATE_MESSAGES.saved });
+        return redirectWithToast(PAGE, { message: say(RATE_MESSAGES.saved) });
       }
 
       if (intent === "refresh") {
@@ -55,17 +62,17 @@ export const action = ({ request }: ActionFunctionArgs) =>
         return redirectWithToast(
           PAGE,
           fetched
-            ? { message: "Exchange rates refreshed from the live source" }
+            ? { message: t("admin.currency.refreshed") }
             : {
                 type: "error",
-                message: "The live rates could not be fetched. Set the rates manually below if the ones in effect are out of date.",
+                message: t("admin.currency.refreshFailed"),
               },
         );
       }
 
       if (intent === "automatic") {
         await switchToAutomaticRates(actor);
-        return redirectWithToast(PAGE, { message: "Automatic rates are in effect again" });
+        return redirectWithToast(PAGE, { message: t("admin.currency.automaticAgain") });
       }
 
       throw new Response("Unknown action", { status: 400 });
@@ -73,61 +80,68 @@ export const action = ({ request }: ActionFunctionArgs) =>
     MANAGE_RATES,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Exchange rates · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.currency.pageTitle", noindex: true });
 
 export default function CurrencySettings() {
   const { mode, lastUpdated, rates } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   return (
     <div className="admin-page">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/settings">← Admin settings</Link>
+          <Link to="/admin/settings">← {t("admin.nav.settings")}</Link>
         </p>
-        <h1>Exchange rates</h1>
-        <p className="muted">Prices are stored in CNY and shown in the visitor's currency at these rates.</p>
+        <h1>{t("admin.currency.title")}</h1>
+        <p className="muted">{t("admin.currency.intro")}</p>
       </header>
 
       <section className="card" aria-labelledby="rate-status">
-        <h2 id="rate-status">Status</h2>
+        <h2 id="rate-status">{t("admin.currency.status")}</h2>
         <dl className="admin-facts">
-          <dt>Mode</dt>
+          <dt>{t("admin.currency.mode")}</dt>
           <dd>
             <span className={mode === "manual" ? "admin-badge admin-badge--warning" : "admin-badge admin-badge--success"}>
-              {mode === "manual" ? "Manual" : "Automatic"}
+              {mode === "manual" ? t("admin.currency.manual") : t("admin.currency.automatic")}
             </span>
           </dd>
-          <dt>Last update</dt>
-          <dd>{lastUpdated ? formatDateTime(lastUpdated) : RATE_MESSAGES.neverUpdated}</dd>
+          <dt>{t("admin.currency.lastUpdate")}</dt>
+          <dd>{lastUpdated ? formatDateTime(lastUpdated) : t("admin.currency.neverUpdated")}</dd>
         </dl>
         <div className="form-actions">
           <Form method="post">
-            <SubmitButton name="intent" value="refresh" className="button button--secondary" pendingText="Fetching…">
-              Force refresh
+            <SubmitButton name="intent" value="refresh" className="button button--secondary" pendingText={t("admin.currency.fetching")}>
+              {t("admin.currency.forceRefresh")}
             </SubmitButton>
           </Form>
           {mode === "manual" ? (
             <Form method="post">
-              <SubmitButton name="intent" value="automatic" className="button button--secondary" pendingText="Switching…">
-                Back to automatic rates
+              <SubmitButton
+                name="intent"
+                value="automatic"
+                className="button button--secondary"
+                pendingText={t("admin.currency.switching")}
+              >
+                {t("admin.currency.backToAutomatic")}
               </SubmitButton>
             </Form>
           ) : null}
         </div>
-        <p className="field__hint">
-          Force refresh fetches the live rates now (ignoring the once-a-day limit) and returns to automatic mode.
-        </p>
+        <p className="field__hint">{t("admin.currency.forceRefreshHint")}</p>
       </section>
 
       <section className="card" aria-labelledby="manual-rates">
-        <h2 id="manual-rates">Manual rates</h2>
+        <h2 id="manual-rates">{t("admin.currency.manualRates")}</h2>
         <Form method="post" className="admin-rates-form">
-          <FormErrors id="rates-errors" errors={actionData?.error ? [actionData.error] : []} />
+          <FormErrors id="rates-errors" errors={actionData?.error ? [message(actionData.error)] : []} />
           <div className="admin-form-grid">
             {rates.map((rate) => (
               <div className="field" key={rate.code}>
                 <label htmlFor={`rate-${rate.code}`}>
-                  1 {rate.code} ({rate.name}) = … CNY
+                  {t("admin.currency.rateLabel", {
+                    code: rate.code,
+                    name: currencyName(t, rate.code),
+                  })}
                 </label>
                 <input
                   id={`rate-${rate.code}`}
@@ -140,32 +154,26 @@ export default function CurrencySettings() {
                   aria-describedby={`rate-${rate.code}-hint`}
                 />
                 <span className="field__hint" id={`rate-${rate.code}-hint`}>
-                  Default {rate.fallback}
+                  {t("admin.currency.default", { value: rate.fallback })}
                 </span>
               </div>
             ))}
           </div>
           <div className="form-actions">
-            <SubmitButton name="intent" value="save" className="button" pendingText="Saving…">
-              Save manual rates
+            <SubmitButton name="intent" value="save" className="button" pendingText={t("admin.common.saving")}>
+              {t("admin.currency.saveManual")}
             </SubmitButton>
           </div>
         </Form>
       </section>
 
       <section className="card" aria-labelledby="rates-help">
-        <h2 id="rates-help">How rates work</h2>
+        <h2 id="rates-help">{t("admin.currency.howTitle")}</h2>
         <ul className="admin-help">
-          <li>Each rate is how many CNY one unit of the currency costs, for example 1 USD = 6.64 CNY. Four decimals are recommended.</li>
-          <li>
-            Saving manual rates switches to manual mode: the rates you set are used until you refresh or go back to automatic rates. Empty
-            or zero values keep the automatic rate for that currency.
-          </li>
-          <li>
-            In automatic mode the rates are fetched once a day. If the source is unavailable the last fetched rates (or the defaults) stay
-            in effect.
-          </li>
-          <li>Displayed price = CNY price ÷ rate, rounded to 2 decimals; the CNY price is shown beside it.</li>
+          <li>{t("admin.currency.how1")}</li>
+          <li>{t("admin.currency.how2")}</li>
+          <li>{t("admin.currency.how3")}</li>
+          <li>{t("admin.currency.how4")}</li>
         </ul>
       </section>
     </div>
@@ -173,5 +181,6 @@ export default function CurrencySettings() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The exchange rates could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.currency.loadFailed")} />;
 }

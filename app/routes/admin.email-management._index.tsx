@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminDialog } from "~/components/admin/dialog";
-import { EmailErrorView } from "~/components/admin/email/email-parts";
+import { builtInDesignText, EmailErrorView } from "~/components/admin/email/email-parts";
 import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/components/admin/email/email-forms";
 import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -16,6 +16,8 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { templateInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, variablesIn } from "~/schemas/email-rules";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 import {
   createEmailTemplate,
   deleteEmailTemplate,
@@ -53,12 +55,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // "Use as a new template" on the HTML templates tab starts from a built-in one
     const from = url.searchParams.get("from");
     const builtIn = from ? listHtmlTemplates().find((t) => t.name === from) : undefined;
+    const builtInName = builtIn ? builtInDesignText(translatorFor(readLanguage(request)), builtIn).name : "";
     dialog = builtIn
       ? {
           kind: "create",
-          from: builtIn.displayName,
+          from: builtInName,
           defaults: {
-            name: builtIn.displayName,
+            name: builtInName,
             subject: builtIn.subject,
             htmlContent: builtIn.html,
             textContent: builtIn.text,
@@ -107,6 +110,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const formData = await request.formData();
     const intent = formData.get("intent");
     const back = listHref(new URL(request.url).searchParams);
+    // the notices in the reader's language (the services' words are the /api's)
+    const language = readLanguage(request);
+    const t = translatorFor(language);
+    const say = (text: string) => translateMessage(language, text);
+    const testSent = (email: string) => t("admin.email.testSent", { email });
 
     if (intent === "create" || intent === "update") {
       const submission = parseWithZod(formData, { schema: templateInputSchema });
@@ -120,14 +128,14 @@ export const action = ({ request }: ActionFunctionArgs) =>
       } catch (error) {
         return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
       }
-      const saved = `${intent === "create" ? M.templateCreated : M.templateUpdated}: ${template.name}`;
+      const saved = `${say(intent === "create" ? M.templateCreated : M.templateUpdated)}: ${template.name}`;
       if (formData.get("then") !== "test") return redirectWithToast(back, { message: saved });
       // "Save and send a test to me": saved, mailed, and the editor stays open for the next change
       const editor = listHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
       try {
-        return redirectWithToast(editor, { message: `${saved}. ${M.testSent(await sendTemplateTest(template.id, actor))}` });
+        return redirectWithToast(editor, { message: `${saved}. ${testSent(await sendTemplateTest(template.id, actor))}` });
       } catch (error) {
-        if (isServiceError(error)) return redirectWithToast(editor, { type: "error", message: `${saved}. ${error.message}` });
+        if (isServiceError(error)) return redirectWithToast(editor, { type: "error", message: `${saved}. ${say(error.message)}` });
         throw error;
       }
     }
@@ -136,12 +144,14 @@ export const action = ({ request }: ActionFunctionArgs) =>
       try {
         const id = Number(formData.get("templateId"));
         if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
-        return redirectWithToast(back, { message: M.testSent(await sendTemplateTest(id, actor)) });
+        return redirectWithToast(back, { message: testSent(await sendTemplateTest(id, actor)) });
       } catch (error) {
         if (isServiceError(error))
           return redirectWithToast(back, {
             type: "error",
-            message: error.message.startsWith(M.testFailed) ? error.message : `${M.testFailed}: ${error.message}`,
+            message: error.message.startsWith(M.testFailed)
+              ? say(M.testFailed) + say(error.message.slice(M.testFailed.length))
+              : `${say(M.testFailed)}: ${say(error.message)}`,
           });
         throw error;
       }
@@ -153,48 +163,49 @@ export const action = ({ request }: ActionFunctionArgs) =>
         if (!Number.isInteger(id) || id <= 0) throw new ApiError(404, M.templateNotFound);
         await deleteEmailTemplate(id, actor);
       } catch (error) {
-        if (isServiceError(error)) return { intent, error: `${M.deleteFailed}: ${error.message}` } satisfies ActionData;
+        if (isServiceError(error)) return { intent, error: `${say(M.deleteFailed)}: ${say(error.message)}` } satisfies ActionData;
         throw error;
       }
-      return redirectWithToast(back, { message: M.templateDeleted });
+      return redirectWithToast(back, { message: say(M.templateDeleted) });
     }
 
     throw new Response("Unknown action", { status: 400 });
   });
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email templates · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.email.templatesPageTitle", noindex: true });
 
 export default function EmailTemplates() {
   const { templates, dialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const closeHref = listHref(searchParams);
+  const { t, message } = useI18n();
 
   return (
     <AdminList
       sectionId="templates-title"
-      title="Templates"
+      title={t("admin.email.tabTemplates")}
       count={templates.length}
       toolbar={
         <>
           <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-            New template
+            {t("admin.email.newTemplate")}
           </Link>
           <Link to="/admin/email-management/html-templates" className="button button--secondary">
-            Start from a built-in design
+            {t("admin.email.fromBuiltIn")}
           </Link>
         </>
       }
       items={templates}
       itemKey={(template) => template.id}
       empty={
-        <EmptyState title="No templates yet.">
-          <p>A template holds a subject and an HTML body with variables such as {"{{userName}}"}; campaigns send it.</p>
+        <EmptyState title={t("admin.email.noTemplates")}>
+          <p>{t("admin.email.noTemplatesHint", { example: "{{userName}}" })}</p>
         </EmptyState>
       }
       columns={[
         {
-          header: "Name",
+          header: t("admin.agentForm.name"),
           cell: (template) => (
             <>
               <strong>{template.name}</strong>
@@ -202,24 +213,25 @@ export default function EmailTemplates() {
             </>
           ),
         },
-        { header: "Subject", className: "admin-table__wrap", cell: (template) => template.subject },
+        { header: t("admin.emailForms.subject"), className: "admin-table__wrap", cell: (template) => template.subject },
         {
-          header: "Variables",
+          header: t("admin.email.colVariables"),
           className: "admin-table__wrap",
           cell: (template) =>
             template.variables.length ? template.variables.map((name) => <code key={name}>{`{{${name}}}`} </code>) : "—",
         },
         {
-          header: "Used by",
-          cell: (template) =>
-            template.campaignCount ? `${template.campaignCount} campaign${template.campaignCount === 1 ? "" : "s"}` : "—",
+          header: t("admin.email.colUsedBy"),
+          cell: (template) => (template.campaignCount ? t("admin.email.nCampaigns", { count: template.campaignCount }) : "—"),
         },
         {
-          header: "Created",
+          header: t("admin.categoryForm.created"),
           cell: (template) => (
             <>
               {formatDate(template.createdAt)}
-              {template.createdByName ? <span className="admin-user-cell__meta">by {template.createdByName}</span> : null}
+              {template.createdByName ? (
+                <span className="admin-user-cell__meta">{t("admin.email.by", { name: template.createdByName })}</span>
+              ) : null}
             </>
           ),
         },
@@ -228,16 +240,16 @@ export default function EmailTemplates() {
         <>
           <Link
             to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`}
-            aria-label={`New campaign with ${template.name}`}
+            aria-label={t("admin.email.useName", { name: template.name })}
           >
-            Use
+            {t("admin.email.use")}
           </Link>
           <Link
             to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })}
-            aria-label={`Edit ${template.name}`}
+            aria-label={t("admin.common.editName", { name: template.name })}
             preventScrollReset
           >
-            Edit
+            {t("admin.common.edit")}
           </Link>
           <Form method="post" className="admin-inline-form" preventScrollReset>
             <input type="hidden" name="templateId" value={template.id} />
@@ -245,10 +257,10 @@ export default function EmailTemplates() {
               name="intent"
               value="test"
               className="button--link"
-              pendingText="Sending…"
-              aria-label={`Send a test of ${template.name} to me`}
+              pendingText={t("admin.emailForms.sending")}
+              aria-label={t("admin.email.testName", { name: template.name })}
             >
-              Send a test to me
+              {t("admin.email.test")}
             </SubmitButton>
           </Form>
           <DeleteLink to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })} name={template.name} />
@@ -258,7 +270,7 @@ export default function EmailTemplates() {
       {dialog?.kind === "create" ? (
         <AdminDialog
           id="create-template"
-          title={dialog.from ? `New template from “${dialog.from}”` : "New template"}
+          title={dialog.from ? t("admin.email.newFrom", { name: dialog.from }) : t("admin.email.newTemplate")}
           closeTo={closeHref}
           wide
         >
@@ -267,7 +279,7 @@ export default function EmailTemplates() {
             intent="create"
             defaults={dialog.defaults}
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
-            submitLabel="Create template"
+            submitLabel={t("admin.email.createTemplate")}
             cancelTo={closeHref}
             withTest
           />
@@ -275,7 +287,7 @@ export default function EmailTemplates() {
       ) : null}
 
       {dialog?.kind === "edit" ? (
-        <AdminDialog id="edit-template" title="Edit template" closeTo={closeHref} wide>
+        <AdminDialog id="edit-template" title={t("admin.email.editTemplate")} closeTo={closeHref} wide>
           {dialog.template ? (
             <TemplateForm
               id={`edit-template-form-${dialog.template.id}`}
@@ -283,18 +295,18 @@ export default function EmailTemplates() {
               defaults={dialog.template.values}
               hidden={{ templateId: dialog.template.id }}
               lastResult={actionData?.intent === "update" ? actionData.result : undefined}
-              submitLabel="Save template"
+              submitLabel={t("admin.email.saveTemplate")}
               cancelTo={closeHref}
               withTest
             />
           ) : (
-            <p role="alert">{M.templateNotFound}</p>
+            <p role="alert">{message(M.templateNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-template" title="Delete template" closeTo={closeHref}>
+        <AdminDialog id="delete-template" title={t("admin.emailForms.deleteTemplate")} closeTo={closeHref}>
           {dialog.template ? (
             <DeleteTemplateForm
               template={dialog.template}
@@ -303,7 +315,7 @@ export default function EmailTemplates() {
               cancelTo={closeHref}
             />
           ) : (
-            <p role="alert">{M.templateNotFound}</p>
+            <p role="alert">{message(M.templateNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}

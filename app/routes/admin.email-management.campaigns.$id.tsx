@@ -12,7 +12,30 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { campaignInputSchema } from "~/schemas/email";
-import { EMAIL_MESSAGES as M, RECIPIENT_LABELS, RECURRING_LABELS, SCHEDULE_LABELS } from "~/schemas/email-rules";
+import { EMAIL_MESSAGES as M } from "~/schemas/email-rules";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { translatorFor, useI18n } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
+import { recipientLabel, recurringLabel } from "~/components/admin/email/email-parts";
+import { Emphasis, MARK } from "~/components/admin/emphasis";
+import type { CampaignRunStatus } from "~/schemas/email-rules";
+import type { Translate } from "~/i18n/i18n";
+
+/** A run's status in words (the page's language). */
+function runStatusLabel(t: Translate, status: CampaignRunStatus): string {
+  switch (status) {
+    case "sending":
+      return t("admin.campaign.runSending");
+    case "paused":
+      return t("admin.campaign.runPaused");
+    case "waiting":
+      return t("admin.campaign.waitingRelay");
+    case "completed":
+      return t("admin.campaign.runCompleted");
+    case "failed":
+      return t("admin.campaign.runFailed");
+  }
+}
 import {
   audienceCounts,
   campaignJson,
@@ -88,8 +111,11 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const intent = formData.get("intent");
     const here = `${LIST}/${id}`;
     const back = backTo(formData, here);
+    // the notices in the reader's language (the services' words are the /api's)
+    const language = readLanguage(request);
+    const say = (text: string) => translateMessage(language, text);
     const failed = (prefix: string, error: unknown) => {
-      if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${prefix}: ${error.message}` });
+      if (isServiceError(error)) return redirectWithToast(back, { type: "error", message: `${say(prefix)}: ${say(error.message)}` });
       throw error;
     };
 
@@ -99,7 +125,8 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         try {
           await editableEmailCampaign(id);
         } catch (error) {
-          if (isServiceError(error) && error.status === 400) return redirectWithToast(here, { type: "error", message: M.editDraftOnly });
+          if (isServiceError(error) && error.status === 400)
+            return redirectWithToast(here, { type: "error", message: say(M.editDraftOnly) });
           throw isNotFound(error) ? pageNotFound(M.campaignNotFound) : error;
         }
         const submission = parseWithZod(formData, { schema: campaignInputSchema });
@@ -110,10 +137,10 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         } catch (error) {
           return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
         }
-        if (formData.get("then") !== "start") return redirectWithToast(here, { message: `${M.campaignUpdated}: ${campaign.name}` });
+        if (formData.get("then") !== "start") return redirectWithToast(here, { message: `${say(M.campaignUpdated)}: ${campaign.name}` });
         try {
           const { message } = await executeEmailCampaign(id, actor);
-          return redirectWithToast(here, { message: `${message}: ${campaign.name}` });
+          return redirectWithToast(here, { message: `${say(message)}: ${campaign.name}` });
         } catch (error) {
           // saved, but it could not start: the form stays open and says why
           return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
@@ -122,28 +149,28 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       case "execute":
         try {
           const { message } = await executeEmailCampaign(id, actor);
-          return redirectWithToast(back, { message });
+          return redirectWithToast(back, { message: say(message) });
         } catch (error) {
           return failed(M.executeFailed, error);
         }
       case "pause":
         try {
           await pauseEmailCampaign(id, actor);
-          return redirectWithToast(back, { message: M.campaignPaused });
+          return redirectWithToast(back, { message: say(M.campaignPaused) });
         } catch (error) {
           return failed(M.pauseFailed, error);
         }
       case "unschedule":
         try {
           await unscheduleEmailCampaign(id, actor);
-          return redirectWithToast(back, { message: M.campaignUnscheduled });
+          return redirectWithToast(back, { message: say(M.campaignUnscheduled) });
         } catch (error) {
           return failed(M.updateFailed, error);
         }
       case "delete":
         try {
           await deleteEmailCampaign(id, actor);
-          return redirectWithToast(back === here ? LIST : back, { message: M.campaignDeleted });
+          return redirectWithToast(back === here ? LIST : back, { message: say(M.campaignDeleted) });
         } catch (error) {
           return failed(M.deleteFailed, error);
         }
@@ -152,28 +179,37 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     }
   });
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.campaign.name ?? "Campaign"} · Email · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.campaign.pageTitle", { name: data?.campaign.name ?? t("admin.email.colCampaign") }),
+    noindex: true,
+  });
+};
 
 export default function EmailCampaign() {
   const { campaign, runs, openRun, failures, retrying, preview, dialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   const location = useLocation();
   const here = location.pathname;
   const live = campaign.status === "sending" || openRun?.status === "waiting";
   useLiveRefresh(live && !dialog, campaign.status === "sending" ? 1500 : 5000);
   const schedule =
     campaign.schedule_type === "immediate"
-      ? SCHEDULE_LABELS.immediate
+      ? t("admin.email.scheduleImmediate")
       : campaign.schedule_type === "scheduled"
-        ? `At ${formatDateTime(campaign.scheduled_at)}`
-        : `${campaign.recurring_pattern ? RECURRING_LABELS[campaign.recurring_pattern] : "Repeating"} from ${formatDateTime(campaign.scheduled_at)}`;
+        ? t("admin.email.at", { at: formatDateTime(campaign.scheduled_at) })
+        : t("admin.email.patternFrom", {
+            pattern: campaign.recurring_pattern ? recurringLabel(t, campaign.recurring_pattern) : t("admin.email.scheduleRecurring"),
+            from: formatDateTime(campaign.scheduled_at),
+          });
   const uncertain = campaign.uncertain_count;
 
   return (
     <section aria-labelledby="campaign-title" className="email-campaign">
       <p className="admin-breadcrumb">
-        <Link to={LIST}>← Campaigns</Link>
+        <Link to={LIST}>← {t("admin.email.tabCampaigns")}</Link>
       </p>
       <div className="admin-page__header admin-page__header--row">
         <h2 id="campaign-title">
@@ -189,20 +225,23 @@ export default function EmailCampaign() {
 
       {openRun?.pause_reason ? (
         <p className={openRun.status === "waiting" ? "notice notice--error" : "notice"} role="status">
-          {openRun.pause_reason}
-          {openRun.status === "waiting" ? " Resume to try now." : " Resume to go on with the next recipient: nobody gets it twice."}
+          {message(openRun.pause_reason)} {openRun.status === "waiting" ? t("admin.campaign.resumeNow") : t("admin.campaign.resumeNext")}
         </p>
       ) : null}
       {retrying ? (
         <p className="notice" role="status">
-          {retrying.count} recipient{retrying.count === 1 ? " is" : "s are"} waiting for a retry after a temporary failure
-          {retrying.lastError ? ` (${retrying.lastError})` : ""}; next try {formatDateTime(retrying.nextAttemptAt)}. Temporary failures
-          never count as failed.
+          {retrying.lastError
+            ? t("admin.campaign.retryingError", {
+                count: retrying.count,
+                error: message(retrying.lastError),
+                at: formatDateTime(retrying.nextAttemptAt),
+              })
+            : t("admin.campaign.retrying", { count: retrying.count, at: formatDateTime(retrying.nextAttemptAt) })}
         </p>
       ) : null}
       {uncertain > 0 ? (
         <p className="notice notice--error" role="status">
-          {`${uncertain} message${uncertain === 1 ? " was" : "s were"} being sent when the server stopped unexpectedly. They were sent again, so up to ${uncertain} recipient${uncertain === 1 ? "" : "s"} may have this e-mail twice (with the same Message-ID, which many mailboxes use to hide the copy).`}
+          {t("admin.campaign.uncertain", { count: uncertain })}
         </p>
       ) : null}
 
@@ -218,62 +257,66 @@ export default function EmailCampaign() {
             }}
           />
         ) : (
-          <p className="muted">{campaign.status === "scheduled" ? `Starts ${formatDateTime(campaign.next_run_at)}.` : "Not sent yet."}</p>
+          <p className="muted">
+            {campaign.status === "scheduled"
+              ? t("admin.campaign.starts", { at: formatDateTime(campaign.next_run_at) })
+              : t("admin.campaign.notSentYet")}
+          </p>
         )}
         <LiveNote active={live} />
       </div>
 
       <dl className="admin-facts">
-        <dt>Subject</dt>
+        <dt>{t("admin.emailForms.subject")}</dt>
         <dd>{campaign.subject}</dd>
-        <dt>Template</dt>
-        <dd>{campaign.template_name ?? "None (its own body)"}</dd>
-        <dt>Recipients</dt>
-        <dd>{RECIPIENT_LABELS[campaign.recipient_type]}</dd>
-        <dt>Schedule</dt>
+        <dt>{t("admin.campaign.template")}</dt>
+        <dd>{campaign.template_name ?? t("admin.campaign.ownBody")}</dd>
+        <dt>{t("admin.emailForms.recipients")}</dt>
+        <dd>{recipientLabel(t, campaign.recipient_type)}</dd>
+        <dt>{t("admin.emailForms.schedule")}</dt>
         <dd>{schedule}</dd>
         {campaign.next_run_at ? (
           <>
-            <dt>Next run</dt>
+            <dt>{t("admin.campaign.nextRun")}</dt>
             <dd>{formatDateTime(campaign.next_run_at)}</dd>
           </>
         ) : null}
-        <dt>Created</dt>
+        <dt>{t("admin.categoryForm.created")}</dt>
         <dd>
           {formatDateTime(campaign.created_at)}
-          {campaign.created_by_name ? ` by ${campaign.created_by_name}` : ""}
+          {campaign.created_by_name ? ` ${t("admin.email.by", { name: campaign.created_by_name })}` : ""}
         </dd>
       </dl>
 
       {runs.length > 0 ? (
         <>
-          <h3>Runs</h3>
+          <h3>{t("admin.campaign.runs")}</h3>
           <table className="admin-table">
             <thead>
               <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Finished</th>
-                <th scope="col">Recipients</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Pending</th>
-                <th scope="col">Skipped</th>
+                <th scope="col">{t("admin.campaign.colRun")}</th>
+                <th scope="col">{t("admin.blogPost.status")}</th>
+                <th scope="col">{t("admin.campaign.colStarted")}</th>
+                <th scope="col">{t("admin.campaign.colFinished")}</th>
+                <th scope="col">{t("admin.emailForms.recipients")}</th>
+                <th scope="col">{t("admin.campaign.colSent")}</th>
+                <th scope="col">{t("admin.email.statusFailed")}</th>
+                <th scope="col">{t("admin.campaign.colPending")}</th>
+                <th scope="col">{t("admin.campaign.colSkipped")}</th>
               </tr>
             </thead>
             <tbody>
               {runs.map((run) => (
                 <tr key={run.id}>
-                  <td data-label="Run">#{run.seq}</td>
-                  <td data-label="Status">{run.status === "waiting" ? "waiting for the relay" : run.status}</td>
-                  <td data-label="Started">{formatDateTime(run.started_at)}</td>
-                  <td data-label="Finished">{formatDateTime(run.finished_at)}</td>
-                  <td data-label="Recipients">{run.total_recipients}</td>
-                  <td data-label="Sent">{run.sent_count}</td>
-                  <td data-label="Failed">{run.failed_count}</td>
-                  <td data-label="Pending">{run.pending_count}</td>
-                  <td data-label="Skipped">{run.skipped_count}</td>
+                  <td data-label={t("admin.campaign.colRun")}>#{run.seq}</td>
+                  <td data-label={t("admin.blogPost.status")}>{runStatusLabel(t, run.status)}</td>
+                  <td data-label={t("admin.campaign.colStarted")}>{formatDateTime(run.started_at)}</td>
+                  <td data-label={t("admin.campaign.colFinished")}>{formatDateTime(run.finished_at)}</td>
+                  <td data-label={t("admin.emailForms.recipients")}>{run.total_recipients}</td>
+                  <td data-label={t("admin.campaign.colSent")}>{run.sent_count}</td>
+                  <td data-label={t("admin.email.statusFailed")}>{run.failed_count}</td>
+                  <td data-label={t("admin.campaign.colPending")}>{run.pending_count}</td>
+                  <td data-label={t("admin.campaign.colSkipped")}>{run.skipped_count}</td>
                 </tr>
               ))}
             </tbody>
@@ -283,27 +326,27 @@ export default function EmailCampaign() {
 
       {failures.length > 0 ? (
         <>
-          <h3>Failed recipients</h3>
-          <p className="muted">The relay refused these addresses for good (a 5xx answer). The newest {failures.length} are listed.</p>
+          <h3>{t("admin.campaign.failedRecipients")}</h3>
+          <p className="muted">{t("admin.campaign.failedHelp", { count: failures.length })}</p>
           <table className="admin-table">
             <thead>
               <tr>
-                <th scope="col">Address</th>
-                <th scope="col">SMTP answer</th>
-                <th scope="col">When</th>
+                <th scope="col">{t("admin.campaign.colAddress")}</th>
+                <th scope="col">{t("admin.campaign.colSmtp")}</th>
+                <th scope="col">{t("admin.campaign.colWhen")}</th>
               </tr>
             </thead>
             <tbody>
               {failures.map((failure, n) => (
                 <tr key={`${failure.email}-${n}`}>
-                  <td data-label="Address" className="admin-table__wrap">
-                    {failure.email ?? "(account deleted)"}
+                  <td data-label={t("admin.campaign.colAddress")} className="admin-table__wrap">
+                    {failure.email ?? t("admin.campaign.accountDeleted")}
                   </td>
-                  <td data-label="SMTP answer" className="admin-table__wrap">
+                  <td data-label={t("admin.campaign.colSmtp")} className="admin-table__wrap">
                     {failure.error}
                   </td>
-                  <td data-label="When">
-                    {formatDateTime(failure.finishedAt)} (run #{failure.runSeq})
+                  <td data-label={t("admin.campaign.colWhen")}>
+                    {formatDateTime(failure.finishedAt)} ({t("admin.campaign.runN", { n: failure.runSeq })})
                   </td>
                 </tr>
               ))}
@@ -314,18 +357,24 @@ export default function EmailCampaign() {
 
       {preview ? (
         <>
-          <h3>Preview</h3>
+          <h3>{t("admin.blogPost.preview")}</h3>
           <p className="muted">
-            Subject: <strong>{preview.subject}</strong> (sample values: your name and the site's)
+            <Emphasis text={t("admin.campaign.previewSubject", { subject: MARK })}>{preview.subject}</Emphasis>
           </p>
-          <iframe title={`Preview of ${campaign.name}`} className="email-preview" sandbox="" srcDoc={preview.html} loading="lazy" />
+          <iframe
+            title={t("admin.campaign.previewOf", { name: campaign.name })}
+            className="email-preview"
+            sandbox=""
+            srcDoc={preview.html}
+            loading="lazy"
+          />
         </>
       ) : (
-        <p className="notice">{M.contentRequired}.</p>
+        <p className="notice">{message(M.contentRequired)}.</p>
       )}
 
       {dialog?.kind === "edit" ? (
-        <AdminDialog id="edit-campaign" title="Edit campaign" closeTo={here} wide>
+        <AdminDialog id="edit-campaign" title={t("admin.campaign.edit")} closeTo={here} wide>
           <CampaignForm
             id={`edit-campaign-form-${campaign.id}`}
             intent="update"
@@ -343,7 +392,7 @@ export default function EmailCampaign() {
               recurringPattern: campaign.recurring_pattern,
             }}
             lastResult={actionData?.intent === "update" ? actionData.result : undefined}
-            submitLabel="Save campaign"
+            submitLabel={t("admin.campaign.save")}
             cancelTo={here}
             withStart
           />
@@ -351,26 +400,26 @@ export default function EmailCampaign() {
       ) : null}
 
       {dialog?.kind === "not-editable" ? (
-        <AdminDialog id="edit-campaign" title="Edit campaign" closeTo={here}>
+        <AdminDialog id="edit-campaign" title={t("admin.campaign.edit")} closeTo={here}>
           <p className="notice notice--error" role="alert">
-            {M.editDraftOnly}
+            {message(M.editDraftOnly)}
           </p>
           <div className="form-actions">
             <Link to={here} className="button button--secondary" preventScrollReset>
-              Close
+              {t("admin.common.close")}
             </Link>
           </div>
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "execute" ? (
-        <AdminDialog id="execute-campaign" title="Execute campaign" closeTo={here}>
+        <AdminDialog id="execute-campaign" title={t("admin.email.executeCampaign")} closeTo={here}>
           <ExecuteCampaignForm campaign={campaign} audience={dialog.audience} action={here} returnTo={here} cancelTo={here} />
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-campaign" title="Delete campaign" closeTo={here}>
+        <AdminDialog id="delete-campaign" title={t("admin.emailForms.deleteCampaign")} closeTo={here}>
           <DeleteCampaignForm campaign={campaign} action={here} returnTo={here} cancelTo={here} />
         </AdminDialog>
       ) : null}

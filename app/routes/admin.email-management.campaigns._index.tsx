@@ -14,14 +14,15 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { campaignInputSchema, campaignListQuerySchema } from "~/schemas/email";
 import {
-  CAMPAIGN_STATUS_LABELS,
   CAMPAIGN_STATUSES,
   CAMPAIGNS_PAGE_SIZE,
   EMAIL_MESSAGES as M,
-  RECIPIENT_LABELS,
-  RECURRING_LABELS,
   type CampaignStatus,
+  type RecurringPattern,
 } from "~/schemas/email-rules";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { useI18n, type Translate } from "~/i18n/i18n";
+import { campaignStatusLabel, recipientLabel, recurringLabel } from "~/components/admin/email/email-parts";
 import {
   audienceCounts,
   campaignJson,
@@ -93,6 +94,7 @@ type ActionData = { intent: "create"; result: SubmissionResult<string[]> };
 export const action = ({ request }: ActionFunctionArgs) =>
   adminAction(request, async (actor) => {
     const formData = await request.formData();
+    const say = (text: string) => translateMessage(readLanguage(request), text);
     if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
     const submission = parseWithZod(formData, { schema: campaignInputSchema });
     if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
@@ -103,11 +105,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
       return { intent: "create", result: replyWithApiError(submission, error) } satisfies ActionData;
     }
     if (formData.get("then") !== "start")
-      return redirectWithToast(detailPath(campaign.id), { message: `${M.campaignCreated}: ${campaign.name}` });
+      return redirectWithToast(detailPath(campaign.id), { message: `${say(M.campaignCreated)}: ${campaign.name}` });
     // "Send now" / "Schedule" in the same step: no draft left that still needs Execute
     try {
       const { message } = await executeEmailCampaign(campaign.id, actor);
-      return redirectWithToast(detailPath(campaign.id), { message: `${message}: ${campaign.name}` });
+      return redirectWithToast(detailPath(campaign.id), { message: `${say(message)}: ${campaign.name}` });
     } catch (error) {
       // it could not start (a time in the past, nothing to send): the draft made a moment ago
       // goes again and the form shows why, with everything typed still in it
@@ -116,30 +118,34 @@ export const action = ({ request }: ActionFunctionArgs) =>
     }
   });
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email campaigns · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.email.campaignsPageTitle", noindex: true });
 
-function scheduleText(campaign: {
-  schedule_type: string;
-  scheduled_at: string | null;
-  recurring_pattern: keyof typeof RECURRING_LABELS | null;
-  next_run_at: string | null;
-}) {
-  if (campaign.schedule_type === "immediate") return "Send now";
-  if (campaign.schedule_type === "scheduled") return `At ${formatDateTime(campaign.scheduled_at)}`;
-  const pattern = campaign.recurring_pattern ? RECURRING_LABELS[campaign.recurring_pattern] : "Repeating";
-  if (campaign.next_run_at) return `${pattern}, next ${formatDateTime(campaign.next_run_at)}`;
-  return `${pattern} from ${campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : "when executed"}`;
+function scheduleText(
+  t: Translate,
+  campaign: {
+    schedule_type: string;
+    scheduled_at: string | null;
+    recurring_pattern: RecurringPattern | null;
+    next_run_at: string | null;
+  },
+) {
+  if (campaign.schedule_type === "immediate") return t("admin.email.scheduleImmediate");
+  if (campaign.schedule_type === "scheduled") return t("admin.email.at", { at: formatDateTime(campaign.scheduled_at) });
+  const pattern = campaign.recurring_pattern ? recurringLabel(t, campaign.recurring_pattern) : t("admin.email.scheduleRecurring");
+  if (campaign.next_run_at) return t("admin.email.nextRun", { pattern, at: formatDateTime(campaign.next_run_at) });
+  return t("admin.email.patternFrom", {
+    pattern,
+    from: campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : t("admin.email.whenExecuted"),
+  });
 }
 
-const FILTERS: Array<{ value: CampaignStatus | undefined; label: string }> = [
-  { value: undefined, label: "All" },
-  ...CAMPAIGN_STATUSES.map((status) => ({ value: status, label: CAMPAIGN_STATUS_LABELS[status] })),
-];
+const FILTERS: Array<CampaignStatus | undefined> = [undefined, ...CAMPAIGN_STATUSES];
 
 export default function EmailCampaigns() {
   const { query, list, dialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
+  const { t, message } = useI18n();
   const closeHref = listHref(searchParams);
   const sending = list.items.some((c) => c.status === "sending");
   useLiveRefresh(sending && !dialog);
@@ -147,21 +153,21 @@ export default function EmailCampaigns() {
   return (
     <AdminList
       sectionId="campaigns-title"
-      title="Campaigns"
+      title={t("admin.email.tabCampaigns")}
       count={list.totalItems}
       toolbar={
         <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-          New campaign
+          {t("admin.email.newCampaign")}
         </Link>
       }
       filters={
         <AdminSegments
-          label="Filter by status"
-          segments={FILTERS.map((filter) => ({
-            key: filter.label,
-            href: filter.value ? `${PATH}?status=${filter.value}` : PATH,
-            current: query.status === filter.value,
-            label: filter.label,
+          label={t("admin.email.filterByStatus")}
+          segments={FILTERS.map((value) => ({
+            key: value ?? "all",
+            href: value ? `${PATH}?status=${value}` : PATH,
+            current: query.status === value,
+            label: value ? campaignStatusLabel(t, value) : t("admin.users.filterAll"),
           }))}
         />
       }
@@ -171,13 +177,19 @@ export default function EmailCampaigns() {
       rowAttributes={(campaign) => ({ "data-campaign-id": campaign.id })}
       tableClassName="email-campaigns"
       empty={
-        <EmptyState title={query.status ? `No ${CAMPAIGN_STATUS_LABELS[query.status].toLowerCase()} campaigns.` : "No campaigns yet."}>
-          <p>A campaign sends a template (or its own body) to all, active or inactive subscribers, now, at a set time or repeatedly.</p>
+        <EmptyState
+          title={
+            query.status
+              ? t("admin.email.noCampaignsOf", { status: campaignStatusLabel(t, query.status).toLowerCase() })
+              : t("admin.email.noCampaigns")
+          }
+        >
+          <p>{t("admin.email.noCampaignsHint")}</p>
         </EmptyState>
       }
       columns={[
         {
-          header: "Campaign",
+          header: t("admin.email.colCampaign"),
           className: "admin-table__wrap",
           cell: (campaign) => (
             <>
@@ -185,15 +197,17 @@ export default function EmailCampaigns() {
                 <strong>{campaign.name}</strong>
               </Link>
               <span className="admin-user-cell__meta">{campaign.subject}</span>
-              {campaign.template_name ? <span className="admin-user-cell__meta">Template: {campaign.template_name}</span> : null}
+              {campaign.template_name ? (
+                <span className="admin-user-cell__meta">{t("admin.email.templateName", { name: campaign.template_name })}</span>
+              ) : null}
             </>
           ),
         },
-        { header: "Status", cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
-        { header: "Recipients", cell: (campaign) => RECIPIENT_LABELS[campaign.recipient_type] },
-        { header: "Schedule", cell: (campaign) => scheduleText(campaign) },
+        { header: t("admin.blogPost.status"), cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
+        { header: t("admin.emailForms.recipients"), cell: (campaign) => recipientLabel(t, campaign.recipient_type) },
+        { header: t("admin.emailForms.schedule"), cell: (campaign) => scheduleText(t, campaign) },
         {
-          header: "Progress",
+          header: t("admin.email.colProgress"),
           cell: (campaign) =>
             campaign.run_count > 0 ? (
               <CampaignProgress
@@ -207,10 +221,10 @@ export default function EmailCampaigns() {
                 }}
               />
             ) : (
-              <span className="muted">Not sent yet</span>
+              <span className="muted">{t("admin.email.notStarted")}</span>
             ),
         },
-        { header: "Created", cell: (campaign) => formatDate(campaign.created_at) },
+        { header: t("admin.categoryForm.created"), cell: (campaign) => formatDate(campaign.created_at) },
       ]}
       actions={(campaign) => (
         <CampaignActions
@@ -229,11 +243,11 @@ export default function EmailCampaigns() {
         currentPage: list.currentPage,
         totalPages: list.totalPages,
         searchParams: listParams(searchParams, DIALOG_PARAMS),
-        label: "Campaign pages",
+        label: t("admin.email.campaignPages"),
       }}
     >
       {dialog?.kind === "create" ? (
-        <AdminDialog id="create-campaign" title="New campaign" closeTo={closeHref} wide>
+        <AdminDialog id="create-campaign" title={t("admin.email.newCampaign")} closeTo={closeHref} wide>
           <CampaignForm
             id="create-campaign-form"
             intent="create"
@@ -241,7 +255,7 @@ export default function EmailCampaigns() {
             audience={dialog.audience}
             defaults={{ templateId: dialog.templateId }}
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
-            submitLabel="Create campaign"
+            submitLabel={t("admin.email.createCampaign")}
             cancelTo={closeHref}
             withStart
           />
@@ -249,7 +263,7 @@ export default function EmailCampaigns() {
       ) : null}
 
       {dialog?.kind === "execute" ? (
-        <AdminDialog id="execute-campaign" title="Execute campaign" closeTo={closeHref}>
+        <AdminDialog id="execute-campaign" title={t("admin.email.executeCampaign")} closeTo={closeHref}>
           {dialog.campaign ? (
             <ExecuteCampaignForm
               campaign={dialog.campaign}
@@ -259,13 +273,13 @@ export default function EmailCampaigns() {
               cancelTo={closeHref}
             />
           ) : (
-            <p role="alert">{M.campaignNotFound}</p>
+            <p role="alert">{message(M.campaignNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-campaign" title="Delete campaign" closeTo={closeHref}>
+        <AdminDialog id="delete-campaign" title={t("admin.emailForms.deleteCampaign")} closeTo={closeHref}>
           {dialog.campaign ? (
             <DeleteCampaignForm
               campaign={dialog.campaign}
@@ -274,7 +288,7 @@ export default function EmailCampaigns() {
               cancelTo={closeHref}
             />
           ) : (
-            <p role="alert">{M.campaignNotFound}</p>
+            <p role="alert">{message(M.campaignNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}

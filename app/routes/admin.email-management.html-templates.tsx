@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { EmailErrorView } from "~/components/admin/email/email-parts";
+import { builtInDesignText, EmailErrorView } from "~/components/admin/email/email-parts";
+import { useT } from "~/i18n/i18n";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { previewInputSchema } from "~/schemas/email";
@@ -28,43 +29,58 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { templates, preview, defaults };
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "HTML templates · Email · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.emailHtml.pageTitle", noindex: true });
 
 export default function HtmlTemplates() {
   const { templates, preview, defaults } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <section aria-labelledby="html-templates-title">
       <div className="admin-page__header">
-        <h2 id="html-templates-title">HTML templates</h2>
-        <p className="muted">Designs that come with the product. Preview one, then make it your own template to edit and send.</p>
+        <h2 id="html-templates-title">{t("admin.email.tabHtml")}</h2>
+        <p className="muted">{t("admin.emailHtml.intro")}</p>
       </div>
       <ul className="email-designs">
-        {templates.map((template) => (
-          <li
-            key={template.name}
-            className="admin-card email-designs__item"
-            aria-current={preview?.name === template.name ? "true" : undefined}
-          >
-            <h3>{template.displayName}</h3>
-            <p className="muted">{template.description}</p>
-            <div className="admin-row-actions">
-              <Link to={`${PATH}?preview=${template.name}#preview`} preventScrollReset aria-label={`Preview ${template.displayName}`}>
-                Preview
-              </Link>
-              <Link
-                to={`/admin/email-management?modal=create&from=${template.name}`}
-                aria-label={`Use ${template.displayName} as a new template`}
-              >
-                Use as a new template
-              </Link>
-            </div>
-          </li>
-        ))}
+        {templates.map((template) => {
+          const text = builtInDesignText(t, template);
+          return (
+            <li
+              key={template.name}
+              className="admin-card email-designs__item"
+              aria-current={preview?.name === template.name ? "true" : undefined}
+            >
+              <h3>{text.name}</h3>
+              <p className="muted">{text.description}</p>
+              <div className="admin-row-actions">
+                <Link
+                  to={`${PATH}?preview=${template.name}#preview`}
+                  preventScrollReset
+                  aria-label={t("admin.emailHtml.previewName", { name: text.name })}
+                >
+                  {t("admin.blogPost.preview")}
+                </Link>
+                <Link
+                  to={`/admin/email-management?modal=create&from=${template.name}`}
+                  aria-label={t("admin.emailHtml.useName", { name: text.name })}
+                >
+                  {t("admin.emailHtml.use")}
+                </Link>
+              </div>
+            </li>
+          );
+        })}
       </ul>
 
       {preview ? (
         <div id="preview" className="email-preview-panel">
-          <h3>Preview: {templates.find((t) => t.name === preview.name)?.displayName}</h3>
+          <h3>
+            {t("admin.emailHtml.previewOf", {
+              name: builtInDesignText(
+                t,
+                templates.find((one) => one.name === preview.name) ?? { name: preview.name, displayName: preview.name, description: "" },
+              ).name,
+            })}
+          </h3>
           <Form method="get" action={PATH} className="admin-form-grid email-preview-panel__form" preventScrollReset>
             <input type="hidden" name="preview" value={preview.name} />
             {PREVIEW_FIELDS.map((name) => (
@@ -75,16 +91,16 @@ export default function HtmlTemplates() {
             ))}
             <div className="form-actions">
               <button type="submit" className="button button--secondary">
-                Update preview
+                {t("admin.emailHtml.update")}
               </button>
             </div>
           </Form>
           <p>
-            Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
+            {t("admin.emailHtml.subject")} <strong data-testid="preview-subject">{preview.subject}</strong>
           </p>
-          <iframe title="Template preview" className="email-preview" sandbox="" srcDoc={preview.html} />
+          <iframe title={t("admin.emailHtml.frame")} className="email-preview" sandbox="" srcDoc={preview.html} />
           <details>
-            <summary>Text part</summary>
+            <summary>{t("admin.emailHtml.textPart")}</summary>
             <pre className="email-preview__text">{preview.text}</pre>
           </details>
         </div>

@@ -4,6 +4,7 @@ import { EmailErrorView, RecentChart, useLiveRefresh } from "~/components/admin/
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { EMAIL_ACCESS, emailOverview } from "~/services/email.server";
+import { useT } from "~/i18n/i18n";
 
 /**
  * The statistics tab (docs/product/admin.md 3 "Email overview"): campaign counts, messages by
@@ -15,27 +16,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { overview: await emailOverview() };
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email statistics · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.emailStats.pageTitle", noindex: true });
 
 export default function EmailStats() {
   const { overview } = useLoaderData<typeof loader>();
+  const t = useT();
   useLiveRefresh(overview.sendingCampaigns > 0, 3000);
   const cards: Array<{ label: string; value: string | number; id: string }> = [
-    { id: "total-campaigns", label: "Campaigns", value: overview.totalCampaigns },
-    { id: "active-campaigns", label: "Active (sending, scheduled, paused)", value: overview.activeCampaigns },
-    { id: "completed-campaigns", label: "Completed", value: overview.completedCampaigns },
-    { id: "draft-campaigns", label: "Drafts", value: overview.draftCampaigns },
-    { id: "failed-campaigns", label: "Failed", value: overview.failedCampaigns },
-    { id: "emails-sent", label: "E-mails sent", value: overview.totalEmailsSent },
-    { id: "success-rate", label: "Success rate", value: `${overview.rates.successRate.toFixed(1)}%` },
-    { id: "unsubscribed", label: "Unsubscribed users", value: overview.unsubscribed },
+    { id: "total-campaigns", label: t("admin.email.tabCampaigns"), value: overview.totalCampaigns },
+    { id: "active-campaigns", label: t("admin.emailStats.active"), value: overview.activeCampaigns },
+    { id: "completed-campaigns", label: t("admin.email.statusCompleted"), value: overview.completedCampaigns },
+    { id: "draft-campaigns", label: t("admin.emailStats.drafts"), value: overview.draftCampaigns },
+    { id: "failed-campaigns", label: t("admin.email.statusFailed"), value: overview.failedCampaigns },
+    { id: "emails-sent", label: t("admin.emailStats.emailsSent"), value: overview.totalEmailsSent },
+    { id: "success-rate", label: t("admin.emailStats.successRate"), value: `${overview.rates.successRate.toFixed(1)}%` },
+    { id: "unsubscribed", label: t("admin.emailStats.unsubscribed"), value: overview.unsubscribed },
   ];
   return (
     <section aria-labelledby="stats-title">
       <div className="admin-page__header">
-        <h2 id="stats-title">Statistics</h2>
+        <h2 id="stats-title">{t("admin.email.tabStats")}</h2>
       </div>
-      <ul className="admin-cards" aria-label="Overview">
+      <ul className="admin-cards" aria-label={t("admin.emailStats.overview")}>
         {cards.map((card) => (
           <li key={card.id} className="admin-card" data-testid={card.id}>
             <span className="admin-card__label">{card.label}</span>
@@ -45,50 +47,50 @@ export default function EmailStats() {
       </ul>
       <div className="admin-grid">
         <div>
-          <h3>Messages</h3>
-          <dl className="admin-facts" aria-label="Messages by outcome">
-            <dt>Sent</dt>
+          <h3>{t("admin.emailStats.messages")}</h3>
+          <dl className="admin-facts" aria-label={t("admin.emailStats.byOutcome")}>
+            <dt>{t("admin.campaign.colSent")}</dt>
             <dd data-testid="logs-sent">{overview.emailLogs.sent}</dd>
-            <dt>Failed</dt>
+            <dt>{t("admin.email.statusFailed")}</dt>
             <dd data-testid="logs-failed">{overview.emailLogs.failed}</dd>
-            <dt>Pending</dt>
+            <dt>{t("admin.campaign.colPending")}</dt>
             <dd data-testid="logs-pending">{overview.emailLogs.pending}</dd>
-            <dt>Total</dt>
+            <dt>{t("admin.emailStats.total")}</dt>
             <dd data-testid="logs-total">{overview.emailLogs.total}</dd>
-            <dt>Skipped</dt>
-            <dd>{overview.emailLogs.skipped} (unsubscribed or unverified when their turn came)</dd>
+            <dt>{t("admin.campaign.colSkipped")}</dt>
+            <dd>{t("admin.emailStats.skipped", { count: overview.emailLogs.skipped })}</dd>
           </dl>
-          <p className="muted">Success rate = sent ÷ total (sent, failed and pending).</p>
+          <p className="muted">{t("admin.emailStats.rateHelp")}</p>
         </div>
         <div>
-          <h3>Templates</h3>
+          <h3>{t("admin.email.tabTemplates")}</h3>
           <dl className="admin-facts">
-            <dt>Templates</dt>
+            <dt>{t("admin.email.tabTemplates")}</dt>
             <dd>{overview.templates.total}</dd>
-            <dt>In use by a campaign</dt>
+            <dt>{t("admin.emailStats.inUse")}</dt>
             <dd>{overview.templates.active}</dd>
           </dl>
         </div>
       </div>
-      <h3>Last 7 days</h3>
+      <h3>{t("admin.emailStats.last7")}</h3>
       <RecentChart days={overview.recentStats} />
       <table className="admin-table email-days">
-        <caption className="visually-hidden">Messages per day</caption>
+        <caption className="visually-hidden">{t("admin.emailStats.perDay")}</caption>
         <thead>
           <tr>
-            <th scope="col">Day (UTC)</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Failed</th>
-            <th scope="col">Total</th>
+            <th scope="col">{t("admin.emailStats.dayUtc")}</th>
+            <th scope="col">{t("admin.campaign.colSent")}</th>
+            <th scope="col">{t("admin.email.statusFailed")}</th>
+            <th scope="col">{t("admin.emailStats.total")}</th>
           </tr>
         </thead>
         <tbody>
           {overview.recentStats.map((day) => (
             <tr key={day.date}>
-              <td data-label="Day">{day.date}</td>
-              <td data-label="Sent">{day.sent}</td>
-              <td data-label="Failed">{day.failed}</td>
-              <td data-label="Total">{day.total}</td>
+              <td data-label={t("admin.emailStats.day")}>{day.date}</td>
+              <td data-label={t("admin.campaign.colSent")}>{day.sent}</td>
+              <td data-label={t("admin.email.statusFailed")}>{day.failed}</td>
+              <td data-label={t("admin.emailStats.total")}>{day.total}</td>
             </tr>
           ))}
         </tbody>

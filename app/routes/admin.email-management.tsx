@@ -4,6 +4,7 @@ import { EmailErrorView, EmailTabs } from "~/components/admin/email/email-parts"
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { EMAIL_ACCESS } from "~/services/email.server";
+import { useT } from "~/i18n/i18n";
 
 /**
  * E-mail marketing (docs/product/admin.md "Email marketing"): four tabs, each its own page under
@@ -15,14 +16,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Email marketing · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.email.pageTitle", noindex: true });
 
 export default function EmailManagement() {
+  const t = useT();
   return (
     <div className="admin-page">
       <header className="admin-page__header">
-        <h1>Email marketing</h1>
-        <p className="muted">Templates, campaigns and their sending, and what came of it.</p>
+        <h1>{t("admin.nav.email")}</h1>
+        <p className="muted">{t("admin.email.intro")}</p>
       </header>
       <EmailTabs />
       <Outlet />

@@ -9,10 +9,30 @@ import { orPageNotFound, pageId } from "~/lib/api.server";
 import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
-import { PLATFORM_LABELS } from "~/schemas/catalogue-rules";
-import { IMPORT_LIMITS, IMPORT_MESSAGES as M, IMPORT_STATUS_LABELS, IMPORT_STATUSES } from "~/schemas/import-rules";
+import { platformLabel } from "~/components/admin/labels";
+import { IMPORT_LIMITS, IMPORT_MESSAGES as M, IMPORT_STATUSES } from "~/schemas/import-rules";
 import { IMPORT_ACCESS, importJob, importRows, retryFailedRows, type ImportRowStatus } from "~/services/bulk-import.server";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
+import { readLanguage, translateMessage, translatorFor as serverTranslator } from "~/i18n/i18n.server";
+import { translatorFor, useI18n, type Translate } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
+
+function rowStatusLabel(t: Translate, status: ImportRowStatus): string {
+  switch (status) {
+    case "pending":
+      return t("admin.importRows.pending");
+    case "imported":
+      return t("admin.importRows.imported");
+    case "exists":
+      return t("admin.importRows.exists");
+    case "duplicate":
+      return t("admin.importRows.duplicate");
+    case "not_item":
+      return t("admin.importRows.notItem");
+    case "failed":
+      return t("admin.importRows.failed");
+  }
+}
 
 const PATH = "/admin/imports";
 /** How often a running import's page looks again (a meta refresh without JavaScript, a revalidation with it). */
@@ -46,13 +66,24 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       const form = await request.formData();
       if (form.get("intent") !== "retry") throw new Response("Unknown action", { status: 400 });
       const count = await orPageNotFound(retryFailedRows(id, actor), M.notFound);
-      return redirectWithToast(`${PATH}/${id}`, count ? { message: M.retried(count) } : { type: "info", message: M.nothingToRetry });
+      const language = readLanguage(request);
+      return redirectWithToast(
+        `${PATH}/${id}`,
+        count
+          ? { message: serverTranslator(language)("admin.importJob.retried", { count }) }
+          : { type: "info", message: translateMessage(language, M.nothingToRetry) },
+      );
     },
     IMPORT_ACCESS,
   );
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: data ? `Import #${data.job.id} · Admin` : "Import · Admin", noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: data ? t("admin.importJob.pageTitle", { id: data.job.id }) : t("admin.importJob.pageTitleNone"),
+    noindex: true,
+  });
+};
 
 const BADGES: Record<ImportRowStatus, string> = {
   pending: "admin-badge",
@@ -66,6 +97,7 @@ const BADGES: Record<ImportRowStatus, string> = {
 export default function ImportJobPage() {
   const { job, status, rows, page, totalPages } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
+  const { t, message } = useI18n();
   const running = job.status === "running";
   const done = job.total - job.counts.pending;
   // with JavaScript: the page looks again while the import runs
@@ -81,49 +113,60 @@ export default function ImportJobPage() {
 
   return (
     <AdminList
-      title={`Import #${job.id}`}
+      title={t("admin.importJob.title", { id: job.id })}
       count={job.total}
-      intro={`${job.fileName ?? (job.source === "paste" ? "Pasted links" : job.source.toUpperCase())}, started by ${job.createdByName ?? "a deleted account"}.`}
+      intro={t("admin.importJob.intro", {
+        source: job.fileName ?? (job.source === "paste" ? t("admin.imports.sourcePaste") : job.source.toUpperCase()),
+        name: job.createdByName ?? t("admin.imports.deletedAccount"),
+      })}
       toolbar={
         <>
           {job.counts.failed > 0 && !running ? (
             <Form method="post">
               <SubmitButton name="intent" value="retry" className="button" pendingText="…">
-                {`Try the ${job.counts.failed} failed row${job.counts.failed === 1 ? "" : "s"} again`}
+                {t("admin.importJob.retry", { count: job.counts.failed })}
               </SubmitButton>
             </Form>
           ) : null}
           <Link to={PATH} className="button button--secondary">
-            All imports
+            {t("admin.importJob.all")}
           </Link>
         </>
       }
       filters={
         <>
           <section className="card import-progress" aria-labelledby="import-progress-title">
-            <h2 id="import-progress-title">{running ? "Importing…" : "Done"}</h2>
+            <h2 id="import-progress-title">{running ? t("admin.importJob.importing") : t("admin.imports.done")}</h2>
             <progress max={job.total} value={done} aria-labelledby="import-progress-title">
-              {`${done} of ${job.total}`}
+              {t("admin.importJob.progress", { done, total: job.total })}
             </progress>
             <p role="status">
-              {`${done} of ${job.total} rows done. Imported: ${job.counts.imported}. Already there: ${job.counts.exists}. Duplicates: ${job.counts.duplicate}. Not items: ${job.counts.not_item}. Failed: ${job.counts.failed}.`}
+              {t("admin.importJob.summary", {
+                done,
+                total: job.total,
+                imported: job.counts.imported,
+                exists: job.counts.exists,
+                duplicate: job.counts.duplicate,
+                notItem: job.counts.not_item,
+                failed: job.counts.failed,
+              })}
             </p>
             {running ? (
               <noscript>
                 <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
-                <p className="muted">This page refreshes itself every {REFRESH_SECONDS} seconds until the import is done.</p>
+                <p className="muted">{t("admin.importJob.refreshes", { seconds: REFRESH_SECONDS })}</p>
               </noscript>
             ) : null}
           </section>
           <AdminSegments
-            label="Rows by result"
+            label={t("admin.importJob.rowsByResult")}
             segments={[
-              { key: "all", href: here({}), current: status === null, label: `All (${job.total})` },
+              { key: "all", href: here({}), current: status === null, label: `${t("admin.users.filterAll")} (${job.total})` },
               ...IMPORT_STATUSES.filter((one) => job.counts[one] > 0 || one === status).map((one) => ({
                 key: one,
                 href: here({ status: one }),
                 current: status === one,
-                label: `${IMPORT_STATUS_LABELS[one]} (${job.counts[one]})`,
+                label: `${rowStatusLabel(t, one)} (${job.counts[one]})`,
               })),
             ]}
           />
@@ -131,28 +174,28 @@ export default function ImportJobPage() {
       }
       items={rows}
       itemKey={(row) => row.id}
-      empty={<EmptyState title="No rows with this result." />}
+      empty={<EmptyState title={t("admin.importJob.empty")} />}
       columns={[
-        { header: "Row", cell: (row) => row.position },
+        { header: t("admin.importJob.colRow"), cell: (row) => row.position },
         {
-          header: "Link",
+          header: t("admin.importJob.colLink"),
           className: "admin-table__wrap",
           cell: (row) => (
             <>
               <code className="import-row__link">{row.link}</code>
               {row.platform && row.itemId ? (
-                <span className="admin-user-cell__meta">{`${PLATFORM_LABELS[row.platform]} ${row.itemId}`}</span>
+                <span className="admin-user-cell__meta">{`${platformLabel(t, row.platform)} ${row.itemId}`}</span>
               ) : null}
             </>
           ),
         },
         {
-          header: "Result",
+          header: t("admin.imports.colResult"),
           className: "admin-table__wrap",
           cell: (row) => (
             <>
-              <span className={BADGES[row.status]}>{IMPORT_STATUS_LABELS[row.status]}</span>
-              {row.message ? <span className="admin-user-cell__meta">{row.message}</span> : null}
+              <span className={BADGES[row.status]}>{rowStatusLabel(t, row.status)}</span>
+              {row.message ? <span className="admin-user-cell__meta">{message(row.message)}</span> : null}
             </>
           ),
         },
@@ -160,20 +203,26 @@ export default function ImportJobPage() {
       actions={(row) =>
         row.productId ? (
           <>
-            <Link to={`/admin/products/${row.productId}/edit`} aria-label={`Edit the product of row ${row.position}`}>
-              Edit
+            <Link to={`/admin/products/${row.productId}/edit`} aria-label={t("admin.importJob.editRow", { n: row.position })}>
+              {t("admin.common.edit")}
             </Link>
-            <a href={`/product/${row.productId}`} target="_blank" rel="noreferrer" aria-label={`View the product of row ${row.position}`}>
-              View
+            <a
+              href={`/product/${row.productId}`}
+              target="_blank"
+              rel="noreferrer"
+              aria-label={t("admin.importJob.viewRow", { n: row.position })}
+            >
+              {t("admin.common.view")}
             </a>
           </>
         ) : null
       }
-      paging={{ currentPage: page, totalPages, searchParams, label: "Row pages" }}
+      paging={{ currentPage: page, totalPages, searchParams, label: t("admin.importJob.pages") }}
     />
   );
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The import could not be loaded." />;
+  const { t } = useI18n();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.importJob.loadFailed")} />;
 }

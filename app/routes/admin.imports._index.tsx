@@ -13,6 +13,8 @@ import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { IMPORT_ACCESS, importJob, importJobs, startImport } from "~/services/bulk-import.server";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
 import { isUploadedFile, sentFileName, withMultipart } from "~/services/uploads.server";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 
 const PATH = "/admin/imports";
 
@@ -36,6 +38,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
     request,
     async (actor) => {
       let links = "";
+      // the notices in the reader's language (the services' words are the /api's)
+      const language = readLanguage(request);
+      const t = translatorFor(language);
+      const say = (text: string) => translateMessage(language, text);
       const start = async (form: FormData) => {
         links = String(form.get("links") ?? "");
         const upload = form.get("file");
@@ -60,48 +66,51 @@ export const action = ({ request }: ActionFunctionArgs) =>
                 maxFields: 4,
                 // 1,000 links of a few hundred characters
                 maxFieldBytes: 1024 * 1024,
-                messages: { fileTooLarge: M.tooBig, tooManyFiles: M.notSheet },
+                messages: { fileTooLarge: say(M.tooBig), tooManyFiles: say(M.notSheet) },
                 tooManyFilesStatus: 400,
               },
               start,
             )
           : await start(await request.formData());
         const job = await importJob(id);
-        return redirectWithToast(`${PATH}/${id}`, { message: M.started(job.total) });
+        return redirectWithToast(`${PATH}/${id}`, {
+          message: t("admin.imports.started", { count: job.total, rows: job.total.toLocaleString(language === "en" ? "en-US" : language) }),
+        });
       } catch (error) {
         if (!isServiceError(error)) throw error;
         const field =
           error.errors?.[0]?.field === "links" ? "links" : error.status === 413 || error.errors?.[0]?.field === "file" ? "file" : "links";
-        return { error: error.message, field, links } satisfies ActionData;
+        return { error: say(error.message), field, links } satisfies ActionData;
       }
     },
     IMPORT_ACCESS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Bulk import · Admin", noindex: true });
-
-const SOURCE_LABELS = { paste: "Pasted links", csv: "CSV file", xlsx: "XLSX file" } as const;
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.imports.pageTitle", noindex: true });
 
 export default function BulkImports() {
   const { jobs, page, totalPages, total } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
+  const { t, message } = useI18n();
+  const sourceLabel = (source: "paste" | "csv" | "xlsx") =>
+    source === "paste" ? t("admin.imports.sourcePaste") : source === "csv" ? t("admin.imports.sourceCsv") : t("admin.imports.sourceXlsx");
   return (
     <AdminList
-      title="Bulk import"
+      title={t("admin.products.bulkImport")}
       count={total}
-      intro="Paste up to 1,000 product links (one a line, or several in a line), or upload a spreadsheet export (CSV or XLSX, up to 5 MB and 1,000 rows). The import runs in the background; each row gets its result."
+      intro={t("admin.imports.intro")}
       toolbar={
         <Link to="/admin/external-products" className="button button--secondary">
-          External products
+          {t("admin.products.externalTitle")}
         </Link>
       }
       filters={
         <section className="card" aria-labelledby="new-import-title">
-          <h2 id="new-import-title">New import</h2>
+          <h2 id="new-import-title">{t("admin.imports.newTitle")}</h2>
           <Form method="post" encType="multipart/form-data" action={PATH} className="admin-form">
             <div className="field">
-              <label htmlFor="import-links">Links</label>
+              <label htmlFor="import-links">{t("admin.imports.links")}</label>
               <textarea
                 id="import-links"
                 name="links"
@@ -112,10 +121,10 @@ export default function BulkImports() {
                 aria-invalid={failed?.field === "links" || undefined}
                 className="admin-textarea--mono"
               />
-              <FormErrors id="import-links-errors" errors={failed?.field === "links" ? [failed.error] : []} />
+              <FormErrors id="import-links-errors" errors={failed?.field === "links" ? [message(failed.error)] : []} />
             </div>
             <div className="field">
-              <label htmlFor="import-file">Or a spreadsheet (CSV or XLSX)</label>
+              <label htmlFor="import-file">{t("admin.imports.file")}</label>
               <input
                 id="import-file"
                 name="file"
@@ -125,14 +134,13 @@ export default function BulkImports() {
                 aria-invalid={failed?.field === "file" || undefined}
               />
               <p id="import-file-help" className="muted">
-                Every row is one product: the first link in it that names an item (a marketplace's or an agent's link, or an item id). A
-                first row without a link (the headings) is skipped.
+                {t("admin.imports.fileHelp")}
               </p>
-              <FormErrors id="import-file-errors" errors={failed?.field === "file" ? [failed.error] : []} />
+              <FormErrors id="import-file-errors" errors={failed?.field === "file" ? [message(failed.error)] : []} />
             </div>
             <div className="form-actions">
-              <SubmitButton className="button" pendingText="Starting…">
-                Start import
+              <SubmitButton className="button" pendingText={t("admin.imports.starting")}>
+                {t("admin.imports.start")}
               </SubmitButton>
             </div>
           </Form>
@@ -140,42 +148,53 @@ export default function BulkImports() {
       }
       items={jobs}
       itemKey={(job) => job.id}
-      empty={<EmptyState title="No imports yet." />}
+      empty={<EmptyState title={t("admin.imports.empty")} />}
       columns={[
         {
-          header: "Import",
+          header: t("admin.imports.colImport"),
           cell: (job) => (
             <>
               <Link to={`${PATH}/${job.id}`}>
-                <strong>#{job.id}</strong> {job.fileName ?? SOURCE_LABELS[job.source]}
+                <strong>#{job.id}</strong> {job.fileName ?? sourceLabel(job.source)}
               </Link>
               <span className="admin-user-cell__meta">
-                by {job.createdByName ?? "a deleted account"}, {formatDateTime(job.createdAt)}
+                {t("admin.imports.byline", {
+                  name: job.createdByName ?? t("admin.imports.deletedAccount"),
+                  at: formatDateTime(job.createdAt),
+                })}
               </span>
             </>
           ),
         },
-        { header: "Rows", cell: (job) => job.total },
+        { header: t("admin.imports.colRows"), cell: (job) => job.total },
         {
-          header: "Result",
+          header: t("admin.imports.colResult"),
           cell: (job) =>
-            `${job.counts.imported} imported · ${job.counts.exists} already there · ${job.counts.not_item + job.counts.duplicate} skipped · ${job.counts.failed} failed`,
+            t("admin.imports.result", {
+              imported: job.counts.imported,
+              exists: job.counts.exists,
+              skipped: job.counts.not_item + job.counts.duplicate,
+              failed: job.counts.failed,
+            }),
         },
         {
-          header: "Status",
+          header: t("admin.blogPost.status"),
           cell: (job) =>
             job.status === "done" ? (
-              <span className="admin-badge admin-badge--success">Done</span>
+              <span className="admin-badge admin-badge--success">{t("admin.imports.done")}</span>
             ) : (
-              <span className="admin-badge admin-badge--warning">{`Running: ${job.total - job.counts.pending} of ${job.total}`}</span>
+              <span className="admin-badge admin-badge--warning">
+                {t("admin.imports.running", { done: job.total - job.counts.pending, total: job.total })}
+              </span>
             ),
         },
       ]}
-      paging={{ currentPage: page, totalPages, searchParams, label: "Import pages" }}
+      paging={{ currentPage: page, totalPages, searchParams, label: t("admin.imports.pages") }}
     />
   );
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The imports could not be loaded." />;
+  const { t } = useI18n();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.imports.loadFailed")} />;
 }

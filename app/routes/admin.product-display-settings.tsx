@@ -9,9 +9,10 @@ import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "~/services/site-settings.server";
 import { ForbiddenError } from "~/lib/api.server";
 import { saveSettingsByAdmin, MANAGE_SETTINGS } from "~/services/site-tools.server";
+import { translatorOf } from "~/i18n/i18n.server";
+import { useT } from "~/i18n/i18n";
 
 const PAGE = "/admin/product-display-settings";
-const MESSAGES = { saved: "外部商品显示设置已保存", saveFailed: "保存外部商品显示设置时出错" } as const;
 
 /** /admin/product-display-settings (super admin): show or hide external products on the storefront. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -27,38 +28,39 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const formData = await request.formData();
       // a hidden "false" comes first; a ticked box adds "true"
       const show = formData.getAll("show_external_products").includes("true");
+      const t = translatorOf(request);
       try {
         await saveSettingsByAdmin({ show_external_products: show ? "true" : "false" }, actor);
       } catch (error) {
         if (error instanceof ForbiddenError) throw error;
         log.error(`saving show_external_products failed: ${(error as Error).message}`);
-        return redirectWithToast(PAGE, { type: "error", message: MESSAGES.saveFailed });
+        return redirectWithToast(PAGE, { type: "error", message: t("admin.display.saveFailed") });
       }
-      return redirectWithToast(PAGE, { message: MESSAGES.saved });
+      return redirectWithToast(PAGE, { message: t("admin.display.saved") });
     },
     MANAGE_SETTINGS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Product display · Admin", noindex: true });
-
-const AFFECTED = ["Home page recommendations", "Hot products", "Search results", "Category lists"];
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.display.pageTitle", noindex: true });
 
 export default function ProductDisplaySettings() {
   const { showExternal } = useLoaderData<typeof loader>();
+  const t = useT();
+  const affected = [t("admin.display.home"), t("admin.display.hot"), t("admin.display.search"), t("admin.display.categories")];
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formAction === PAGE;
   return (
     <div className="admin-page">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/settings">← Admin settings</Link>
+          <Link to="/admin/settings">← {t("admin.nav.settings")}</Link>
         </p>
-        <h1>Product display</h1>
-        <p className="muted">Decide whether products imported from the marketplaces appear in the storefront's lists.</p>
+        <h1>{t("admin.nav.productDisplay")}</h1>
+        <p className="muted">{t("admin.display.intro")}</p>
       </header>
 
       <section className="card" aria-labelledby="external-visibility">
-        <h2 id="external-visibility">External products</h2>
+        <h2 id="external-visibility">{t("admin.products.externalTitle")}</h2>
         <Form method="post" action={PAGE} className="admin-switch-form">
           <input type="hidden" name="show_external_products" value="false" />
           <label className="admin-switch">
@@ -70,26 +72,24 @@ export default function ProductDisplaySettings() {
               // with JavaScript the switch saves at once; without it, the button below does
               onChange={(event) => event.currentTarget.form?.requestSubmit()}
             />
-            <span>Show external products on the storefront</span>
+            <span>{t("admin.display.show")}</span>
           </label>
           <p className="muted" aria-live="polite">
-            {saving ? "Saving…" : showExternal ? "External products are shown." : "External products are hidden."}
+            {saving ? t("admin.common.saving") : showExternal ? t("admin.display.shown") : t("admin.display.hidden")}
           </p>
           <div className="form-actions">
             <button type="submit" className="button button--secondary">
-              Save
+              {t("admin.common.save")}
             </button>
           </div>
         </Form>
-        <h3>What this changes</h3>
+        <h3>{t("admin.display.changes")}</h3>
         <ul className="admin-help">
-          {AFFECTED.map((page) => (
+          {affected.map((page) => (
             <li key={page}>{page}</li>
           ))}
         </ul>
-        <p className="muted">
-          A direct link to a product (or a lookup by its marketplace item id) always shows it. The admin product pages are never affected.
-        </p>
+        <p className="muted">{t("admin.display.note")}</p>
       </section>
     </div>
   );

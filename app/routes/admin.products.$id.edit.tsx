@@ -4,7 +4,8 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
 import { productFormAction, productFormLoader, productIdParam } from "~/controllers/admin-product-form.server";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor, useI18n, useT } from "~/i18n/i18n";
 
 /** /admin/products/:id/edit (product.edit): a non-numeric id is the invalid-id page. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
@@ -12,67 +13,73 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 export const action = ({ request, params }: ActionFunctionArgs) =>
   productFormAction(request, { kind: "edit", id: productIdParam(params.id) });
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.product?.name ?? "Product"} · Edit product · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.productForm.editPageTitle", { name: data?.product?.name ?? t("admin.productForm.product") }),
+    noindex: true,
+  });
+};
 
 export default function EditProduct() {
   const { categories, product, listing } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
+  const { t, message } = useI18n();
   if (!product) return null;
   const back = product.isExternal ? "/admin/external-products" : "/admin/products";
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to={back}>← {product.isExternal ? "External products" : "Local products"}</Link>
+          <Link to={back}>← {product.isExternal ? t("admin.products.externalTitle") : t("admin.products.localTitle")}</Link>
         </p>
-        <h1>Edit product</h1>
+        <h1>{t("admin.productForm.editTitle")}</h1>
         <p className="muted">
           ID {product.id} ·{" "}
           <a href={product.url} target="_blank" rel="noreferrer">
-            View on the site
+            {t("admin.productForm.viewOnSite")}
           </a>
         </p>
       </header>
       {listing ? (
         <section className="card" aria-labelledby="listing-title">
-          <h2 id="listing-title">Listing watch</h2>
+          <h2 id="listing-title">{t("admin.productForm.listingWatch")}</h2>
           <dl className="admin-facts">
-            <dt>Status</dt>
+            <dt>{t("admin.productForm.status")}</dt>
             <dd>
               {listing.state?.status === "unavailable"
-                ? `Unavailable since ${formatDateTime(listing.state.unavailableSince)}`
+                ? t("admin.products.unavailableSince", { date: formatDateTime(listing.state.unavailableSince) })
                 : listing.state?.checkedAt
-                  ? "Available"
-                  : "Not checked yet"}
+                  ? t("admin.productForm.available")
+                  : t("admin.products.notChecked")}
             </dd>
-            <dt>Last check</dt>
+            <dt>{t("admin.productForm.lastCheck")}</dt>
             <dd>{formatDateTime(listing.state?.checkedAt)}</dd>
             {listing.state?.lastError ? (
               <>
-                <dt>Last problem</dt>
-                <dd>{listing.state.lastError}</dd>
+                <dt>{t("admin.productForm.lastProblem")}</dt>
+                <dd>{message(listing.state.lastError)}</dd>
               </>
             ) : null}
-            <dt>Prices seen</dt>
+            <dt>{t("admin.productForm.pricesSeen")}</dt>
             <dd>
               {listing.history.length
                 ? listing.history.map((point) => `¥${point.priceCny.toFixed(2)} (${formatDate(point.recordedAt)})`).join(" ← ")
                 : "—"}
             </dd>
           </dl>
-          <h3>Dead-link reports ({listing.reports.length})</h3>
+          <h3>{t("admin.productForm.deadLinkReports", { n: listing.reports.length })}</h3>
           {listing.reports.length ? (
             <ul className="admin-help">
               {listing.reports.map((report, index) => (
                 <li key={index}>
-                  {formatDateTime(report.createdAt)} · {report.username ?? "visitor"}
+                  {formatDateTime(report.createdAt)} · {report.username ?? t("admin.productForm.visitor")}
                   {report.note ? `: ${report.note}` : ""}
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="muted">No reports.</p>
+            <p className="muted">{t("admin.productForm.noReports")}</p>
           )}
         </section>
       ) : null}
@@ -81,7 +88,7 @@ export default function EditProduct() {
         defaults={product}
         categories={categories}
         outcome={outcome}
-        submitLabel="Save product"
+        submitLabel={t("admin.productForm.save")}
         cancelTo={back}
         importBox={<ProductImportBox outcome={outcome} />}
       />
@@ -90,5 +97,6 @@ export default function EditProduct() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The product could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.productForm.loadFailed")} />;
 }

@@ -4,7 +4,8 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminQcImages, AdminQcUpload, QcDeleteDialogs } from "~/components/admin/qc-images";
 import { adminImagesOf, qcAllowed, qcImagesAction, requireQcViewer } from "~/controllers/admin-qc.server";
 import { productIdParam } from "~/controllers/admin-product-form.server";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor, useT } from "~/i18n/i18n";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
 import { getProduct, productPath } from "~/services/catalogue.server";
 import { orNotFound } from "~/controllers/product-page.server";
@@ -36,12 +37,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return qcImagesAction(request, actor, { productId: id, back: `/admin/products/${id}/qc`, clientIp: String(context.clientIp ?? "") });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.product.name ?? "Product"} · QC photos · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.productQc.pageTitle", { name: data?.product.name ?? t("admin.productForm.product") }),
+    noindex: true,
+  });
+};
 
 export default function ProductQcPage() {
   const { product, images, allowed, confirmOne } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   const self = `/admin/products/${product.id}/qc`;
   const pending = images.filter((image) => image.status === "pending").length;
   return (
@@ -49,20 +56,20 @@ export default function ProductQcPage() {
       <header className="admin-page__header">
         <p>
           <Link to={product.isExternal ? "/admin/external-products" : "/admin/products"}>
-            ← {product.isExternal ? "External products" : "Local products"}
+            ← {product.isExternal ? t("admin.products.externalTitle") : t("admin.products.localTitle")}
           </Link>
         </p>
-        <h1>QC photos: {product.name}</h1>
+        <h1>{t("admin.productQc.title", { name: product.name })}</h1>
         <p className="muted">
-          ID {product.id} · {images.length - pending} approved · {pending} pending ·{" "}
+          ID {product.id} · {t("admin.productQc.counts", { approved: images.length - pending, pending })} ·{" "}
           <a href={product.url} target="_blank" rel="noreferrer">
-            View on the site
+            {t("admin.productForm.viewOnSite")}
           </a>{" "}
-          · <Link to={`/admin/products/${product.id}/edit`}>Edit product</Link>
+          · <Link to={`/admin/products/${product.id}/edit`}>{t("admin.productForm.editTitle")}</Link>
           {pending && allowed.review ? (
             <>
               {" "}
-              · <Link to="/admin/qc-review">Review pending photos</Link>
+              · <Link to="/admin/qc-review">{t("admin.productQc.reviewPending")}</Link>
             </>
           ) : null}
         </p>
@@ -70,13 +77,13 @@ export default function ProductQcPage() {
 
       {allowed.upload ? (
         <section className="card" aria-labelledby="qc-upload-title">
-          <h2 id="qc-upload-title">Upload</h2>
+          <h2 id="qc-upload-title">{t("admin.productQc.upload")}</h2>
           <AdminQcUpload action={self} errors={actionData && "errors" in actionData ? actionData.errors : []} />
         </section>
       ) : null}
 
       <section className="card" aria-labelledby="qc-images-title">
-        <h2 id="qc-images-title">Current QC photos ({images.length})</h2>
+        <h2 id="qc-images-title">{t("admin.productQc.current", { n: images.length })}</h2>
         <AdminQcImages
           images={images}
           canDelete={allowed.delete}

@@ -4,30 +4,32 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
 import { productFormAction, productFormLoader } from "~/controllers/admin-product-form.server";
 import { pageMeta } from "~/lib/meta";
+import { useT } from "~/i18n/i18n";
 
 /** /admin/products/new (product.create). */
 export const loader = ({ request }: LoaderFunctionArgs) => productFormLoader(request, { kind: "create" });
 export const action = ({ request }: ActionFunctionArgs) => productFormAction(request, { kind: "create" });
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Add product · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.productForm.newPageTitle", noindex: true });
 
 export default function NewProduct() {
   const { categories } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/products">← Local products</Link>
+          <Link to="/admin/products">← {t("admin.products.localTitle")}</Link>
         </p>
-        <h1>Add product</h1>
+        <h1>{t("admin.products.add")}</h1>
       </header>
       <ProductForm
         id="new-product"
         defaults={null}
         categories={categories}
         outcome={outcome}
-        submitLabel="Create product"
+        submitLabel={t("admin.productForm.create")}
         cancelTo="/admin/products"
         importBox={<ProductImportBox outcome={outcome} />}
       />
@@ -36,5 +38,6 @@ export default function NewProduct() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The product form could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.productForm.formLoadFailed")} />;
 }

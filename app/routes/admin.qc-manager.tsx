@@ -12,10 +12,28 @@ import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { qcManagerQuerySchema } from "~/schemas/qc";
-import { QC_FILTER_LABELS, QC_FILTERS, QC_LIMITS, QC_MESSAGES as M, QC_PAGE_SIZES } from "~/schemas/qc-rules";
+import { QC_FILTERS, QC_LIMITS, QC_MESSAGES as M, QC_PAGE_SIZES } from "~/schemas/qc-rules";
 import { productPath } from "~/services/catalogue.server";
 import { findFolderProduct, productForQc, qcFolders, qcTotals } from "~/services/qc.server";
 import { AdminList, AdminSearch, AdminSegments } from "~/components/admin/admin-list";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n, type Translate } from "~/i18n/i18n";
+import type { QcFilter } from "~/schemas/qc-rules";
+
+function filterLabel(t: Translate, filter: QcFilter): string {
+  switch (filter) {
+    case "all":
+      return t("admin.qcManager.filterAll");
+    case "withQC":
+      return t("admin.qcManager.filterWithQc");
+    case "withoutQC":
+      return t("admin.qcManager.filterWithoutQc");
+    case "local":
+      return t("admin.qcManager.filterLocal");
+    case "external":
+      return t("admin.qcManager.filterExternal");
+  }
+}
 
 const PATH = "/admin/qc-manager";
 /** Query parameters that only open a dialog. */
@@ -91,16 +109,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requireQcViewer(request);
   const url = new URL(request.url);
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  const language = readLanguage(request);
   if (!type.startsWith("multipart/form-data")) {
     const probe = await request.clone().formData();
     if (probe.get("intent") === "new-folder") {
       try {
         const product = await findFolderProduct(String(probe.get("productId") ?? ""));
         return redirectWithToast(listAddress(PATH, url.searchParams, DIALOG_PARAMS, { product: String(product.id) }), {
-          message: `QC folder: ${product.name}`,
+          message: translatorFor(language)("admin.qcManager.folderToast", { name: product.name }),
         });
       } catch (error) {
-        if (error instanceof ApiError && error.status < 500) return { intent: "new-folder", error: error.message } satisfies NewFolderData;
+        if (error instanceof ApiError && error.status < 500)
+          return { intent: "new-folder", error: translateMessage(language, error.message) } satisfies NewFolderData;
         throw error;
       }
     }
@@ -109,7 +129,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (id === null || !(await productForQc(id))) {
     return redirectWithToast(listAddress(PATH, url.searchParams, [...DIALOG_PARAMS, "product"]), {
       type: "error",
-      message: M.productNotFoundZh,
+      message: translateMessage(language, M.productNotFoundZh),
     });
   }
   return qcImagesAction(request, actor, {
@@ -119,11 +139,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "QC file manager · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.qcManager.pageTitle", noindex: true });
 
 export default function QcManagerPage() {
   const { query, allowed, totals, newFolder, list, selected, selectedMissing, confirmOne } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as QcImagesActionData | NewFolderData | undefined;
+  const { t, message } = useI18n();
   const location = useLocation();
   const search = new URLSearchParams(location.search);
   const here = listAddress(PATH, search, DIALOG_PARAMS);
@@ -141,8 +162,9 @@ export default function QcManagerPage() {
             <Link to={withParams({ view: "folders", product: String(folder.id) })}>{folder.name}</Link>
           </h2>
           <p className="muted">
-            ID {folder.id} · {folder.isExternal ? "external" : "local"} · {folder.approved} photo{folder.approved === 1 ? "" : "s"}
-            {folder.pending ? ` · ${folder.pending} pending` : ""}
+            ID {folder.id} · {folder.isExternal ? t("admin.qcManager.external") : t("admin.qcManager.local")} ·{" "}
+            {t("admin.qcManager.photos", { count: folder.approved })}
+            {folder.pending ? ` · ${t("admin.qcManager.pendingCount", { count: folder.pending })}` : ""}
           </p>
           {folder.previews.length ? (
             <ul className="admin-qc-strip">
@@ -156,13 +178,13 @@ export default function QcManagerPage() {
               {folder.approved > QC_LIMITS.cardThumbnails ? (
                 <li className="admin-qc-strip__more">
                   <Link to={withParams({ view: "folders", product: String(folder.id) })}>
-                    +{folder.approved - QC_LIMITS.cardThumbnails} more
+                    {t("admin.qcManager.more", { count: folder.approved - QC_LIMITS.cardThumbnails })}
                   </Link>
                 </li>
               ) : null}
             </ul>
           ) : (
-            <p className="muted">No QC photos yet.</p>
+            <p className="muted">{t("admin.qc.noPhotos")}</p>
           )}
         </li>
       ))}
@@ -170,9 +192,11 @@ export default function QcManagerPage() {
   );
   const folderView = (items: Readonly<typeof list.items>) => (
     <div className="admin-qc-manager">
-      <nav className="admin-qc-folders" aria-label="QC folders">
+      <nav className="admin-qc-folders" aria-label={t("admin.qcManager.folders")}>
         {items.length === 0 ? (
-          <p className="muted">{query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."}</p>
+          <p className="muted">
+            {query.searchTerm ? t("admin.products.noMatch", { query: query.searchTerm }) : t("admin.qcManager.noProducts")}
+          </p>
         ) : (
           <ul>
             {items.map((folder) => (
@@ -181,10 +205,14 @@ export default function QcManagerPage() {
                   <span className="admin-qc-folders__name">{folder.name}</span>
                   <span className="admin-qc-folders__meta">
                     ID {folder.id}
-                    <span className="admin-badge admin-badge--count" title="Approved photos">
+                    <span className="admin-badge admin-badge--count" title={t("admin.qcManager.approvedPhotos")}>
                       {folder.approved}
                     </span>
-                    {folder.pending ? <span className="admin-badge admin-badge--warning">{folder.pending} pending</span> : null}
+                    {folder.pending ? (
+                      <span className="admin-badge admin-badge--warning">
+                        {t("admin.qcManager.pendingCount", { count: folder.pending })}
+                      </span>
+                    ) : null}
                   </span>
                 </Link>
               </li>
@@ -192,17 +220,17 @@ export default function QcManagerPage() {
           </ul>
         )}
       </nav>
-      <section className="admin-qc-folder card" aria-label="Folder">
+      <section className="admin-qc-folder card" aria-label={t("admin.qcManager.folder")}>
         {selected ? (
           <>
             <header className="admin-qc-folder__header">
               <h2>{selected.name}</h2>
               <p className="muted">
-                ID {selected.id} · {selected.isExternal ? "external" : "local"} ·{" "}
+                ID {selected.id} · {selected.isExternal ? t("admin.qcManager.external") : t("admin.qcManager.local")} ·{" "}
                 <a href={selected.url} target="_blank" rel="noreferrer">
-                  View on the site
+                  {t("admin.productForm.viewOnSite")}
                 </a>{" "}
-                · <Link to={`/admin/products/${selected.id}/edit`}>Edit product</Link>
+                · <Link to={`/admin/products/${selected.id}/edit`}>{t("admin.productForm.editTitle")}</Link>
               </p>
             </header>
             {allowed.upload ? <AdminQcUpload action={here} errors={imagesData && "errors" in imagesData ? imagesData.errors : []} /> : null}
@@ -216,7 +244,7 @@ export default function QcManagerPage() {
             />
           </>
         ) : (
-          <EmptyState title={selectedMissing ? M.productNotFoundZh : "Choose a folder, or open a new QC folder by product id."} />
+          <EmptyState title={selectedMissing ? message(M.productNotFoundZh) : t("admin.qcManager.chooseFolder")} />
         )}
       </section>
     </div>
@@ -224,25 +252,26 @@ export default function QcManagerPage() {
 
   return (
     <AdminList
-      title="QC file manager"
+      title={t("admin.qcManager.title")}
       intro={
         <>
-          Every product is a folder of QC photos. {totals.approved} approved photos
+          {t("admin.qcManager.intro", { count: totals.approved })}
           {totals.pending ? (
             <>
-              , <Link to="/admin/qc-review">{totals.pending} waiting for review</Link>
+              {t("admin.qcManager.introComma")}{" "}
+              <Link to="/admin/qc-review">{t("admin.qcManager.waitingReview", { count: totals.pending })}</Link>
             </>
           ) : null}
-          .
+          {t("admin.qcManager.introEnd")}
         </>
       }
       toolbar={
         <>
           <Link to={withParams({ modal: "new-folder" })} className="button" preventScrollReset>
-            New QC folder
+            {t("admin.qcManager.newFolder")}
           </Link>
           <Link to={here} className="button button--secondary">
-            Refresh
+            {t("admin.common.refresh")}
           </Link>
         </>
       }
@@ -251,37 +280,42 @@ export default function QcManagerPage() {
           <AdminSearch
             action={PATH}
             id="qc-search"
-            label="Search by product id or name"
+            label={t("admin.qcManager.searchLabel")}
             name="searchTerm"
             value={query.searchTerm}
-            placeholder="Product id or name"
+            placeholder={t("admin.qcManager.searchPlaceholder")}
             keep={{ view: query.view, filterType: query.filterType }}
           >
             <label htmlFor="qc-page-size" className="visually-hidden">
-              Folders per page
+              {t("admin.qcManager.perPageLabel")}
             </label>
             <select id="qc-page-size" name="limit" defaultValue={String(query.limit)}>
               {QC_PAGE_SIZES.folders.map((size) => (
                 <option key={size} value={size}>
-                  {size} per page
+                  {t("admin.common.perPage", { size })}
                 </option>
               ))}
             </select>
           </AdminSearch>
           <AdminSegments
-            label="Filter folders"
+            label={t("admin.qcManager.filterLabel")}
             segments={QC_FILTERS.map((filter) => ({
               key: filter,
               href: withParams({ filterType: filter }, ["page"]),
               current: query.filterType === filter,
-              label: QC_FILTER_LABELS[filter],
+              label: filterLabel(t, filter),
             }))}
           />
           <AdminSegments
-            label="View"
+            label={t("admin.qcManager.view")}
             segments={[
-              { key: "folders", href: withParams({ view: "folders" }), current: query.view === "folders", label: "Folders" },
-              { key: "grid", href: withParams({ view: "grid" }), current: query.view === "grid", label: "Grid" },
+              {
+                key: "folders",
+                href: withParams({ view: "folders" }),
+                current: query.view === "folders",
+                label: t("admin.qcManager.viewFolders"),
+              },
+              { key: "grid", href: withParams({ view: "grid" }), current: query.view === "grid", label: t("admin.qcManager.viewGrid") },
             ]}
           />
         </div>
@@ -291,7 +325,9 @@ export default function QcManagerPage() {
       // the folders view keeps its two panes when the list is empty: a folder opened by id still shows
       empty={
         query.view === "grid" ? (
-          <EmptyState title={query.searchTerm ? `No products match “${query.searchTerm}”.` : "No products in this view."} />
+          <EmptyState
+            title={query.searchTerm ? t("admin.products.noMatch", { query: query.searchTerm }) : t("admin.qcManager.noProducts")}
+          />
         ) : (
           folderView([])
         )
@@ -301,15 +337,15 @@ export default function QcManagerPage() {
         currentPage: list.currentPage,
         totalPages: list.totalPages,
         searchParams: new URLSearchParams(here.split("?")[1] ?? ""),
-        label: "Folder pages",
+        label: t("admin.qcManager.pages"),
       }}
     >
       {newFolder || folderError ? (
-        <AdminDialog id="new-qc-folder" title="New QC folder" closeTo={closeNewFolder}>
+        <AdminDialog id="new-qc-folder" title={t("admin.qcManager.newFolder")} closeTo={closeNewFolder}>
           <Form method="post" action={here} preventScrollReset>
             <input type="hidden" name="intent" value="new-folder" />
             <div className="field">
-              <label htmlFor="new-folder-id">Product id</label>
+              <label htmlFor="new-folder-id">{t("admin.qcManager.productId")}</label>
               <input
                 id="new-folder-id"
                 name="productId"
@@ -321,16 +357,16 @@ export default function QcManagerPage() {
                 autoFocus
               />
               <p id="new-folder-help" className="muted">
-                A database id (1–9 digits) or a marketplace item id (10 digits or more).
+                {t("admin.qcManager.productIdHelp")}
               </p>
             </div>
-            <FormErrors id="new-folder-errors" errors={folderError ? [folderError] : []} />
+            <FormErrors id="new-folder-errors" errors={folderError ? [message(folderError)] : []} />
             <div className="form-actions">
-              <SubmitButton className="button" pendingText="Opening…">
-                Open folder
+              <SubmitButton className="button" pendingText={t("admin.qcManager.opening")}>
+                {t("admin.qcManager.openFolder")}
               </SubmitButton>
               <Link to={closeNewFolder} className="button button--secondary" preventScrollReset>
-                Cancel
+                {t("admin.common.cancel")}
               </Link>
             </div>
           </Form>

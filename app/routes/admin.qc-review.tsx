@@ -15,6 +15,8 @@ import { productPath } from "~/services/catalogue.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
 import { requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
 import { AdminList } from "~/components/admin/admin-list";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 
 /**
  * /admin/qc-review (docs/product/admin.md 2, 4, 8): the shoppers' photos waiting for review, 20 a
@@ -54,6 +56,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(formData.get("intent") ?? "");
   const url = new URL(request.url);
   const back = url.searchParams.get("page") ? `/admin/qc-review?page=${Number(url.searchParams.get("page")) || 1}` : "/admin/qc-review";
+  // the notices in the reader's language (the services' words are the /api's)
+  const language = readLanguage(request);
+  const t = translatorFor(language);
+  const say = (text: string) => translateMessage(language, text);
+  const reviewed = (status: "approved" | "rejected", count: number) =>
+    status === "approved" ? t("admin.qcReview.approved", { count }) : t("admin.qcReview.rejected", { count });
 
   const single = /^(approve|reject):(\d+)$/.exec(intent);
   if (single) {
@@ -63,11 +71,11 @@ export async function action({ request }: ActionFunctionArgs) {
       await reviewQcImage(id, { status, reason: String(formData.get(`reason-${id}`) ?? "") }, actor);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.status !== 403)
-        return redirectWithToast(back, { type: "error", message: reviewFailureText(error.message) });
+        return redirectWithToast(back, { type: "error", message: say(reviewFailureText(error.message)) });
       if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
       throw error;
     }
-    return redirectWithToast(back, { message: status === "approved" ? M.approved(1) : M.rejected(1) });
+    return redirectWithToast(back, { message: reviewed(status, 1) });
   }
 
   if (intent === "approve-selected" || intent === "reject-selected") {
@@ -79,25 +87,26 @@ export async function action({ request }: ActionFunctionArgs) {
       outcome = await reviewQcImages(parsed.data.ids, { status, reason: String(formData.get("batchReason") ?? "") }, actor);
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) throw new Response("You do not have permission to do this.", { status: 403 });
-      if (error instanceof ApiError && error.status === 400) return redirectWithToast(back, { type: "error", message: error.message });
+      if (error instanceof ApiError && error.status === 400) return redirectWithToast(back, { type: "error", message: say(error.message) });
       throw error;
     }
-    const done = outcome.done ? (status === "approved" ? M.approved(outcome.done) : M.rejected(outcome.done)) : "";
+    const done = outcome.done ? reviewed(status, outcome.done) : "";
     if (outcome.failed.length === 0) return redirectWithToast(back, { message: done });
     return redirectWithToast(back, {
       type: outcome.done ? "info" : "error",
-      message: [done, M.batchFailed(outcome.failed.length)].filter(Boolean).join(" "),
+      message: [done, t("admin.qc.batchFailed", { count: outcome.failed.length })].filter(Boolean).join(" "),
     });
   }
 
   throw new Response("Unknown action", { status: 400 });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "QC review · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.qcReview.pageTitle", noindex: true });
 
 export default function QcReviewPage() {
   const { list, allowed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
   const formAction = `/admin/qc-review${list.currentPage > 1 ? `?page=${list.currentPage}` : ""}`;
@@ -105,24 +114,18 @@ export default function QcReviewPage() {
 
   return (
     <AdminList
-      title="QC review"
+      title={t("admin.qcReview.title")}
       count={list.totalItems}
-      intro="Photos sent by shoppers wait here, oldest first. Approved photos join the product's gallery; rejected ones are deleted."
+      intro={t("admin.qcReview.intro")}
       toolbar={
         <Link to="/admin/qc-manager" className="button button--secondary">
-          QC file manager
+          {t("admin.qcReview.fileManager")}
         </Link>
       }
-      notice={
-        reviews ? null : (
-          <p className="notice notice--info">
-            You can see the queue; approving and rejecting photos needs the qc.review, qc.approve or qc.reject permission.
-          </p>
-        )
-      }
+      notice={reviews ? null : <p className="notice notice--info">{t("admin.qcReview.noPermission")}</p>}
       items={list.items}
       itemKey={(image) => image.id}
-      empty={<EmptyState title="No photos are waiting for review." />}
+      empty={<EmptyState title={t("admin.qcReview.empty")} />}
       selection={
         reviews
           ? {
@@ -131,24 +134,24 @@ export default function QcReviewPage() {
               bar: (
                 <>
                   <label className="admin-qc-batch__reason">
-                    <span className="visually-hidden">Reason for the selected photos (optional)</span>
-                    <input type="text" name="batchReason" maxLength={QC_REASON_MAX} placeholder="Reason (optional)" />
+                    <span className="visually-hidden">{t("admin.qcReview.batchReason")}</span>
+                    <input type="text" name="batchReason" maxLength={QC_REASON_MAX} placeholder={t("admin.qcReview.reason")} />
                   </label>
                   {allowed.approve ? (
                     <SubmitButton name="intent" value="approve-selected" className="button button--small" pendingText="…">
-                      Approve selected
+                      {t("admin.qcReview.approveSelected")}
                     </SubmitButton>
                   ) : null}
                   {allowed.reject ? (
                     <SubmitButton name="intent" value="reject-selected" className="button button--danger button--small" pendingText="…">
-                      Reject selected
+                      {t("admin.qcReview.rejectSelected")}
                     </SubmitButton>
                   ) : null}
                 </>
               ),
               notice: actionData?.error ? (
                 <p className="notice notice--error" role="alert">
-                  {actionData.error}
+                  {message(actionData.error)}
                 </p>
               ) : null,
             }
@@ -163,7 +166,7 @@ export default function QcReviewPage() {
                   src={image.thumb}
                   width={image.thumbWidth || undefined}
                   height={image.thumbHeight || undefined}
-                  alt={`Photo ${image.id} of ${image.productName}`}
+                  alt={t("admin.qcReview.photoOf", { id: image.id, name: image.productName })}
                   loading="lazy"
                   decoding="async"
                 />
@@ -171,7 +174,7 @@ export default function QcReviewPage() {
               {reviews ? (
                 <label className="admin-check">
                   <input type="checkbox" name="ids" value={image.id} />
-                  Select photo {image.id}
+                  {t("admin.qc.selectPhoto", { id: image.id })}
                 </label>
               ) : null}
               <p className="admin-qc-tile__by">
@@ -180,13 +183,13 @@ export default function QcReviewPage() {
                 </a>
                 <br />
                 <span className="muted">
-                  {image.uploader ?? "deleted user"} · {formatDateTime(image.date)}
+                  {image.uploader ?? t("admin.qcReview.deletedUser")} · {formatDateTime(image.date)}
                 </span>
               </p>
               {reviews ? (
                 <label>
-                  <span className="visually-hidden">Reason for photo {image.id} (optional)</span>
-                  <input type="text" name={`reason-${image.id}`} maxLength={QC_REASON_MAX} placeholder="Reason (optional)" />
+                  <span className="visually-hidden">{t("admin.qcReview.photoReason", { id: image.id })}</span>
+                  <input type="text" name={`reason-${image.id}`} maxLength={QC_REASON_MAX} placeholder={t("admin.qcReview.reason")} />
                 </label>
               ) : null}
               <div className="admin-row-actions">
@@ -196,9 +199,9 @@ export default function QcReviewPage() {
                     value={`approve:${image.id}`}
                     className="button button--small"
                     pendingText="…"
-                    aria-label={`Approve photo ${image.id}`}
+                    aria-label={t("admin.qcReview.approvePhoto", { id: image.id })}
                   >
-                    Approve
+                    {t("admin.qcReview.approve")}
                   </SubmitButton>
                 ) : null}
                 {allowed.reject ? (
@@ -207,18 +210,18 @@ export default function QcReviewPage() {
                     value={`reject:${image.id}`}
                     className="button button--secondary button--small"
                     pendingText="…"
-                    aria-label={`Reject photo ${image.id}`}
+                    aria-label={t("admin.qcReview.rejectPhoto", { id: image.id })}
                   >
-                    Reject
+                    {t("admin.qcReview.reject")}
                   </SubmitButton>
                 ) : null}
-                <Link to={`/admin/products/${image.productId}/qc`}>All photos</Link>
+                <Link to={`/admin/products/${image.productId}/qc`}>{t("admin.qcReview.allPhotos")}</Link>
               </div>
             </li>
           ))}
         </ul>
       )}
-      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams, label: "Review pages" }}
+      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams, label: t("admin.qcReview.pages") }}
     />
   );
 }

@@ -10,6 +10,9 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { searchAliasSchema, SEARCH_ALIAS_MESSAGES as M } from "~/schemas/search";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
 import { getSearchAlias, MANAGE_SEARCH_WORDS, updateSearchAlias } from "~/services/search.server";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { translatorFor, useT } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
 
 const aliasId = (value: string | undefined) => pageId(value, M.notFound);
 const aliasOrNotFound = (id: number) => orPageNotFound(getSearchAlias(id), M.notFound);
@@ -31,7 +34,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       if (submission.status !== "success") return { result: submission.reply() };
       try {
         await updateSearchAlias(id, submission.value, actor);
-        return redirectWithToast("/admin/search-words", { message: M.updated });
+        return redirectWithToast("/admin/search-words", { message: translateMessage(readLanguage(request), M.updated) });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -39,26 +42,32 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     MANAGE_SEARCH_WORDS,
   );
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: `${data?.alias.term ?? "Alias"} · Search words · Admin`, noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: t("admin.searchWords.editPageTitle", { name: data?.alias.term ?? t("admin.searchWords.alias") }),
+    noindex: true,
+  });
+};
 
 export default function EditSearchAlias() {
   const { alias } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="admin-page admin-page--narrow">
       <header className="admin-page__header">
         <p>
-          <Link to="/admin/search-words">← Search words</Link>
+          <Link to="/admin/search-words">← {t("admin.categories.searchWords")}</Link>
         </p>
-        <h1>Edit {alias.term}</h1>
+        <h1>{t("admin.agents.editTitle", { name: alias.term })}</h1>
       </header>
       <section className="card">
         <SearchAliasForm
           id="edit-alias"
           defaults={alias}
           lastResult={actionData?.result}
-          submitLabel="Save alias"
+          submitLabel={t("admin.searchWords.save")}
           cancelTo="/admin/search-words"
         />
       </section>
@@ -67,5 +76,6 @@ export default function EditSearchAlias() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The alias could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.searchWords.loadOneFailed")} />;
 }

@@ -12,6 +12,9 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { searchAliasSchema, SEARCH_ALIAS_MESSAGES as M } from "~/schemas/search";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
 import { createSearchAlias, deleteSearchAlias, MANAGE_SEARCH_WORDS, searchAliases } from "~/services/search.server";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "~/components/admin/emphasis";
 
 const PATH = "/admin/search-words";
 
@@ -37,12 +40,13 @@ export const action = ({ request }: ActionFunctionArgs) =>
     request,
     async (actor) => {
       const formData = await request.formData();
+      const say = (text: string) => translateMessage(readLanguage(request), text);
       if (formData.get("intent") === "delete") {
         try {
           await deleteSearchAlias(Number(formData.get("aliasId")), actor);
-          return redirectWithToast(PATH, { message: M.deleted });
+          return redirectWithToast(PATH, { message: say(M.deleted) });
         } catch (error) {
-          if (isServiceError(error) && error.status < 500) return redirectWithToast(PATH, { type: "error", message: error.message });
+          if (isServiceError(error) && error.status < 500) return redirectWithToast(PATH, { type: "error", message: say(error.message) });
           throw error;
         }
       }
@@ -50,7 +54,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       if (submission.status !== "success") return { result: submission.reply() };
       try {
         await createSearchAlias(submission.value, actor);
-        return redirectWithToast(PATH, { message: M.created });
+        return redirectWithToast(PATH, { message: say(M.created) });
       } catch (error) {
         return { result: replyWithApiError(submission, error) };
       }
@@ -58,43 +62,52 @@ export const action = ({ request }: ActionFunctionArgs) =>
     MANAGE_SEARCH_WORDS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Search words · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.searchWords.pageTitle", noindex: true });
 
 export default function SearchWordsPage() {
   const { aliases, confirm } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   // a new alias in the list: the add form starts empty again
   const formKey = aliases.map((alias) => alias.id).join(",");
   return (
     <AdminList
-      title="Search words"
+      title={t("admin.categories.searchWords")}
       count={aliases.length}
-      intro="A word shoppers type also finds what it stands for. Typos and category names are found without a list."
+      intro={t("admin.searchWords.intro")}
       filters={
         <section className="card admin-list__form" aria-labelledby="new-alias-title">
-          <h2 id="new-alias-title">Add an alias</h2>
-          <SearchAliasForm key={formKey} id="new-alias" defaults={null} lastResult={actionData?.result} submitLabel="Add alias" />
+          <h2 id="new-alias-title">{t("admin.searchWords.addTitle")}</h2>
+          <SearchAliasForm
+            key={formKey}
+            id="new-alias"
+            defaults={null}
+            lastResult={actionData?.result}
+            submitLabel={t("admin.searchWords.add")}
+          />
         </section>
       }
       items={aliases}
       itemKey={(alias) => alias.id}
       empty={
-        <EmptyState title="No aliases yet.">
-          <p>Add one above: af1 finds Air Force 1.</p>
+        <EmptyState title={t("admin.searchWords.empty")}>
+          <p>{t("admin.searchWords.emptyHint")}</p>
         </EmptyState>
       }
       columns={[
-        { header: "Shoppers type", cell: (alias) => <strong>{alias.term}</strong> },
-        { header: "It also finds", cell: (alias) => alias.alternatives.join(", ") },
+        { header: t("admin.searchWords.shoppersType"), cell: (alias) => <strong>{alias.term}</strong> },
+        { header: t("admin.searchWords.alsoFinds"), cell: (alias) => alias.alternatives.join(", ") },
         {
-          header: "Direction",
-          cell: (alias) => <span className="admin-badge">{alias.bothWays ? "Both ways" : "One way"}</span>,
+          header: t("admin.searchWords.direction"),
+          cell: (alias) => (
+            <span className="admin-badge">{alias.bothWays ? t("admin.searchWords.bothWays") : t("admin.searchWords.oneWay")}</span>
+          ),
         },
       ]}
       actions={(alias) => (
         <>
-          <Link to={`${PATH}/${alias.id}`} aria-label={`Edit ${alias.term}`}>
-            Edit
+          <Link to={`${PATH}/${alias.id}`} aria-label={t("admin.common.editName", { name: alias.term })}>
+            {t("admin.common.edit")}
           </Link>
           <DeleteLink to={`${PATH}?modal=delete&aliasId=${alias.id}`} name={alias.term} />
         </>
@@ -103,14 +116,14 @@ export default function SearchWordsPage() {
       {confirm ? (
         <AdminConfirmDialog
           id="delete-alias"
-          title="Delete alias"
+          title={t("admin.searchWords.deleteTitle")}
           closeTo={PATH}
           intent="delete"
           fields={{ aliasId: confirm.id }}
-          submitLabel="Delete alias"
+          submitLabel={t("admin.searchWords.deleteTitle")}
         >
           <p>
-            Delete the alias <strong>{confirm.term}</strong>? Searches for it then find only the word itself.
+            <Emphasis text={t("admin.searchWords.deleteConfirm", { name: MARK })}>{confirm.term}</Emphasis>
           </p>
         </AdminConfirmDialog>
       ) : null}
@@ -119,5 +132,6 @@ export default function SearchWordsPage() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorPage error={useRouteError()} loadFailed="The search words could not be loaded." />;
+  const t = useT();
+  return <AdminErrorPage error={useRouteError()} loadFailed={t("admin.searchWords.loadFailed")} />;
 }

@@ -4,34 +4,35 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { getSystemStatus } from "~/services/site-tools.server";
+import { useI18n } from "~/i18n/i18n";
 
 /**
  * The settings cards: each opens a page that works. Nothing is announced before it is
  * built (docs/decisions/025-no-coming-soon.md).
  */
-const SETTINGS_CARDS: Array<{ id: string; title: string; description: string; to: string }> = [
+const SETTINGS_CARDS: Array<{ id: string; titleKey: string; descriptionKey: string; to: string }> = [
   {
     id: "site",
-    title: "Site settings",
-    description: "Name, address, SEO, analytics, the advertisement banner and SEO tools.",
+    titleKey: "admin.settings.siteTitle",
+    descriptionKey: "admin.settings.siteDescription",
     to: "/admin/site-settings",
   },
   {
     id: "currency",
-    title: "Exchange rates",
-    description: "Manual or automatic CNY rates for the currencies visitors can pick.",
+    titleKey: "admin.settings.currencyTitle",
+    descriptionKey: "admin.settings.currencyDescription",
     to: "/admin/currency-settings",
   },
   {
     id: "display",
-    title: "Product display",
-    description: "Show or hide external products on the storefront.",
+    titleKey: "admin.settings.displayTitle",
+    descriptionKey: "admin.settings.displayDescription",
     to: "/admin/product-display-settings",
   },
   {
     id: "agents",
-    title: "Shopping agents",
-    description: "The agents product pages link to, their link formats, order and referral codes.",
+    titleKey: "admin.settings.agentsTitle",
+    descriptionKey: "admin.settings.agentsDescription",
     to: "/admin/agents",
   },
 ];
@@ -41,39 +42,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { cards: SETTINGS_CARDS, status: await getSystemStatus() };
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Admin settings · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.settings.pageTitle", noindex: true });
 
 export default function AdminSettingsHub() {
   const { cards, status } = useLoaderData<typeof loader>();
+  const { t, message } = useI18n();
   return (
     <div className="admin-page">
       <header className="admin-page__header">
-        <h1>Admin settings</h1>
-        <p className="muted">Everything that configures the site, in one place.</p>
+        <h1>{t("admin.nav.settings")}</h1>
+        <p className="muted">{t("admin.settings.intro")}</p>
       </header>
 
       <ul className="admin-settings-cards">
         {cards.map((card) => (
           <li key={card.id} className="card">
-            <h2>{card.title}</h2>
-            <p className="muted">{card.description}</p>
+            <h2>{t(card.titleKey)}</h2>
+            <p className="muted">{t(card.descriptionKey)}</p>
             <Link to={card.to} className="button button--secondary">
-              Open {card.title.toLowerCase()}
+              {t("admin.settings.open", { name: t(card.titleKey).toLowerCase() })}
             </Link>
           </li>
         ))}
       </ul>
 
       <section className="card" aria-labelledby="system-status">
-        <h2 id="system-status">System status</h2>
+        <h2 id="system-status">{t("admin.settings.systemStatus")}</h2>
         <dl className="admin-facts">
-          <dt>Version</dt>
+          <dt>{t("admin.dashboard.version")}</dt>
           <dd>{`v${status.version}`}</dd>
-          <dt>Database</dt>
-          <dd className={status.database.ok ? "admin-ok" : "admin-bad"}>{status.database.detail}</dd>
-          <dt>Cache</dt>
-          <dd className="admin-ok">{status.cache}</dd>
-          <dt>Last maintenance</dt>
+          <dt>{t("admin.settings.database")}</dt>
+          <dd className={status.database.ok ? "admin-ok" : "admin-bad"}>{message(status.database.detail)}</dd>
+          <dt>{t("admin.settings.cache")}</dt>
+          <dd className="admin-ok">{message(status.cache)}</dd>
+          <dt>{t("admin.settings.lastMaintenance")}</dt>
           <dd>{status.lastMaintenance}</dd>
         </dl>
       </section>

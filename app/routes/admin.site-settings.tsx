@@ -18,12 +18,15 @@ import {
   testRobotsTxt,
   MANAGE_SETTINGS,
 } from "~/services/site-tools.server";
+import { readLanguage, translateMessage, translatorFor as serverTranslator } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 
 type FieldDef = {
   key: SiteSettingKey;
+  /** catalogue keys (admin.siteSettings.*) */
   label: string;
   kind: "text" | "url" | "textarea" | "code" | "switch";
-  hint?: string;
+  hintKey?: string;
 };
 
 type TabId = "basic" | "seo" | "analytics" | "ad" | "tools";
@@ -32,42 +35,54 @@ type TabId = "basic" | "seo" | "analytics" | "ad" | "tools";
 const TABS: Array<{ id: TabId; label: string; fields: FieldDef[] }> = [
   {
     id: "basic",
-    label: "Basic",
+    label: "admin.siteSettings.tabBasic",
     fields: [
-      { key: "site_name", label: "Site name", kind: "text" },
-      { key: "site_url", label: "Site URL", kind: "url", hint: "A full URL such as https://example.com (empty = the server's PUBLIC_URL)" },
-      { key: "site_title", label: "Site title", kind: "text", hint: "The title of the home page" },
+      { key: "site_name", label: "admin.siteSettings.siteName", kind: "text", hintKey: "admin.siteSettings.siteNameHint" },
+      { key: "site_url", label: "admin.siteSettings.siteUrl", kind: "url", hintKey: "admin.siteSettings.siteUrlHint" },
+      { key: "site_title", label: "admin.siteSettings.siteTitle", kind: "text", hintKey: "admin.siteSettings.siteTitleHint" },
     ],
   },
   {
     id: "seo",
-    label: "SEO",
+    label: "admin.siteSettings.tabSeo",
     fields: [
-      { key: "site_description", label: "Site description", kind: "textarea" },
-      { key: "site_keywords", label: "Keywords", kind: "text", hint: "Comma separated" },
-      { key: "robots_txt", label: "robots.txt content", kind: "code", hint: "Empty = the built-in default, which points at /sitemap.xml" },
+      {
+        key: "site_description",
+        label: "admin.siteSettings.siteDescription",
+        kind: "textarea",
+        hintKey: "admin.siteSettings.siteDescriptionHint",
+      },
+      { key: "site_keywords", label: "admin.siteSettings.keywords", kind: "text", hintKey: "admin.siteSettings.keywordsHint" },
+      { key: "robots_txt", label: "admin.siteSettings.robots", kind: "code", hintKey: "admin.siteSettings.robotsHint" },
     ],
   },
   {
     id: "analytics",
-    label: "Analytics",
-    fields: [{ key: "google_analytics_code", label: "Analytics tracking code", kind: "code", hint: "Inserted into every page" }],
+    label: "admin.siteSettings.tabAnalytics",
+    fields: [
+      {
+        key: "google_analytics_code",
+        label: "admin.siteSettings.analyticsCode",
+        kind: "code",
+        hintKey: "admin.siteSettings.analyticsCodeHint",
+      },
+    ],
   },
   {
     id: "ad",
-    label: "Advertisement",
+    label: "admin.siteSettings.tabAd",
     fields: [
-      { key: "ad_banner_enabled", label: "Show the advertisement banner", kind: "switch" },
-      { key: "ad_banner_title", label: "Banner title", kind: "text" },
-      { key: "ad_banner_description", label: "Banner description", kind: "textarea" },
-      { key: "ad_banner_button_text", label: "Button text", kind: "text" },
-      { key: "ad_banner_link", label: "Button link", kind: "url", hint: "A full URL starting with http:// or https://" },
-      { key: "ad_banner_button_subtext", label: "Button subtext (desktop)", kind: "text" },
-      { key: "ad_banner_button_subtext_mobile", label: "Button subtext (mobile)", kind: "text" },
-      { key: "ad_banner_logo", label: "Logo image path", kind: "text", hint: "/uploads/… or a full URL" },
+      { key: "ad_banner_enabled", label: "admin.siteSettings.adEnabled", kind: "switch" },
+      { key: "ad_banner_title", label: "admin.siteSettings.adTitle", kind: "text" },
+      { key: "ad_banner_description", label: "admin.siteSettings.adDescription", kind: "textarea" },
+      { key: "ad_banner_button_text", label: "admin.siteSettings.adButtonText", kind: "text" },
+      { key: "ad_banner_link", label: "admin.siteSettings.adLink", kind: "url", hintKey: "admin.siteSettings.adLinkHint" },
+      { key: "ad_banner_button_subtext", label: "admin.siteSettings.adSubtext", kind: "text" },
+      { key: "ad_banner_button_subtext_mobile", label: "admin.siteSettings.adSubtextMobile", kind: "text" },
+      { key: "ad_banner_logo", label: "admin.siteSettings.adLogo", kind: "text", hintKey: "admin.siteSettings.adLogoHint" },
     ],
   },
-  { id: "tools", label: "Tools", fields: [] },
+  { id: "tools", label: "admin.siteSettings.tabTools", fields: [] },
 ];
 
 const FORM_FIELDS = TABS.flatMap((tab) => tab.fields);
@@ -81,8 +96,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     SiteSettingKey,
     string
   >;
-  const descriptions = Object.fromEntries(FORM_FIELDS.map((field) => [field.key, entries[field.key]?.description ?? ""]));
-  return { values, descriptions };
+  return { values };
 }
 
 export type ToolResult = { ok: boolean; title: string; details: string[] };
@@ -96,6 +110,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
     async (actor) => {
       const formData = await request.formData();
       const intent = String(formData.get("intent") ?? "save");
+      // the results and notices in the reader's language (the services' words are the /api's)
+      const language = readLanguage(request);
+      const t = serverTranslator(language);
+      const say = (text: string) => translateMessage(language, text);
 
       if (intent === "sitemap") {
         try {
@@ -105,10 +123,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
             tab: "tools",
             tool: {
               ok: true,
-              title: `网站地图生成成功: ${report.urlCount} URLs in ${report.durationMs} ms`,
+              title: t("admin.siteSettings.sitemapDone", { urls: report.urlCount, ms: report.durationMs }),
               details: [
-                `${report.files} ${report.files === 1 ? "file" : "files"}, ${report.bytes} bytes`,
-                `generated at ${report.generatedAt}`,
+                t("admin.siteSettings.sitemapFiles", { count: report.files, bytes: report.bytes }),
+                t("admin.siteSettings.sitemapAt", { at: report.generatedAt }),
               ],
             },
           } satisfies ActionData;
@@ -118,7 +136,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
           return {
             intent,
             tab: "tools",
-            tool: { ok: false, title: SETTINGS_MESSAGES.sitemapFailed, details: [String((error as Error).message ?? error)] },
+            tool: { ok: false, title: say(SETTINGS_MESSAGES.sitemapFailed), details: [String((error as Error).message ?? error)] },
           } satisfies ActionData;
         }
       }
@@ -127,23 +145,27 @@ export const action = ({ request }: ActionFunctionArgs) =>
         try {
           const report = await testRobotsTxt(actor);
           const facts = [
-            `${report.url} answered HTTP ${report.status} in ${report.durationMs} ms`,
-            `${report.lineCount} directives, ${report.userAgents.length} User-agent group(s), ${report.ruleCount} Allow/Disallow rule(s)`,
+            t("admin.siteSettings.robotsAnswered", { url: report.url, status: report.status, ms: report.durationMs }),
+            t("admin.siteSettings.robotsCounts", { lines: report.lineCount, groups: report.userAgents.length, rules: report.ruleCount }),
             ...report.sitemaps.map((url) => `Sitemap: ${url}`),
           ];
           return {
             intent,
             tab: "tools",
             tool: report.ok
-              ? { ok: true, title: "robots.txt 测试成功", details: [...facts, ...report.warnings] }
-              : { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [...report.problems, ...report.warnings, ...facts] },
+              ? { ok: true, title: t("admin.siteSettings.robotsDone"), details: [...facts, ...report.warnings] }
+              : { ok: false, title: say(SETTINGS_MESSAGES.robotsFailed), details: [...report.problems, ...report.warnings, ...facts] },
           } satisfies ActionData;
         } catch (error) {
           if (error instanceof ForbiddenError) throw error;
           return {
             intent,
             tab: "tools",
-            tool: { ok: false, title: SETTINGS_MESSAGES.robotsFailed, details: [`the request failed: ${(error as Error).message}`] },
+            tool: {
+              ok: false,
+              title: say(SETTINGS_MESSAGES.robotsFailed),
+              details: [t("admin.siteSettings.requestFailed", { reason: (error as Error).message })],
+            },
           } satisfies ActionData;
         }
       }
@@ -157,26 +179,27 @@ export const action = ({ request }: ActionFunctionArgs) =>
         await saveSettingsByAdmin(values, actor);
       } catch (error) {
         if (!isServiceError(error)) throw error;
-        const fieldErrors = Object.fromEntries((error.errors ?? []).map((e) => [e.field, e.message]));
+        const fieldErrors = Object.fromEntries((error.errors ?? []).map((e) => [e.field, say(e.message)]));
         const firstKey = Object.keys(fieldErrors)[0];
         return {
           intent: "save",
           tab: firstKey ? tabOf(firstKey) : tab,
-          formError: `${SETTINGS_MESSAGES.saveFailed}: ${error.message}`,
+          formError: `${say(SETTINGS_MESSAGES.saveFailed)}: ${say(error.message)}`,
           fieldErrors,
           values,
         } satisfies ActionData;
       }
-      return redirectWithToast(`/admin/site-settings?tab=${tab}`, { message: SETTINGS_MESSAGES.saved });
+      return redirectWithToast(`/admin/site-settings?tab=${tab}`, { message: say(SETTINGS_MESSAGES.saved) });
     },
     MANAGE_SETTINGS,
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Site settings · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.siteSettings.pageTitle", noindex: true });
 
 export default function AdminSiteSettings() {
-  const { values, descriptions } = useLoaderData<typeof loader>();
+  const { values } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t: tr, message } = useI18n();
   const [searchParams] = useSearchParams();
   const requested = searchParams.get("tab");
   const [tab, setTab] = useState<TabId>(actionData?.tab ?? (isTab(requested) ? requested : "basic"));
@@ -191,12 +214,12 @@ export default function AdminSiteSettings() {
   return (
     <div className="admin-page">
       <header className="admin-page__header">
-        <h1>Site settings</h1>
-        <p className="muted">Name, address, SEO, analytics and the advertisement banner of the storefront.</p>
+        <h1>{tr("admin.siteSettings.title")}</h1>
+        <p className="muted">{tr("admin.siteSettings.intro")}</p>
       </header>
 
       <Form method="post" id="site-settings-form" className="settings-form" preventScrollReset>
-        <FormErrors id="site-settings-errors" errors={saveData ? [saveData.formError] : []} />
+        <FormErrors id="site-settings-errors" errors={saveData ? [message(saveData.formError)] : []} />
         <div className="tabs">
           {TABS.map((t) => (
             <input
@@ -213,61 +236,55 @@ export default function AdminSiteSettings() {
           <div className="tabs__list" role="presentation">
             {TABS.map((t) => (
               <label key={t.id} htmlFor={`tab-${t.id}`} className={`tabs__tab tabs__tab--${t.id}`}>
-                {t.label}
+                {tr(t.label)}
               </label>
             ))}
           </div>
 
           {TABS.filter((t) => t.id !== "tools").map((t) => (
             <fieldset key={t.id} className={`tabs__panel tabs__panel--${t.id}`}>
-              <legend className="visually-hidden">{t.label}</legend>
+              <legend className="visually-hidden">{tr(t.label)}</legend>
               {t.fields.map((field) => (
-                <SettingField
-                  key={field.key}
-                  field={field}
-                  value={valueOf(field.key)}
-                  description={descriptions[field.key]}
-                  error={saveData?.fieldErrors[field.key]}
-                />
+                <SettingField key={field.key} field={field} value={valueOf(field.key)} error={saveData?.fieldErrors[field.key]} />
               ))}
             </fieldset>
           ))}
 
-          <section className="tabs__panel tabs__panel--tools" aria-label="Tools">
+          <section className="tabs__panel tabs__panel--tools" aria-label={tr("admin.siteSettings.tabTools")}>
             <div className="admin-grid">
               <div className="tool">
-                <h2>Sitemap</h2>
-                <p className="muted">Builds the sitemap from the current data, exactly as /sitemap.xml serves it.</p>
+                <h2>{tr("admin.siteSettings.sitemap")}</h2>
+                <p className="muted">{tr("admin.siteSettings.sitemapHelp")}</p>
                 <SubmitButton
                   form="site-tools-form"
                   name="intent"
                   value="sitemap"
                   className="button button--secondary"
-                  pendingText="Generating…"
+                  pendingText={tr("admin.siteSettings.generating")}
                 >
-                  Generate sitemap
+                  {tr("admin.siteSettings.generateSitemap")}
                 </SubmitButton>
                 <p>
                   <a href="/sitemap.xml" target="_blank" rel="noreferrer">
-                    Open /sitemap.xml
+                    {tr("admin.siteSettings.open", { path: "/sitemap.xml" })}
                   </a>
                 </p>
               </div>
               <div className="tool">
                 <h2>robots.txt</h2>
-                <p className="muted">Fetches the live /robots.txt and checks every line.</p>
+                <p className="muted">{tr("admin.siteSettings.robotsHelp")}</p>
                 <SubmitButton
                   form="site-tools-form"
                   name="intent"
                   value="robots"
                   className="button button--secondary"
-                  pendingText="Testing…"
+                  pendingText={tr("admin.siteSettings.testing")}
                 >
-                  Test robots.txt
+                  {tr("admin.siteSettings.testRobots")}
                 </SubmitButton>
                 <p>
                   <a href="/robots.txt" target="_blank" rel="noreferrer">
-                    Open /robots.txt
+                    {tr("admin.siteSettings.open", { path: "/robots.txt" })}
                   </a>
                 </p>
               </div>
@@ -288,8 +305,8 @@ export default function AdminSiteSettings() {
         </div>
 
         <div className="form-actions settings-form__actions">
-          <SubmitButton name="intent" value="save" className="button" pendingText="Saving…">
-            Save settings
+          <SubmitButton name="intent" value="save" className="button" pendingText={tr("admin.common.saving")}>
+            {tr("admin.siteSettings.save")}
           </SubmitButton>
         </div>
       </Form>
@@ -302,13 +319,14 @@ export default function AdminSiteSettings() {
   );
 }
 
-function SettingField({ field, value, description, error }: { field: FieldDef; value: string; description?: string; error?: string }) {
+function SettingField({ field, value, error }: { field: FieldDef; value: string; error?: string }) {
+  const { t } = useI18n();
   const id = `setting-${field.key}`;
   const errorId = `${id}-error`;
-  // the stored description helps only when it says more than the label
-  const hint =
-    field.hint ??
-    (field.kind !== "switch" && description && description.toLowerCase() !== field.label.toLowerCase() ? description : undefined);
+  const label = t(field.label);
+  // the hints are the product's words, in the reader's language: the descriptions stored
+  // with the settings (English, from the migration that seeded them) are for the /api
+  const hint = field.hintKey ? t(field.hintKey) : undefined;
   const common = {
     id,
     name: field.key,
@@ -320,7 +338,7 @@ function SettingField({ field, value, description, error }: { field: FieldDef; v
       <div className="field">
         <label className="admin-check admin-switch">
           <input type="checkbox" {...common} defaultChecked={value === "true"} />
-          {field.label}
+          {label}
         </label>
         <ErrorList id={errorId} errors={error ? [error] : []} />
       </div>
@@ -328,7 +346,7 @@ function SettingField({ field, value, description, error }: { field: FieldDef; v
   }
   return (
     <div className="field">
-      <label htmlFor={id}>{field.label}</label>
+      <label htmlFor={id}>{label}</label>
       {field.kind === "textarea" || field.kind === "code" ? (
         <textarea
           {...common}

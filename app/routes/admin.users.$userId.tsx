@@ -26,6 +26,9 @@ import {
   revokeRoleFromUser,
   updateUserByAdmin,
 } from "~/services/users.server";
+import { readLanguage, translateMessage } from "~/i18n/i18n.server";
+import { translatorFor, useI18n } from "~/i18n/i18n";
+import { rootLanguage } from "~/lib/meta";
 
 const parseUserId = (value: string | undefined): number => pageId(value, ADMIN_MESSAGES.userNotFound);
 
@@ -71,12 +74,15 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       const intent = String(formData.get("intent") ?? "");
       const id = parseUserId(params.userId);
       const here = `/admin/users/${id}`;
+      // the notices in the reader's language (the services' words are the /api's)
+      const language = readLanguage(request);
+      const say = (text: string) => translateMessage(language, text);
 
       if ((ACCESS_INTENTS as readonly string[]).includes(intent)) {
         // assigning and revoking roles and permissions: super admins only
         requireMore(actor, { superAdmin: true });
         const returnTo = safeRedirect(formData.get("returnTo"), `${here}?modal=permissions`);
-        return changeAccess(intent as AccessIntent, id, formData, actor, returnTo);
+        return changeAccess(intent as AccessIntent, id, formData, actor, returnTo, say);
       }
 
       if (intent === "update") {
@@ -86,15 +92,15 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
         try {
           const { changed } = await updateUserByAdmin(id, changes, actor);
           return changed
-            ? redirectWithToast(here, { message: ADMIN_MESSAGES.updated })
-            : redirectWithToast(here, { type: "info", message: ADMIN_MESSAGES.noChanges });
+            ? redirectWithToast(here, { message: say(ADMIN_MESSAGES.updated) })
+            : redirectWithToast(here, { type: "info", message: say(ADMIN_MESSAGES.noChanges) });
         } catch (error) {
           if (isNotFound(error)) throw pageNotFound(error.message);
           if (isServiceError(error) && !error.errors?.length) {
             // not about one field: '更新用户失败' with the reason
             return {
               intent,
-              result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.updateFailed}: ${error.message}`] }),
+              result: submission.reply({ formErrors: [`${say(ADMIN_MESSAGES.updateFailed)}: ${say(error.message)}`] }),
             } satisfies ActionData;
           }
           return { intent, result: replyWithApiError(submission, error) } satisfies ActionData;
@@ -112,12 +118,12 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
           if (isServiceError(error)) {
             return {
               intent,
-              result: submission.reply({ formErrors: [`${ADMIN_MESSAGES.resetFailed}: ${error.message}`], hideFields: hidden }),
+              result: submission.reply({ formErrors: [`${say(ADMIN_MESSAGES.resetFailed)}: ${say(error.message)}`], hideFields: hidden }),
             } satisfies ActionData;
           }
           throw error;
         }
-        return redirectWithToast(here, { message: ADMIN_MESSAGES.passwordReset });
+        return redirectWithToast(here, { message: say(ADMIN_MESSAGES.passwordReset) });
       }
 
       throw new Response("Unknown action", { status: 400 });
@@ -126,7 +132,14 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   );
 
 /** One role or permission change, then back to the dialog it came from with a toast. */
-async function changeAccess(intent: AccessIntent, userId: number, formData: FormData, actor: Actor, returnTo: string): Promise<Response> {
+async function changeAccess(
+  intent: AccessIntent,
+  userId: number,
+  formData: FormData,
+  actor: Actor,
+  returnTo: string,
+  say: (text: string) => string,
+): Promise<Response> {
   const messages = {
     assignRole: [ADMIN_MESSAGES.roleAssigned, ADMIN_MESSAGES.roleAssignFailed],
     revokeRole: [ADMIN_MESSAGES.roleRevoked, ADMIN_MESSAGES.roleRevokeFailed],
@@ -156,17 +169,23 @@ async function changeAccess(intent: AccessIntent, userId: number, formData: Form
     }
   } catch (error) {
     if (!isServiceError(error)) throw error;
-    return redirectWithToast(returnTo, { type: "error", title: failure, message: error.message });
+    return redirectWithToast(returnTo, { type: "error", title: say(failure), message: say(error.message) });
   }
-  return redirectWithToast(returnTo, { message: success });
+  return redirectWithToast(returnTo, { message: say(success) });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageMeta(matches, { title: data ? `Edit ${data.user.username} · Admin` : "Edit user · Admin", noindex: true });
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
+  return pageMeta(matches, {
+    title: data ? t("admin.userEdit.pageTitle", { name: data.user.username }) : t("admin.userEdit.pageTitleNone"),
+    noindex: true,
+  });
+};
 
 export default function AdminUserEdit() {
   const { user, canManageAccess, canManage, permissionDialog } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   const [searchParams] = useSearchParams();
   // a new location (the redirect after a save) restarts the forms from the saved values
   const { key: locationKey } = useLocation();
@@ -175,41 +194,41 @@ export default function AdminUserEdit() {
   return (
     <div className="admin-page">
       <p className="admin-breadcrumb">
-        <Link to="/admin/users">← Back to users</Link>
+        <Link to="/admin/users">← {t("admin.userEdit.back")}</Link>
       </p>
       <header className="admin-page__header admin-page__header--row">
         <div>
           <h1>
-            Edit user: {user.username} <UserTypeBadge userType={user.userType} />
+            {t("admin.userEdit.title", { name: user.username })} <UserTypeBadge userType={user.userType} />
           </h1>
           <p>
             {user.isAdmin || user.userType !== "user" ? (
-              <span className="admin-badge admin-badge--admin">Administrator</span>
+              <span className="admin-badge admin-badge--admin">{t("admin.userEdit.administrator")}</span>
             ) : (
-              <span className="admin-badge admin-badge--user">Normal user</span>
+              <span className="admin-badge admin-badge--user">{t("admin.userEdit.normalUser")}</span>
             )}
           </p>
         </div>
         {canManageAccess ? (
           <Link to={`${here}?modal=permissions`} className="button button--secondary" preventScrollReset>
-            Manage permissions
+            {t("admin.users.managePermissions")}
           </Link>
         ) : null}
       </header>
 
       <div className="admin-grid admin-grid--edit">
         <section className="card" aria-labelledby="account-facts">
-          <h2 id="account-facts">Account</h2>
+          <h2 id="account-facts">{t("admin.userEdit.account")}</h2>
           <dl className="admin-facts">
             <dt>ID</dt>
             <dd>{user.id}</dd>
-            <dt>Registered</dt>
+            <dt>{t("admin.users.colRegistered")}</dt>
             <dd>{formatDateTime(user.createdAt)}</dd>
-            <dt>Last update</dt>
+            <dt>{t("admin.userEdit.lastUpdate")}</dt>
             <dd>{formatDateTime(user.updatedAt)}</dd>
-            <dt>Last login</dt>
-            <dd>{formatDateTime(user.lastLoginAt, ADMIN_MESSAGES.neverLoggedIn)}</dd>
-            <dt>Login IP</dt>
+            <dt>{t("admin.users.colLastLogin")}</dt>
+            <dd>{formatDateTime(user.lastLoginAt, message(ADMIN_MESSAGES.neverLoggedIn))}</dd>
+            <dt>{t("admin.userEdit.loginIp")}</dt>
             <dd>{user.lastLoginIp ?? "—"}</dd>
           </dl>
         </section>
@@ -229,18 +248,18 @@ export default function AdminUserEdit() {
           </>
         ) : (
           <section className="card" aria-labelledby="locked-title">
-            <h2 id="locked-title">Profile</h2>
-            <p className="notice notice--info">{ADMIN_MESSAGES.cannotManageAdmin}.</p>
+            <h2 id="locked-title">{t("admin.users.profile")}</h2>
+            <p className="notice notice--info">{message(ADMIN_MESSAGES.cannotManageAdmin)}.</p>
           </section>
         )}
       </div>
 
       <p>
-        <Link to="/admin/users">← Back to users</Link>
+        <Link to="/admin/users">← {t("admin.userEdit.back")}</Link>
       </p>
 
       {permissionDialog ? (
-        <AdminDialog id="user-permissions" title="Manage permissions" closeTo={here} wide>
+        <AdminDialog id="user-permissions" title={t("admin.users.managePermissions")} closeTo={here} wide>
           <PermissionPanel data={permissionDialog} returnTo={`${here}?${searchParams.toString()}`} />
         </AdminDialog>
       ) : null}

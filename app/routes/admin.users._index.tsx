@@ -20,7 +20,6 @@ import {
   ADMIN_MESSAGES,
   adminBatchFormSchema,
   adminCreateUserSchema,
-  batchSummary,
   parseBatchLines,
   USER_MANAGEMENT_PERMISSIONS,
   USERS_PAGE_SIZE,
@@ -39,6 +38,8 @@ import {
 import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 import { idOf } from "~/lib/ids";
 import { AdminList, AdminSearch, AdminSegments, DeleteLink } from "~/components/admin/admin-list";
+import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
+import { useI18n } from "~/i18n/i18n";
 
 /** Query parameters that only open a dialog; links and redirects drop them. */
 const DIALOG_PARAMS = ["modal", "userId"];
@@ -124,6 +125,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const formData = await request.formData();
       const intent = formData.get("intent");
       const back = listHref(new URL(request.url).searchParams);
+      // the notices in the reader's language (the services' words are the /api's)
+      const language = readLanguage(request);
+      const t = translatorFor(language);
+      const say = (text: string) => translateMessage(language, text);
 
       if (intent === "create") {
         const submission = parseWithZod(formData, { schema: adminCreateUserSchema });
@@ -132,7 +137,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
         }
         try {
           const created = await createUserByAdmin(submission.value, actor);
-          return redirectWithToast(back, { message: `${ADMIN_MESSAGES.created}: ${created.username}` });
+          return redirectWithToast(back, { message: `${say(ADMIN_MESSAGES.created)}: ${created.username}` });
         } catch (error) {
           return { intent, result: replyWithApiError(submission, error, { hideFields: ["password"] }) } satisfies ActionData;
         }
@@ -151,11 +156,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
         } catch (error) {
           // too many lines (or none): said on the field, what was typed kept
           if (isServiceError(error) && error.status === 400) {
-            return { intent, result: submission.reply({ fieldErrors: { lines: [error.message] } }) } satisfies ActionData;
+            return { intent, result: submission.reply({ fieldErrors: { lines: [say(error.message)] } }) } satisfies ActionData;
           }
           throw error;
         }
-        const summary = batchSummary(outcome.success, outcome.failed);
+        const summary = t("admin.users.batchSummary", { success: outcome.success, failed: outcome.failed });
         if (outcome.failed === 0) return redirectWithToast(back, { message: summary });
         return {
           intent,
@@ -165,7 +170,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
           lineErrors: outcome.errors.map(({ index, error }) => ({
             line: index + 1,
             username: lines[index]?.split(",")[0]?.trim() ?? "",
-            error,
+            error: say(error),
           })),
         } satisfies ActionData;
       }
@@ -176,10 +181,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
           if (!Number.isInteger(userId) || userId <= 0) throw new ApiError(404, ADMIN_MESSAGES.userNotFound);
           await deleteUserByAdmin(userId, actor);
         } catch (error) {
-          if (isServiceError(error)) return { intent, error: error.message || ADMIN_MESSAGES.deleteFailed } satisfies ActionData;
+          if (isServiceError(error)) return { intent, error: say(error.message || ADMIN_MESSAGES.deleteFailed) } satisfies ActionData;
           throw error;
         }
-        return redirectWithToast(back, { message: ADMIN_MESSAGES.deleted });
+        return redirectWithToast(back, { message: say(ADMIN_MESSAGES.deleted) });
       }
 
       // assign/revoke forms post to /admin/users/:userId
@@ -188,34 +193,35 @@ export const action = ({ request }: ActionFunctionArgs) =>
     { anyOf: USER_MANAGEMENT_PERMISSIONS },
   );
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Users · Admin", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.users.pageTitle", noindex: true });
 
 const FILTERS: Array<{ value: UserTypeFilterValue; label: string }> = [
-  { value: "all", label: "All" },
-  { value: "admin", label: "Admins" },
-  { value: "regular", label: "Regular users" },
+  { value: "all", label: "admin.users.filterAll" },
+  { value: "admin", label: "admin.users.filterAdmins" },
+  { value: "regular", label: "admin.users.filterRegular" },
 ];
 
 export default function AdminUsers() {
   const { query, list, allowed, dialog, currentUserId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t, message } = useI18n();
   const [searchParams] = useSearchParams();
   const closeHref = listHref(searchParams);
   const dialogHref = (extra: Record<string, string>) => listHref(searchParams, extra);
 
   return (
     <AdminList
-      title="User management"
+      title={t("admin.users.title")}
       count={list.totalItems}
-      intro="Search, create, edit and delete accounts."
+      intro={t("admin.users.intro")}
       toolbar={
         allowed.create ? (
           <>
             <Link to={dialogHref({ modal: "create" })} className="button" preventScrollReset>
-              Create user
+              {t("admin.users.createUser")}
             </Link>
             <Link to={dialogHref({ modal: "batch" })} className="button button--secondary" preventScrollReset>
-              Batch create
+              {t("admin.users.batchCreate")}
             </Link>
           </>
         ) : null
@@ -225,13 +231,13 @@ export default function AdminUsers() {
           <AdminSearch
             action="/admin/users"
             id="user-search"
-            label="Search by username or email"
+            label={t("admin.users.searchLabel")}
             value={query.q}
-            placeholder="Username or email"
+            placeholder={t("admin.users.searchPlaceholder")}
             keep={{ userType: query.userType !== "all" ? query.userType : null }}
           />
           <AdminSegments
-            label="Filter by type"
+            label={t("admin.users.filterLabel")}
             segments={FILTERS.map((filter) => {
               const params = new URLSearchParams();
               if (query.q) params.set("q", query.q);
@@ -242,7 +248,7 @@ export default function AdminUsers() {
                 current: query.userType === filter.value,
                 label: (
                   <>
-                    {filter.label} <span className="admin-badge admin-badge--count">{list.counts[filter.value]}</span>
+                    {t(filter.label)} <span className="admin-badge admin-badge--count">{list.counts[filter.value]}</span>
                   </>
                 ),
               };
@@ -252,10 +258,10 @@ export default function AdminUsers() {
       }
       items={list.items}
       itemKey={(user) => user.id}
-      empty={<EmptyState title={query.q ? `No users match “${query.q}”.` : "No users here yet."} />}
+      empty={<EmptyState title={query.q ? t("admin.users.noMatch", { query: query.q }) : t("admin.users.empty")} />}
       columns={[
         {
-          header: "User",
+          header: t("admin.users.colUser"),
           cell: (user) => (
             <div className="admin-user-cell">
               {user.avatarUrl ? (
@@ -267,7 +273,7 @@ export default function AdminUsers() {
               )}
               <div>
                 <strong>{user.username}</strong>
-                {user.id === currentUserId ? <span className="muted"> (you)</span> : null}
+                {user.id === currentUserId ? <span className="muted"> {t("admin.users.you")}</span> : null}
                 <span className="admin-user-cell__meta">
                   ID {user.id}
                   {user.phone ? ` · ${user.phone}` : ""}
@@ -276,15 +282,15 @@ export default function AdminUsers() {
             </div>
           ),
         },
-        { header: "Email", className: "admin-table__email", cell: (user) => <EmailAddress email={user.email} /> },
-        { header: "Phone", cell: (user) => user.phone ?? "—" },
-        { header: "Type", cell: (user) => <UserTypeBadge userType={user.userType} /> },
-        { header: "Registered", cell: (user) => formatDate(user.createdAt) },
+        { header: t("admin.users.email"), className: "admin-table__email", cell: (user) => <EmailAddress email={user.email} /> },
+        { header: t("admin.users.phone"), cell: (user) => user.phone ?? "—" },
+        { header: t("admin.users.colType"), cell: (user) => <UserTypeBadge userType={user.userType} /> },
+        { header: t("admin.users.colRegistered"), cell: (user) => formatDate(user.createdAt) },
         {
-          header: "Last login",
+          header: t("admin.users.colLastLogin"),
           cell: (user) => (
             <>
-              {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : ADMIN_MESSAGES.neverLoggedIn}
+              {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : message(ADMIN_MESSAGES.neverLoggedIn)}
               {user.lastLoginIp ? <span className="admin-user-cell__meta">IP {user.lastLoginIp}</span> : null}
             </>
           ),
@@ -295,15 +301,15 @@ export default function AdminUsers() {
           {allowed.permissions ? (
             <Link
               to={dialogHref({ modal: "permissions", userId: String(user.id) })}
-              aria-label={`Manage permissions of ${user.username}`}
+              aria-label={t("admin.users.permissionsOf", { name: user.username })}
               preventScrollReset
             >
-              Permissions
+              {t("admin.users.permissions")}
             </Link>
           ) : null}
           {allowed.edit ? (
-            <Link to={`/admin/users/${user.id}`} aria-label={`Edit ${user.username}`}>
-              Edit
+            <Link to={`/admin/users/${user.id}`} aria-label={t("admin.common.editName", { name: user.username })}>
+              {t("admin.common.edit")}
             </Link>
           ) : null}
           {/* not offered where the server would refuse: one's own account, and (for admins) other admins */}
@@ -312,22 +318,27 @@ export default function AdminUsers() {
           ) : null}
         </>
       )}
-      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams: listSearch(searchParams), label: "User pages" }}
+      paging={{
+        currentPage: list.currentPage,
+        totalPages: list.totalPages,
+        searchParams: listSearch(searchParams),
+        label: t("admin.users.pages"),
+      }}
     >
       {dialog?.kind === "create" ? (
-        <AdminDialog id="create-user" title="Create user" closeTo={closeHref}>
+        <AdminDialog id="create-user" title={t("admin.users.createUser")} closeTo={closeHref}>
           <CreateUserForm roles={dialog.roles} lastResult={actionData?.intent === "create" ? actionData.result : undefined} />
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "batch" ? (
-        <AdminDialog id="batch-create" title="Batch create users" closeTo={closeHref} wide>
+        <AdminDialog id="batch-create" title={t("admin.users.batchTitle")} closeTo={closeHref} wide>
           <BatchCreateForm actionData={actionData?.intent === "batch" ? actionData : undefined} />
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-user" title="Delete user" closeTo={closeHref}>
+        <AdminDialog id="delete-user" title={t("admin.users.deleteUser")} closeTo={closeHref}>
           {dialog.user ? (
             <DeleteUserForm
               user={dialog.user}
@@ -335,17 +346,17 @@ export default function AdminUsers() {
               cancelTo={closeHref}
             />
           ) : (
-            <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
+            <p role="alert">{message(ADMIN_MESSAGES.userNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}
 
       {dialog?.kind === "permissions" ? (
-        <AdminDialog id="user-permissions" title="Manage permissions" closeTo={closeHref} wide>
+        <AdminDialog id="user-permissions" title={t("admin.users.managePermissions")} closeTo={closeHref} wide>
           {dialog.data ? (
             <PermissionPanel data={dialog.data} returnTo={`/admin/users?${searchParams.toString()}`} />
           ) : (
-            <p role="alert">{ADMIN_MESSAGES.userNotFound}</p>
+            <p role="alert">{message(ADMIN_MESSAGES.userNotFound)}</p>
           )}
         </AdminDialog>
       ) : null}

@@ -6,8 +6,8 @@ import { agentCookie } from "~/lib/agent-preference.server";
 import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
-import { AGENT_MESSAGES } from "~/schemas/marketplace-rules";
 import { enabledAgent } from "~/services/agents.server";
+import { translatorOf } from "~/i18n/i18n.server";
 
 /** Only the product page's form posts here; a visit goes home. */
 export function loader() {
@@ -26,10 +26,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (raw === "") return redirect(back, { headers: { "Set-Cookie": agentCookie(null) } });
   const agent = /^\d{1,9}$/.test(raw) ? await enabledAgent(Number(raw)) : null;
   if (!agent) return redirect(back);
-  return redirectWithToast(back, { message: AGENT_MESSAGES.preferred(agent.name) }, { headers: { "Set-Cookie": agentCookie(agent.id) } });
+  return redirectWithToast(
+    back,
+    { message: translatorOf(request)("shop.agent.preferred", { name: agent.name }) },
+    { headers: { "Set-Cookie": agentCookie(agent.id) } },
+  );
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Shopping agent", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.agent.title", noindex: true });
 
 export default function AgentPreference() {
   return null;

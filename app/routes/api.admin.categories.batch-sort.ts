@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { categoryBatchSortSchema } from "~/schemas/catalogue";
 import { batchSortCategories } from "~/services/catalogue.server";

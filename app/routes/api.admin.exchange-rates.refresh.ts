@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { forceRefreshRates } from "~/services/currency.server";
 

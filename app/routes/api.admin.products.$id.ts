@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { productUpdateSchema } from "~/schemas/catalogue";
 import { deleteProductByAdmin, getProduct, productDetailJson, updateProductByAdmin } from "~/services/catalogue.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productInputSchema, productListQuerySchema, REPEATED_QUERY_KEYS } from "~/schemas/catalogue";

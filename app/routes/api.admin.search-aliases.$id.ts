@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { searchAliasSchema, SEARCH_ALIAS_MESSAGES as M } from "~/schemas/search";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { deleteSearchAlias, getSearchAlias, MANAGE_SEARCH_WORDS, searchAliasJson, updateSearchAlias } from "~/services/search.server";

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { CATALOGUE_MESSAGES, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import { getProductByItem, productDetailJson, shouldCountView } from "~/services/catalogue.server";
 
 /** GET /api/products/platform/:itemId?platform&incrementView → {data: product}. */

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ApiError, byMethod, methodNotAllowed, ok } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
-import { CATALOGUE_MESSAGES as M, PRODUCT_IMAGE_MAX_BYTES } from "~/schemas/catalogue-rules";
+import { PRODUCT_IMAGE_MAX_BYTES } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import { isUploadedFile, storeImage, withMultipart } from "~/services/uploads.server";
 
 export const loader = () => methodNotAllowed(["POST"]);

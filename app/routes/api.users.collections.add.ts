@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES, collectionBodySchema } from "~/schemas/catalogue";
 import { collect } from "~/services/catalogue.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { collectionState } from "~/services/catalogue.server";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { NO_TOKEN } from "~/schemas/catalogue-rules";
+import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
-import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import { uncollect } from "~/services/catalogue.server";
 
 export const loader = () => methodNotAllowed(["DELETE"]);

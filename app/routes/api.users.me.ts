@@ -4,6 +4,7 @@ import { requireApiUser } from "~/services/permissions.server";
 import { updateProfileSchema } from "~/schemas/auth";
 import { signAccessToken } from "~/services/tokens.server";
 import { updateOwnProfile, userJsonWithAccess } from "~/services/users.server";
+import { readLanguage } from "~/i18n/i18n.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(async () => {
@@ -23,7 +24,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     PUT: async () => {
       const { user, access } = await requireApiUser(request);
       const input = await readBody(request, updateProfileSchema);
-      const result = await updateOwnProfile(user, input, context.clientIp);
+      const result = await updateOwnProfile(user, input, context.clientIp, readLanguage(request));
       const data = await userJsonWithAccess(result.user, access);
       const message = result.emailChangePending
         ? `Profile updated. We sent a code to ${result.user.pendingEmail}: verify it to change your email.`

@@ -7,6 +7,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { MESSAGES } from "~/schemas/auth-rules";
 import { loginWithGoogle, sessionMaxAge } from "~/services/auth.server";
 import { authenticateWithGoogle, googleEnabled } from "~/services/google-auth.server";
+import { translatorOf } from "~/i18n/i18n.server";
 
 function returnPath(request: Request): string {
   const cookie = request.headers.get("Cookie") ?? "";
@@ -50,7 +51,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       "Set-Cookie",
       await startSession(request, { userId: user.id, maxAgeSeconds: sessionMaxAge(access), ip: context.clientIp }),
     );
-    return redirectWithToast(returnPath(request), { message: `Welcome, ${user.username}!` }, { headers });
+    return redirectWithToast(
+      returnPath(request),
+      { message: translatorOf(request)("shop.google.welcome", { name: user.username }) },
+      { headers },
+    );
   } catch (error) {
     if (error instanceof ApiError) return failure(error.message);
     throw error;

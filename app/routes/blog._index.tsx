@@ -3,7 +3,8 @@ import { Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/
 import { PostCard, PostList } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.server";
-import { listCanonical, pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor, useT } from "~/i18n/i18n";
 import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
 
 /** /blog: featured posts and the newest (pinned first), or search results with ?q=. */
@@ -17,9 +18,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const t = translatorFor(rootLanguage(matches));
   const tags = pageMeta(matches, {
-    title: data?.q ? `Blog search: ${data.q}` : data && data.list.page > 1 ? `Blog · page ${data.list.page}` : "Blog",
-    description: "Buying guides, QC photo tips and news about shopping on Weidian, Taobao, Tmall and 1688.",
+    title: data?.q
+      ? t("shop.blog.searchTitle", { query: data.q })
+      : data && data.list.page > 1
+        ? t("shop.blog.pageTitle", { page: data.list.page })
+        : t("shop.header.blog"),
+    description: t("shop.blog.description"),
     noindex: Boolean(data?.q),
   });
   // search results are not indexed; the list's pages are, each at its own address
@@ -29,24 +35,25 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
 export default function BlogIndex() {
   const { q, featured, list } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
+  const t = useT();
   return (
     <section aria-labelledby="blog-title" className="listing">
       <header className="listing__header">
-        <h1 id="blog-title">{q ? `Blog posts about “${q}”` : "Blog"}</h1>
+        <h1 id="blog-title">{q ? t("shop.blog.postsAbout", { query: q }) : t("shop.header.blog")}</h1>
         <p className="muted">
           {q ? (
             <>
-              {list.totalPosts === 1 ? "1 post found" : `${list.totalPosts} posts found`} · <Link to="/blog">All posts</Link>
+              {t("shop.blog.postsFound", { count: list.totalPosts })} · <Link to="/blog">{t("shop.blog.allPosts")}</Link>
             </>
           ) : (
-            "Buying guides, QC photo tips and marketplace news."
+            t("shop.blog.intro")
           )}
         </p>
       </header>
       {featured.length ? (
         <section aria-labelledby="featured-title" className="blog-featured">
           <h2 id="featured-title" className="visually-hidden">
-            Featured posts
+            {t("shop.blog.featured")}
           </h2>
           <ul className="blog-list blog-list--featured">
             {featured.map((post) => (
@@ -57,13 +64,13 @@ export default function BlogIndex() {
           </ul>
         </section>
       ) : null}
-      {!q && featured.length ? <h2 className="blog-section-title">Latest posts</h2> : null}
+      {!q && featured.length ? <h2 className="blog-section-title">{t("shop.blog.latest")}</h2> : null}
       <PostList
         list={list}
         basePath="/blog"
         searchParams={searchParams}
-        label={q ? "Search results" : "Posts"}
-        empty={q ? "No posts match your search." : "No posts yet."}
+        label={q ? t("shop.search.results") : t("shop.blog.posts")}
+        empty={q ? t("shop.blog.noMatch") : t("shop.blog.empty")}
       />
     </section>
   );

@@ -3,7 +3,8 @@ import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { categoryPath, pageParam, toPostListData } from "~/controllers/blog-pages.server";
-import { listCanonical, pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor, useT } from "~/i18n/i18n";
 import { orNotFound, storefrontAccess } from "~/controllers/product-page.server";
 import { listCategoryPosts } from "~/services/blog.server";
 
@@ -20,13 +21,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   data
     ? [
-        ...pageMeta(matches, { title: `${data.category.name} · Blog`, description: data.category.description ?? undefined }),
+        ...pageMeta(matches, {
+          title: translatorFor(rootLanguage(matches))("shop.blog.inBlog", { name: data.category.name }),
+          description: data.category.description ?? undefined,
+        }),
         listCanonical(matches, data.category.path, data.list.page),
       ]
-    : pageMeta(matches, { title: "Page not found", noindex: true });
+    : pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
 
 export default function BlogCategory() {
   const { category, list } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <BlogListingPage
       kind="Category"
@@ -34,7 +39,7 @@ export default function BlogCategory() {
       line={category.description}
       basePath={category.path}
       list={list}
-      empty="No posts in this category yet."
+      empty={t("shop.blog.categoryEmpty")}
     />
   );
 }

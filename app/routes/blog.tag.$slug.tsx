@@ -3,7 +3,8 @@ import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BlogListingPage } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, tagPath, toPostListData } from "~/controllers/blog-pages.server";
-import { listCanonical, pageMeta } from "~/lib/meta";
+import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor, useT } from "~/i18n/i18n";
 import { orNotFound } from "~/controllers/product-page.server";
 import { listTagPosts } from "~/services/blog.server";
 
@@ -15,19 +16,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   data
-    ? [...pageMeta(matches, { title: `#${data.tag.name} · Blog` }), listCanonical(matches, data.tag.path, data.list.page)]
-    : pageMeta(matches, { title: "Page not found", noindex: true });
+    ? [
+        ...pageMeta(matches, { title: translatorFor(rootLanguage(matches))("shop.blog.inBlog", { name: `#${data.tag.name}` }) }),
+        listCanonical(matches, data.tag.path, data.list.page),
+      ]
+    : pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
 
 export default function BlogTag() {
   const { tag, list } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <BlogListingPage
       kind="Tag"
       title={`#${tag.name}`}
-      line={list.totalPosts === 1 ? "1 post" : `${list.totalPosts} posts`}
+      line={t("shop.blog.postCount", { count: list.totalPosts })}
       basePath={tag.path}
       list={list}
-      empty="No posts with this tag yet."
+      empty={t("shop.blog.tagEmpty")}
     />
   );
 }

@@ -1,4 +1,3 @@
-import type { LinksFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteError, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BlogSidebar } from "~/components/storefront/blog-sidebar";
 import { ErrorPage } from "~/components/ui/error-page";
@@ -12,11 +11,6 @@ export async function loader() {
 /** The side column changes with posts and views, not with the page of a list or a like. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
   formMethod === undefined && currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
-
-export const links: LinksFunction = () => [
-  { rel: "alternate", type: "application/rss+xml", href: "/blog/feed.xml", title: "Blog (RSS)" },
-  { rel: "alternate", type: "application/atom+xml", href: "/blog/atom.xml", title: "Blog (Atom)" },
-];
 
 export default function BlogLayout() {
   const sidebar = useLoaderData<typeof loader>();

@@ -5,6 +5,7 @@ import { activeFilterCount, ProductFilters } from "~/components/storefront/produ
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
+import { useT } from "~/i18n/i18n";
 import { idParam, orNotFound, productCards, storefrontAccess } from "~/controllers/product-page.server";
 import { readListingQuery } from "~/controllers/listing-page.server";
 import { LIST_SORTS } from "~/schemas/catalogue-rules";
@@ -35,15 +36,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function CategoryPage() {
   const data = useLoaderData<typeof loader>();
   const location = useLocation();
+  const t = useT();
   return (
     <section aria-labelledby="category-title" className="listing">
       <header className="listing__header">
         <h1 id="category-title">{data.category.name}</h1>
         {data.category.description ? <p>{data.category.description}</p> : null}
-        <p className="muted">{data.totalItems === 1 ? "1 product" : `${data.totalItems} products`}</p>
+        <p className="muted">{t("shop.category.products", { count: data.totalItems })}</p>
       </header>
       {data.subcategories.length ? (
-        <nav aria-label="Subcategories">
+        <nav aria-label={t("shop.category.subcategories")}>
           <ul className="category-chips">
             {data.subcategories.map((sub) => (
               <li key={sub.id}>
@@ -63,12 +65,12 @@ export default function CategoryPage() {
       />
       {data.products.length ? (
         <>
-          <ProductGrid products={data.products} label={`Products in ${data.category.name}`} />
+          <ProductGrid products={data.products} label={t("shop.category.productsIn", { name: data.category.name })} />
           <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={new URLSearchParams(location.search)} />
         </>
       ) : (
         <div className="empty-state">
-          <p>{activeFilterCount(data.filters) ? "No products in this category match the filters." : "No products in this category yet."}</p>
+          <p>{activeFilterCount(data.filters) ? t("shop.category.noMatch") : t("shop.category.empty")}</p>
         </div>
       )}
     </section>
@@ -78,7 +80,7 @@ export default function CategoryPage() {
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   data
     ? pageMeta(matches, { title: data.category.name, ...(data.category.description ? { description: data.category.description } : {}) })
-    : pageMeta(matches, { title: "Page not found", noindex: true });
+    : pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
 
 export function ErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;

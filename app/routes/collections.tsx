@@ -11,8 +11,10 @@ import { requireUser } from "~/services/permissions.server";
 import { productCards } from "~/controllers/product-page.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { collectionBodySchema, collectionsQuerySchema } from "~/schemas/catalogue";
-import { CATALOGUE_MESSAGES, COLLECTIONS_PAGE_SIZE } from "~/schemas/catalogue-rules";
+import { COLLECTIONS_PAGE_SIZE } from "~/schemas/catalogue-rules";
+import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import { uncollect, userCollection } from "~/services/catalogue.server";
+import { useT, type Translate } from "~/i18n/i18n";
 
 /** The sort select: one value per sort and order (the default first). */
 const SORT_OPTIONS = {
@@ -24,6 +26,24 @@ const SORT_OPTIONS = {
   "name-desc": "Name: Z to A",
 } as const;
 type SortOption = keyof typeof SORT_OPTIONS;
+
+/** A sort's name in the reader's language. */
+function sortOptionName(t: Translate, option: SortOption): string {
+  switch (option) {
+    case "date-desc":
+      return t("shop.collections.sortNewest");
+    case "date-asc":
+      return t("shop.collections.sortOldest");
+    case "price-asc":
+      return t("shop.filters.sortPriceAsc");
+    case "price-desc":
+      return t("shop.filters.sortPriceDesc");
+    case "name-asc":
+      return t("shop.collections.sortNameAsc");
+    case "name-desc":
+      return t("shop.collections.sortNameDesc");
+  }
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
@@ -62,16 +82,18 @@ export default function Collections() {
   const data = useLoaderData<typeof loader>();
   const location = useLocation();
   const submit = useSubmit();
+  const t = useT();
   return (
     <section aria-labelledby="collections-title" className="listing">
       <header className="listing__header">
-        <h1 id="collections-title">My collection</h1>
-        <p className="muted">{data.totalItems === 1 ? "1 product" : `${data.totalItems} products`}</p>
+        <h1 id="collections-title">{t("shop.collections.title")}</h1>
+        <p className="muted">{t("shop.category.products", { count: data.totalItems })}</p>
       </header>
       {data.totalItems === 0 ? (
-        <EmptyState title="Your collection is empty.">
+        <EmptyState title={t("shop.collections.empty")}>
           <p>
-            <Link to="/search">Search for products</Link> and press “Collect” to keep them here.
+            <Link to="/search">{t("shop.collections.emptySearch")}</Link>
+            {` ${t("shop.collections.emptyHint")}`}
           </p>
         </EmptyState>
       ) : (
@@ -83,33 +105,33 @@ export default function Collections() {
             onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
           >
             <div className="product-filters__field">
-              <label htmlFor="collection-sort">Sort by</label>
+              <label htmlFor="collection-sort">{t("shop.filters.sortBy")}</label>
               <select id="collection-sort" name="sort" defaultValue={data.sort}>
                 {(Object.keys(SORT_OPTIONS) as SortOption[]).map((value) => (
                   <option key={value} value={value}>
-                    {SORT_OPTIONS[value]}
+                    {sortOptionName(t, value)}
                   </option>
                 ))}
               </select>
             </div>
             <button type="submit" className="button--secondary">
-              Apply
+              {t("shop.filters.apply")}
             </button>
           </Form>
-          <ul className="product-grid" aria-label="Collected products">
+          <ul className="product-grid" aria-label={t("shop.collections.label")}>
             {data.items.map((item) => (
               <li key={item.id}>
                 <ProductCard product={item}>
-                  <p className="product-card__note muted">Collected {item.collectedAt.slice(0, 10)}</p>
+                  <p className="product-card__note muted">{t("shop.collections.collected", { date: item.collectedAt.slice(0, 10) })}</p>
                   <Form method="post" className="product-card__actions">
                     <input type="hidden" name="productId" value={item.id} />
                     <SubmitButton
                       name="intent"
                       value="uncollect"
                       className="button--secondary button--small"
-                      aria-label={`Remove ${item.name} from collection`}
+                      aria-label={t("shop.collections.removeName", { name: item.name })}
                     >
-                      Remove
+                      {t("shop.collections.remove")}
                     </SubmitButton>
                   </Form>
                 </ProductCard>
@@ -123,7 +145,7 @@ export default function Collections() {
   );
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "My collection", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.collections.title", noindex: true });
 
 export function ErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;

@@ -21,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(back, { headers: { "Set-Cookie": currencyCookie(currency) } });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Currency", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "common.currency", noindex: true });
 
 export default function Currency() {
   return null;

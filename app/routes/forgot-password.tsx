@@ -11,25 +11,29 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendCodeSchema } from "~/schemas/auth";
 import { sendResetCode } from "~/services/auth.server";
+import { useT } from "~/i18n/i18n";
+import { readLanguage, translatorFor } from "~/i18n/i18n.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: sendCodeSchema });
   if (submission.status !== "success") return { result: submission.reply() as SubmissionResult<string[]> };
+  const language = readLanguage(request);
   try {
-    await sendResetCode(submission.value.email, context.clientIp);
+    await sendResetCode(submission.value.email, context.clientIp, language);
   } catch (error) {
     return { result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
   }
   // the same answer whether or not the address has an account
   return redirectWithToast(`/reset-password?email=${encodeURIComponent(submission.value.email)}`, {
-    message: "If an account exists for this email, we have sent it a 6-digit reset code.",
+    message: translatorFor(language)("shop.forgot.sent"),
   });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Forgot password", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.forgot.title", noindex: true });
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
+  const t = useT();
   const [form, fields] = useForm<z.input<typeof sendCodeSchema>>({
     id: "forgot-form",
     lastResult: actionData?.result,
@@ -37,22 +41,22 @@ export default function ForgotPassword() {
   return (
     <section className="auth-page" aria-labelledby="forgot-title">
       <div className="card auth-card">
-        <h1 id="forgot-title">Forgot your password?</h1>
-        <p className="muted">Enter your e-mail address and we will send you a code to choose a new password.</p>
+        <h1 id="forgot-title">{t("shop.forgot.heading")}</h1>
+        <p className="muted">{t("shop.forgot.intro")}</p>
         <Form method="post" {...getFormProps(form)}>
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <Field id={fields.email.id} label={t("shop.auth.email")} errors={fields.email.errors}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" autoFocus />
           </Field>
           <div className="form-actions">
-            <SubmitButton className="button" pendingText="Sending…">
-              Send reset code
+            <SubmitButton className="button" pendingText={t("shop.auth.sending")}>
+              {t("shop.forgot.submit")}
             </SubmitButton>
-            <Link to="/reset-password">I already have a code</Link>
+            <Link to="/reset-password">{t("shop.auth.haveCode")}</Link>
           </div>
         </Form>
         <p className="auth-card__footer">
-          <Link to="/login">Back to log in</Link>
+          <Link to="/login">{t("shop.auth.backToLogIn")}</Link>
         </p>
       </div>
     </section>

@@ -6,7 +6,8 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { getPageUser } from "~/services/request-user.server";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, rootLanguage } from "~/lib/meta";
+import { translatorFor } from "~/i18n/i18n";
 import { canAny } from "~/lib/permissions";
 import { getAccess } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -16,6 +17,7 @@ import { productPath } from "~/services/catalogue.server";
 import { findPasted, importFailureText, importItem } from "~/services/marketplace.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { readPastedText } from "~/controllers/pasted-links.server";
+import { useI18n } from "~/i18n/i18n";
 
 const MAX_LINK = 2000;
 
@@ -71,22 +73,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: "Find or import a product",
-    description: "Paste a Weidian, Taobao, Tmall or 1688 link, an agent's link or an item id.",
+    titleKey: "shop.importPage.title",
+    description: translatorFor(rootLanguage(matches))("shop.importPage.description"),
   });
 
 export default function ImportPage() {
   const { link, view, views, loggedIn } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
+  const { t, message } = useI18n();
   return (
     <section className="import-page" aria-labelledby="import-title">
-      <h1 id="import-title">Find a product by its link</h1>
-      <p className="muted">
-        Paste a Weidian, Taobao, Tmall or 1688 product link, a shopping agent's link, the share text of a marketplace app, or an item id. If
-        the product is in the catalogue you go straight to it; if not, you can import it.
-      </p>
+      <h1 id="import-title">{t("shop.search.findByLink")}</h1>
+      <p className="muted">{t("shop.importPage.intro")}</p>
       <Form method="get" action="/import" className="import-page__form">
-        <label htmlFor="import-link">Product link or id</label>
+        <label htmlFor="import-link">{t("shop.importPage.label")}</label>
         <div className="site-search">
           <input
             id="import-link"
@@ -99,12 +99,12 @@ export default function ImportPage() {
             inputMode="url"
             placeholder="https://weidian.com/item.html?itemID=…"
           />
-          <SubmitButton pendingText="Looking…">Find</SubmitButton>
+          <SubmitButton pendingText={t("shop.importPage.looking")}>{t("shop.importPage.find")}</SubmitButton>
         </div>
       </Form>
       {failed ? (
         <p className="notice notice--warning" role="alert">
-          {failed.error}
+          {message(failed.error)}
         </p>
       ) : null}
       {view ? <ImportPanel view={view} loggedIn={loggedIn} /> : null}

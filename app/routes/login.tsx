@@ -20,6 +20,8 @@ import { login, sessionMaxAge } from "~/services/auth.server";
 import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
 import { addressNeedsCaptcha } from "~/services/rate-limit.server";
+import { useT } from "~/i18n/i18n";
+import { translatorOf } from "~/i18n/i18n.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -49,7 +51,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { user, access } = await login(submission.value, context.clientIp);
     const cookie = await startSession(request, { userId: user.id, maxAgeSeconds: sessionMaxAge(access), ip: context.clientIp });
     const redirectTo = safeRedirect(formData.get("redirectTo"), "/");
-    return redirectWithToast(redirectTo, { message: `Welcome back, ${user.username}!` }, { headers: { "Set-Cookie": cookie } });
+    const t = translatorOf(request);
+    return redirectWithToast(
+      redirectTo,
+      { message: t("shop.login.welcomeBack", { name: user.username }) },
+      { headers: { "Set-Cookie": cookie } },
+    );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const extra = error.extra ?? {};
@@ -68,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Log in", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.login.title", noindex: true });
 
 export default function Login() {
   const data = useLoaderData<typeof loader>();
@@ -82,19 +89,20 @@ export default function Login() {
     defaultValue: { email: data.email },
   });
   const verification = actionData?.requiresEmailVerification;
+  const t = useT();
 
   return (
     <section className="auth-page" aria-labelledby="login-title">
       <div className="card auth-card">
-        <h1 id="login-title">Log in</h1>
+        <h1 id="login-title">{t("shop.login.title")}</h1>
         {verification ? (
           <div className="notice notice--warning" role="alert">
-            <p>Please verify your email address before logging in.</p>
+            <p>{t("shop.login.verifyFirst")}</p>
             <Form method="post" action="/verify-email">
               <input type="hidden" name="intent" value="resend" />
               <input type="hidden" name="email" value={verification.email} />
-              <SubmitButton className="button button--secondary" pendingText="Sending…">
-                Send me a verification code
+              <SubmitButton className="button button--secondary" pendingText={t("shop.login.sending")}>
+                {t("shop.login.sendCode")}
               </SubmitButton>
             </Form>
           </div>
@@ -102,23 +110,26 @@ export default function Login() {
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <FormErrors id={form.errorId} errors={verification ? [] : form.errors} />
-          <Field id={fields.email.id} label="Email or username" errors={fields.email.errors}>
+          <Field id={fields.email.id} label={t("shop.login.emailOrUsername")} errors={fields.email.errors}>
             <input {...getInputProps(fields.email, { type: "text" })} autoComplete="username" autoFocus />
           </Field>
-          <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+          <Field id={fields.password.id} label={t("shop.login.password")} errors={fields.password.errors}>
             <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
           </Field>
           {captcha ? <CaptchaField key={captcha.captchaId} captcha={captcha} errors={fields.captchaText.errors} /> : null}
           <div className="form-actions">
-            <SubmitButton className="button" pendingText="Logging in…">
-              Log in
+            <SubmitButton className="button" pendingText={t("shop.login.loggingIn")}>
+              {t("shop.login.submit")}
             </SubmitButton>
-            <Link to="/forgot-password">Forgot your password?</Link>
+            <Link to="/forgot-password">{t("shop.login.forgot")}</Link>
           </div>
         </Form>
         {data.google ? <GoogleButton redirectTo={redirectTo} /> : null}
         <p className="auth-card__footer">
-          New here? <Link to={redirectTo ? `/register?redirectTo=${encodeURIComponent(redirectTo)}` : "/register"}>Create an account</Link>
+          {`${t("shop.login.newHere")} `}
+          <Link to={redirectTo ? `/register?redirectTo=${encodeURIComponent(redirectTo)}` : "/register"}>
+            {t("shop.login.createAccount")}
+          </Link>
         </p>
       </div>
     </section>

@@ -18,6 +18,9 @@ import { MESSAGES, PASSWORD_MIN } from "~/schemas/auth-rules";
 import { confirmEmailChange } from "~/services/auth.server";
 import { getsMarketingMail, setMarketingMail } from "~/services/unsubscribe.server";
 import { cancelEmailChange, changeOwnPassword, replaceAvatar, updateOwnProfile } from "~/services/users.server";
+import { useI18n, type Translate } from "~/i18n/i18n";
+import { readLanguage, translatorFor } from "~/i18n/i18n.server";
+import type { UserType } from "~/lib/permissions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, access } = await requireUser(request);
@@ -37,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       lastLoginIp: user.lastLoginIp,
     },
     role: USER_TYPE_LABELS[access.userType],
+    userType: access.userType,
     marketingMail: await getsMarketingMail(user.id),
   };
 }
@@ -46,6 +50,8 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireUser(request);
+  const language = readLanguage(request);
+  const t = translatorFor(language);
 
   // the avatar form is the only multipart one
   if ((request.headers.get("Content-Type") ?? "").includes("multipart/form-data")) {
@@ -59,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (error instanceof ApiError) return fail(error.message);
       throw error;
     }
-    return redirectWithToast("/profile", { message: "Your new avatar is saved." });
+    return redirectWithToast("/profile", { message: t("shop.profile.avatarSaved") });
   }
 
   const formData = await request.formData();
@@ -69,11 +75,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: profileFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
     try {
-      const result = await updateOwnProfile(user, submission.value, context.clientIp);
+      const result = await updateOwnProfile(user, submission.value, context.clientIp, language);
       return redirectWithToast("/profile", {
-        message: result.emailChangePending
-          ? `Profile saved. Enter the code we sent to ${submission.value.email} to change your email.`
-          : "Profile updated successfully.",
+        message: result.emailChangePending ? t("shop.profile.savedPending", { email: submission.value.email }) : t("shop.profile.updated"),
       });
     } catch (error) {
       return { intent, result: replyWithApiError(submission, error) } as ActionData;
@@ -83,10 +87,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "confirm-email") {
     const submission = parseWithZod(formData, { schema: confirmEmailFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
-    if (!user.pendingEmail) return redirectWithToast("/profile", { type: "info", message: "There is no e-mail change waiting." });
+    if (!user.pendingEmail) return redirectWithToast("/profile", { type: "info", message: t("shop.profile.noChangeWaiting") });
     try {
       await confirmEmailChange(user.id, user.pendingEmail, submission.value.code);
-      return redirectWithToast("/profile", { message: "Your e-mail address has been changed." });
+      return redirectWithToast("/profile", { message: t("shop.profile.emailChanged") });
     } catch (error) {
       return { intent, result: replyWithApiError(submission, error) } as ActionData;
     }
@@ -96,15 +100,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const wanted = formData.get("marketing") === "on";
     await setMarketingMail(user, wanted);
     return redirectWithToast("/profile", {
-      message: wanted
-        ? "You will get our news and offers by e-mail."
-        : "You will get no more news or offers by e-mail. Account e-mail (codes, password resets) still comes.",
+      message: wanted ? t("shop.profile.marketingOn") : t("shop.profile.marketingOff"),
     });
   }
 
   if (intent === "cancel-email") {
     await cancelEmailChange(user);
-    return redirectWithToast("/profile", { type: "info", message: "The e-mail change was cancelled." });
+    return redirectWithToast("/profile", { type: "info", message: t("shop.profile.changeCancelled") });
   }
 
   if (intent === "password") {
@@ -124,7 +126,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { currentPassword: submission.value.currentPassword ?? "", newPassword: submission.value.newPassword },
         { ip: context.clientIp, keepSessionHash: session?.sessionHash },
       );
-      return redirectWithToast("/profile", { message: "Password changed. You have been logged out everywhere else." });
+      return redirectWithToast("/profile", { message: t("shop.profile.passwordChanged") });
     } catch (error) {
       return { intent, result: replyWithApiError(submission, error, hidden) } as ActionData;
     }
@@ -133,7 +135,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw new Response("Unknown action", { status: 400 });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "My profile", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.profile.title", noindex: true });
+
+/** The name of a user type in the reader's language. */
+function roleName(t: Translate, userType: UserType): string {
+  switch (userType) {
+    case "super_admin":
+      return t("shop.profile.roleSuperAdmin");
+    case "admin":
+      return t("shop.profile.roleAdmin");
+    default:
+      return t("shop.profile.roleUser");
+  }
+}
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "—");
 
@@ -144,7 +158,8 @@ export default function Profile() {
 }
 
 function ProfileForms() {
-  const { user, role, marketingMail } = useLoaderData<typeof loader>();
+  const { user, userType, marketingMail } = useLoaderData<typeof loader>();
+  const { t } = useI18n();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const resultFor = (intent: Intent) => (actionData?.intent === intent ? actionData.result : undefined);
 
@@ -167,7 +182,7 @@ function ProfileForms() {
     <div className="profile-page">
       <header className="profile-header">
         {user.avatarUrl ? (
-          <img className="avatar avatar--large" src={user.avatarUrl} alt="Your avatar" width={96} height={96} />
+          <img className="avatar avatar--large" src={user.avatarUrl} alt={t("shop.profile.yourAvatar")} width={96} height={96} />
         ) : (
           <span className="avatar avatar--large avatar--placeholder" aria-hidden="true">
             {user.username.slice(0, 1).toUpperCase()}
@@ -176,46 +191,49 @@ function ProfileForms() {
         <div>
           <h1>{user.username}</h1>
           <p className="muted">
-            {role} · member since {formatDate(user.createdAt).slice(0, 10)} · last login {formatDate(user.lastLoginAt)}
-            {user.lastLoginIp ? ` from ${user.lastLoginIp}` : ""}
+            {roleName(t, userType)} · {t("shop.profile.memberSince", { date: formatDate(user.createdAt).slice(0, 10) })} ·{" "}
+            {t("shop.profile.lastLogin", { date: formatDate(user.lastLoginAt) })}
+            {user.lastLoginIp ? ` ${t("shop.profile.from", { ip: user.lastLoginIp })}` : ""}
           </p>
         </div>
       </header>
 
       <div className="profile-grid">
         <section className="card" aria-labelledby="details-title">
-          <h2 id="details-title">Account details</h2>
+          <h2 id="details-title">{t("shop.profile.details")}</h2>
           <Form method="post" {...getFormProps(profileForm)}>
             <input type="hidden" name="intent" value="profile" />
             <FormErrors id={profileForm.errorId} errors={profileForm.errors} />
-            <Field id={profileFields.username.id} label="Username" errors={profileFields.username.errors}>
+            <Field id={profileFields.username.id} label={t("shop.profile.username")} errors={profileFields.username.errors}>
               <input {...getInputProps(profileFields.username, { type: "text" })} autoComplete="username" />
             </Field>
             <Field
               id={profileFields.email.id}
-              label="Email"
+              label={t("shop.profile.email")}
               errors={profileFields.email.errors}
-              hint={user.emailVerified ? "Verified. A new address must be confirmed with a code before it is used." : "Not verified yet."}
+              hint={user.emailVerified ? t("shop.profile.verified") : t("shop.profile.notVerified")}
             >
               <input {...getInputProps(profileFields.email, { type: "email" })} autoComplete="email" />
             </Field>
-            <Field id={profileFields.phone.id} label="Phone (optional)" errors={profileFields.phone.errors}>
+            <Field id={profileFields.phone.id} label={t("shop.profile.phone")} errors={profileFields.phone.errors}>
               <input {...getInputProps(profileFields.phone, { type: "tel" })} autoComplete="tel" />
             </Field>
-            <SubmitButton className="button" name="intent" value="profile" pendingText="Saving…">
-              Save changes
+            <SubmitButton className="button" name="intent" value="profile" pendingText={t("shop.auth.saving")}>
+              {t("shop.profile.saveChanges")}
             </SubmitButton>
           </Form>
 
           {user.pendingEmail ? (
             <div className="notice notice--info">
               <p>
-                Waiting for confirmation of <strong>{user.pendingEmail}</strong>. Enter the code we sent there.
+                {`${t("shop.profile.waitingFor")} `}
+                <strong>{user.pendingEmail}</strong>
+                {t("shop.profile.enterCode")}
               </p>
               <Form method="post" {...getFormProps(emailForm)}>
                 <input type="hidden" name="intent" value="confirm-email" />
                 <FormErrors id={emailForm.errorId} errors={emailForm.errors} />
-                <Field id={emailFields.code.id} label="Code" errors={emailFields.code.errors}>
+                <Field id={emailFields.code.id} label={t("shop.profile.code")} errors={emailFields.code.errors}>
                   <input
                     {...getInputProps(emailFields.code, { type: "text" })}
                     inputMode="numeric"
@@ -224,14 +242,14 @@ function ProfileForms() {
                   />
                 </Field>
                 <div className="form-actions">
-                  <SubmitButton className="button" name="intent" value="confirm-email" pendingText="Confirming…">
-                    Confirm new email
+                  <SubmitButton className="button" name="intent" value="confirm-email" pendingText={t("shop.profile.confirming")}>
+                    {t("shop.profile.confirmEmail")}
                   </SubmitButton>
                 </div>
               </Form>
               <Form method="post">
                 <button type="submit" name="intent" value="cancel-email" className="button--link">
-                  Cancel the change
+                  {t("shop.profile.cancelChange")}
                 </button>
               </Form>
             </div>
@@ -239,58 +257,66 @@ function ProfileForms() {
         </section>
 
         <section className="card" aria-labelledby="avatar-title">
-          <h2 id="avatar-title">Avatar</h2>
+          <h2 id="avatar-title">{t("shop.profile.avatar")}</h2>
           <Form method="post" encType="multipart/form-data" id="avatar-form">
             <div className="field">
-              <label htmlFor="avatar">Choose an image (JPG, PNG, WEBP or GIF, up to 5 MB)</label>
+              <label htmlFor="avatar">{t("shop.profile.chooseAvatar")}</label>
               <input id="avatar" name="avatar" type="file" accept="image/*" required aria-describedby="avatar-error" />
               <ErrorList id="avatar-error" errors={avatarErrors} />
             </div>
-            <SubmitButton className="button" pendingText="Uploading…">
-              Upload avatar
+            <SubmitButton className="button" pendingText={t("shop.profile.uploading")}>
+              {t("shop.profile.uploadAvatar")}
             </SubmitButton>
           </Form>
         </section>
 
         <section className="card" aria-labelledby="password-title">
-          <h2 id="password-title">{user.hasPassword ? "Change password" : "Set a password"}</h2>
-          <p className="muted">Changing your password logs you out on every other device.</p>
+          <h2 id="password-title">{user.hasPassword ? t("shop.profile.changePassword") : t("shop.profile.setAPassword")}</h2>
+          <p className="muted">{t("shop.profile.passwordNote")}</p>
           <Form method="post" {...getFormProps(passwordForm)}>
             <input type="hidden" name="intent" value="password" />
             <FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
             {user.hasPassword ? (
-              <Field id={passwordFields.currentPassword.id} label="Current password" errors={passwordFields.currentPassword.errors}>
+              <Field
+                id={passwordFields.currentPassword.id}
+                label={t("shop.profile.currentPassword")}
+                errors={passwordFields.currentPassword.errors}
+              >
                 <input {...getInputProps(passwordFields.currentPassword, { type: "password" })} autoComplete="current-password" />
               </Field>
             ) : null}
             <Field
               id={passwordFields.newPassword.id}
-              label="New password"
+              label={t("shop.reset.newPassword")}
               errors={passwordFields.newPassword.errors}
-              hint={`At least ${PASSWORD_MIN} characters.`}
+              hint={t("shop.auth.passwordHint", { min: PASSWORD_MIN })}
             >
               <input {...getInputProps(passwordFields.newPassword, { type: "password" })} autoComplete="new-password" />
             </Field>
-            <Field id={passwordFields.confirmPassword.id} label="Repeat the new password" errors={passwordFields.confirmPassword.errors}>
+            <Field
+              id={passwordFields.confirmPassword.id}
+              label={t("shop.reset.confirmPassword")}
+              errors={passwordFields.confirmPassword.errors}
+            >
               <input {...getInputProps(passwordFields.confirmPassword, { type: "password" })} autoComplete="new-password" />
             </Field>
-            <SubmitButton className="button" name="intent" value="password" pendingText="Saving…">
-              {user.hasPassword ? "Change password" : "Set password"}
+            <SubmitButton className="button" name="intent" value="password" pendingText={t("shop.auth.saving")}>
+              {user.hasPassword ? t("shop.profile.changePassword") : t("shop.profile.setPassword")}
             </SubmitButton>
           </Form>
         </section>
 
         <section className="card" aria-labelledby="mail-title">
-          <h2 id="mail-title">E-mail from us</h2>
-          <p className="muted">Account e-mail (sign-in codes, password resets) always comes; news and offers only if you want them.</p>
+          <h2 id="mail-title">{t("shop.profile.mailTitle")}</h2>
+          <p className="muted">{t("shop.profile.mailNote")}</p>
           <Form method="post">
             <input type="hidden" name="intent" value="marketing" />
             {/* keyed by the stored choice: after saving, the box shows what the server kept */}
             <label className="profile-check" key={String(marketingMail)}>
-              <input type="checkbox" name="marketing" defaultChecked={marketingMail} /> Send me news and offers by e-mail
+              <input type="checkbox" name="marketing" defaultChecked={marketingMail} /> {t("shop.profile.mailCheck")}
             </label>
-            <SubmitButton className="button" name="intent" value="marketing" pendingText="Saving…">
-              Save e-mail choice
+            <SubmitButton className="button" name="intent" value="marketing" pendingText={t("shop.auth.saving")}>
+              {t("shop.profile.mailSave")}
             </SubmitButton>
           </Form>
         </section>

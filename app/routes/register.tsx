@@ -23,6 +23,8 @@ import { completeLogin, register, sendRegistrationCode, sessionMaxAge } from "~/
 import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
 import { codeSendingNearLimit } from "~/services/rate-limit.server";
+import { useT } from "~/i18n/i18n";
+import { readLanguage, translatorFor } from "~/i18n/i18n.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -41,6 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
+  const language = readLanguage(request);
+  const t = translatorFor(language);
 
   if (intent === "send-code") {
     const submission = parseWithZod(formData, { schema: sendCodeFormSchema });
@@ -48,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { email, ...captcha } = submission.value;
     const returnTo = safeRedirect(formData.get("redirectTo"), "");
     try {
-      await sendRegistrationCode(email, context.clientIp, captcha, returnTo || undefined);
+      await sendRegistrationCode(email, context.clientIp, captcha, returnTo || undefined, language);
     } catch (error) {
       // a captcha is used up by any answer: a refused one comes back with a fresh image
       const needsCaptcha = error instanceof ApiError && error.extra?.requiresCaptcha;
@@ -60,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const params = new URLSearchParams({ step: "2", email: submission.value.email, ...(returnTo ? { redirectTo: returnTo } : {}) });
     return redirectWithToast(`/register?${params}`, {
-      message: `We sent a 6-digit code to ${submission.value.email}. It expires in 10 minutes.`,
+      message: t("shop.register.codeSent", { email: submission.value.email }),
     });
   }
 
@@ -75,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const cookie = await startSession(request, { userId: user.id, maxAgeSeconds: sessionMaxAge(access), ip: context.clientIp });
     return redirectWithToast(
       safeRedirect(formData.get("redirectTo"), "/"),
-      { title: "Account created", message: `Welcome, ${user.username}! Your e-mail address is verified and you are logged in.` },
+      { title: t("shop.register.created"), message: t("shop.register.welcome", { name: user.username }) },
       { headers: { "Set-Cookie": cookie } },
     );
   } catch (error) {
@@ -89,11 +93,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Create an account", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.register.title", noindex: true });
 
 export default function Register() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   const step = actionData?.intent === "register" ? 2 : actionData?.intent === "send-code" ? 1 : data.step;
   const captcha = actionData && "captcha" in actionData && actionData.captcha ? actionData.captcha : data.captcha;
 
@@ -111,10 +116,10 @@ export default function Register() {
   return (
     <section className="auth-page" aria-labelledby="register-title">
       <div className="card auth-card">
-        <h1 id="register-title">Create an account</h1>
-        <ol className="steps" aria-label="Registration steps">
-          <li aria-current={step === 1 ? "step" : undefined}>Get a code by e-mail</li>
-          <li aria-current={step === 2 ? "step" : undefined}>Choose your username and password</li>
+        <h1 id="register-title">{t("shop.register.title")}</h1>
+        <ol className="steps" aria-label={t("shop.register.steps")}>
+          <li aria-current={step === 1 ? "step" : undefined}>{t("shop.register.step1")}</li>
+          <li aria-current={step === 2 ? "step" : undefined}>{t("shop.register.step2")}</li>
         </ol>
 
         {step === 1 ? (
@@ -122,18 +127,18 @@ export default function Register() {
             <input type="hidden" name="intent" value="send-code" />
             {data.redirectTo ? <input type="hidden" name="redirectTo" value={data.redirectTo} /> : null}
             <FormErrors id={codeForm.errorId} errors={codeForm.errors} />
-            <Field id={codeFields.email.id} label="Email" errors={codeFields.email.errors}>
+            <Field id={codeFields.email.id} label={t("shop.register.email")} errors={codeFields.email.errors}>
               <input {...getInputProps(codeFields.email, { type: "email" })} autoComplete="email" autoFocus />
             </Field>
             {captcha ? <CaptchaField key={captcha.captchaId} captcha={captcha} errors={codeFields.captchaText.errors} /> : null}
             <div className="form-actions">
-              <SubmitButton className="button" pendingText="Sending…">
-                Send verification code
+              <SubmitButton className="button" pendingText={t("shop.register.sending")}>
+                {t("shop.register.sendCode")}
               </SubmitButton>
               <Link
                 to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
               >
-                I already have a code
+                {t("shop.register.haveCode")}
               </Link>
             </div>
           </Form>
@@ -142,15 +147,10 @@ export default function Register() {
             <input type="hidden" name="intent" value="register" />
             {data.redirectTo ? <input type="hidden" name="redirectTo" value={data.redirectTo} /> : null}
             <FormErrors id={form.errorId} errors={form.errors} />
-            <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+            <Field id={fields.email.id} label={t("shop.register.email")} errors={fields.email.errors}>
               <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
             </Field>
-            <Field
-              id={fields.code.id}
-              label="Verification code"
-              errors={fields.code.errors}
-              hint="The 6 digits from the e-mail we sent you."
-            >
+            <Field id={fields.code.id} label={t("shop.register.code")} errors={fields.code.errors} hint={t("shop.register.codeHint")}>
               <input
                 {...getInputProps(fields.code, { type: "text" })}
                 inputMode="numeric"
@@ -159,28 +159,40 @@ export default function Register() {
                 autoFocus
               />
             </Field>
-            <Field id={fields.username.id} label="Username" errors={fields.username.errors} hint="3–30 letters, numbers, _ . or -">
+            <Field
+              id={fields.username.id}
+              label={t("shop.register.username")}
+              errors={fields.username.errors}
+              hint={t("shop.register.usernameHint")}
+            >
               <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" />
             </Field>
-            <Field id={fields.password.id} label="Password" errors={fields.password.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+            <Field
+              id={fields.password.id}
+              label={t("shop.register.password")}
+              errors={fields.password.errors}
+              hint={t("shop.register.passwordHint", { min: PASSWORD_MIN })}
+            >
               <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
             </Field>
             <div className="form-actions">
-              <SubmitButton className="button" pendingText="Creating account…">
-                Create account
+              <SubmitButton className="button" pendingText={t("shop.register.creating")}>
+                {t("shop.register.submit")}
               </SubmitButton>
               <Link
                 to={`/register?${new URLSearchParams({ ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
               >
-                Send a new code
+                {t("shop.register.newCode")}
               </Link>
             </div>
           </Form>
         )}
         {data.google ? <GoogleButton /> : null}
         <p className="auth-card__footer">
-          Already registered?{" "}
-          <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>Log in</Link>
+          {t("shop.register.already")}{" "}
+          <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>
+            {t("shop.register.logIn")}
+          </Link>
         </p>
       </div>
     </section>

@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithToast(back, { message: L.reported });
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Report a dead link", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.product.reportDeadLink", noindex: true });
 
 export default function ReportListing() {
   return null;

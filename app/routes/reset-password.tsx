@@ -12,6 +12,8 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { resetPasswordFormSchema } from "~/schemas/account-forms";
 import { PASSWORD_MIN } from "~/schemas/auth-rules";
 import { resetPassword } from "~/services/auth.server";
+import { useT } from "~/i18n/i18n";
+import { translatorOf } from "~/i18n/i18n.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { email: new URL(request.url).searchParams.get("email") ?? "" };
@@ -25,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const user = await resetPassword(submission.value);
     return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, {
-      message: "Your password has been reset. Please log in with your new password.",
+      message: translatorOf(request)("shop.reset.done"),
     });
   } catch (error) {
     return {
@@ -34,11 +36,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Reset password", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.reset.title", noindex: true });
 
 export default function ResetPassword() {
   const { email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   const [form, fields] = useForm<z.input<typeof resetPasswordFormSchema>>({
     id: "reset-form",
     lastResult: actionData?.result,
@@ -47,13 +50,13 @@ export default function ResetPassword() {
   return (
     <section className="auth-page" aria-labelledby="reset-title">
       <div className="card auth-card">
-        <h1 id="reset-title">Choose a new password</h1>
+        <h1 id="reset-title">{t("shop.reset.heading")}</h1>
         <Form method="post" {...getFormProps(form)}>
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <Field id={fields.email.id} label={t("shop.auth.email")} errors={fields.email.errors}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
           </Field>
-          <Field id={fields.code.id} label="Reset code" errors={fields.code.errors} hint="The 6 digits from the e-mail we sent you.">
+          <Field id={fields.code.id} label={t("shop.reset.code")} errors={fields.code.errors} hint={t("shop.auth.codeHint")}>
             <input
               {...getInputProps(fields.code, { type: "text" })}
               inputMode="numeric"
@@ -64,21 +67,21 @@ export default function ResetPassword() {
           </Field>
           <Field
             id={fields.newPassword.id}
-            label="New password"
+            label={t("shop.reset.newPassword")}
             errors={fields.newPassword.errors}
-            hint={`At least ${PASSWORD_MIN} characters.`}
+            hint={t("shop.auth.passwordHint", { min: PASSWORD_MIN })}
           >
             <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
           </Field>
-          <Field id={fields.confirmPassword.id} label="Repeat the new password" errors={fields.confirmPassword.errors}>
+          <Field id={fields.confirmPassword.id} label={t("shop.reset.confirmPassword")} errors={fields.confirmPassword.errors}>
             <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
           </Field>
-          <SubmitButton className="button" pendingText="Saving…">
-            Reset password
+          <SubmitButton className="button" pendingText={t("shop.auth.saving")}>
+            {t("shop.reset.submit")}
           </SubmitButton>
         </Form>
         <p className="auth-card__footer">
-          <Link to="/forgot-password">Send me a new code</Link> · <Link to="/login">Back to log in</Link>
+          <Link to="/forgot-password">{t("shop.reset.newCode")}</Link> · <Link to="/login">{t("shop.auth.backToLogIn")}</Link>
         </p>
       </div>
     </section>

@@ -6,6 +6,7 @@ import { ApiError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { loadSettings, toSiteInfo } from "~/services/site-settings.server";
 import { resubscribeByToken, unsubscribeByToken, unsubscribeState } from "~/services/unsubscribe.server";
+import { useI18n, useT } from "~/i18n/i18n";
 
 /**
  * /unsubscribe?token= (docs/runtime.md "E-mail marketing", RFC 8058). GET shows what the link
@@ -56,36 +57,42 @@ export async function action({ request }: ActionFunctionArgs) {
   return { done: "unsubscribed" as const };
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Unsubscribe", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.unsubscribe.title", noindex: true });
 
 export default function Unsubscribe() {
   const { token, siteName, email, unsubscribed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   return (
     <section className="auth-page" aria-labelledby="unsubscribe-title">
       <div className="card auth-card">
-        <h1 id="unsubscribe-title">E-mail from {siteName}</h1>
+        <h1 id="unsubscribe-title">{t("shop.unsubscribe.heading", { site: siteName })}</h1>
         {actionData?.done === "unsubscribed" ? (
           <p role="status" className="notice notice--success">
-            You are unsubscribed: <strong>{email}</strong> gets no more campaign e-mail from {siteName}.
+            {`${t("shop.unsubscribe.doneBefore")} `}
+            <strong>{email}</strong>
+            {` ${t("shop.unsubscribe.doneAfter", { site: siteName })}`}
           </p>
         ) : actionData?.done === "resubscribed" ? (
           <p role="status" className="notice notice--success">
-            Welcome back: <strong>{email}</strong> gets our campaign e-mail again.
+            {`${t("shop.unsubscribe.backBefore")} `}
+            <strong>{email}</strong>
+            {` ${t("shop.unsubscribe.backAfter")}`}
           </p>
         ) : null}
         {unsubscribed ? (
           <>
             {actionData ? null : (
               <p>
-                <strong>{email}</strong> is unsubscribed from campaign e-mail.
+                <strong>{email}</strong>
+                {` ${t("shop.unsubscribe.isUnsubscribed")}`}
               </p>
             )}
             <Form method="post" replace>
               <input type="hidden" name="token" value={token} />
-              <p className="muted">Unsubscribed by mistake?</p>
-              <SubmitButton name="intent" value="resubscribe" className="button button--secondary" pendingText="Saving…">
-                Subscribe again
+              <p className="muted">{t("shop.unsubscribe.mistake")}</p>
+              <SubmitButton name="intent" value="resubscribe" className="button button--secondary" pendingText={t("shop.auth.saving")}>
+                {t("shop.unsubscribe.again")}
               </SubmitButton>
             </Form>
           </>
@@ -93,11 +100,12 @@ export default function Unsubscribe() {
           <Form method="post" replace>
             <input type="hidden" name="token" value={token} />
             <p>
-              Stop campaign e-mail (news, offers) to <strong>{email}</strong>? Messages about your account, such as sign-in codes and
-              password resets, still arrive.
+              {`${t("shop.unsubscribe.askBefore")} `}
+              <strong>{email}</strong>
+              {t("shop.unsubscribe.askAfter")}
             </p>
-            <SubmitButton name="intent" value="unsubscribe" className="button" pendingText="Unsubscribing…">
-              Unsubscribe
+            <SubmitButton name="intent" value="unsubscribe" className="button" pendingText={t("shop.unsubscribe.unsubscribing")}>
+              {t("shop.unsubscribe.submit")}
             </SubmitButton>
           </Form>
         )}
@@ -108,15 +116,16 @@ export default function Unsubscribe() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { t, message } = useI18n();
   if (isRouteErrorResponse(error) && (error.status === 400 || error.status === 404)) {
     return (
       <section className="error-page" aria-labelledby="error-title">
         <p className="error-code">{error.status}</p>
-        <h1 id="error-title">This unsubscribe link does not work</h1>
-        <p>{typeof error.data === "string" ? error.data : error.statusText}</p>
+        <h1 id="error-title">{t("shop.unsubscribe.broken")}</h1>
+        <p>{typeof error.data === "string" ? message(error.data) : error.statusText}</p>
         <p>
           <a className="button" href="/login?redirectTo=/profile">
-            Log in
+            {t("common.error.logIn")}
           </a>
         </p>
       </section>

@@ -11,6 +11,8 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendCodeSchema, verifyEmailSchema } from "~/schemas/auth";
 import { resendVerification, verifyEmail } from "~/services/auth.server";
+import { useT } from "~/i18n/i18n";
+import { readLanguage, translatorFor } from "~/i18n/i18n.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { email: new URL(request.url).searchParams.get("email") ?? "" };
@@ -18,33 +20,36 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
+  const language = readLanguage(request);
+  const t = translatorFor(language);
   if (formData.get("intent") === "resend") {
     const submission = parseWithZod(formData, { schema: sendCodeSchema });
     if (submission.status !== "success") return { intent: "resend", result: submission.reply() as SubmissionResult<string[]> };
     try {
-      await resendVerification(submission.value.email, context.clientIp);
+      await resendVerification(submission.value.email, context.clientIp, language);
     } catch (error) {
       return { intent: "resend", result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
     }
     return redirectWithToast(`/verify-email?email=${encodeURIComponent(submission.value.email)}`, {
-      message: "If this address is waiting for verification, we have sent it a new 6-digit code.",
+      message: t("shop.verify.resent"),
     });
   }
   const submission = parseWithZod(formData, { schema: verifyEmailSchema });
   if (submission.status !== "success") return { intent: "verify", result: submission.reply() as SubmissionResult<string[]> };
   try {
     const user = await verifyEmail(submission.value.email, submission.value.code);
-    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, { message: "Email verified. You can log in now." });
+    return redirectWithToast(`/login?email=${encodeURIComponent(user.email)}`, { message: t("shop.verify.done") });
   } catch (error) {
     return { intent: "verify", result: replyWithApiError(submission, error) as SubmissionResult<string[]> };
   }
 }
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Verify your email", noindex: true });
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "shop.verify.title", noindex: true });
 
 export default function VerifyEmail() {
   const { email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const t = useT();
   const [form, fields] = useForm<z.input<typeof verifyEmailSchema>>({
     id: "verify-form",
     lastResult: actionData?.intent === "verify" ? actionData.result : undefined,
@@ -58,15 +63,15 @@ export default function VerifyEmail() {
   return (
     <section className="auth-page" aria-labelledby="verify-title">
       <div className="card auth-card">
-        <h1 id="verify-title">Verify your email</h1>
-        <p className="muted">Enter the 6-digit code we sent to your e-mail address.</p>
+        <h1 id="verify-title">{t("shop.verify.title")}</h1>
+        <p className="muted">{t("shop.verify.intro")}</p>
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="verify" />
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <Field id={fields.email.id} label={t("shop.auth.email")} errors={fields.email.errors}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
           </Field>
-          <Field id={fields.code.id} label="Verification code" errors={fields.code.errors}>
+          <Field id={fields.code.id} label={t("shop.auth.verificationCode")} errors={fields.code.errors}>
             <input
               {...getInputProps(fields.code, { type: "text" })}
               inputMode="numeric"
@@ -75,8 +80,8 @@ export default function VerifyEmail() {
               autoFocus
             />
           </Field>
-          <SubmitButton className="button" pendingText="Verifying…">
-            Verify email
+          <SubmitButton className="button" pendingText={t("shop.verify.verifying")}>
+            {t("shop.verify.submit")}
           </SubmitButton>
         </Form>
         <Form method="post" {...getFormProps(resendForm)} className="secondary-form">
@@ -84,13 +89,13 @@ export default function VerifyEmail() {
           <input type="hidden" name={resendFields.email.name} value={email} />
           <FormErrors id={resendForm.errorId} errors={[...(resendForm.errors ?? []), ...(resendFields.email.errors ?? [])]} />
           {email ? (
-            <SubmitButton className="button button--secondary" pendingText="Sending…">
-              Send a new code
+            <SubmitButton className="button button--secondary" pendingText={t("shop.auth.sending")}>
+              {t("shop.auth.newCode")}
             </SubmitButton>
           ) : null}
         </Form>
         <p className="auth-card__footer">
-          <Link to="/login">Back to log in</Link>
+          <Link to="/login">{t("shop.auth.backToLogIn")}</Link>
         </p>
       </div>
     </section>

@@ -9,8 +9,10 @@ export const SETTINGS_MESSAGES = {
   robotsFailed: "测试 robots.txt 失败",
   noSettings: "settings must be an object of setting key → value",
   invalidUrl: "Please enter a full URL starting with http:// or https:// (or leave it empty)",
-  booleanValue: "must be 'true' or 'false'",
-  notText: "must be text",
+  unknownSetting: (key: string) => `Unknown setting: ${key}`,
+  booleanValue: (key: string) => `${key} must be 'true' or 'false'`,
+  notText: (key: string) => `${key} must be text`,
+  tooLong: (key: string, max: number) => `${key} must be at most ${max} characters`,
 } as const;
 
 /** Settings whose value must be a full http(s) URL or empty (url inputs on the page). */

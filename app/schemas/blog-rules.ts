@@ -2,6 +2,7 @@
  * Blog limits, statuses and messages (docs/product/admin.md 4, 5, 8, 9; docs/product/storefront.md 9):
  * zod-free, so pages can import them without shipping zod. Schemas live in blog.ts.
  */
+import { COMMENT_LINKS_MAX, COMMENT_MAX } from "./blog-comment-limits";
 
 /** The back office's blog screens (client-safe: pages link to them). */
 export const BLOG_ADMIN_PATHS = {
@@ -61,9 +62,8 @@ export const META_TITLE_MAX = 200;
 export const META_DESCRIPTION_MAX = 500;
 export const TAGS_MAX = 20;
 export const TAG_NAME_MAX = 40;
-export const COMMENT_MAX = 5000;
-/** spec (issue 11): a comment with more than this many links waits for moderation. */
-export const COMMENT_LINKS_MAX = 2;
+// the comment form's limits live apart, so the blog post page does not carry every message here
+export { COMMENT_LINKS_MAX, COMMENT_MAX };
 /** spec (issue 11): a second comment by the same user within this many seconds is refused. */
 export const COMMENT_FLOOD_SECONDS = 15;
 /** Featured images, as the product images. */

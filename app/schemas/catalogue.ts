@@ -1,13 +1,12 @@
 /**
- * Catalogue inputs: one zod schema per input, shared by pages and /api. Limits and
- * messages are in catalogue-rules.ts.
+ * Catalogue inputs: one zod schema per input, shared by pages and /api. Limits are in
+ * catalogue-rules.ts, messages in catalogue-messages.ts.
  */
 import { z } from "zod";
 import { isCurrencyCode } from "~/lib/currency";
 import { plainLine } from "~/lib/text";
 import {
   ADMIN_PRODUCT_PAGE_SIZES,
-  CATALOGUE_MESSAGES as M,
   COLLECTION_SORTS,
   COLLECTIONS_PAGE_SIZE,
   IMAGES_MAX,
@@ -24,8 +23,10 @@ import {
   SEARCH_TERM_MAX,
   SKUS_MAX,
 } from "./catalogue-rules";
+import { CATALOGUE_MESSAGES as M } from "./catalogue-messages";
 
 export * from "./catalogue-rules";
+export * from "./catalogue-messages";
 
 export const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
 export const booleanish = z

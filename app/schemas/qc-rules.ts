@@ -4,19 +4,10 @@
  * rules and words before sending it; the server checks again (by content, not by name).
  */
 
-export const QC_LIMITS = {
-  /** files per selection (one upload) */
-  filesPerBatch: 10,
-  /** bytes per file */
-  fileBytes: 10 * 1024 * 1024,
-  /** photos one non-admin user may have on one product (pending and approved) */
-  perUserPerProduct: 10,
-  /** thumbnails on a product card of the QC manager, then '+N more' */
-  cardThumbnails: 20,
-} as const;
-
-/** What the file picker offers (a hint to the picker: the server checks the bytes). */
-export const QC_ACCEPT_ATTRIBUTE = ".jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp";
+// the limits and the browser's check of a selection live in ./qc-selection (the product
+// page's script carries only them); they are this module's too
+import { QC_SELECTION_MESSAGES } from "./qc-selection";
+export { allowance, checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "./qc-selection";
 
 export const QC_PAGE_SIZES = {
   /** public and admin lists of one product's photos */
@@ -46,16 +37,16 @@ export const QC_REASON_MAX = 500;
 
 export const QC_MESSAGES = {
   // storefront (docs/product/storefront.md 5, 8)
-  tooManyFiles: "Maximum 10 files allowed",
+  tooManyFiles: QC_SELECTION_MESSAGES.tooManyFiles,
   invalidType: (file: string) => `${file}: Invalid file type. Only JPG, PNG, WEBP allowed`,
-  tooLarge: (file: string) => `${file}: File too large. Maximum 10MB`,
+  tooLarge: QC_SELECTION_MESSAGES.tooLarge,
+  tooManyPixels: (file: string, maxPixels: number) => `${file}: Image too large. Maximum ${maxPixels / 1_000_000} megapixels`,
   /** the same file sent again by its uploader for the same product (its SHA-256 is known) */
   duplicate: (file: string) => `${file}: You have already uploaded this photo for this product`,
-  noValidFiles: "No valid files selected",
+  noValidFiles: QC_SELECTION_MESSAGES.noValidFiles,
   productIdMissing: "Product ID missing, cannot upload QC images",
-  limitReached: `Upload limit reached (${QC_LIMITS.perUserPerProduct}/${QC_LIMITS.perUserPerProduct})`,
-  onlyMore: (remaining: number, used: number) =>
-    `You can only upload ${remaining} more photos (${used}/${QC_LIMITS.perUserPerProduct} already uploaded)`,
+  limitReached: QC_SELECTION_MESSAGES.limitReached,
+  onlyMore: QC_SELECTION_MESSAGES.onlyMore,
   uploadFailed: "Failed to upload QC images",
   noPhotos: "No QC photos available.",
   tooManyRequests: "Too many requests, please try again later",
@@ -93,39 +84,6 @@ export function reviewFailureText(message: string): string {
   if (message.includes("already processed")) return QC_MESSAGES.alreadyProcessedZh;
   if (message.toLowerCase().includes("not found")) return QC_MESSAGES.imageNotFoundZh;
   return QC_MESSAGES.operationFailed;
-}
-
-/** How many more photos a non-admin user may send for a product, and the message when none or too few. */
-export function allowance(used: number): { remaining: number; message: string | null } {
-  const remaining = Math.max(0, QC_LIMITS.perUserPerProduct - used);
-  return { remaining, message: remaining === 0 ? QC_MESSAGES.limitReached : null };
-}
-
-/**
- * The browser's check of a selection before it is sent: what it can know as the server
- * does (each file's size, the count of the selection, the user's allowance). Whether a
- * file is a JPG, PNG or WEBP is not among them: the server reads the content (a PNG named
- * .gif is a PNG, a text file named .png is not an image), the browser only guesses from
- * the name, so it leaves that to the server's answer.
- */
-export function checkSelection(
-  files: ReadonlyArray<{ name: string; type: string; size: number }>,
-  options: { used: number | null },
-): { valid: number; errors: string[] } {
-  if (files.length > QC_LIMITS.filesPerBatch) return { valid: 0, errors: [QC_MESSAGES.tooManyFiles] };
-  const errors: string[] = [];
-  let valid = 0;
-  for (const file of files) {
-    if (file.size > QC_LIMITS.fileBytes) errors.push(QC_MESSAGES.tooLarge(file.name));
-    else valid += 1;
-  }
-  if (valid === 0) return { valid, errors: [...errors, QC_MESSAGES.noValidFiles] };
-  if (options.used !== null) {
-    const { remaining } = allowance(options.used);
-    if (remaining === 0) return { valid: 0, errors: [QC_MESSAGES.limitReached] };
-    if (valid > remaining) return { valid: 0, errors: [QC_MESSAGES.onlyMore(remaining, options.used)] };
-  }
-  return { valid, errors };
 }
 
 /**

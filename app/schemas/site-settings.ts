@@ -25,8 +25,11 @@ export type SiteSettings = Record<SiteSettingKey, string>;
 export const BOOLEAN_SETTING_KEYS: readonly SiteSettingKey[] = ["ad_banner_enabled", "show_external_products"];
 
 /** Fallbacks used when a row is missing or empty (spec: "default site name ... exist"). */
+/** The site's name until one is set (on its own: the pages' scripts need only this one). */
+export const DEFAULT_SITE_NAME = "QC Finder";
+
 export const SITE_SETTING_FALLBACKS: Pick<SiteSettings, "site_name" | "site_title" | "site_description" | "site_keywords"> = {
-  site_name: "QC Finder",
+  site_name: DEFAULT_SITE_NAME,
   site_title: "QC Finder – find and check products from Weidian, Taobao, Tmall and 1688",
   site_description:
     "Search products from Weidian, Taobao, Tmall and 1688, compare prices in your currency and check real quality-control photos before you buy through a shopping agent.",

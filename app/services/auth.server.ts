@@ -28,6 +28,8 @@ import { checkCaptcha } from "./captcha.server";
 import { issueCode, redeemCode } from "./codes.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./crypto.server";
 import { queueMail, renderMail } from "./mailer.server";
+import { translatorFor } from "~/i18n/i18n.server";
+import { STOREFRONT_LANGUAGE, type Language } from "~/i18n/languages";
 import { setPassword } from "./passwords.server";
 import {
   assertCodeSendingAllowed,
@@ -45,43 +47,56 @@ async function siteFacts() {
   return { siteName: toSiteInfo(settings).site_name, baseUrl: siteBaseUrl(settings) };
 }
 
-/** Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send). */
-async function mailCode(to: string, kind: "register" | "verify" | "reset" | "change", code: string, returnTo?: string) {
+/**
+ * Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send),
+ * in the language of the reader whose request causes it.
+ */
+async function mailCode(
+  to: string,
+  kind: "register" | "verify" | "reset" | "change",
+  code: string,
+  returnTo?: string,
+  language: Language = STOREFRONT_LANGUAGE,
+) {
   const { siteName, baseUrl } = await siteFacts();
+  const t = translatorFor(language);
+  const values = { code, site: siteName };
   // the registration's second step, the address filled in (and where the shopper was going)
   const registerStep = new URLSearchParams({ step: "2", email: to, ...(returnTo ? { redirectTo: returnTo } : {}) });
   const texts = {
     register: {
-      subject: `${code} is your ${siteName} verification code`,
-      heading: "Confirm your e-mail address",
-      intro: `Enter this code on the registration page to create your ${siteName} account.`,
-      link: { href: `${baseUrl}/register?${registerStep}`, label: "Enter the code and finish" },
+      subject: t("email.code.registerSubject", values),
+      heading: t("email.code.registerHeading"),
+      intro: t("email.code.registerIntro", values),
+      link: { href: `${baseUrl}/register?${registerStep}`, label: t("email.code.registerLink") },
     },
     verify: {
-      subject: `${code} is your ${siteName} verification code`,
-      heading: "Verify your e-mail address",
-      intro: "Enter this code to verify your e-mail address.",
-      link: { href: `${baseUrl}/verify-email?email=${encodeURIComponent(to)}`, label: "Verify my e-mail" },
+      subject: t("email.code.verifySubject", values),
+      heading: t("email.code.verifyHeading"),
+      intro: t("email.code.verifyIntro"),
+      link: { href: `${baseUrl}/verify-email?email=${encodeURIComponent(to)}`, label: t("email.code.verifyLink") },
     },
     reset: {
-      subject: `${code} is your ${siteName} password reset code`,
-      heading: "Reset your password",
-      intro: "Enter this code to choose a new password. If you did not ask for it, you can ignore this e-mail.",
-      link: { href: `${baseUrl}/reset-password?email=${encodeURIComponent(to)}`, label: "Reset my password" },
+      subject: t("email.code.resetSubject", values),
+      heading: t("email.code.resetHeading"),
+      intro: t("email.code.resetIntro"),
+      link: { href: `${baseUrl}/reset-password?email=${encodeURIComponent(to)}`, label: t("email.code.resetLink") },
     },
     change: {
-      subject: `${code} is your ${siteName} code to confirm your new e-mail`,
-      heading: "Confirm your new e-mail address",
-      intro: "Enter this code on your profile page to start using this address for your account.",
-      link: { href: `${baseUrl}/profile`, label: "Open my profile" },
+      subject: t("email.code.changeSubject", values),
+      heading: t("email.code.changeHeading"),
+      intro: t("email.code.changeIntro"),
+      link: { href: `${baseUrl}/profile`, label: t("email.code.changeLink") },
     },
   }[kind];
   const body = renderMail({
     siteName,
     heading: texts.heading,
-    paragraphs: [texts.intro, "The code expires in 10 minutes and works once."],
+    paragraphs: [texts.intro, t("email.code.expires")],
     code,
+    codeLabel: t("email.code.codeLabel"),
     link: texts.link,
+    signOff: t("email.signOff", { site: siteName }),
   });
   queueMail({ to, subject: texts.subject, ...body });
 }
@@ -89,7 +104,7 @@ async function mailCode(to: string, kind: "register" | "verify" | "reset" | "cha
 /** Queues a notice without a code, to the owner of an address someone else tried to use. */
 async function mailNotice(
   to: string,
-  input: { subject: string; heading: string; paragraphs: string[]; link: { path: string; label: string } },
+  input: { subject: string; heading: string; paragraphs: string[]; link: { path: string; label: string }; signOff?: string },
 ) {
   const { siteName, baseUrl } = await siteFacts();
   const body = renderMail({
@@ -97,6 +112,7 @@ async function mailNotice(
     heading: input.heading,
     paragraphs: input.paragraphs,
     link: { href: `${baseUrl}${input.link.path}`, label: input.link.label },
+    signOff: input.signOff,
   });
   queueMail({ to, subject: input.subject.replace("{site}", siteName), ...body });
 }
@@ -116,6 +132,8 @@ export async function sendRegistrationCode(
   captcha: { captchaId?: string; captchaText?: string } = {},
   /** the page the shopper started from (a path on this site): the mail's link goes back to it */
   returnTo?: string,
+  /** the language of the mail (the reader's) */
+  language: Language = STOREFRONT_LANGUAGE,
 ): Promise<void> {
   // over a limit a captcha would not help: 429 first
   await assertCodeSendingAllowed(email, ip, "register");
@@ -130,19 +148,18 @@ export async function sendRegistrationCode(
   const existing = await findUserByEmail(getDb(), email);
   if (existing) {
     const { siteName } = await siteFacts();
+    const t = translatorFor(language);
     await mailNotice(email, {
-      subject: "Your {site} account",
-      heading: "You already have an account",
-      paragraphs: [
-        `Someone (hopefully you) tried to register at ${siteName} with this e-mail address, which already has an account.`,
-        "Log in instead, or reset your password if you have forgotten it.",
-      ],
-      link: { path: "/forgot-password", label: "Reset my password" },
+      subject: t("email.notice.subject", { site: siteName }),
+      heading: t("email.notice.registeredHeading"),
+      paragraphs: [t("email.notice.registeredText", { site: siteName }), t("email.notice.registeredAdvice")],
+      link: { path: "/forgot-password", label: t("email.code.resetLink") },
+      signOff: t("email.signOff", { site: siteName }),
     });
     return;
   }
   const code = await issueCode(email, "register");
-  await mailCode(email, "register", code, returnTo);
+  await mailCode(email, "register", code, returnTo, language);
 }
 
 export async function register(input: { username: string; email: string; password: string; code: string }): Promise<User> {
@@ -233,16 +250,16 @@ export function sessionMaxAge(access: Access): number {
  * address waiting to become a user's new e-mail (when no account has it). Silent for any
  * other address; the answer is the same in every case.
  */
-export async function resendVerification(email: string, ip: string): Promise<void> {
+export async function resendVerification(email: string, ip: string, language: Language = STOREFRONT_LANGUAGE): Promise<void> {
   await limitCodeSending(email, ip, "verify");
   const db = getDb();
   const user = await findUserByEmail(db, email);
   if (user) {
-    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id));
+    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id), undefined, language);
     return;
   }
   const [pending] = await findUsersByPendingEmail(db, email);
-  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id));
+  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id), undefined, language);
 }
 
 /**
@@ -250,25 +267,24 @@ export async function resendVerification(email: string, ip: string): Promise<voi
  * address gets a code, or, when it already has an account, its owner gets a notice and no
  * code is issued. The caller answers "code sent" either way.
  */
-export async function startEmailChange(user: User, newEmail: string, ip: string): Promise<void> {
+export async function startEmailChange(user: User, newEmail: string, ip: string, language: Language = STOREFRONT_LANGUAGE): Promise<void> {
   // per account too: a session on a shared address could otherwise mail any number of strangers
   await limitEmailChanges(user.id);
   await limitCodeSending(newEmail, ip, "change");
   const owner = await findUserByEmail(getDb(), newEmail);
   if (owner && owner.id !== user.id) {
     const { siteName } = await siteFacts();
+    const t = translatorFor(language);
     await mailNotice(newEmail, {
-      subject: "Your {site} account",
-      heading: "Someone tried to use your e-mail address",
-      paragraphs: [
-        `Someone asked to move another ${siteName} account to this e-mail address, which already has an account. Nothing was changed.`,
-        "If it was you, log in to the account that has this address. If not, you can ignore this e-mail.",
-      ],
-      link: { path: "/login", label: "Log in" },
+      subject: t("email.notice.subject", { site: siteName }),
+      heading: t("email.notice.changeHeading"),
+      paragraphs: [t("email.notice.changeText", { site: siteName }), t("email.notice.changeAdvice")],
+      link: { path: "/login", label: t("email.notice.logIn") },
+      signOff: t("email.signOff", { site: siteName }),
     });
     return;
   }
-  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id));
+  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id), undefined, language);
 }
 
 const invalidCode = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
@@ -313,11 +329,11 @@ async function applyEmailChange(userId: number, email: string): Promise<User> {
 // ---------------------------------------------------------------- password reset
 
 /** Mails a reset code when the address has an account; the answer (and its time) never tells. */
-export async function sendResetCode(email: string, ip: string): Promise<void> {
+export async function sendResetCode(email: string, ip: string, language: Language = STOREFRONT_LANGUAGE): Promise<void> {
   await limitCodeSending(email, ip, "reset");
   const user = await findUserByEmail(getDb(), email);
   if (!user) return;
-  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id));
+  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id), undefined, language);
 }
 
 /**

@@ -11,6 +11,7 @@ import { ApiError, type FieldError } from "~/lib/api.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
 import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
+import { serializeOn } from "~/models/sql-dialect.server";
 import { log } from "~/lib/log.server";
 import { answerDependsOn } from "~/lib/request-scope.server";
 import type { Access } from "~/lib/permissions";
@@ -575,8 +576,8 @@ export function categoryJson(category: Category | CategoryWithCount) {
   };
 }
 
-export async function getCategory(id: number): Promise<Category> {
-  const category = await findCategory(getDb(), id);
+export async function getCategory(id: number, db: DB = getDb()): Promise<Category> {
+  const category = await findCategory(db, id);
   if (!category) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
   return category;
 }
@@ -585,33 +586,49 @@ const categoryError = (field: string, message: string, status = 400) =>
   new ApiError(status, message, status === 404 ? "NOT_FOUND" : status === 409 ? "CONFLICT" : "VALIDATION_ERROR", [{ field, message }]);
 
 /** Only top-level categories other than itself can be a parent (one level of nesting). */
-async function assertParentAllowed(parentId: number | null | undefined, selfId?: number): Promise<void> {
+async function assertParentAllowed(db: DB, parentId: number | null | undefined, selfId?: number): Promise<void> {
   if (!parentId) return;
   if (parentId === selfId) throw categoryError("parent_id", M.categoryParentInvalid);
-  const parent = await findCategory(getDb(), parentId);
+  const parent = await findCategory(db, parentId);
   if (!parent) throw categoryError("parent_id", M.categoryNotFound);
   if (parent.parentId !== null) throw categoryError("parent_id", M.categoryParentInvalid);
-  if (selfId !== undefined && (await countChildren(getDb(), selfId)) > 0) {
+  if (selfId !== undefined && (await countChildren(db, selfId)) > 0) {
     // a category with subcategories stays at the top: one level only
     throw categoryError("parent_id", M.categoryParentInvalid);
   }
 }
 
 /** Two categories side by side with one name could not be told apart in a menu or a filter. */
-async function assertNameFree(name: string, parentId: number | null, selfId?: number): Promise<void> {
-  const taken = await findSiblingNamed(getDb(), name, parentId, selfId);
+async function assertNameFree(db: DB, name: string, parentId: number | null, selfId?: number): Promise<void> {
+  const taken = await findSiblingNamed(db, name, parentId, selfId);
   if (taken) throw categoryError("name", M.categoryNameTaken(taken.name), 409);
+}
+
+/**
+ * A change to the categories' names or nesting checks the others first, then writes:
+ * such changes take turns (one transaction at a time, across instances on PostgreSQL), so
+ * a double submit cannot make two categories of one name, nor two moves a three-level tree.
+ */
+function categoryWrite<T>(work: (db: DB) => Promise<T>): Promise<T> {
+  return getDb()
+    .transaction()
+    .execute(async (trx) => {
+      await serializeOn(trx, "categories");
+      return work(trx);
+    });
 }
 
 export async function createCategory(body: CategoryBody, actor: Actor): Promise<Category> {
   assertMay(actor, { permission: "product.create" });
-  await assertParentAllowed(body.parent_id);
-  await assertNameFree(body.name, body.parent_id ?? null);
-  const category = await insertCategory(getDb(), {
-    name: body.name,
-    description: body.description ?? null,
-    parentId: body.parent_id ?? null,
-    sortOrder: body.sort_order ?? 0,
+  const category = await categoryWrite(async (db) => {
+    await assertParentAllowed(db, body.parent_id);
+    await assertNameFree(db, body.name, body.parent_id ?? null);
+    return insertCategory(db, {
+      name: body.name,
+      description: body.description ?? null,
+      parentId: body.parent_id ?? null,
+      sortOrder: body.sort_order ?? 0,
+    });
   });
   catalogueChanged();
   return category;
@@ -624,30 +641,35 @@ export async function updateCategoryByAdmin(
   actor: Actor,
 ): Promise<{ category: Category; changed: boolean }> {
   assertMay(actor, { permission: "product.edit" });
-  const current = await getCategory(id);
-  const changes: Parameters<typeof updateCategory>[2] = {};
-  if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
-  if (body.description !== undefined && (body.description ?? null) !== current.description) changes.description = body.description ?? null;
-  if (body.parent_id !== undefined && (body.parent_id ?? null) !== current.parentId) {
-    await assertParentAllowed(body.parent_id, id);
-    changes.parentId = body.parent_id ?? null;
-  }
-  if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
-  if (Object.keys(changes).length === 0) return { category: current, changed: false };
-  if (changes.name !== undefined || changes.parentId !== undefined) {
-    await assertNameFree(changes.name ?? current.name, changes.parentId !== undefined ? changes.parentId : current.parentId, id);
-  }
-  const category = (await updateCategory(getDb(), id, changes))!;
-  catalogueChanged();
-  return { category, changed: true };
+  const answer = await categoryWrite(async (db) => {
+    const current = await getCategory(id, db);
+    const changes: Parameters<typeof updateCategory>[2] = {};
+    if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
+    if (body.description !== undefined && (body.description ?? null) !== current.description)
+      changes.description = body.description ?? null;
+    if (body.parent_id !== undefined && (body.parent_id ?? null) !== current.parentId) {
+      await assertParentAllowed(db, body.parent_id, id);
+      changes.parentId = body.parent_id ?? null;
+    }
+    if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
+    if (Object.keys(changes).length === 0) return { category: current, changed: false };
+    if (changes.name !== undefined || changes.parentId !== undefined) {
+      await assertNameFree(db, changes.name ?? current.name, changes.parentId !== undefined ? changes.parentId : current.parentId, id);
+    }
+    return { category: (await updateCategory(db, id, changes))!, changed: true };
+  });
+  if (answer.changed) catalogueChanged();
+  return answer;
 }
 
 /** Deletes a category without subcategories; its products become uncategorised. */
 export async function deleteCategoryByAdmin(id: number, actor: Actor): Promise<void> {
   assertMay(actor, { permission: "product.delete" });
-  await getCategory(id);
-  if ((await countChildren(getDb(), id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
-  await deleteCategory(getDb(), id);
+  await categoryWrite(async (db) => {
+    await getCategory(id, db);
+    if ((await countChildren(db, id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
+    await deleteCategory(db, id);
+  });
   catalogueChanged();
 }
 

@@ -14,7 +14,7 @@ import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import type { JobDefinition } from "~/services/jobs.server";
 import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
-import { RATE_MESSAGES } from "~/schemas/catalogue-rules";
+import { RATE_MESSAGES } from "~/schemas/catalogue-messages";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
 import { assertMay, type Actor } from "./permissions.server";
 

@@ -281,16 +281,21 @@ export function renderMail(input: {
   heading: string;
   paragraphs: string[];
   code?: string;
+  /** the word before the code in the text part ("Code", in the mail's language) */
+  codeLabel?: string;
   link?: { href: string; label: string };
   footer?: string;
+  /** the closing line ("— {site}", in the mail's language) */
+  signOff?: string;
 }): { text: string; html: string } {
+  const signOff = input.signOff ?? `— ${input.siteName}`;
   const text = [
     input.heading,
     "",
     ...input.paragraphs.flatMap((p) => [p, ""]),
-    ...(input.code ? [`Code: ${input.code}`, ""] : []),
+    ...(input.code ? [`${input.codeLabel ?? "Code"}: ${input.code}`, ""] : []),
     ...(input.link ? [`${input.link.label}: ${input.link.href}`, ""] : []),
-    `— ${input.siteName}`,
+    signOff,
     ...(input.footer ? ["", input.footer] : []),
   ].join("\n");
   const html = `<!doctype html><html><body style="margin:0;padding:24px;background:#f7f7f5;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1c1c1e">
@@ -299,7 +304,7 @@ export function renderMail(input: {
 ${input.paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
 ${input.code ? `<p style="font-size:32px;font-weight:700;letter-spacing:6px;margin:16px 0;font-family:ui-monospace,monospace">${escapeHtml(input.code)}</p>` : ""}
 ${input.link ? `<p style="margin:16px 0"><a href="${escapeHtml(input.link.href)}" style="background:#0f766e;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(input.link.label)}</a></p>` : ""}
-<p style="margin:16px 0 0;color:#5f6368;font-size:13px">— ${escapeHtml(input.siteName)}</p>
+<p style="margin:16px 0 0;color:#5f6368;font-size:13px">${escapeHtml(signOff)}</p>
 ${input.footer ? `<p style="margin:8px 0 0;color:#5f6368;font-size:12px">${escapeHtml(input.footer)}</p>` : ""}
 </div></body></html>`;
   return { text, html };

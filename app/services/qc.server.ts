@@ -216,7 +216,7 @@ async function sortFiles(files: UploadedFile[]): Promise<{ valid: Candidate[]; e
       continue;
     }
     if (sniffed.pixels > MAX_PIXELS) {
-      errors.push({ field: name, message: `${name}: Image too large. Maximum ${MAX_PIXELS / 1_000_000} megapixels` });
+      errors.push({ field: name, message: M.tooManyPixels(name, MAX_PIXELS) });
       continue;
     }
     valid.push({ file, name, hash: await fileHash(file) });

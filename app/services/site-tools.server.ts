@@ -53,24 +53,24 @@ export function validateSettingsChanges(input: unknown): Partial<Record<SiteSett
   const values: Partial<Record<SiteSettingKey, string>> = {};
   for (const [key, raw] of entries) {
     if (!isKnownKey(key)) {
-      errors.push({ field: key, message: `Unknown setting: ${key}` });
+      errors.push({ field: key, message: SETTINGS_MESSAGES.unknownSetting(key) });
       continue;
     }
     if (BOOLEAN_SETTING_KEYS.includes(key)) {
       const text = typeof raw === "boolean" ? String(raw) : typeof raw === "string" ? raw.trim().toLowerCase() : "";
-      if (text !== "true" && text !== "false") errors.push({ field: key, message: `${key} ${SETTINGS_MESSAGES.booleanValue}` });
+      if (text !== "true" && text !== "false") errors.push({ field: key, message: SETTINGS_MESSAGES.booleanValue(key) });
       else values[key] = text;
       continue;
     }
     if (raw !== null && typeof raw !== "string") {
-      errors.push({ field: key, message: `${key} ${SETTINGS_MESSAGES.notText}` });
+      errors.push({ field: key, message: SETTINGS_MESSAGES.notText(key) });
       continue;
     }
     const multiline = MULTILINE_KEYS.includes(key);
     const text = multiline ? (raw ?? "").replace(/\r\n?/g, "\n") : (raw ?? "").trim();
     const max = multiline ? MAX_LENGTH.multiline : MAX_LENGTH.single;
     if (text.length > max) {
-      errors.push({ field: key, message: `${key} must be at most ${max} characters` });
+      errors.push({ field: key, message: SETTINGS_MESSAGES.tooLong(key, max) });
       continue;
     }
     if (URL_SETTING_KEYS.includes(key) && text !== "" && !isHttpUrl(text)) {

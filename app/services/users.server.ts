@@ -48,6 +48,7 @@ import {
 import type { UserUpdate } from "../../db/schema";
 import { hashPassword, verifyPassword } from "./crypto.server";
 import { startEmailChange } from "./auth.server";
+import type { Language } from "~/i18n/languages";
 import { setPassword } from "./passwords.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
 import { limitAvatarUploads, loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
@@ -229,6 +230,8 @@ export async function updateOwnProfile(
   user: User,
   changes: ProfileChanges,
   ip: string,
+  /** the language of the code mail (the reader's) */
+  language?: Language,
 ): Promise<{ user: User; usernameChanged: boolean; emailChangePending: boolean }> {
   const db = getDb();
   const update: Omit<UserUpdate, "id"> = {};
@@ -244,7 +247,7 @@ export async function updateOwnProfile(
   const newEmail = changes.email !== undefined && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
   if (newEmail) {
     // counted (429 over the limits) and mailed before anything is saved
-    await startEmailChange(user, newEmail, ip);
+    await startEmailChange(user, newEmail, ip, language);
     update.pending_email = newEmail;
   }
   let updated = user;

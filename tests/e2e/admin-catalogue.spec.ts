@@ -130,7 +130,7 @@ test.describe("catalogue back office", () => {
     await page.getByRole("link", { name: "Add category" }).click();
     const dialog = page.getByRole("dialog", { name: "Add category" });
     await dialog.getByRole("button", { name: "Create category" }).click();
-    await expect(dialog.getByText("分类名称是必填的")).toBeVisible();
+    await expect(dialog.getByText("Category name is required.")).toBeVisible();
     // a name its neighbour already has is refused on the field, whatever the case
     await dialog.getByLabel("Name").fill(`${prefix} FIRST`);
     await dialog.getByRole("button", { name: "Create category" }).click();
@@ -191,12 +191,12 @@ test.describe("catalogue back office", () => {
 
     await page.getByRole("link", { name: `Delete ${names[0]}` }).click();
     await page.getByRole("dialog", { name: "Delete product" }).getByRole("button", { name: "Delete product" }).click();
-    await expect(toast(page, "商品删除成功")).toBeVisible();
+    await expect(toast(page, "The product was deleted.")).toBeVisible();
     await expect(page.getByText(names[0])).toHaveCount(0);
 
     // nothing chosen: asked to choose
     await page.getByRole("button", { name: "Delete selected" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "请先选择要删除的商品" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Select the products to delete first." })).toBeVisible();
     if (testInfo.project.name === "no-js") {
       await page.getByLabel(`Select ${names[1]}`).check();
       await page.getByLabel(`Select ${names[2]}`).check();
@@ -208,7 +208,7 @@ test.describe("catalogue back office", () => {
     const confirm = page.getByRole("dialog", { name: "Delete 2 products?" });
     await expect(confirm).toContainText(names[1]);
     await confirm.getByRole("button", { name: "Delete 2 products" }).click();
-    await expect(toast(page, "成功删除 2 个商品")).toBeVisible();
+    await expect(toast(page, "Deleted 2 products")).toBeVisible();
     await expect(page.getByText(`No products match “${tag}”.`)).toBeVisible();
   });
 
@@ -219,7 +219,7 @@ test.describe("catalogue back office", () => {
     try {
       await page.getByLabel(/1 USD/).fill("5");
       await page.getByRole("button", { name: "Save manual rates" }).click();
-      await expect(toast(page, "手动汇率已保存")).toBeVisible();
+      await expect(toast(page, "Manual exchange rates saved.")).toBeVisible();
       await expect(page.getByText("Manual", { exact: true })).toBeVisible();
       await expect(page.getByLabel(/1 USD/)).toHaveValue("5");
 
@@ -254,7 +254,7 @@ test.describe("catalogue back office", () => {
       else await box.uncheck();
       // with JavaScript the switch saves itself; without, the Save button sends it
       if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Save", exact: true }).click();
-      await expect(toast(page, "外部商品显示设置已保存")).toBeVisible();
+      await expect(toast(page, "External product display setting saved")).toBeVisible();
       await expect(page.getByText(on ? "External products are shown." : "External products are hidden.")).toBeVisible();
     };
     try {

@@ -30,7 +30,7 @@ test.describe("site settings", () => {
     await page.getByLabel("Button link").fill("https://agent.example/join");
     await page.getByRole("button", { name: "Save settings" }).click();
 
-    await expect(page.getByRole("status").filter({ hasText: "设置保存成功" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved." })).toBeVisible();
     await expect(page).toHaveURL(/tab=ad/);
     await expect(page.getByLabel("Banner title")).toHaveValue("Ship with us");
     await expect(page.locator(".site-header__brand")).toHaveText(siteName);
@@ -43,11 +43,11 @@ test.describe("site settings", () => {
     await expect(banner.getByRole("link", { name: "Join" })).toHaveAttribute("href", "https://agent.example/join");
   });
 
-  test("refuses a link that is not a full http(s) URL with '保存设置失败'", async ({ page }) => {
+  test("refuses a link that is not a full http(s) URL with 'Failed to save the settings'", async ({ page }) => {
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/site-settings?tab=ad");
     await page.getByLabel("Button link").fill("ftp://files.example/banner");
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "保存设置失败" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to save the settings" })).toBeVisible();
     // the tab holding the error is the one shown
     await expect(page.getByLabel("Button link")).toBeVisible();
     await expect(page.getByLabel("Button link")).toHaveAttribute("aria-invalid", "true");
@@ -63,17 +63,17 @@ test.describe("site settings", () => {
     await expect(page.getByRole("link", { name: "Open /robots.txt" })).toHaveAttribute("href", "/robots.txt");
 
     await page.getByRole("button", { name: "Generate sitemap" }).click();
-    await expect(page.getByRole("status").filter({ hasText: /网站地图生成成功: \d+ URLs in [\d.]+ ms/ })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: /Sitemap generated: \d+ URLs in [\d.]+ ms/ })).toBeVisible();
 
     await page.getByRole("button", { name: "Test robots.txt" }).click();
-    const report = page.getByRole("status").filter({ hasText: "robots.txt 测试成功" });
+    const report = page.getByRole("status").filter({ hasText: "robots.txt test passed" });
     await expect(report).toBeVisible();
     await expect(report).toContainText(/Sitemap: http:\/\/\S+\/sitemap\.xml/);
     await expect(report).toContainText("answered HTTP 200");
 
     setSetting("robots_txt", "User-agent: *\nDisalow: /admin");
     await page.getByRole("button", { name: "Test robots.txt" }).click();
-    const failure = page.getByRole("alert").filter({ hasText: "测试 robots.txt 失败" });
+    const failure = page.getByRole("alert").filter({ hasText: "The robots.txt test failed" });
     await expect(failure).toBeVisible();
     await expect(failure).toContainText('unknown directive "Disalow"');
   });

@@ -54,12 +54,15 @@ test.describe("admin user management", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("This username is already taken")).toBeVisible();
 
-    // the password reset checks its length ('密码长度至少6位字符') and then applies
+    // the password reset checks its length ('The password must be at least 6 characters long.') and then applies
     await page.getByLabel("New password", { exact: true }).fill("12345");
     await page.getByLabel("Confirm new password").fill("12345");
     await page.getByLabel("Reset this user's password?").check();
     await page.getByRole("button", { name: "Reset password" }).click();
-    await expect(page.getByText("密码长度至少6位字符")).toBeVisible();
+    await expect(page.getByText("The password must be at least 6 characters long.")).toBeVisible();
+    // the refusal gives the form back without the passwords: typing before they are gone would be lost
+    await expect(page.getByLabel("New password", { exact: true })).toHaveValue("");
+    await expect(page.getByLabel("Confirm new password")).toHaveValue("");
     await page.getByLabel("New password", { exact: true }).fill("second-pass-2");
     await page.getByLabel("Confirm new password").fill("second-pass-2");
     await page.getByLabel("Reset this user's password?").check();
@@ -143,6 +146,7 @@ test.describe("admin user management", () => {
     await expect(dialog.getByText(`Line 2 (${a}): This username is already taken`)).toBeVisible();
 
     await dialog.getByRole("link", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     const search = page.locator(".admin-search");
     await search.getByLabel("Search by username or email").fill(`_${testInfo.project.name.replace(/[^a-z]/gi, "")}_`);
     await search.getByRole("button", { name: "Search" }).click();

@@ -428,7 +428,7 @@ test.describe("email marketing for a visitor", () => {
 });
 
 test.describe("editing a campaign that is not a draft", () => {
-  test("the edit dialog says '只有草稿状态的活动可以编辑'", async ({ page, request }, testInfo) => {
+  test("the edit dialog says 'Only campaigns in draft status can be edited'", async ({ page, request }, testInfo) => {
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, BASE);
     const name = uniqueName(testInfo, "noedit");
     const login = await request.post("/api/auth/login", { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
@@ -443,7 +443,7 @@ test.describe("editing a campaign that is not a draft", () => {
     try {
       await page.goto(`${BASE}/campaigns/${id}?modal=edit`);
       const dialog = page.getByRole("dialog", { name: "Edit campaign" });
-      await expect(dialog.getByRole("alert")).toHaveText("只有草稿状态的活动可以编辑");
+      await expect(dialog.getByRole("alert")).toHaveText("Only campaigns in draft status can be edited");
       await expect(dialog.getByLabel("Name")).toHaveCount(0);
     } finally {
       await request.post(`/api/email/campaigns/${id}/unschedule`, { headers });

@@ -23,12 +23,30 @@ export function setSetting(key: string, value: string) {
 }
 
 export const test = base.extend<{
+  /** with JavaScript, each page.goto() returns once the page has hydrated (app/root.tsx marks it) */
+  page: import("@playwright/test").Page;
   /** Patterns of console errors a test expects (e.g. the browser's note on a 404 page). */
   allowedConsoleErrors: RegExp[];
   failOnConsoleError: void;
 }>({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled) {
+      // a page hydrates once its language's texts have come (decision 031): a change made
+      // before then is the server page's, whose selects wait for their button
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 10_000 }).catch(() => undefined);
+        return response;
+      };
+    }
+    await use(page);
+  },
   allowedConsoleErrors: async ({}, use) => {
-    await use([]);
+    // Remix logs the AbortError of a page's data fetch that a newer navigation cut short
+    // (a click while the previous page is still loading, as people do); the newer page
+    // wins and nothing is lost, so it is not a fault of the page
+    await use([/^signal is aborted without reason$/]);
   },
   failOnConsoleError: [
     async ({ page, allowedConsoleErrors }, use) => {

@@ -39,7 +39,7 @@ test.describe("the product form", () => {
 
     await page.getByLabel("Product link or id").fill(`https://weidian.com/item.html?itemID=${itemId}`);
     await page.getByRole("button", { name: "导入 Import" }).click();
-    await expect(page.getByRole("status").filter({ hasText: `已导入Weidian商品` })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: `Imported the Weidian item` })).toBeVisible();
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(title);
     await expect(page.getByLabel("Price (CNY, optional)")).toHaveValue("158");
     await expect(page.getByLabel("Platform", { exact: true })).toHaveValue("weidian");

@@ -167,7 +167,7 @@ test.describe("QC photos", () => {
     const dialog = page.getByRole("dialog", { name: "New QC folder" });
     await dialog.getByLabel("Product id").fill("12ab");
     await dialog.getByRole("button", { name: "Open folder" }).click();
-    await expect(dialog.getByText("请输入有效的数字ID")).toBeVisible();
+    await expect(dialog.getByText("Enter a valid numeric ID.")).toBeVisible();
     await dialog.getByLabel("Product id").fill(String(product.id));
     await dialog.getByRole("button", { name: "Open folder" }).click();
     await expect(toast(page, `QC folder: ${product.name}`)).toBeVisible();
@@ -183,7 +183,7 @@ test.describe("QC photos", () => {
     await expect(folder.locator(".admin-qc-tile")).toHaveCount(2);
 
     await folder.getByRole("button", { name: "Delete selected" }).click();
-    await expect(folder.getByText("请选择要删除的图片")).toBeVisible();
+    await expect(folder.getByText("Select the photos to delete.")).toBeVisible();
     await folder.locator(".admin-qc-tile").first().getByRole("checkbox").check();
     await folder.getByRole("button", { name: "Delete selected" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete 1 photo?" });

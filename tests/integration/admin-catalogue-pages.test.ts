@@ -201,7 +201,7 @@ describe("categories", () => {
     expect(dialog).toContain("move or delete them first");
     const refused = await post("/admin/categories?index", cookies.super, { intent: "delete", categoryId: String(parent.id) });
     expect(refused.status).toBe(200);
-    expect(await refused.text()).toContain("删除分类失败");
+    expect(await refused.text()).toContain("Failed to delete the category");
     const lone = await createCategory({ name: unique("Lone ") });
     const deleted = await post("/admin/categories?index", cookies.super, { intent: "delete", categoryId: String(lone.id) });
     expect(await toastAfter(server.url, deleted, cookies.super)).toContain("Category deleted");
@@ -247,7 +247,7 @@ describe("product lists", () => {
       ["ids", String(one.id)],
       ["ids", String(two.id)],
     ]);
-    expect(await toastAfter(server.url, done, cookies.super)).toContain("成功删除 2 个商品");
+    expect(await toastAfter(server.url, done, cookies.super)).toContain("Deleted 2 products");
     expect((await api(server.url, `/api/products/${one.id}`)).status).toBe(404);
     expect((await api(server.url, `/api/products/${two.id}`)).status).toBe(404);
   });
@@ -268,11 +268,17 @@ describe("product lists", () => {
     const single = await post("/admin/products?index", cookies.super, { intent: "delete", productId: String(imported.id) });
     expect(await single.text()).toContain("Product not found");
     const fromExternal = await post("/admin/external-products", cookies.super, { intent: "delete", productId: String(local.id) });
-    expect(await fromExternal.text()).toContain("删除商品失败: Product not found");
+    expect(await fromExternal.text()).toContain("Failed to delete the product: Product not found");
     const confirm = await post("/admin/products?index", cookies.super, { intent: "bulk-confirm", ids: String(imported.id) });
-    expect(await confirm.text()).toContain("请先选择要删除的商品");
+    expect(await confirm.text()).toContain("Select the products to delete first.");
+    // the spec's words for a Chinese reader
+    const chinese = await post("/admin/products?index", `${cookies.super}; lang=zh-CN`, {
+      intent: "bulk-confirm",
+      ids: String(imported.id),
+    });
+    expect(await chinese.text()).toContain("请先选择要删除的商品");
     const bulk = await post("/admin/external-products", cookies.super, { intent: "bulk-delete", ids: String(local.id) });
-    expect(await toastAfter(server.url, bulk, cookies.super)).toContain("批量删除失败: Product not found");
+    expect(await toastAfter(server.url, bulk, cookies.super)).toContain("Bulk delete failed: Product not found");
     expect((await api(server.url, `/api/products/${local.id}?incrementView=false`)).status).toBe(200);
     expect((await api(server.url, `/api/products/${imported.id}?incrementView=false`)).status).toBe(200);
   });
@@ -291,7 +297,7 @@ describe("exchange rates and product display", () => {
       CAD: "",
     });
     expect(invalid.status).toBe(200);
-    expect(await invalid.text()).toContain("请输入有效的汇率（正数）");
+    expect(await invalid.text()).toContain("Enter a valid exchange rate (a positive number).");
     expect((await api(server.url, "/api/exchange-rates")).body.data.mode).toBe("automatic");
     const saved = await post("/admin/currency-settings", cookies.super, {
       intent: "save",
@@ -303,7 +309,7 @@ describe("exchange rates and product display", () => {
       AUD: "",
       CAD: "",
     });
-    expect(await toastAfter(server.url, saved, cookies.super)).toContain("手动汇率已保存");
+    expect(await toastAfter(server.url, saved, cookies.super)).toContain("Manual exchange rates saved.");
     const rates = (await api(server.url, "/api/exchange-rates")).body.data;
     expect(rates).toMatchObject({ mode: "manual", rates: { USD: 7.1234, EUR: 8 } });
     const pageHtml = await (await page("/admin/currency-settings", cookies.super)).text();
@@ -321,7 +327,7 @@ describe("exchange rates and product display", () => {
       ((await api(server.url, `/api/products/search?q=${word}`)).body.data as Array<{ id: number }>).map((p) => p.id);
     expect(await search()).toEqual([imported.id]);
     const off = await post("/admin/product-display-settings", cookies.super, { show_external_products: "false" });
-    expect(await toastAfter(server.url, off, cookies.super)).toContain("外部商品显示设置已保存");
+    expect(await toastAfter(server.url, off, cookies.super)).toContain("External product display setting saved");
     try {
       expect(await search()).toEqual([]);
       // a direct link still shows it
@@ -342,7 +348,12 @@ describe("the product form", () => {
     ...skus.flatMap((sku, index) => Object.entries(sku).map(([key, value]) => [`skus[${index}].${key}`, value] as [string, string])),
   ];
   const multipart = (cookie: string, path: string, form: FormData) =>
-    fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, Origin: server.url }, body: form, redirect: "manual" });
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: server.url, "Accept-Language": "en" },
+      body: form,
+      redirect: "manual",
+    });
   const productsNamed = async (name: string) =>
     (
       (await api(server.url, `/api/admin/products?q=${encodeURIComponent(name)}&limit=50`, { token: superToken })).body.items as Array<{

@@ -193,7 +193,7 @@ describe("the product form's import box", () => {
     });
     const before = (await api(server.url, "/api/admin/products?limit=1", { token: admin })).body.totalItems;
     const filled = await text(await importFrom(`https://weidian.com/item.html?itemID=${id}`, cookies.admin));
-    expect(filled).toContain(`已导入Weidian商品 ${id}，请检查后保存。`);
+    expect(filled).toContain(`Imported the Weidian item ${id}: check it, then save.`);
     expect(filled).toContain('value="Imported denim jacket"');
     expect(filled).toContain('value="259"');
     expect(filled).toContain("Blue M");
@@ -214,7 +214,7 @@ describe("the product form's import box", () => {
     });
     fake.shortLink("weidian.info", `s${id}`, `https://weidian.com/item.html?itemID=${id}`);
     const filled = await text(await importFrom(`【微店】https://weidian.info/s${id} 快来看看`));
-    expect(filled).toContain(`已导入Weidian商品 ${id}（店铺：Hoodie Shop），请检查后保存。`);
+    expect(filled).toContain(`Imported the Weidian item ${id} (shop: Hoodie Shop): check it, then save.`);
     expect(filled).toContain('value="Short-linked hoodie"');
     for (const link of [`https://weidian.info/nothing-${id}`, `https://tinyurl.com/p${id}`]) {
       if (link.includes("tinyurl")) fake.shortLink("tinyurl.com", `p${id}`, "http://127.0.0.1:9/admin");

@@ -346,6 +346,24 @@ describe("public product reads", () => {
     expect(await countOf(admin)).toBe(2);
   });
 
+  it("two categories of one name sent at the same moment (a double submit, two instances): one is made, the other refused", async () => {
+    const name = unique("Twice");
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => api(server.url, "/api/admin/categories", { token: admin, body: { name } })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const named = (await api(server.url, "/api/categories")).body.data.filter((c: { name: string }) => c.name === name);
+    expect(named).toHaveLength(1);
+    // and a parent made a child while a child is put under it: one of the two is refused
+    const first = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("First") } })).body.data.id;
+    const second = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Second") } })).body.data.id;
+    const moves = await Promise.all([
+      api(server.url, `/api/admin/categories/${first}`, { token: admin, method: "PUT", body: { parent_id: second } }),
+      api(server.url, `/api/admin/categories/${second}`, { token: admin, method: "PUT", body: { parent_id: first } }),
+    ]);
+    expect(moves.map((move) => move.status).sort()).toEqual([200, 400]);
+  });
+
   it("a parent category's count includes its subcategories' products, as its page and GET /api/products?categoryId list them", async () => {
     const parent = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Parent") } })).body.data.id;
     const child = (await api(server.url, "/api/admin/categories", { token: admin, body: { name: unique("Child"), parent_id: parent } }))

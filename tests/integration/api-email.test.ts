@@ -481,7 +481,7 @@ describe("the admin pages", () => {
 
   it("show a visitor the login-required screen with a button to /login, and a regular user the 403 with the spec's words", async () => {
     for (const path of [...pages, "/admin/email-management/campaigns/1"]) {
-      const visitor = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      const visitor = await fetch(`${server.url}${path}`, { redirect: "manual", headers: { "Accept-Language": "en" } });
       expect(visitor.status, path).toBe(401);
       const html = await visitor.text();
       expect(html).toContain("Login required");

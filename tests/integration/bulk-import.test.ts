@@ -33,7 +33,12 @@ afterAll(async () => {
 });
 
 const multipart = (path: string, form: FormData, who = cookie) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: who, Origin: server.url }, body: form, redirect: "manual" });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { Cookie: who, Origin: server.url, "Accept-Language": "en" },
+    body: form,
+    redirect: "manual",
+  });
 
 /** Starts an import; answers its page's path. */
 async function start(form: FormData | Record<string, string>): Promise<string> {

@@ -85,23 +85,35 @@ describe("browser bundle", () => {
     }
   });
 
-  it("loads at most 100 KB of gzipped JavaScript on the pages visitors read (catalogue and blog)", () => {
+  // The pages visitors read hydrate with the texts they came with (decision 031: JSON in
+  // the page, app/i18n/page-texts.tsx); their language's catalogue and the message pairs
+  // come after, by import(), for the pages they go to next. So what a reading page loads
+  // before it works is its scripts alone, and no catalogue is among them. The product
+  // target is 100 KB (npm run bench, "product page JS").
+  it("loads at most 100 KB of gzipped scripts on the pages visitors read (catalogue and blog), with no catalogue among them", () => {
     expect(readingPages).toEqual(
       expect.arrayContaining(["routes/blog.$slug", "routes/blog._index", "routes/product.$id", "routes/search"]),
     );
+    const TEXTS = /^app\/i18n\/(catalogues\/|messages\.ts$)/;
     for (const id of readingPages) {
-      const total = pageScripts(id).reduce((sum, url) => sum + gzipped(url), 0);
-      expect(total, `${id}: ${(total / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(100 * 1024);
+      const urls = pageScripts(id);
+      const scriptsOnly = urls.reduce((sum, url) => sum + gzipped(url), 0);
+      expect(scriptsOnly, `${id}: ${(scriptsOnly / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(100 * 1024);
+      const texts = urls.flatMap((url) => Object.keys(outputOf(url)?.inputs ?? {}).filter((input) => TEXTS.test(input)));
+      expect(texts, id).toEqual([]);
     }
+    // they are in chunks of their own, loaded on demand
+    const textChunks = scripts.filter(([, output]) => Object.keys(output.inputs).some((input) => TEXTS.test(input)));
+    expect(textChunks.length).toBeGreaterThanOrEqual(4);
+    for (const [file] of textChunks) expect(onDemand.has(file), file).toBe(true);
   });
 
-  // The cap on everything together (mostly the back office) moved from 600 to 640 KB with
-  // issue 20 (campaign start buttons, template tests, the viewer, the sign-up return; at
-  // 617 KB after the viewer was moved out to load on demand). The per-page caps above and
-  // below are unchanged; issue 21's one admin list component is where it shrinks again.
-  it("stays under 640 KB of minified JavaScript in all, apart from what loads on demand (the editor, under 500 KB)", () => {
+  // 680 KB with issue 25 (at 664 KB): every screen's texts became keys and translator
+  // calls, and esbuild split the shared code into more chunks (8 KB of their overhead);
+  // the catalogues (both languages, storefront and back office) load on demand.
+  it("stays under 680 KB of minified JavaScript in all, apart from what loads on demand (the editor, under 500 KB)", () => {
     const eager = scripts.filter(([file]) => !onDemand.has(file)).reduce((sum, [, output]) => sum + output.bytes, 0);
-    expect(eager).toBeLessThan(640 * 1024);
+    expect(eager).toBeLessThan(680 * 1024);
     for (const file of onDemand) expect(metafile.outputs[file].bytes, file).toBeLessThan(500 * 1024);
   });
 

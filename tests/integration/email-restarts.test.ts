@@ -143,7 +143,7 @@ describe("a campaign run across restarts", () => {
 
     // the campaign page says so
     const page = await fetch(`${again.url}/admin/email-management/campaigns/${created.id}`, {
-      headers: { Cookie: await adminCookie(again.url) },
+      headers: { Cookie: await adminCookie(again.url), "Accept-Language": "en" },
     });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(

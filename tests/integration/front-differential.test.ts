@@ -150,6 +150,42 @@ describe("the front gives what the app renders", () => {
     expect(chosen((await rawGet(server.port, product.url, { Cookie: "agent=2" })).body)).toBe("2");
   });
 
+  it("keys stored pages on the language the app reads (cookie, then Accept-Language), not on the headers' text", async () => {
+    const product = await createProduct({
+      name: "Language keyed product",
+      price_cny: 88,
+      platform: "weidian",
+      platform_item_id: "7412345111",
+    });
+    const langOf = async (headers: Record<string, string>, method = "GET") => {
+      const answer = await request(server.port, method, product.url, headers);
+      expect(answer.status).toBe(200);
+      return { lang: /<html lang="([^"]+)"/.exec(decoded(answer).toString("utf8"))?.[1], cache: answer.headers["x-page-cache"] };
+    };
+    // each asked twice: the second comes from the stored page of that language
+    for (const [headers, expected] of [
+      [{ "Accept-Language": "zh-CN,zh;q=0.9" }, "zh-CN"],
+      [{}, "en"],
+      [{ "Accept-Language": "zh-TW" }, "zh-CN"],
+      [{ "Accept-Language": "fr-FR,fr;q=0.9" }, "en"],
+      [{ "Accept-Language": "en;q=0, zh" }, "zh-CN"],
+      [{ "Accept-Language": "*" }, "en"],
+      [{ Cookie: "lang=zh-CN", "Accept-Language": "en-US" }, "zh-CN"],
+      [{ Cookie: " lang = zh-cn ", "Accept-Encoding": "gzip" }, "zh-CN"],
+      [{ Cookie: "lang=en", "Accept-Language": "zh-CN", "Accept-Encoding": "br" }, "en"],
+      [{ Cookie: "lang=fr", "Accept-Language": "zh" }, "zh-CN"],
+      [{ Cookie: "LANG=zh-CN" }, "en"],
+      [{ Cookie: 'lang="zh-CN"' }, "zh-CN"],
+    ] as Array<[Record<string, string>, string]>) {
+      for (let i = 0; i < 2; i++) expect((await langOf(headers)).lang, `${JSON.stringify(headers)} #${i + 1}`).toBe(expected);
+    }
+    // the stored copies were used, and a monitor's HEAD is answered from them too
+    expect((await langOf({ "Accept-Language": "zh-CN" })).cache).toBe("hit");
+    const head = await request(server.port, "HEAD", product.url, { "Accept-Language": "zh-CN" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+  });
+
   it("passes a seeded random run of real clients' requests and content changes", async () => {
     const seed = Number(process.env.DIFF_SEED ?? Date.now() % 1_000_000);
     const steps = Number(process.env.DIFF_STEPS ?? 450);

@@ -200,7 +200,9 @@ describe("two instances behind a round-robin proxy", () => {
     smtp.behave({});
     instances[sender] = await startInstance();
     routeAll();
-  });
+    // by design it waits out the killed instance's lease (15 s) after the first messages:
+    // its own waits (20 s, 10 s, 60 s) bound it, not the suite's 30 s for a test
+  }, 120_000);
 });
 
 /** How many messages each recipient got. */

@@ -57,7 +57,7 @@ async function photoForm(field: string, files: Array<{ name: string; bytes: Buff
 function postMultipart(path: string, cookie: string | null, body: FormData) {
   return fetch(`${server.url}${path}`, {
     method: "POST",
-    headers: { ...(cookie ? { Cookie: cookie } : {}), Origin: server.url },
+    headers: { ...(cookie ? { Cookie: cookie } : {}), Origin: server.url, "Accept-Language": "en" },
     body,
     redirect: "manual",
   });
@@ -76,7 +76,9 @@ async function adminUpload(productId: number, count: number) {
 const page = (path: string, cookie?: string) => getPage(server.url, path, cookie);
 const post = (path: string, cookie: string, fields: Record<string, string> | Array<[string, string]>) =>
   postForm(server.url, path, cookie, fields);
-const html = async (response: Response) => (await response.text()).replace(/<!-- -->/g, "");
+/** What the page shows: its text without React's separators and without the scripts (the route data holds the raw messages). */
+const html = async (response: Response) =>
+  (await response.text()).replace(/<!-- -->/g, "").replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
 /** The page a redirect leads to, with its toast (React's text separators removed). */
 const after = async (response: Response, cookie: string) => (await toastAfter(server.url, response, cookie)).replace(/<!-- -->/g, "");
 
@@ -281,7 +283,7 @@ describe("the QC screens of the back office", () => {
 
     const none = await post(path, cookies.super, { intent: "delete-confirm" });
     expect(none.status).toBe(200);
-    expect(await html(none)).toContain("请选择要删除的图片");
+    expect(await html(none)).toContain("Select the photos to delete.");
 
     const confirm = await post(path, cookies.super, [
       ["intent", "delete-confirm"],
@@ -327,14 +329,14 @@ describe("the QC screens of the back office", () => {
       "1 photo approved.",
     );
     expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: `reject:${a}` }), reviewer.cookie)).toContain(
-      "图片已被处理，可能被其他管理员操作了",
+      "The photo has already been processed, perhaps by another admin.",
     );
     expect(await after(await post("/admin/qc-review", reviewer.cookie, { intent: "approve:99999999" }), reviewer.cookie)).toContain(
-      "图片不存在或已被删除",
+      "The photo does not exist or has been deleted.",
     );
 
     const none = await post("/admin/qc-review", reviewer.cookie, { intent: "approve-selected" });
-    expect(await html(none)).toContain("请选择要操作的图片");
+    expect(await html(none)).toContain("Select the photos to act on.");
 
     // a reason over 500 characters is refused with the API's own message, never cut short;
     // nothing is reviewed
@@ -368,7 +370,7 @@ describe("the QC screens of the back office", () => {
     ]);
     const message = await after(batch, reviewer.cookie);
     expect(message).toContain("2 photos rejected and deleted.");
-    expect(message).toContain("1 张图片操作失败");
+    expect(message).toContain("1 photo could not be processed.");
     const status = await api(server.url, `/api/qc/products/${item.id}/qc-images/user/status`, { token: shopper.token });
     expect(status.body.data).toMatchObject({ approvedUploads: 1, rejectedUploads: 2, pendingUploads: 0 });
     expect(await html(await page(item.url, shopper.cookie))).toContain("2 of your photos were not approved: Blurry; Blurry");
@@ -379,16 +381,19 @@ describe("the QC screens of the back office", () => {
     const item = await product({ platform: "weidian", platform_item_id: itemId });
     const invalid = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: "12ab" });
     expect(invalid.status).toBe(200);
-    expect(await html(invalid)).toContain("请输入有效的数字ID");
+    expect(await html(invalid)).toContain("Enter a valid numeric ID.");
+    // the spec's words for a Chinese reader
+    const chinese = await post("/admin/qc-manager", `${cookies.super}; lang=zh-CN`, { intent: "new-folder", productId: "12ab" });
+    expect(await html(chinese)).toContain("请输入有效的数字ID");
     for (const value of ["", "   ", "-5", "1.5"]) {
       expect(await html(await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value })), value).toContain(
-        "请输入有效的数字ID",
+        "Enter a valid numeric ID.",
       );
     }
     // digits are an id whatever their number: one that matches nothing is not found, not invalid
     for (const value of ["987654321", "1234567890123456789012345"]) {
       const missing = await post("/admin/qc-manager", cookies.super, { intent: "new-folder", productId: value });
-      expect(await html(missing), value).toContain("找不到指定的产品");
+      expect(await html(missing), value).toContain("The product could not be found.");
     }
     for (const value of [` ${item.id} `, itemId]) {
       const opened = await post("/admin/qc-manager?view=folders", cookies.super, { intent: "new-folder", productId: value });

@@ -1,7 +1,9 @@
 /**
  * Pages over plain HTTP, as a browser without JavaScript uses them: log in through the
  * login form, GET a page with the session cookie, POST a form (same-origin, as browsers
- * mark it). Redirects are not followed, so tests see them.
+ * mark it). Redirects are not followed, so tests see them. The browser asks for English
+ * (Accept-Language: en): the back office, Chinese by default, answers in it
+ * (tests/integration/languages.test.ts covers the choice itself).
  */
 import { expect } from "vitest";
 
@@ -20,7 +22,7 @@ export async function formLogin(baseUrl: string, email: string, password: string
 }
 
 export function getPage(baseUrl: string, path: string, cookie?: string): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  return fetch(`${baseUrl}${path}`, { headers: { "Accept-Language": "en", ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" });
 }
 
 /** Posts a urlencoded form; `fields` may repeat a name (pass entries or URLSearchParams). */
@@ -32,7 +34,7 @@ export function postForm(
 ): Promise<Response> {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
-    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl, "Accept-Language": "en" },
     body: fields instanceof URLSearchParams ? fields : new URLSearchParams(fields),
     redirect: "manual",
   });

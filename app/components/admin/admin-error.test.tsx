@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AdminErrorPage } from "./admin-error";
+// the catalogues, as the server has them (an English reader: no provider)
+import "~/i18n/i18n.server";
 
 describe("the admin crash screen", () => {
   it("has a Reload button that loads the same address again without JavaScript (a GET form with the query)", () => {

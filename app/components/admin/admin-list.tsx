@@ -15,6 +15,7 @@ import { ConfirmForm } from "~/components/admin/confirm-form";
 import { AdminDialog } from "~/components/admin/dialog";
 import { useHydrated, useSelectAll } from "~/components/admin/select-all";
 import { Pagination } from "~/components/ui/pagination";
+import { useI18n, useT } from "~/i18n/i18n";
 
 export type AdminColumn<T> = {
   header: string;
@@ -66,6 +67,7 @@ type AdminListProps<T> = {
 
 export function AdminList<T>(props: AdminListProps<T>) {
   const { title, count, intro, toolbar, sectionId, filters, notice, error, items, empty, selection, paging, children } = props;
+  const { message } = useI18n();
   const heading = (
     <>
       {title}
@@ -99,7 +101,7 @@ export function AdminList<T>(props: AdminListProps<T>) {
       {notice}
       {error ? (
         <p className="notice notice--error" role="alert">
-          {error}
+          {message(error)}
         </p>
       ) : null}
       {body}
@@ -144,6 +146,7 @@ function SelectionForm<T>(props: BodyProps<T>) {
 }
 
 function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttributes, renderItems, selection }: BodyProps<T>) {
+  const t = useT();
   if (renderItems) return <>{renderItems(items)}</>;
   const shown = (columns ?? []).filter((column): column is AdminColumn<T> => Boolean(column));
   const boxes = Boolean(selection?.itemLabel);
@@ -153,7 +156,7 @@ function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttribu
         <tr>
           {boxes ? (
             <th scope="col">
-              <span className="visually-hidden">Select</span>
+              <span className="visually-hidden">{t("admin.common.select")}</span>
             </th>
           ) : null}
           {shown.map((column) => (
@@ -163,7 +166,7 @@ function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttribu
           ))}
           {actions ? (
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t("admin.common.actions")}</span>
             </th>
           ) : null}
         </tr>
@@ -172,7 +175,7 @@ function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttribu
         {items.map((item) => (
           <tr key={itemKey(item)} {...rowAttributes?.(item)}>
             {boxes ? (
-              <td data-label="Select">
+              <td data-label={t("admin.common.select")}>
                 <input type="checkbox" name="ids" value={itemKey(item)} aria-label={selection!.itemLabel!(item)} />
               </td>
             ) : null}
@@ -191,9 +194,10 @@ function Items<T>({ items, itemKey, columns, actions, tableClassName, rowAttribu
 
 /** A row's last cell: its actions, or (none for this row) a cell a phone does not show. */
 function ActionsCell({ children }: { children: ReactNode }) {
+  const t = useT();
   const empty = children === null || children === undefined || children === false;
   return (
-    <td data-label="Actions" className={empty ? "admin-table__no-actions" : undefined}>
+    <td data-label={t("admin.common.actions")} className={empty ? "admin-table__no-actions" : undefined}>
       {empty ? null : <div className="admin-row-actions">{children}</div>}
     </td>
   );
@@ -228,6 +232,7 @@ export function AdminSearch({
   live?: boolean;
   children?: ReactNode;
 }) {
+  const t = useT();
   const hydrated = useHydrated();
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
@@ -275,7 +280,7 @@ export function AdminSearch({
       />
       {children}
       {Object.entries(keep ?? {}).map(([key, kept]) => (kept ? <input key={key} type="hidden" name={key} value={kept} /> : null))}
-      <button type="submit">Search</button>
+      <button type="submit">{t("admin.common.search")}</button>
     </Form>
   );
 }
@@ -301,9 +306,10 @@ export function AdminSegments({
 
 /** A row's "Delete" link: opens the list's confirmation dialog by the address. */
 export function DeleteLink({ to, name }: { to: string; name: string }) {
+  const t = useT();
   return (
-    <Link to={to} className="admin-link--danger" aria-label={`Delete ${name}`} preventScrollReset>
-      Delete
+    <Link to={to} className="admin-link--danger" aria-label={t("admin.common.deleteName", { name })} preventScrollReset>
+      {t("admin.common.delete")}
     </Link>
   );
 }

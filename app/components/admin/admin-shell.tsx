@@ -1,7 +1,9 @@
 import { Form, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
+import type { UserType } from "~/lib/permissions";
 import type { AdminNavItem } from "./nav";
+import { useUserTypeLabel } from "./user-type-badge";
+import { useT } from "~/i18n/i18n";
 
 const DRAWER_ID = "admin-drawer";
 
@@ -19,6 +21,8 @@ export function AdminShell({
   user: { username: string; userType: UserType; avatarUrl: string | null };
   children: ReactNode;
 }) {
+  const t = useT();
+  const userTypeLabel = useUserTypeLabel();
   const toggle = useRef<HTMLInputElement>(null);
   const location = useLocation();
   const navigation = useNavigation();
@@ -28,31 +32,37 @@ export function AdminShell({
 
   return (
     <div className="admin-shell">
-      <input ref={toggle} type="checkbox" id={DRAWER_ID} className="admin-drawer-toggle visually-hidden" aria-label="Show the admin menu" />
+      <input
+        ref={toggle}
+        type="checkbox"
+        id={DRAWER_ID}
+        className="admin-drawer-toggle visually-hidden"
+        aria-label={t("admin.shell.showMenu")}
+      />
       <div className="admin-topbar">
         <label htmlFor={DRAWER_ID} className="button button--secondary admin-topbar__menu">
-          <span aria-hidden="true">☰</span> Menu
+          <span aria-hidden="true">☰</span> {t("admin.shell.menu")}
         </label>
-        <span className="admin-topbar__title">Admin</span>
+        <span className="admin-topbar__title">{t("admin.shell.admin")}</span>
       </div>
-      <aside className="admin-sidebar" aria-label="Admin sidebar">
+      <aside className="admin-sidebar" aria-label={t("admin.shell.sidebar")}>
         <div className="admin-sidebar__head">
-          <span className="admin-sidebar__title">Back office</span>
+          <span className="admin-sidebar__title">{t("admin.shell.backOffice")}</span>
           <label htmlFor={DRAWER_ID} className="admin-sidebar__close">
-            Close menu
+            {t("admin.shell.closeMenu")}
           </label>
         </div>
-        <nav aria-label="Admin navigation">
+        <nav aria-label={t("admin.shell.navigation")}>
           <ul className="admin-nav">
             {nav.map((item) =>
               "children" in item ? (
                 <li key={item.id} className="admin-nav__group">
-                  <span className="admin-nav__group-label">{item.label}</span>
+                  <span className="admin-nav__group-label">{t(item.label)}</span>
                   <ul>
                     {item.children.map((child) => (
                       <li key={child.id}>
                         <NavLink to={child.to} end={child.end} prefetch="intent">
-                          {child.label}
+                          {t(child.label)}
                         </NavLink>
                       </li>
                     ))}
@@ -61,7 +71,7 @@ export function AdminShell({
               ) : (
                 <li key={item.id}>
                   <NavLink to={item.to} end={item.end} prefetch="intent">
-                    {item.label}
+                    {t(item.label)}
                   </NavLink>
                 </li>
               ),
@@ -70,18 +80,18 @@ export function AdminShell({
         </nav>
         <div className="admin-sidebar__account">
           <a href="/" className="admin-sidebar__back">
-            ← Return to site
+            ← {t("admin.shell.returnToSite")}
           </a>
           <div className="admin-sidebar__user">
             {user.avatarUrl ? <img src={user.avatarUrl} alt="" width={32} height={32} className="admin-avatar" /> : null}
             <div>
               <strong className="admin-sidebar__username">{user.username}</strong>
-              <span className={`admin-badge admin-badge--${user.userType}`}>{USER_TYPE_LABELS[user.userType]}</span>
+              <span className={`admin-badge admin-badge--${user.userType}`}>{userTypeLabel(user.userType)}</span>
             </div>
           </div>
           <Form method="post" action="/logout" reloadDocument>
             <button type="submit" className="button button--secondary admin-sidebar__logout">
-              Log out
+              {t("admin.shell.logOut")}
             </button>
           </Form>
         </div>
@@ -93,7 +103,7 @@ export function AdminShell({
       <div className="admin-content">
         {navigation.state === "loading" ? (
           <p className="admin-loading" role="status">
-            Loading…
+            {t("admin.common.loading")}
           </p>
         ) : null}
         {children}

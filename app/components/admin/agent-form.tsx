@@ -7,6 +7,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { Form, Link } from "@remix-run/react";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useI18n, type Translate } from "~/i18n/i18n";
 
 export type AgentFormValues = {
   name: string;
@@ -20,12 +21,20 @@ export type AgentFormValues = {
   enabled: boolean;
 };
 
-const TEMPLATE_FIELDS = [
-  ["template_weidian", "Weidian link template"],
-  ["template_taobao", "Taobao link template"],
-  ["template_tmall", "Tmall link template (empty: Tmall items use the Taobao one)"],
-  ["template_1688", "1688 link template"],
-] as const;
+const TEMPLATE_FIELDS = ["template_weidian", "template_taobao", "template_tmall", "template_1688"] as const;
+
+function templateLabel(t: Translate, name: (typeof TEMPLATE_FIELDS)[number]): string {
+  switch (name) {
+    case "template_weidian":
+      return t("admin.agentForm.templateWeidian");
+    case "template_taobao":
+      return t("admin.agentForm.templateTaobao");
+    case "template_tmall":
+      return t("admin.agentForm.templateTmall");
+    case "template_1688":
+      return t("admin.agentForm.template1688");
+  }
+}
 
 export function AgentForm({
   id,
@@ -38,6 +47,7 @@ export function AgentForm({
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<Record<keyof AgentFormValues, string>>({
     id,
     lastResult,
@@ -45,55 +55,55 @@ export function AgentForm({
   });
   return (
     <Form method="post" {...getFormProps(form)}>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+      <Field id={fields.name.id} label={t("admin.agentForm.name")} errors={fields.name.errors}>
         <input {...getInputProps(fields.name, { type: "text" })} maxLength={60} autoComplete="off" />
       </Field>
       <p className="admin-help">
-        Write each link with <code>{"{id}"}</code> for the item id, <code>{"{url}"}</code> for the marketplace link (encoded once) or{" "}
-        <code>{"{url2}"}</code> (encoded twice). The same templates read shoppers' pasted agent links back to the item.
+        {t("admin.agentForm.help1")} <code>{"{id}"}</code> {t("admin.agentForm.help2")} <code>{"{url}"}</code> {t("admin.agentForm.help3")}{" "}
+        <code>{"{url2}"}</code> {t("admin.agentForm.help4")}
       </p>
-      {TEMPLATE_FIELDS.map(([name, label]) => (
-        <Field key={name} id={fields[name].id} label={label} errors={fields[name].errors}>
+      {TEMPLATE_FIELDS.map((name) => (
+        <Field key={name} id={fields[name].id} label={templateLabel(t, name)} errors={fields[name].errors}>
           <input {...getInputProps(fields[name], { type: "text" })} maxLength={500} inputMode="url" autoComplete="off" spellCheck={false} />
         </Field>
       ))}
       <Field
         id={fields.read_patterns.id}
-        label="Older link forms to read back (optional)"
+        label={t("admin.agentForm.readPatterns")}
         errors={fields.read_patterns.errors}
-        hint="One per line: a marketplace, a space, a template."
+        hint={t("admin.agentForm.readPatternsHint")}
       >
         <textarea {...getTextareaProps(fields.read_patterns)} rows={3} spellCheck={false} className="admin-textarea--mono" />
       </Field>
       <div className="admin-form-grid">
         <Field
           id={fields.referral_param.id}
-          label="Referral parameter (optional)"
+          label={t("admin.agentForm.referralParam")}
           errors={fields.referral_param.errors}
-          hint="The name the agent reads, e.g. ref."
+          hint={t("admin.agentForm.referralParamHint")}
         >
           <input {...getInputProps(fields.referral_param, { type: "text" })} maxLength={40} autoComplete="off" />
         </Field>
         <Field
           id={fields.referral_code.id}
-          label="Your referral code (optional)"
+          label={t("admin.agentForm.referralCode")}
           errors={fields.referral_code.errors}
-          hint="Added to every link when set."
+          hint={t("admin.agentForm.referralCodeHint")}
         >
           <input {...getInputProps(fields.referral_code, { type: "text" })} maxLength={100} autoComplete="off" />
         </Field>
       </div>
       <label className="admin-check">
         <input {...getInputProps(fields.enabled, { type: "checkbox" })} />
-        Shown on product pages
+        {t("admin.agentForm.enabled")}
       </label>
       <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
+        <SubmitButton className="button" pendingText={t("admin.common.saving")}>
           {submitLabel}
         </SubmitButton>
         <Link to="/admin/agents" className="button button--secondary">
-          Cancel
+          {t("admin.common.cancel")}
         </Link>
       </div>
     </Form>

@@ -15,6 +15,8 @@ import { slugFromName } from "~/lib/blog-text";
 import { listAddress } from "~/lib/list-address";
 import type { blogCategoriesLoader, CategoryRow } from "~/controllers/admin-blog.server";
 import { AdminList, DeleteLink } from "~/components/admin/admin-list";
+import { useI18n, useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "./emphasis";
 
 type LoaderData = Awaited<ReturnType<typeof blogCategoriesLoader>>;
 type ActionData = { intent: "create" | "update"; result: SubmissionResult<string[]> } | { intent: "delete"; error: string } | undefined;
@@ -34,6 +36,7 @@ function CategoryForm({
   lastResult?: SubmissionResult<string[]>;
   cancelTo: string;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<{
     name: string;
     slug: string;
@@ -59,8 +62,8 @@ function CategoryForm({
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value={category ? "update" : "create"} />
       {category ? <input type="hidden" name="categoryId" value={category.id} /> : null}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+      <Field id={fields.name.id} label={t("admin.categories.colName")} errors={fields.name.errors}>
         <input
           {...getInputProps(fields.name, { type: "text" })}
           maxLength={100}
@@ -68,31 +71,26 @@ function CategoryForm({
           onInput={(event) => setName(event.currentTarget.value)}
         />
       </Field>
-      <Field
-        id={fields.slug.id}
-        label="Slug"
-        errors={fields.slug.errors}
-        hint="The category's address: /blog/category/<slug>. Leave empty to make it from the name."
-      >
+      <Field id={fields.slug.id} label={t("admin.blogPost.slug")} errors={fields.slug.errors} hint={t("admin.blogCategories.slugHint")}>
         <input
           {...getInputProps(fields.slug, { type: "text" })}
           maxLength={120}
           autoComplete="off"
-          placeholder={slugFromName(name) || "made from the name"}
+          placeholder={slugFromName(name) || t("admin.blogCategories.slugPlaceholder")}
         />
       </Field>
-      <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+      <Field id={fields.description.id} label={t("admin.productForm.description")} errors={fields.description.errors}>
         <textarea {...getTextareaProps(fields.description)} rows={3} maxLength={1000} />
       </Field>
       <div className="admin-form-grid">
         <Field
           id={fields.parent_id.id}
-          label="Parent category"
+          label={t("admin.categoryForm.parent")}
           errors={fields.parent_id.errors}
-          hint={category ? "Not itself, nor one of its subcategories." : undefined}
+          hint={category ? t("admin.blogCategories.parentHint") : undefined}
         >
           <select {...getSelectProps(fields.parent_id)}>
-            <option value="">None (top level)</option>
+            <option value="">{t("admin.categoryForm.noParent")}</option>
             {rows
               .filter((row) => !excluded.includes(row.id))
               .map((row) => (
@@ -102,7 +100,12 @@ function CategoryForm({
               ))}
           </select>
         </Field>
-        <Field id={fields.display_order.id} label="Display order" errors={fields.display_order.errors} hint="Smaller comes first.">
+        <Field
+          id={fields.display_order.id}
+          label={t("admin.blogCategories.displayOrder")}
+          errors={fields.display_order.errors}
+          hint={t("admin.categoryForm.sortHint")}
+        >
           <input {...getInputProps(fields.display_order, { type: "number" })} step={1} inputMode="numeric" />
         </Field>
       </div>
@@ -112,14 +115,14 @@ function CategoryForm({
           name="is_visible"
           defaultChecked={fields.is_visible.initialValue === "on" || fields.is_visible.initialValue === "true"}
         />{" "}
-        Visible on the blog
+        {t("admin.blogCategories.visible")}
       </label>
       <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
-          {category ? "Save category" : "Create category"}
+        <SubmitButton className="button" pendingText={t("admin.common.saving")}>
+          {category ? t("admin.blogCategories.save") : t("admin.categories.create")}
         </SubmitButton>
         <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
+          {t("admin.common.cancel")}
         </Link>
       </div>
     </Form>
@@ -127,28 +130,29 @@ function CategoryForm({
 }
 
 export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; actionData: ActionData }) {
+  const t = useT();
   const [searchParams] = useSearchParams();
   const close = listAddress(data.path, searchParams, DIALOG_PARAMS);
   const open = (extra: Record<string, string>) => listAddress(data.path, searchParams, DIALOG_PARAMS, extra);
   const { dialog, rows } = data;
   return (
     <AdminList
-      title="Blog categories"
+      title={t("admin.nav.blogCategories")}
       count={rows.length}
-      intro="A tree: a category may hold subcategories at any depth. Their posts show on the parent's page too."
+      intro={t("admin.blogCategories.intro")}
       toolbar={
         data.manage ? (
           <Link to={open({ modal: "create" })} className="button" preventScrollReset>
-            Add category
+            {t("admin.dashboard.addCategory")}
           </Link>
         ) : null
       }
       items={rows}
       itemKey={(row) => row.id}
-      empty={<EmptyState title="No blog categories yet." />}
+      empty={<EmptyState title={t("admin.blogCategories.empty")} />}
       columns={[
         {
-          header: "Name",
+          header: t("admin.categories.colName"),
           cell: (row) => (
             <>
               <span className="blog-tree-name" style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}>
@@ -160,7 +164,7 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
           ),
         },
         {
-          header: "Slug",
+          header: t("admin.blogPost.slug"),
           cell: (row) => (
             <a href={`/blog/category/${encodeURIComponent(row.slug)}`} target="_blank" rel="noreferrer">
               {row.slug}
@@ -168,31 +172,43 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
           ),
         },
         {
-          header: "Posts",
+          header: t("admin.blogCategories.colPosts"),
           cell: (row) => (
             <>
               {row.postCount} <span className="muted">/ {row.allPostCount}</span>
             </>
           ),
         },
-        { header: "Order", cell: (row) => row.displayOrder },
-        { header: "Visible", cell: (row) => (row.isVisible ? "Yes" : <span className="admin-badge admin-badge--warning">Hidden</span>) },
+        { header: t("admin.blogCategories.colOrder"), cell: (row) => row.displayOrder },
+        {
+          header: t("admin.blogCategories.colVisible"),
+          cell: (row) =>
+            row.isVisible ? (
+              t("admin.blogCategories.yes")
+            ) : (
+              <span className="admin-badge admin-badge--warning">{t("admin.agents.hidden")}</span>
+            ),
+        },
       ]}
       actions={(row) =>
         data.manage ? (
           <>
-            <Link to={open({ modal: "edit", categoryId: String(row.id) })} aria-label={`Edit ${row.name}`} preventScrollReset>
-              Edit
+            <Link
+              to={open({ modal: "edit", categoryId: String(row.id) })}
+              aria-label={t("admin.common.editName", { name: row.name })}
+              preventScrollReset
+            >
+              {t("admin.common.edit")}
             </Link>
             <DeleteLink to={open({ modal: "delete", categoryId: String(row.id) })} name={row.name} />
           </>
         ) : null
       }
     >
-      <p className="muted">Posts: public posts / all posts filed directly under the category.</p>
+      <p className="muted">{t("admin.blogCategories.postsNote")}</p>
 
       {dialog?.kind === "create" ? (
-        <AdminDialog id="create-blog-category" title="Add blog category" closeTo={close}>
+        <AdminDialog id="create-blog-category" title={t("admin.blogCategories.addTitle")} closeTo={close}>
           <CategoryForm
             rows={rows}
             excluded={[]}
@@ -202,7 +218,7 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
         </AdminDialog>
       ) : null}
       {dialog?.kind === "edit" ? (
-        <AdminDialog id="edit-blog-category" title={`Edit ${dialog.category.name}`} closeTo={close}>
+        <AdminDialog id="edit-blog-category" title={t("admin.agents.editTitle", { name: dialog.category.name })} closeTo={close}>
           <CategoryForm
             rows={rows}
             category={dialog.category}
@@ -213,30 +229,28 @@ export function BlogCategoriesPage({ data, actionData }: { data: LoaderData; act
         </AdminDialog>
       ) : null}
       {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-blog-category" title="Delete blog category" closeTo={close}>
+        <AdminDialog id="delete-blog-category" title={t("admin.blogCategories.deleteTitle")} closeTo={close}>
           <ConfirmForm
             intent="delete"
             fields={{ categoryId: dialog.category.id }}
-            submitLabel="Delete category"
+            submitLabel={t("admin.categories.deleteTitle")}
             cancelTo={close}
             error={actionData?.intent === "delete" ? actionData.error : undefined}
             errorId="delete-blog-category-errors"
           >
             <p>
-              Delete the category <strong>{dialog.category.name}</strong>? This cannot be undone.
+              <Emphasis text={t("admin.categoryForm.deleteConfirm", { name: MARK })}>{dialog.category.name}</Emphasis>
             </p>
-            {dialog.childCount ? (
-              <p className="muted">{`Its ${dialog.childCount} subcategor${dialog.childCount === 1 ? "y moves" : "ies move"} up one level.`}</p>
-            ) : null}
+            {dialog.childCount ? <p className="muted">{t("admin.blogCategories.childrenMoveUp", { count: dialog.childCount })}</p> : null}
             {dialog.category.allPostCount ? (
-              <p className="muted">{`Its ${dialog.category.allPostCount} post${dialog.category.allPostCount === 1 ? "" : "s"} will be left without a category.`}</p>
+              <p className="muted">{t("admin.blogCategories.postsLeft", { count: dialog.category.allPostCount })}</p>
             ) : null}
           </ConfirmForm>
         </AdminDialog>
       ) : null}
       {dialog?.kind === "missing" ? (
-        <AdminDialog id="missing-blog-category" title="Category not found" closeTo={close}>
-          <p role="alert">This category does not exist any more.</p>
+        <AdminDialog id="missing-blog-category" title={t("admin.blogCategories.notFoundTitle")} closeTo={close}>
+          <p role="alert">{t("admin.blogCategories.notFound")}</p>
         </AdminDialog>
       ) : null}
     </AdminList>

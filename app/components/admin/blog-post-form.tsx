@@ -10,7 +10,9 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { PostFormValues } from "~/controllers/admin-blog-post-form.server";
-import { POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
+import type { PostStatus } from "~/schemas/blog-rules";
+import { useI18n, useT } from "~/i18n/i18n";
+import { postStatusLabel } from "./labels";
 
 const RichTextEditor = lazy(() => import("./rich-text-editor"));
 
@@ -28,6 +30,7 @@ function ContentField({
   errors?: string[];
   errorId: string;
 }) {
+  const { t, message } = useI18n();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [mounted, setMounted] = useState(false);
   const [ready, setReady] = useState(false);
@@ -36,7 +39,7 @@ function ContentField({
   return (
     <div className="field rich-editor-field">
       <label htmlFor={id} id={`${id}-label`}>
-        Content
+        {t("admin.blogPost.content")}
       </label>
       <textarea
         ref={textarea}
@@ -51,16 +54,14 @@ function ContentField({
       />
       {mounted && textarea.current ? (
         <Suspense fallback={null}>
-          <RichTextEditor textarea={textarea.current} label="Content" onReady={onReady} />
+          <RichTextEditor textarea={textarea.current} label={t("admin.blogPost.content")} onReady={onReady} />
         </Suspense>
       ) : null}
       <span className="field__hint" id={`${id}-hint`}>
-        {ready
-          ? "Headings 1–6, lists, quotes, code, links and images. Reading time is worked out from the words."
-          : "HTML: <p>, <h1>–<h6>, <strong>, <em>, <ul>/<ol>, <blockquote>, <a href>, <img src> (uploads or https). Anything else is removed when saved."}
+        {ready ? t("admin.blogPost.contentHintEditor") : t("admin.blogPost.contentHintHtml")}
       </span>
       <div id={errorId} className="field__error" aria-live="polite">
-        {errors?.join(" ")}
+        {errors?.map(message).join(" ")}
       </div>
     </div>
   );
@@ -84,6 +85,8 @@ export function BlogPostForm({
   lastResult?: SubmissionResult<string[]>;
   fatal?: string | null;
 }) {
+  const t = useT();
+  const { message } = useI18n();
   const { values } = data;
   const [form, fields] = useForm<FieldNames>({
     id: data.mode.kind === "edit" ? `edit-post-${data.mode.id}` : "new-post",
@@ -91,27 +94,22 @@ export function BlogPostForm({
     defaultValue: { ...values, is_featured: values.is_featured ? "on" : "", is_pinned: values.is_pinned ? "on" : "" },
   });
   const featuredImage = String(fields.featured_image.initialValue ?? values.featured_image ?? "");
-  const saveLabel = data.mode.kind === "create" ? "Create post" : "Save";
+  const saveLabel = data.mode.kind === "create" ? t("admin.blogPost.create") : t("admin.common.save");
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="blog-post-form">
       {/* Enter in a field saves with the chosen status: the first submit button is the default one */}
       <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         {saveLabel}
       </button>
-      <FormErrors id={form.errorId} errors={[...(fatal ? [fatal] : []), ...(form.errors ?? [])]} />
+      <FormErrors id={form.errorId} errors={[...(fatal ? [message(fatal)] : []), ...(form.errors ?? []).map(message)]} />
 
       <div className="blog-post-form__grid">
         <div className="blog-post-form__main">
           <section className="card">
-            <Field id={fields.title.id} label="Title" errors={fields.title.errors}>
+            <Field id={fields.title.id} label={t("admin.blogPost.title")} errors={fields.title.errors}>
               <input {...getInputProps(fields.title, { type: "text" })} maxLength={200} className="blog-post-form__title" />
             </Field>
-            <Field
-              id={fields.slug.id}
-              label="Slug"
-              errors={fields.slug.errors}
-              hint="The address: /blog/<slug>. Leave empty to make it from the title."
-            >
+            <Field id={fields.slug.id} label={t("admin.blogPost.slug")} errors={fields.slug.errors} hint={t("admin.blogPost.slugHint")}>
               <input {...getInputProps(fields.slug, { type: "text" })} maxLength={120} autoComplete="off" />
             </Field>
             <ContentField
@@ -123,29 +121,29 @@ export function BlogPostForm({
             />
             <Field
               id={fields.excerpt.id}
-              label="Excerpt (optional)"
+              label={t("admin.blogPost.excerpt")}
               errors={fields.excerpt.errors}
-              hint="Shown in lists and feeds; the beginning of the post when empty."
+              hint={t("admin.blogPost.excerptHint")}
             >
               <textarea {...getTextareaProps(fields.excerpt)} rows={3} maxLength={1000} />
             </Field>
           </section>
 
           <section className="card" aria-labelledby="post-seo">
-            <h2 id="post-seo">Search engines</h2>
+            <h2 id="post-seo">{t("admin.blogPost.searchEngines")}</h2>
             <Field
               id={fields.meta_title.id}
-              label="Meta title (optional)"
+              label={t("admin.blogPost.metaTitle")}
               errors={fields.meta_title.errors}
-              hint="The page title; the post's title when empty."
+              hint={t("admin.blogPost.metaTitleHint")}
             >
               <input {...getInputProps(fields.meta_title, { type: "text" })} maxLength={200} />
             </Field>
             <Field
               id={fields.meta_description.id}
-              label="Meta description (optional)"
+              label={t("admin.blogPost.metaDescription")}
               errors={fields.meta_description.errors}
-              hint="The summary search engines show; the excerpt when empty."
+              hint={t("admin.blogPost.metaDescriptionHint")}
             >
               <textarea {...getTextareaProps(fields.meta_description)} rows={2} maxLength={500} />
             </Field>
@@ -154,48 +152,48 @@ export function BlogPostForm({
 
         <div className="blog-post-form__side">
           <section className="card" aria-labelledby="post-publish">
-            <h2 id="post-publish">Publishing</h2>
-            <Field id={fields.status.id} label="Status" errors={fields.status.errors}>
+            <h2 id="post-publish">{t("admin.blogPost.publishing")}</h2>
+            <Field id={fields.status.id} label={t("admin.blogPost.status")} errors={fields.status.errors}>
               <select {...getSelectProps(fields.status)}>
                 {data.statuses.map((status) => (
                   <option key={status} value={status}>
-                    {POST_STATUS_LABELS[status]}
+                    {postStatusLabel(t, status)}
                   </option>
                 ))}
               </select>
             </Field>
             <Field
               id={fields.published_at.id}
-              label="Publish at (UTC)"
+              label={t("admin.blogPost.publishAt")}
               errors={fields.published_at.errors}
-              hint="Published with a later time: scheduled, it goes live by itself then. Empty: when published."
+              hint={t("admin.blogPost.publishAtHint")}
             >
               <input {...getInputProps(fields.published_at, { type: "datetime-local" })} />
             </Field>
             <label className="admin-check">
-              <input type="checkbox" name={fields.is_featured.name} defaultChecked={values.is_featured} /> Featured
+              <input type="checkbox" name={fields.is_featured.name} defaultChecked={values.is_featured} /> {t("admin.blogPost.featured")}
             </label>
             <label className="admin-check">
-              <input type="checkbox" name={fields.is_pinned.name} defaultChecked={values.is_pinned} /> Pinned to the top
+              <input type="checkbox" name={fields.is_pinned.name} defaultChecked={values.is_pinned} /> {t("admin.blogPost.pinned")}
             </label>
             <div className="form-actions blog-post-form__actions">
-              <SubmitButton name="intent" value="draft" className="button button--secondary" pendingText="Saving…">
-                Save draft
+              <SubmitButton name="intent" value="draft" className="button button--secondary" pendingText={t("admin.common.saving")}>
+                {t("admin.blogPost.saveDraft")}
               </SubmitButton>
-              <SubmitButton name="intent" value="publish" className="button button--accent" pendingText="Publishing…">
-                Publish now
+              <SubmitButton name="intent" value="publish" className="button button--accent" pendingText={t("admin.blogPost.publishing2")}>
+                {t("admin.blogPost.publishNow")}
               </SubmitButton>
-              <SubmitButton name="intent" value="save" className="button" pendingText="Saving…">
+              <SubmitButton name="intent" value="save" className="button" pendingText={t("admin.common.saving")}>
                 {saveLabel}
               </SubmitButton>
             </div>
           </section>
 
           <section className="card" aria-labelledby="post-filing">
-            <h2 id="post-filing">Category and tags</h2>
-            <Field id={fields.category_id.id} label="Category" errors={fields.category_id.errors}>
+            <h2 id="post-filing">{t("admin.blogPost.categoryAndTags")}</h2>
+            <Field id={fields.category_id.id} label={t("admin.blogPost.category")} errors={fields.category_id.errors}>
               <select {...getSelectProps(fields.category_id)}>
-                <option value="">No category</option>
+                <option value="">{t("admin.productForm.noCategory")}</option>
                 {data.categories.map((category) => (
                   <option key={category.id} value={category.id}>
                     {`${"— ".repeat(category.depth)}${category.name}`}
@@ -203,54 +201,54 @@ export function BlogPostForm({
                 ))}
               </select>
             </Field>
-            <Field id={fields.tags.id} label="Tags" errors={fields.tags.errors} hint="Separated by commas.">
+            <Field id={fields.tags.id} label={t("admin.blogPost.tags")} errors={fields.tags.errors} hint={t("admin.blogPost.tagsHint")}>
               <input {...getInputProps(fields.tags, { type: "text" })} autoComplete="off" />
             </Field>
           </section>
 
           <section className="card" aria-labelledby="post-image">
-            <h2 id="post-image">Featured image</h2>
+            <h2 id="post-image">{t("admin.blogPost.featuredImage")}</h2>
             {featuredImage ? (
-              <img src={featuredImage} alt="Current featured image" className="blog-post-form__image" width={320} height={180} />
+              <img src={featuredImage} alt={t("admin.blogPost.currentImage")} className="blog-post-form__image" width={320} height={180} />
             ) : null}
             <Field
               id={fields.featured_image.id}
-              label="Image address"
+              label={t("admin.blogPost.imageAddress")}
               errors={fields.featured_image.errors}
-              hint="An upload of this site or an https address."
+              hint={t("admin.blogPost.imageAddressHint")}
             >
               <input {...getInputProps(fields.featured_image, { type: "text" })} />
             </Field>
             <div className="field">
-              <label htmlFor={`${form.id}-featured-upload`}>Upload an image</label>
+              <label htmlFor={`${form.id}-featured-upload`}>{t("admin.blogPost.uploadImage")}</label>
               <input
                 id={`${form.id}-featured-upload`}
                 type="file"
                 name="featured_upload"
                 accept="image/jpeg,image/png,image/webp,image/gif"
               />
-              <span className="field__hint">JPG, PNG, WEBP or GIF, up to 10 MB; stored when you save.</span>
+              <span className="field__hint">{t("admin.blogPost.uploadHint")}</span>
             </div>
             {featuredImage ? (
               <label className="admin-check">
-                <input type="checkbox" name="remove_featured_image" /> Remove the featured image
+                <input type="checkbox" name="remove_featured_image" /> {t("admin.blogPost.removeImage")}
               </label>
             ) : null}
           </section>
 
           <section className="card" aria-labelledby="post-reading">
-            <h2 id="post-reading">Reading time</h2>
+            <h2 id="post-reading">{t("admin.blogPost.readingTime")}</h2>
             <Field
               id={fields.reading_time.id}
-              label="Minutes (optional)"
+              label={t("admin.blogPost.minutes")}
               errors={fields.reading_time.errors}
-              hint="Empty: the words ÷ 200, rounded up."
+              hint={t("admin.blogPost.minutesHint")}
             >
               <input {...getInputProps(fields.reading_time, { type: "number" })} min={1} step={1} inputMode="numeric" />
             </Field>
           </section>
           <p>
-            <Link to="/admin/blog/posts">← All posts</Link>
+            <Link to="/admin/blog/posts">← {t("admin.blogPost.allPosts")}</Link>
           </p>
         </div>
       </div>

@@ -9,15 +9,16 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listAddress, listParams } from "~/lib/list-address";
 import type { blogPostListLoader } from "~/controllers/admin-blog.server";
-import { ADMIN_POST_PAGE_SIZES, BLOG_ADMIN_PATHS, POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
+import { ADMIN_POST_PAGE_SIZES, BLOG_ADMIN_PATHS, POST_STATUSES, type PostStatus } from "~/schemas/blog-rules";
+import { useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "./emphasis";
+import { postStatusLabel } from "./labels";
 import { AdminConfirmDialog, AdminList, DeleteLink } from "~/components/admin/admin-list";
 
 type Data = Awaited<ReturnType<typeof blogPostListLoader>>;
 
 const PATH = BLOG_ADMIN_PATHS.posts;
 const DIALOG_PARAMS = ["modal", "postId"];
-
-const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const STATUS_BADGE: Record<PostStatus, string> = {
   published: "admin-badge admin-badge--success",
@@ -28,6 +29,7 @@ const STATUS_BADGE: Record<PostStatus, string> = {
 };
 
 export function BlogPostListPage({ data }: { data: Data }) {
+  const t = useT();
   const [searchParams] = useSearchParams();
   const { query, allowed, posts } = data;
   const here = listAddress(PATH, searchParams, DIALOG_PARAMS);
@@ -36,26 +38,34 @@ export function BlogPostListPage({ data }: { data: Data }) {
   const deleteHref = (post: { id: number }) => listAddress(PATH, searchParams, DIALOG_PARAMS, { modal: "delete", postId: String(post.id) });
   return (
     <AdminList
-      title="Blog posts"
+      title={t("admin.nav.blogPosts")}
       count={total}
-      intro={POST_STATUSES.map((status) => `${data.statusCounts[status]} ${POST_STATUS_LABELS[status].toLowerCase()}`).join(" · ")}
+      intro={POST_STATUSES.map((status) =>
+        t("admin.blogPosts.statusCount", { count: data.statusCounts[status], status: postStatusLabel(t, status).toLowerCase() }),
+      ).join(" · ")}
       toolbar={
         allowed.create ? (
           <Link to="/admin/blog/posts/new" className="button">
-            New post
+            {t("admin.blogPost.newTitle")}
           </Link>
         ) : null
       }
       filters={
         <Form method="get" action={PATH} className="admin-filters blog-post-filters" role="search">
           <div className="field">
-            <label htmlFor="post-search">Search</label>
-            <input id="post-search" type="search" name="search" defaultValue={query.search} placeholder="Title, excerpt or slug" />
+            <label htmlFor="post-search">{t("admin.common.search")}</label>
+            <input
+              id="post-search"
+              type="search"
+              name="search"
+              defaultValue={query.search}
+              placeholder={t("admin.blogPosts.searchPlaceholder")}
+            />
           </div>
           <div className="field">
-            <label htmlFor="post-category">Category</label>
+            <label htmlFor="post-category">{t("admin.blogPost.category")}</label>
             <select id="post-category" name="category" defaultValue={query.category}>
-              <option value="">All categories</option>
+              <option value="">{t("admin.blogPosts.allCategories")}</option>
               {data.categories.map((category) => (
                 <option key={category.slug} value={category.slug}>
                   {`${"— ".repeat(category.depth)}${category.name}`}
@@ -64,18 +74,18 @@ export function BlogPostListPage({ data }: { data: Data }) {
             </select>
           </div>
           <div className="field">
-            <label htmlFor="post-status">Status</label>
+            <label htmlFor="post-status">{t("admin.blogPost.status")}</label>
             <select id="post-status" name="status" defaultValue={query.status}>
-              <option value="all">All statuses</option>
+              <option value="all">{t("admin.blogPosts.allStatuses")}</option>
               {POST_STATUSES.map((status) => (
                 <option key={status} value={status}>
-                  {`${POST_STATUS_LABELS[status]} (${data.statusCounts[status]})`}
+                  {`${postStatusLabel(t, status)} (${data.statusCounts[status]})`}
                 </option>
               ))}
             </select>
           </div>
           <div className="field">
-            <label htmlFor="post-limit">Per page</label>
+            <label htmlFor="post-limit">{t("admin.blogPosts.perPage")}</label>
             <select id="post-limit" name="limit" defaultValue={String(query.limit)}>
               {ADMIN_POST_PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
@@ -86,11 +96,11 @@ export function BlogPostListPage({ data }: { data: Data }) {
           </div>
           <div className="form-actions">
             <button type="submit" className="button">
-              Filter
+              {t("admin.blogPosts.filter")}
             </button>
             {filtered ? (
               <Link to={PATH} className="button button--secondary">
-                Clear
+                {t("admin.blogPosts.clear")}
               </Link>
             ) : null}
           </div>
@@ -99,37 +109,41 @@ export function BlogPostListPage({ data }: { data: Data }) {
       items={posts}
       itemKey={(post) => post.id}
       empty={
-        <EmptyState title={filtered ? "No posts match these filters." : "No posts yet."}>
+        <EmptyState title={filtered ? t("admin.blogPosts.noMatch") : t("admin.blogPosts.empty")}>
           {!filtered && allowed.create ? (
             <p>
-              <Link to="/admin/blog/posts/new">Write the first post</Link>
+              <Link to="/admin/blog/posts/new">{t("admin.blogPosts.writeFirst")}</Link>
             </p>
           ) : null}
         </EmptyState>
       }
       columns={[
         {
-          header: "Title",
+          header: t("admin.blogPost.title"),
           cell: (post) => (
             <>
               <strong>{post.title}</strong>
               <span className="admin-user-cell__meta">
                 /{post.slug}
-                {post.isPinned ? " · pinned" : ""}
-                {post.isFeatured ? " · featured" : ""}
+                {post.isPinned ? ` · ${t("admin.blogPosts.pinned")}` : ""}
+                {post.isFeatured ? ` · ${t("admin.blogPosts.featured")}` : ""}
               </span>
               <span className="admin-user-cell__meta">
-                by {post.author ?? "—"}, updated {formatDateTime(post.updatedAt)}
+                {t("admin.blogPosts.byline", { author: post.author ?? "—", updated: formatDateTime(post.updatedAt) })}
               </span>
             </>
           ),
         },
-        { header: "Status", cell: (post) => <span className={STATUS_BADGE[post.status]}>{POST_STATUS_LABELS[post.status]}</span> },
-        { header: "Category", cell: (post) => post.category ?? "—" },
-        { header: "Published", cell: (post) => formatDateTime(post.publishedAt) },
         {
-          header: "Stats",
-          cell: (post) => `${count(post.views, "view")} · ${count(post.comments, "comment")} · ${count(post.likes, "like")}`,
+          header: t("admin.blogPost.status"),
+          cell: (post) => <span className={STATUS_BADGE[post.status]}>{postStatusLabel(t, post.status)}</span>,
+        },
+        { header: t("admin.blogPost.category"), cell: (post) => post.category ?? "—" },
+        { header: t("admin.blogPosts.colPublished"), cell: (post) => formatDateTime(post.publishedAt) },
+        {
+          header: t("admin.blogPosts.colStats"),
+          cell: (post) =>
+            `${t("admin.blogPosts.views", { count: post.views })} · ${t("admin.blogPosts.comments", { count: post.comments })} · ${t("admin.blogPosts.likes", { count: post.likes })}`,
         },
       ]}
       actions={(post) => (
@@ -142,20 +156,24 @@ export function BlogPostListPage({ data }: { data: Data }) {
                 name="intent"
                 value="toggle"
                 className="button button--secondary button--small"
-                aria-label={`${post.status === "published" ? "Unpublish" : "Publish"} ${post.title}`}
+                aria-label={
+                  post.status === "published"
+                    ? t("admin.blogPosts.unpublishName", { name: post.title })
+                    : t("admin.blogPosts.publishName", { name: post.title })
+                }
                 pendingText="…"
               >
-                {post.status === "published" ? "Unpublish" : "Publish"}
+                {post.status === "published" ? t("admin.blogPosts.unpublish") : t("admin.blogPosts.publish")}
               </SubmitButton>
             </Form>
           ) : null}
           {allowed.edit ? (
-            <Link to={`/admin/blog/posts/${post.id}/edit`} aria-label={`Edit ${post.title}`}>
-              Edit
+            <Link to={`/admin/blog/posts/${post.id}/edit`} aria-label={t("admin.common.editName", { name: post.title })}>
+              {t("admin.common.edit")}
             </Link>
           ) : null}
-          <a href={post.path} target="_blank" rel="noreferrer" aria-label={`View ${post.title}`}>
-            View
+          <a href={post.path} target="_blank" rel="noreferrer" aria-label={t("admin.blogPosts.viewName", { name: post.title })}>
+            {t("admin.common.view")}
           </a>
           {allowed.delete ? <DeleteLink to={deleteHref(post)} name={post.title} /> : null}
         </>
@@ -166,21 +184,21 @@ export function BlogPostListPage({ data }: { data: Data }) {
         searchParams: listParams(searchParams, DIALOG_PARAMS),
         basePath: PATH,
         variant: "ends",
-        label: "Post pages",
+        label: t("admin.blogPosts.pages"),
       }}
     >
       {data.confirmDelete ? (
         <AdminConfirmDialog
           id="delete-post"
-          title="Delete post"
+          title={t("admin.blogPosts.deleteTitle")}
           closeTo={here}
           action={PATH}
           intent="delete"
           fields={{ postId: data.confirmDelete.id, returnTo: here }}
-          submitLabel="Delete post"
+          submitLabel={t("admin.blogPosts.deleteTitle")}
         >
           <p>
-            Delete the post <strong>{data.confirmDelete.title}</strong> with its comments and likes? This cannot be undone.
+            <Emphasis text={t("admin.blogPosts.deleteConfirm", { name: MARK })}>{data.confirmDelete.title}</Emphasis>
           </p>
         </AdminConfirmDialog>
       ) : null}

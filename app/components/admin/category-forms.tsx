@@ -8,6 +8,8 @@ import { Form, Link } from "@remix-run/react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useI18n, useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "./emphasis";
 
 export type ParentChoice = { id: number; name: string };
 export type CategoryFormValues = { name: string; description: string | null; parentId: number | null; sortOrder: number };
@@ -31,6 +33,7 @@ export function CategoryForm({
   cancelTo?: string;
   parentHint?: string;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<{ name: string; description: string; parent_id: string; sort_order: string }>({
     id,
     lastResult,
@@ -44,22 +47,22 @@ export function CategoryForm({
   return (
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+      <Field id={fields.name.id} label={t("admin.categories.colName")} errors={fields.name.errors}>
         <input {...getInputProps(fields.name, { type: "text" })} maxLength={100} autoComplete="off" />
       </Field>
-      <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+      <Field id={fields.description.id} label={t("admin.productForm.description")} errors={fields.description.errors}>
         <textarea {...getTextareaProps(fields.description)} rows={3} maxLength={1000} />
       </Field>
       <div className="admin-form-grid">
         <Field
           id={fields.parent_id.id}
-          label="Parent category"
+          label={t("admin.categoryForm.parent")}
           errors={fields.parent_id.errors}
-          hint={parentHint ?? "Only top-level categories can hold subcategories."}
+          hint={parentHint ?? t("admin.categoryForm.parentHint")}
         >
           <select {...getSelectProps(fields.parent_id)}>
-            <option value="">None (top level)</option>
+            <option value="">{t("admin.categoryForm.noParent")}</option>
             {parents.map((parent) => (
               <option key={parent.id} value={parent.id}>
                 {parent.name}
@@ -67,17 +70,22 @@ export function CategoryForm({
             ))}
           </select>
         </Field>
-        <Field id={fields.sort_order.id} label="Sort order" errors={fields.sort_order.errors} hint="Smaller comes first.">
+        <Field
+          id={fields.sort_order.id}
+          label={t("admin.categories.colSort")}
+          errors={fields.sort_order.errors}
+          hint={t("admin.categoryForm.sortHint")}
+        >
           <input {...getInputProps(fields.sort_order, { type: "number" })} min={0} step={1} inputMode="numeric" />
         </Field>
       </div>
       <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
+        <SubmitButton className="button" pendingText={t("admin.common.saving")}>
           {submitLabel}
         </SubmitButton>
         {cancelTo ? (
           <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-            Cancel
+            {t("admin.common.cancel")}
           </Link>
         ) : null}
       </div>
@@ -96,27 +104,24 @@ export function DeleteCategoryForm({
   cancelTo: string;
   returnTo: string;
 }) {
+  const t = useT();
   return (
     <ConfirmForm
       action="/admin/categories?index"
       intent="delete"
       fields={{ categoryId: category.id, returnTo }}
-      submitLabel="Delete category"
+      submitLabel={t("admin.categories.deleteTitle")}
       cancelTo={cancelTo}
       error={error}
       errorId="delete-category-errors"
     >
       <p>
-        Delete the category <strong>{category.name}</strong>? This cannot be undone.
+        <Emphasis text={t("admin.categoryForm.deleteConfirm", { name: MARK })}>{category.name}</Emphasis>
       </p>
       {category.childCount > 0 ? (
-        <p className="notice notice--warning">
-          It has {category.childCount} subcategor{category.childCount === 1 ? "y" : "ies"}: move or delete them first.
-        </p>
+        <p className="notice notice--warning">{t("admin.categoryForm.hasChildren", { count: category.childCount })}</p>
       ) : category.productCount > 0 ? (
-        <p className="muted">
-          Its {category.productCount} product{category.productCount === 1 ? "" : "s"} will be left without a category.
-        </p>
+        <p className="muted">{t("admin.categoryForm.productsLeft", { count: category.productCount })}</p>
       ) : null}
     </ConfirmForm>
   );

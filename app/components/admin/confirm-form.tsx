@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useI18n } from "~/i18n/i18n";
 
 /**
  * The confirmation step of a destructive action (inside its dialog): what will happen,
@@ -12,7 +13,7 @@ export function ConfirmForm({
   intent,
   fields,
   submitLabel,
-  pendingText = "Deleting…",
+  pendingText,
   cancelTo,
   error,
   errorId,
@@ -28,19 +29,25 @@ export function ConfirmForm({
   errorId?: string;
   children: ReactNode;
 }) {
+  const { t, message } = useI18n();
   return (
     <Form method="post" action={action} preventScrollReset>
       {Object.entries(fields).flatMap(([name, value]) =>
         (Array.isArray(value) ? value : [value]).map((one) => <input key={`${name}-${one}`} type="hidden" name={name} value={one} />),
       )}
       {children}
-      <FormErrors id={errorId} errors={error ? [error] : []} />
+      <FormErrors id={errorId} errors={error ? [message(error)] : []} />
       <div className="form-actions">
-        <SubmitButton name="intent" value={intent} className="button button--danger" pendingText={pendingText}>
+        <SubmitButton
+          name="intent"
+          value={intent}
+          className="button button--danger"
+          pendingText={pendingText ?? t("admin.common.deleting")}
+        >
           {submitLabel}
         </SubmitButton>
         <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
+          {t("admin.common.cancel")}
         </Link>
       </div>
     </Form>

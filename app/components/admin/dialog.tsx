@@ -1,5 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
+import { useT } from "~/i18n/i18n";
 
 /**
  * A modal panel chosen by the URL (e.g. ?modal=create), so it opens, shows errors and
@@ -19,6 +20,7 @@ export function AdminDialog({
   children: ReactNode;
   wide?: boolean;
 }) {
+  const t = useT();
   const navigate = useNavigate();
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -44,7 +46,7 @@ export function AdminDialog({
         <header className="admin-dialog__header">
           <h2 id={`${id}-title`}>{title}</h2>
           <Link to={closeTo} className="admin-dialog__close" preventScrollReset>
-            Close
+            {t("admin.common.close")}
           </Link>
         </header>
         <div className="admin-dialog__body">{children}</div>

@@ -5,6 +5,7 @@
  */
 import { can, sidebarRules, type Access } from "~/lib/permissions";
 
+/** `label`: the entry's catalogue key (app/i18n/catalogues/en/admin.ts, `admin.nav`) */
 export type AdminNavLink = { id: string; label: string; to: string; end?: boolean };
 export type AdminNavItem = AdminNavLink | { id: string; label: string; children: AdminNavLink[] };
 
@@ -14,50 +15,50 @@ type NavDefinition = (AdminNavLink & Visible) | ({ id: string; label: string; ch
 const always = () => true;
 
 export const ADMIN_NAV: NavDefinition[] = [
-  { id: "dashboard", label: "Dashboard", to: "/admin", end: true, visible: always },
-  { id: "users", label: "User management", to: "/admin/users", visible: sidebarRules.users },
-  { id: "categories", label: "Category management", to: "/admin/categories", visible: always },
+  { id: "dashboard", label: "admin.nav.dashboard", to: "/admin", end: true, visible: always },
+  { id: "users", label: "admin.nav.users", to: "/admin/users", visible: sidebarRules.users },
+  { id: "categories", label: "admin.nav.categories", to: "/admin/categories", visible: always },
   {
     id: "products",
-    label: "Product management",
+    label: "admin.nav.products",
     visible: sidebarRules.products,
     children: [
-      { id: "local-products", label: "Local products", to: "/admin/products" },
-      { id: "external-products", label: "External products", to: "/admin/external-products" },
+      { id: "local-products", label: "admin.nav.localProducts", to: "/admin/products" },
+      { id: "external-products", label: "admin.nav.externalProducts", to: "/admin/external-products" },
     ],
   },
   {
     id: "blog",
-    label: "Blog management",
+    label: "admin.nav.blog",
     visible: sidebarRules.blog,
     children: [
-      { id: "blog-categories", label: "Blog categories", to: "/admin/blog", end: true },
-      { id: "blog-posts", label: "Blog posts", to: "/admin/blog/posts" },
-      { id: "blog-comments", label: "Comments", to: "/admin/blog/comments", visible: (a) => can(a, "blog.edit") },
-      { id: "blog-settings", label: "Blog settings", to: "/admin/blog/settings", visible: (a) => can(a, "blog.edit") },
+      { id: "blog-categories", label: "admin.nav.blogCategories", to: "/admin/blog", end: true },
+      { id: "blog-posts", label: "admin.nav.blogPosts", to: "/admin/blog/posts" },
+      { id: "blog-comments", label: "admin.nav.blogComments", to: "/admin/blog/comments", visible: (a) => can(a, "blog.edit") },
+      { id: "blog-settings", label: "admin.nav.blogSettings", to: "/admin/blog/settings", visible: (a) => can(a, "blog.edit") },
     ],
   },
   {
     id: "qc",
-    label: "QC management",
+    label: "admin.nav.qc",
     visible: sidebarRules.qc,
     children: [
-      { id: "qc-manager", label: "QC file management", to: "/admin/qc-manager" },
+      { id: "qc-manager", label: "admin.nav.qcManager", to: "/admin/qc-manager" },
       // both sub-items for whoever sees QC management (docs/product/admin.md 2); reviewing itself needs qc.review / qc.approve / qc.reject
-      { id: "qc-review", label: "QC image review", to: "/admin/qc-review" },
+      { id: "qc-review", label: "admin.nav.qcReview", to: "/admin/qc-review" },
     ],
   },
-  { id: "email", label: "Email marketing", to: "/admin/email-management", visible: sidebarRules.email },
+  { id: "email", label: "admin.nav.email", to: "/admin/email-management", visible: sidebarRules.email },
   {
     id: "system",
-    label: "System settings",
+    label: "admin.nav.system",
     visible: sidebarRules.system,
     children: [
-      { id: "currency-settings", label: "Exchange rates", to: "/admin/currency-settings" },
-      { id: "product-display", label: "Product display", to: "/admin/product-display-settings" },
-      { id: "agents", label: "Shopping agents", to: "/admin/agents" },
-      { id: "site-settings", label: "Site settings", to: "/admin/site-settings" },
-      { id: "settings", label: "Admin settings", to: "/admin/settings" },
+      { id: "currency-settings", label: "admin.nav.currencySettings", to: "/admin/currency-settings" },
+      { id: "product-display", label: "admin.nav.productDisplay", to: "/admin/product-display-settings" },
+      { id: "agents", label: "admin.nav.agents", to: "/admin/agents" },
+      { id: "site-settings", label: "admin.nav.siteSettings", to: "/admin/site-settings" },
+      { id: "settings", label: "admin.nav.settings", to: "/admin/settings" },
     ],
   },
 ];

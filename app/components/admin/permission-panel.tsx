@@ -4,6 +4,7 @@ import { ADMIN_MESSAGES } from "~/schemas/admin-users";
 import type { PermissionDialogData } from "~/schemas/admin-users-rules";
 import { formatDate } from "./format";
 import { UserTypeBadge } from "./user-type-badge";
+import { useI18n, useT } from "~/i18n/i18n";
 
 /**
  * The permission dialog's content: the user's roles and direct permissions, each with
@@ -11,6 +12,7 @@ import { UserTypeBadge } from "./user-type-badge";
  * The forms post to the user's edit route, which redirects back to `returnTo`.
  */
 export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData; returnTo: string }) {
+  const { t, message } = useI18n();
   const action = `/admin/users/${data.user.id}`;
   const isOrdinary = data.permissionGroups === null;
   return (
@@ -19,7 +21,7 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
         <strong>{data.user.username}</strong> <UserTypeBadge userType={data.user.userType} />
       </p>
 
-      <h3>Roles</h3>
+      <h3>{t("admin.users.roles")}</h3>
       <ul className="permission-list">
         {data.roles.map((role) => (
           <li key={role.id} className="permission-list__item">
@@ -28,7 +30,8 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
               <span className="muted">{role.description}</span>
               {role.held ? (
                 <span className="admin-badge admin-badge--held">
-                  Assigned{role.expiresAt ? ` · expires ${formatDate(role.expiresAt)}` : ""}
+                  {t("admin.permissions.assigned")}
+                  {role.expiresAt ? ` · ${t("admin.permissions.expires", { date: formatDate(role.expiresAt) })}` : ""}
                 </span>
               ) : null}
             </div>
@@ -36,17 +39,28 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
               <input type="hidden" name="returnTo" value={returnTo} />
               <input type="hidden" name="roleId" value={role.id} />
               {role.held ? (
-                <PanelButton intent="revokeRole" field="roleId" id={role.id} secondary label={`Revoke role ${role.name}`}>
-                  Revoke
+                <PanelButton
+                  intent="revokeRole"
+                  field="roleId"
+                  id={role.id}
+                  secondary
+                  label={t("admin.permissions.revokeRole", { name: role.name })}
+                >
+                  {t("admin.permissions.revoke")}
                 </PanelButton>
               ) : (
                 <>
                   <label className="permission-list__expiry">
-                    <span>Expires (optional)</span>
-                    <input type="date" name="expiresAt" aria-label={`Expiry date for role ${role.name} (optional)`} />
+                    <span>{t("admin.permissions.expiresOptional")}</span>
+                    <input type="date" name="expiresAt" aria-label={t("admin.permissions.expiryFor", { name: role.name })} />
                   </label>
-                  <PanelButton intent="assignRole" field="roleId" id={role.id} label={`Assign role ${role.name}`}>
-                    Assign
+                  <PanelButton
+                    intent="assignRole"
+                    field="roleId"
+                    id={role.id}
+                    label={t("admin.permissions.assignRole", { name: role.name })}
+                  >
+                    {t("admin.permissions.assign")}
                   </PanelButton>
                 </>
               )}
@@ -55,15 +69,15 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
         ))}
       </ul>
 
-      <h3>Direct permissions</h3>
+      <h3>{t("admin.permissions.direct")}</h3>
       {isOrdinary ? (
-        <p className="notice">{ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions}</p>
+        <p className="notice">{message(ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions)}</p>
       ) : data.user.userType === "super_admin" ? (
-        <p className="notice">{ADMIN_MESSAGES.superAdminHoldsAll}</p>
+        <p className="notice">{message(ADMIN_MESSAGES.superAdminHoldsAll)}</p>
       ) : null}
       {data.permissionGroups && data.user.userType !== "super_admin"
         ? data.permissionGroups.map((group) => (
-            <section key={group.prefix} className="permission-group" aria-label={`${group.label} permissions`}>
+            <section key={group.prefix} className="permission-group" aria-label={t("admin.permissions.groupLabel", { group: group.label })}>
               <h4>
                 {group.label} <span className="muted">({group.prefix}*)</span>
               </h4>
@@ -73,7 +87,7 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
                     <div className="permission-list__text">
                       <code>{permission.name}</code>
                       <span className="muted">{permission.description}</span>
-                      {permission.held ? <span className="admin-badge admin-badge--held">Granted</span> : null}
+                      {permission.held ? <span className="admin-badge admin-badge--held">{t("admin.permissions.granted")}</span> : null}
                     </div>
                     <Form method="post" action={action} preventScrollReset className="permission-list__form">
                       <input type="hidden" name="returnTo" value={returnTo} />
@@ -84,13 +98,18 @@ export function PermissionPanel({ data, returnTo }: { data: PermissionDialogData
                           field="permissionId"
                           id={permission.id}
                           secondary
-                          label={`Revoke ${permission.name}`}
+                          label={t("admin.permissions.revokeName", { name: permission.name })}
                         >
-                          Revoke
+                          {t("admin.permissions.revoke")}
                         </PanelButton>
                       ) : (
-                        <PanelButton intent="grantPermission" field="permissionId" id={permission.id} label={`Assign ${permission.name}`}>
-                          Assign
+                        <PanelButton
+                          intent="grantPermission"
+                          field="permissionId"
+                          id={permission.id}
+                          label={t("admin.permissions.assignName", { name: permission.name })}
+                        >
+                          {t("admin.permissions.assign")}
                         </PanelButton>
                       )}
                     </Form>
@@ -123,6 +142,7 @@ function PanelButton({
   secondary?: boolean;
   children: ReactNode;
 }) {
+  const t = useT();
   const navigation = useNavigation();
   const pending =
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData?.get(field) === String(id);
@@ -139,7 +159,7 @@ function PanelButton({
         if (pending) event.preventDefault();
       }}
     >
-      {pending ? "Working…" : children}
+      {pending ? t("admin.permissions.working") : children}
     </button>
   );
 }

@@ -11,7 +11,9 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { NEW_SKU, PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";
+import { NEW_SKU, PLATFORMS } from "~/schemas/catalogue-rules";
+import { platformLabel } from "./labels";
+import { useI18n } from "~/i18n/i18n";
 
 /** docs/product/admin.md 9: the bulk tools from 6 SKUs, three columns from 7 */
 const BULK_TOOLS_FROM = 6;
@@ -50,16 +52,14 @@ export type ProductFormOutcome = {
  * Inside the product form: its button posts the whole form with intent=import.
  */
 export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) {
+  const { t, message } = useI18n();
   return (
     <section className="card product-import" aria-labelledby="product-import-title">
-      <h2 id="product-import-title">从链接导入 Import from a link</h2>
-      <p className="muted">
-        Paste a Weidian, Taobao, Tmall or 1688 product link or id: the name, price, images, SKUs, description and link are filled in for you
-        to check.
-      </p>
+      <h2 id="product-import-title">{t("admin.productForm.importTitle")}</h2>
+      <p className="muted">{t("admin.productForm.importHelp")}</p>
       <div className="site-search">
         <label htmlFor="import-link" className="visually-hidden">
-          Product link or id
+          {t("admin.productForm.importLabel")}
         </label>
         <input
           id="import-link"
@@ -77,18 +77,18 @@ export function ProductImportBox({ outcome }: { outcome?: ProductFormOutcome }) 
             event.currentTarget.parentElement?.querySelector<HTMLButtonElement>('button[value="import"]')?.click();
           }}
         />
-        <SubmitButton name="intent" value="import" pendingText="导入中…" formNoValidate>
-          导入 Import
+        <SubmitButton name="intent" value="import" pendingText={t("admin.productForm.importing")} formNoValidate>
+          {t("admin.productForm.import")}
         </SubmitButton>
       </div>
       <div id="import-message" aria-live="polite">
         {outcome?.importError ? (
           <p className="notice notice--error" role="alert">
-            {outcome.importError}
+            {message(outcome.importError)}
           </p>
         ) : outcome?.importNotice ? (
           <p className="notice notice--success" role="status">
-            {outcome.importNotice}
+            {message(outcome.importNotice)}
           </p>
         ) : null}
       </div>
@@ -112,6 +112,7 @@ export function ProductForm(props: ProductFormProps) {
 }
 
 function ProductFormFields({ id, defaults, categories, outcome, submitLabel, cancelTo, importBox }: ProductFormProps) {
+  const { t, message } = useI18n();
   const navigation = useNavigation();
   const uploadInput = useRef<HTMLInputElement>(null);
   // while an answer is awaited nothing more is sent: a second press would send the same
@@ -146,16 +147,16 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
           {submitLabel}
         </button>
         {importBox}
-        <FormErrors id={form.errorId} errors={[...(outcome?.fatal ? [outcome.fatal] : []), ...(form.errors ?? [])]} />
+        <FormErrors id={form.errorId} errors={[...(outcome?.fatal ? [message(outcome.fatal)] : []), ...(form.errors ?? []).map(message)]} />
         {outcome?.uploadNotice ? (
           <div className={outcome.uploadFailures.length ? "notice notice--warning" : "notice notice--success"} role="status">
             <p>
-              <strong>{outcome.uploadNotice}</strong>
+              <strong>{message(outcome.uploadNotice)}</strong>
             </p>
             {outcome.uploadFailures.length ? (
               <ul>
                 {outcome.uploadFailures.map((failure) => (
-                  <li key={failure}>{failure}</li>
+                  <li key={failure}>{message(failure)}</li>
                 ))}
               </ul>
             ) : null}
@@ -163,20 +164,20 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
         ) : null}
 
         <section className="card" aria-labelledby={`${id}-basics`}>
-          <h2 id={`${id}-basics`}>Product</h2>
-          <Field id={fields.name.id} label="Name" errors={fields.name.errors} hint="3 to 255 characters.">
+          <h2 id={`${id}-basics`}>{t("admin.productForm.product")}</h2>
+          <Field id={fields.name.id} label={t("admin.productForm.name")} errors={fields.name.errors} hint={t("admin.productForm.nameHint")}>
             <input {...getInputProps(fields.name, { type: "text" })} maxLength={255} />
           </Field>
-          <Field id={fields.description.id} label="Description (optional)" errors={fields.description.errors}>
+          <Field id={fields.description.id} label={t("admin.productForm.description")} errors={fields.description.errors}>
             <textarea {...getTextareaProps(fields.description)} rows={5} />
           </Field>
           <div className="admin-form-grid">
-            <Field id={fields.price_cny.id} label="Price (CNY, optional)" errors={fields.price_cny.errors}>
+            <Field id={fields.price_cny.id} label={t("admin.productForm.price")} errors={fields.price_cny.errors}>
               <input {...getInputProps(fields.price_cny, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
             </Field>
-            <Field id={fields.category_id.id} label="Category" errors={fields.category_id.errors}>
+            <Field id={fields.category_id.id} label={t("admin.productForm.category")} errors={fields.category_id.errors}>
               <select {...getSelectProps(fields.category_id)}>
-                <option value="">No category</option>
+                <option value="">{t("admin.productForm.noCategory")}</option>
                 {topCategories.map((top) => (
                   <optgroup key={top.id} label={top.name}>
                     <option value={top.id}>{top.name}</option>
@@ -193,26 +194,32 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
         </section>
 
         <section className="card" aria-labelledby={`${id}-images`}>
-          <h2 id={`${id}-images`}>Images</h2>
+          <h2 id={`${id}-images`}>{t("admin.productForm.images")}</h2>
           <Field
             id={fields.main_images.id}
-            label="Image addresses"
+            label={t("admin.productForm.imageAddresses")}
             errors={fields.main_images.errors}
-            hint="Separated by commas; the first is the thumbnail."
+            hint={t("admin.productForm.imageAddressesHint")}
           >
             <textarea {...getTextareaProps(fields.main_images)} defaultValue={imagesText} rows={3} />
           </Field>
           {imageList.length ? (
-            <ul className="product-form__images" aria-label="Current images">
+            <ul className="product-form__images" aria-label={t("admin.productForm.currentImages")}>
               {imageList.map((url, index) => (
                 <li key={`${url}-${index}`}>
-                  <img src={url} alt={index === 0 ? "Thumbnail" : `Image ${index + 1}`} width={72} height={72} loading="lazy" />
+                  <img
+                    src={url}
+                    alt={index === 0 ? t("admin.productForm.thumbnail") : t("admin.productForm.imageN", { n: index + 1 })}
+                    width={72}
+                    height={72}
+                    loading="lazy"
+                  />
                 </li>
               ))}
             </ul>
           ) : null}
           <div className="field">
-            <label htmlFor={`${id}-upload`}>Upload images</label>
+            <label htmlFor={`${id}-upload`}>{t("admin.productForm.uploadImages")}</label>
             <input
               ref={uploadInput}
               id={`${id}-upload`}
@@ -221,82 +228,80 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
               multiple
               accept="image/jpeg,image/png,image/webp,image/gif"
             />
-            <span className="field__hint">
-              JPG, PNG, WEBP or GIF, up to 10 MB each. They are stored when you press any button below and added to the addresses above.
-            </span>
+            <span className="field__hint">{t("admin.productForm.uploadHint")}</span>
           </div>
           <Field
             id={fields.qc_images.id}
-            label="QC photo addresses"
+            label={t("admin.productForm.qcAddresses")}
             errors={fields.qc_images.errors}
-            hint="Separated by commas; published in the product's QC gallery at once. Photos uploaded on the QC page are managed there."
+            hint={t("admin.productForm.qcAddressesHint")}
           >
             <textarea {...getTextareaProps(fields.qc_images)} defaultValue={qcText} rows={2} />
           </Field>
         </section>
 
         <section className="card" aria-labelledby={`${id}-marketplace`}>
-          <h2 id={`${id}-marketplace`}>Marketplace</h2>
+          <h2 id={`${id}-marketplace`}>{t("admin.productForm.marketplace")}</h2>
           <div className="admin-form-grid">
-            <Field id={fields.platform.id} label="Platform" errors={fields.platform.errors}>
+            <Field id={fields.platform.id} label={t("admin.productForm.platform")} errors={fields.platform.errors}>
               <select {...getSelectProps(fields.platform)}>
-                <option value="">None</option>
+                <option value="">{t("admin.productForm.none")}</option>
                 {PLATFORMS.map((platform) => (
                   <option key={platform} value={platform}>
-                    {PLATFORM_LABELS[platform]}
+                    {platformLabel(t, platform)}
                   </option>
                 ))}
               </select>
             </Field>
-            <Field id={fields.platform_item_id.id} label="Platform item id" errors={fields.platform_item_id.errors}>
+            <Field id={fields.platform_item_id.id} label={t("admin.productForm.platformItemId")} errors={fields.platform_item_id.errors}>
               <input {...getInputProps(fields.platform_item_id, { type: "text" })} maxLength={40} autoComplete="off" />
             </Field>
           </div>
-          <Field id={fields.original_url.id} label="Original URL (optional)" errors={fields.original_url.errors}>
+          <Field id={fields.original_url.id} label={t("admin.productForm.originalUrl")} errors={fields.original_url.errors}>
             <input {...getInputProps(fields.original_url, { type: "url" })} placeholder="https://" />
           </Field>
         </section>
 
         <section className="card" aria-labelledby={`${id}-skus`}>
           <h2 id={`${id}-skus`}>
-            SKUs <span className="admin-badge admin-badge--count">{skus.length}</span>
+            {t("admin.productForm.skus")} <span className="admin-badge admin-badge--count">{skus.length}</span>
           </h2>
           <ErrorList id={`${fields.skus.id}-error`} errors={fields.skus.errors} />
           {skus.length >= BULK_TOOLS_FROM ? (
             <fieldset className="admin-fieldset sku-bulk">
-              <legend>Set every SKU at once</legend>
+              <legend>{t("admin.productForm.bulkLegend")}</legend>
               <div className="admin-form-grid">
                 <div className="field">
-                  <label htmlFor={`${id}-bulk-price`}>Price (empty: the product price)</label>
+                  <label htmlFor={`${id}-bulk-price`}>{t("admin.productForm.bulkPrice")}</label>
                   <input id={`${id}-bulk-price`} name="bulk_price" type="number" min={0} step="0.01" inputMode="decimal" />
                 </div>
                 <div className="field">
-                  <label htmlFor={`${id}-bulk-stock`}>Stock (empty or 0: 100)</label>
+                  <label htmlFor={`${id}-bulk-stock`}>{t("admin.productForm.bulkStock")}</label>
                   <input id={`${id}-bulk-stock`} name="bulk_stock" type="number" min={0} step={1} inputMode="numeric" />
                 </div>
               </div>
               <button type="submit" name="bulk" value="apply" className="button button--secondary" formNoValidate>
-                Apply to all SKUs
+                {t("admin.productForm.bulkApply")}
               </button>
             </fieldset>
           ) : null}
-          {skus.length === 0 ? <p className="muted">No SKUs: the product has one price.</p> : null}
+          {skus.length === 0 ? <p className="muted">{t("admin.productForm.noSkus")}</p> : null}
           <ol className={skus.length >= COLUMNS_FROM ? "sku-grid sku-grid--columns" : "sku-grid"}>
             {skus.map((sku, index) => {
               const row = sku.getFieldset();
               return (
                 <li key={sku.key} className="sku-grid__row">
                   {row.id.initialValue ? <input type="hidden" name={row.id.name} value={String(row.id.initialValue)} /> : null}
-                  <Field id={row.sku_name.id} label={`SKU ${index + 1} name`} errors={row.sku_name.errors}>
+                  <Field id={row.sku_name.id} label={t("admin.productForm.skuName", { n: index + 1 })} errors={row.sku_name.errors}>
                     <input {...getInputProps(row.sku_name, { type: "text" })} maxLength={200} />
                   </Field>
-                  <Field id={row.sku_price.id} label="Price (CNY)" errors={row.sku_price.errors}>
+                  <Field id={row.sku_price.id} label={t("admin.productForm.skuPrice")} errors={row.sku_price.errors}>
                     <input {...getInputProps(row.sku_price, { type: "number" })} min={0} step="0.01" inputMode="decimal" />
                   </Field>
-                  <Field id={row.sku_stock.id} label="Stock" errors={row.sku_stock.errors}>
+                  <Field id={row.sku_stock.id} label={t("admin.productForm.skuStock")} errors={row.sku_stock.errors}>
                     <input {...getInputProps(row.sku_stock, { type: "number" })} min={0} step={1} inputMode="numeric" />
                   </Field>
-                  <Field id={row.sku_thumbnail_url.id} label="Thumbnail URL (optional)" errors={row.sku_thumbnail_url.errors}>
+                  <Field id={row.sku_thumbnail_url.id} label={t("admin.productForm.skuThumbnail")} errors={row.sku_thumbnail_url.errors}>
                     <input {...getInputProps(row.sku_thumbnail_url, { type: "text" })} />
                   </Field>
                   <button
@@ -307,10 +312,10 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
                       form.remove({ name: fields.skus.name, index });
                     }}
                     className="button button--secondary button--small"
-                    aria-label={`Remove SKU ${index + 1}`}
+                    aria-label={t("admin.productForm.removeSku", { n: index + 1 })}
                     formNoValidate
                   >
-                    Remove
+                    {t("admin.common.remove")}
                   </button>
                 </li>
               );
@@ -326,16 +331,16 @@ function ProductFormFields({ id, defaults, categories, outcome, submitLabel, can
             className="button button--secondary"
             formNoValidate
           >
-            Add SKU
+            {t("admin.productForm.addSku")}
           </button>
         </section>
 
         <div className="form-actions product-form__actions">
-          <SubmitButton className="button" pendingText="Saving…">
+          <SubmitButton className="button" pendingText={t("admin.common.saving")}>
             {submitLabel}
           </SubmitButton>
           <Link to={cancelTo} className="button button--secondary">
-            Cancel
+            {t("admin.common.cancel")}
           </Link>
         </div>
       </fieldset>

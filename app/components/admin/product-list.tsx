@@ -12,7 +12,10 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { productListLoader, ProductListActionData } from "~/controllers/admin-product-list.server";
 import { listAddress, listParams as listParamsOf } from "~/lib/list-address";
-import { ADMIN_PRODUCT_PAGE_SIZES, PLATFORM_LABELS } from "~/schemas/catalogue-rules";
+import { ADMIN_PRODUCT_PAGE_SIZES } from "~/schemas/catalogue-rules";
+import { platformLabel } from "./labels";
+import { useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "./emphasis";
 
 type LoaderData = Awaited<ReturnType<typeof productListLoader>>;
 
@@ -20,24 +23,15 @@ type LoaderData = Awaited<ReturnType<typeof productListLoader>>;
 const PRODUCT_LIST_DIALOG_PARAMS = ["modal", "productId"];
 
 const TEXT = {
-  local: {
-    title: "Local products",
-    intro: "Products created in the back office.",
-    empty: "No local products yet.",
-    path: "/admin/products",
-  },
-  external: {
-    title: "External products",
-    intro: "Products imported from the marketplaces by shoppers and staff.",
-    empty: "No external products yet.",
-    path: "/admin/external-products",
-  },
+  local: { path: "/admin/products" },
+  external: { path: "/admin/external-products" },
 } as const;
 
 const priceText = (price: number | null) => (price === null ? "—" : `¥${price.toFixed(2)}`);
 
 export function ProductListPage({ data, actionData }: { data: LoaderData; actionData?: ProductListActionData }) {
   const { kind, query, allowed, list, confirmDelete } = data;
+  const t = useT();
   const text = TEXT[kind];
   const location = useLocation();
   const search = new URLSearchParams(location.search);
@@ -56,23 +50,23 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
 
   return (
     <AdminList
-      title={text.title}
+      title={kind === "local" ? t("admin.products.localTitle") : t("admin.products.externalTitle")}
       count={list.totalItems}
-      intro={text.intro}
+      intro={kind === "local" ? t("admin.products.localIntro") : t("admin.products.externalIntro")}
       toolbar={
         <>
           {kind === "local" && allowed.create ? (
             <Link to="/admin/products/new" className="button">
-              Add product
+              {t("admin.products.add")}
             </Link>
           ) : null}
           {allowed.create ? (
             <Link to="/admin/imports" className="button button--secondary">
-              Bulk import
+              {t("admin.products.bulkImport")}
             </Link>
           ) : null}
           <Link to={listHref} className="button button--secondary">
-            Refresh
+            {t("admin.common.refresh")}
           </Link>
         </>
       }
@@ -81,26 +75,26 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
           <AdminSearch
             action={text.path}
             id="product-search"
-            label="Search products"
+            label={t("admin.products.searchLabel")}
             value={query.q}
-            placeholder="Name, item id or product id"
+            placeholder={t("admin.products.searchPlaceholder")}
             keep={{ listing: external && query.listing !== "all" ? query.listing : null }}
             live
           >
             <label htmlFor="product-page-size" className="visually-hidden">
-              Products per page
+              {t("admin.products.perPageLabel")}
             </label>
             <select id="product-page-size" name="limit" defaultValue={String(query.limit)}>
               {ADMIN_PRODUCT_PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
-                  {size} per page
+                  {t("admin.common.perPage", { size })}
                 </option>
               ))}
             </select>
           </AdminSearch>
           {external ? (
             <AdminSegments
-              label="Listing status"
+              label={t("admin.products.listingStatus")}
               segments={(["all", "unavailable"] as const).map((value) => {
                 const params = new URLSearchParams(listParams);
                 params.delete("page");
@@ -111,7 +105,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                   key: value,
                   href: query ? `${text.path}?${query}` : text.path,
                   current: data.query.listing === value,
-                  label: value === "all" ? "All listings" : "Unavailable listings",
+                  label: value === "all" ? t("admin.products.allListings") : t("admin.products.unavailableListings"),
                 };
               })}
             />
@@ -121,16 +115,26 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       error={error}
       items={list.items}
       itemKey={(product) => product.id}
-      empty={<EmptyState title={query.q ? `No products match “${query.q}”.` : text.empty} />}
+      empty={
+        <EmptyState
+          title={
+            query.q
+              ? t("admin.products.noMatch", { query: query.q })
+              : kind === "local"
+                ? t("admin.products.localEmpty")
+                : t("admin.products.externalEmpty")
+          }
+        />
+      }
       selection={
         allowed.delete
           ? {
               action: formAction,
               hidden: { returnTo: listHref },
-              itemLabel: (product) => `Select ${product.name}`,
+              itemLabel: (product) => t("admin.common.selectName", { name: product.name }),
               bar: (
                 <SubmitButton name="intent" value="bulk-confirm" className="button button--danger button--small" pendingText="…">
-                  Delete selected
+                  {t("admin.common.deleteSelected")}
                 </SubmitButton>
               ),
             }
@@ -138,7 +142,7 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       }
       columns={[
         {
-          header: "Product",
+          header: t("admin.products.colProduct"),
           cell: (product) => (
             <div className="admin-user-cell">
               {product.thumbnail ? (
@@ -150,73 +154,73 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
                 <strong>{product.name}</strong>
                 <span className="admin-user-cell__meta">
                   ID {product.id}
-                  {product.itemId ? ` · ${product.platform ? PLATFORM_LABELS[product.platform] : ""} ${product.itemId}` : ""}
-                  {product.showInListing ? "" : " · not listed"}
+                  {product.itemId ? ` · ${product.platform ? platformLabel(t, product.platform) : ""} ${product.itemId}` : ""}
+                  {product.showInListing ? "" : ` · ${t("admin.products.notListed")}`}
                 </span>
               </div>
             </div>
           ),
         },
-        { header: "Price", cell: (product) => priceText(product.priceCny) },
-        { header: "Category", cell: (product) => product.categoryName ?? "—" },
+        { header: t("admin.products.colPrice"), cell: (product) => priceText(product.priceCny) },
+        { header: t("admin.products.colCategory"), cell: (product) => product.categoryName ?? "—" },
         external
-          ? { header: "Shop", cell: (product) => product.shopName ?? "—" }
-          : { header: "Platform", cell: (product) => (product.platform ? PLATFORM_LABELS[product.platform] : "—") },
-        { header: "Views", cell: (product) => product.viewCount },
-        { header: "QC", cell: (product) => product.qcCount },
+          ? { header: t("admin.products.colShop"), cell: (product) => product.shopName ?? "—" }
+          : { header: t("admin.products.colPlatform"), cell: (product) => (product.platform ? platformLabel(t, product.platform) : "—") },
+        { header: t("admin.products.colViews"), cell: (product) => product.viewCount },
+        { header: t("admin.products.colQc"), cell: (product) => product.qcCount },
         external && {
-          header: "Listing",
+          header: t("admin.products.colListing"),
           cell: (product) => (
             <>
               {product.listing?.status === "unavailable" ? (
-                <span className="admin-badge admin-badge--warning">Unavailable since {formatDate(product.listing.since)}</span>
+                <span className="admin-badge admin-badge--warning">
+                  {t("admin.products.unavailableSince", { date: formatDate(product.listing.since) })}
+                </span>
               ) : product.listing?.checkedAt ? (
-                <span className="muted">Checked {formatDate(product.listing.checkedAt)}</span>
+                <span className="muted">{t("admin.products.checked", { date: formatDate(product.listing.checkedAt) })}</span>
               ) : (
-                <span className="muted">Not checked yet</span>
+                <span className="muted">{t("admin.products.notChecked")}</span>
               )}
               {product.listing?.reports ? (
-                <span className="admin-badge admin-badge--count">
-                  {product.listing.reports} report{product.listing.reports === 1 ? "" : "s"}
-                </span>
+                <span className="admin-badge admin-badge--count">{t("admin.products.reports", { count: product.listing.reports })}</span>
               ) : null}
             </>
           ),
         },
-        { header: "Added", cell: (product) => formatDate(product.createdAt) },
+        { header: t("admin.products.colAdded"), cell: (product) => formatDate(product.createdAt) },
       ]}
       actions={(product) => (
         <>
-          <a href={product.url} target="_blank" rel="noreferrer" aria-label={`View ${product.name} on the site`}>
-            View
+          <a href={product.url} target="_blank" rel="noreferrer" aria-label={t("admin.products.viewOnSite", { name: product.name })}>
+            {t("admin.common.view")}
           </a>
           {allowed.edit ? (
-            <Link to={`/admin/products/${product.id}/edit`} aria-label={`Edit ${product.name}`}>
-              Edit
+            <Link to={`/admin/products/${product.id}/edit`} aria-label={t("admin.common.editName", { name: product.name })}>
+              {t("admin.common.edit")}
             </Link>
           ) : null}
           {allowed.qc ? (
-            <Link to={`/admin/products/${product.id}/qc`} aria-label={`QC photos of ${product.name}`}>
-              QC
+            <Link to={`/admin/products/${product.id}/qc`} aria-label={t("admin.products.qcOf", { name: product.name })}>
+              {t("admin.products.qc")}
             </Link>
           ) : null}
           {allowed.delete ? <DeleteLink to={dialogHref(product.id)} name={product.name} /> : null}
         </>
       )}
-      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams: listParams, label: "Product pages" }}
+      paging={{ currentPage: list.currentPage, totalPages: list.totalPages, searchParams: listParams, label: t("admin.products.pages") }}
     >
       {confirmDelete ? (
         <AdminConfirmDialog
           id="delete-product"
-          title="Delete product"
+          title={t("admin.products.deleteTitle")}
           closeTo={listHref}
           action={formAction}
           intent="delete"
           fields={{ productId: confirmDelete.id, returnTo: listHref }}
-          submitLabel="Delete product"
+          submitLabel={t("admin.products.deleteTitle")}
         >
           <p>
-            Delete <strong>{confirmDelete.name}</strong>? Its SKUs go with it. This cannot be undone.
+            <Emphasis text={t("admin.products.deleteConfirm", { name: MARK })}>{confirmDelete.name}</Emphasis>
           </p>
         </AdminConfirmDialog>
       ) : null}
@@ -224,20 +228,20 @@ export function ProductListPage({ data, actionData }: { data: LoaderData; action
       {confirm ? (
         <AdminConfirmDialog
           id="bulk-delete"
-          title={`Delete ${confirm.ids.length} product${confirm.ids.length === 1 ? "" : "s"}?`}
+          title={t("admin.products.bulkDeleteTitle", { count: confirm.ids.length })}
           closeTo={listHref}
           action={formAction}
           intent="bulk-delete"
           fields={{ returnTo: listHref, ids: confirm.ids }}
-          submitLabel={`Delete ${confirm.ids.length} product${confirm.ids.length === 1 ? "" : "s"}`}
+          submitLabel={t("admin.products.bulkDeleteSubmit", { count: confirm.ids.length })}
         >
           <ul className="admin-help">
             {confirm.names.map((name, index) => (
               <li key={confirm.ids[index]}>{name}</li>
             ))}
           </ul>
-          {confirm.missing > 0 ? <p className="muted">{confirm.missing} of the selected products no longer exist.</p> : null}
-          <p>This cannot be undone.</p>
+          {confirm.missing > 0 ? <p className="muted">{t("admin.products.missing", { count: confirm.missing })}</p> : null}
+          <p>{t("admin.common.cannotUndo")}</p>
         </AdminConfirmDialog>
       ) : null}
     </AdminList>

@@ -10,6 +10,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-rules";
 import { AdminConfirmDialog, AdminListBody, DeleteLink } from "~/components/admin/admin-list";
+import { useI18n, useT } from "~/i18n/i18n";
 
 export type AdminQcImage = {
   id: number;
@@ -29,26 +30,24 @@ export type QcImagesActionData =
 
 export function AdminQcUpload({ action, errors }: { action: string; errors: string[] }) {
   // published: the form comes back empty (with JavaScript too), the files are not kept for a second press
+  const { t, message } = useI18n();
   const formRef = useRef<HTMLFormElement>(null);
   const markSent = useResetAfterSuccess(formRef);
   return (
     <Form ref={formRef} method="post" action={action} encType="multipart/form-data" className="admin-qc-upload" onSubmit={markSent}>
       <label className="admin-qc-upload__drop">
-        <span>
-          Add QC photos: JPG, PNG or WEBP, up to {QC_LIMITS.fileBytes / 1024 / 1024} MB each, {QC_LIMITS.filesPerBatch} at a time. They are
-          published at once.
-        </span>
+        <span>{t("admin.qc.uploadHelp", { size: QC_LIMITS.fileBytes / 1024 / 1024, count: QC_LIMITS.filesPerBatch })}</span>
         <input type="file" name="qcImages" accept={QC_ACCEPT_ATTRIBUTE} multiple required />
       </label>
       {errors.length ? (
         <ul className="form-errors" role="alert">
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
+          {errors.map((error) => (
+            <li key={error}>{message(error)}</li>
           ))}
         </ul>
       ) : null}
-      <SubmitButton className="button" pendingText="Uploading…">
-        Upload photos
+      <SubmitButton className="button" pendingText={t("admin.qc.uploading")}>
+        {t("admin.qc.uploadPhotos")}
       </SubmitButton>
     </Form>
   );
@@ -70,11 +69,12 @@ export function AdminQcImages({
   deleteHref: (imageId: number) => string;
   error?: string | null;
 }) {
+  const { t, message } = useI18n();
   return (
     <AdminListBody
       items={images}
       itemKey={(image) => image.id}
-      empty={<p className="muted">No QC photos yet.</p>}
+      empty={<p className="muted">{t("admin.qc.noPhotos")}</p>}
       // nothing to select without the permission to delete
       selection={
         canDelete
@@ -83,12 +83,12 @@ export function AdminQcImages({
               hidden: { returnTo },
               bar: (
                 <SubmitButton name="intent" value="delete-confirm" className="button button--danger button--small" pendingText="…">
-                  Delete selected
+                  {t("admin.common.deleteSelected")}
                 </SubmitButton>
               ),
               notice: error ? (
                 <p className="notice notice--error" role="alert">
-                  {error}
+                  {message(error)}
                 </p>
               ) : null,
             }
@@ -103,7 +103,7 @@ export function AdminQcImages({
                   src={image.thumb}
                   width={image.thumbWidth || undefined}
                   height={image.thumbHeight || undefined}
-                  alt={`QC photo ${image.id}`}
+                  alt={t("admin.qc.photoAlt", { id: image.id })}
                   loading="lazy"
                   decoding="async"
                 />
@@ -111,17 +111,17 @@ export function AdminQcImages({
               <div className="admin-qc-tile__meta">
                 {canDelete ? (
                   <label className="admin-check">
-                    <input type="checkbox" name="ids" value={image.id} aria-label={`Select photo ${image.id}`} />
-                    <span className="visually-hidden">Select</span>
+                    <input type="checkbox" name="ids" value={image.id} aria-label={t("admin.qc.selectPhoto", { id: image.id })} />
+                    <span className="visually-hidden">{t("admin.common.select")}</span>
                   </label>
                 ) : null}
                 <span className={`admin-badge ${image.status === "pending" ? "admin-badge--warning" : "admin-badge--success"}`}>
-                  {image.status === "pending" ? "Pending" : "Approved"}
+                  {image.status === "pending" ? t("admin.qc.pending") : t("admin.status.approved")}
                 </span>
-                {canDelete ? <DeleteLink to={deleteHref(image.id)} name={`photo ${image.id}`} /> : null}
+                {canDelete ? <DeleteLink to={deleteHref(image.id)} name={t("admin.qc.photoName", { id: image.id })} /> : null}
               </div>
               <p className="admin-qc-tile__by muted">
-                {image.uploader ?? "staff"} · {formatDate(image.date)}
+                {image.uploader ?? t("admin.qc.staff")} · {formatDate(image.date)}
               </p>
             </li>
           ))}
@@ -143,35 +143,36 @@ export function QcDeleteDialogs({
   confirmOne: AdminQcImage | null;
   confirmSelection: number[] | null;
 }) {
+  const t = useT();
   return (
     <>
       {confirmOne ? (
         <AdminConfirmDialog
           id="delete-qc-image"
-          title="Delete QC photo"
+          title={t("admin.qc.deleteTitle")}
           closeTo={closeTo}
           action={action}
           intent="delete-one"
           fields={{ imageId: confirmOne.id, returnTo: closeTo }}
-          submitLabel="Delete photo"
+          submitLabel={t("admin.qc.deletePhoto")}
         >
           <p>
             <img src={confirmOne.thumb} alt="" width={120} className="admin-qc-confirm-thumb" />
           </p>
-          <p>Delete this photo? Its files are deleted too. This cannot be undone.</p>
+          <p>{t("admin.qc.deleteConfirm")}</p>
         </AdminConfirmDialog>
       ) : null}
       {confirmSelection ? (
         <AdminConfirmDialog
           id="delete-qc-images"
-          title={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}?`}
+          title={t("admin.qc.bulkDeleteTitle", { count: confirmSelection.length })}
           closeTo={closeTo}
           action={action}
           intent="delete"
           fields={{ ids: confirmSelection, returnTo: closeTo }}
-          submitLabel={`Delete ${confirmSelection.length} photo${confirmSelection.length === 1 ? "" : "s"}`}
+          submitLabel={t("admin.qc.bulkDeleteSubmit", { count: confirmSelection.length })}
         >
-          <p>The selected photos and their files are deleted. This cannot be undone.</p>
+          <p>{t("admin.qc.bulkDeleteConfirm")}</p>
         </AdminConfirmDialog>
       ) : null}
     </>

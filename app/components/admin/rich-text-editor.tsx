@@ -10,6 +10,7 @@ import Image from "@tiptap/extension-image";
 import { EditorContent, useEditor, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useEffect, useRef, useState } from "react";
+import { useI18n, type Translate } from "~/i18n/i18n";
 
 type Props = {
   /** the textarea the editor enhances (it stays in the form, hidden) */
@@ -52,22 +53,23 @@ function ToolbarButton({
 }
 
 /** Asks for a link address; an empty answer removes the link. */
-function editLink(editor: Editor) {
+function editLink(editor: Editor, t: Translate) {
   const previous = (editor.getAttributes("link").href as string | undefined) ?? "https://";
-  const href = window.prompt("Link address (https://…, mailto: or a path on this site)", previous);
+  const href = window.prompt(t("admin.editor.linkPrompt"), previous);
   if (href === null) return;
   if (!href.trim() || href.trim() === "https://") editor.chain().focus().extendMarkRange("link").unsetLink().run();
   else editor.chain().focus().extendMarkRange("link").setLink({ href: href.trim() }).run();
 }
 
-function insertImageByAddress(editor: Editor) {
-  const src = window.prompt("Image address (https://… or /uploads/…)", "https://");
+function insertImageByAddress(editor: Editor, t: Translate) {
+  const src = window.prompt(t("admin.editor.imagePrompt"), "https://");
   if (!src || src.trim() === "https://") return;
-  const alt = window.prompt("Describe the image (alternative text)", "") ?? "";
+  const alt = window.prompt(t("admin.editor.altPrompt"), "") ?? "";
   editor.chain().focus().setImage({ src: src.trim(), alt }).run();
 }
 
 export default function RichTextEditor({ textarea, label, onReady }: Props) {
+  const { t, message } = useI18n();
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -108,10 +110,10 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
       body.append("image", file);
       const response = await fetch("/api/blog/images", { method: "POST", body, headers: { Accept: "application/json" } });
       const json = (await response.json()) as { data?: { url: string }; message?: string };
-      if (!response.ok || !json.data) throw new Error(json.message ?? "The image could not be uploaded");
+      if (!response.ok || !json.data) throw new Error(json.message ?? t("admin.editor.uploadFailed"));
       editor.chain().focus().setImage({ src: json.data.url, alt: "" }).run();
     } catch (error) {
-      setUploadError((error as Error).message);
+      setUploadError(message((error as Error).message));
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = "";
@@ -120,9 +122,9 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
 
   return (
     <div className="rich-editor">
-      <div className="rich-editor__toolbar" role="toolbar" aria-label="Formatting">
+      <div className="rich-editor__toolbar" role="toolbar" aria-label={t("admin.editor.formatting")}>
         <select
-          aria-label="Text style"
+          aria-label={t("admin.editor.textStyle")}
           value={level ? String(level) : "p"}
           onChange={(event) => {
             const value = event.currentTarget.value;
@@ -135,19 +137,24 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
                 .run();
           }}
         >
-          <option value="p">Paragraph</option>
+          <option value="p">{t("admin.editor.paragraph")}</option>
           {HEADINGS.map((n) => (
             <option key={n} value={n}>
-              Heading {n}
+              {t("admin.editor.heading", { n })}
             </option>
           ))}
         </select>
-        <ToolbarButton editor={editor} label="Bold" active={editor.isActive("bold")} run={(e) => e.chain().focus().toggleBold().run()}>
+        <ToolbarButton
+          editor={editor}
+          label={t("admin.editor.bold")}
+          active={editor.isActive("bold")}
+          run={(e) => e.chain().focus().toggleBold().run()}
+        >
           B
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Italic"
+          label={t("admin.editor.italic")}
           active={editor.isActive("italic")}
           run={(e) => e.chain().focus().toggleItalic().run()}
         >
@@ -155,7 +162,7 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Underline"
+          label={t("admin.editor.underline")}
           active={editor.isActive("underline")}
           run={(e) => e.chain().focus().toggleUnderline().run()}
         >
@@ -163,7 +170,7 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Strikethrough"
+          label={t("admin.editor.strike")}
           active={editor.isActive("strike")}
           run={(e) => e.chain().focus().toggleStrike().run()}
         >
@@ -171,7 +178,7 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Inline code"
+          label={t("admin.editor.inlineCode")}
           active={editor.isActive("code")}
           run={(e) => e.chain().focus().toggleCode().run()}
         >
@@ -179,23 +186,23 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Bulleted list"
+          label={t("admin.editor.bulleted")}
           active={editor.isActive("bulletList")}
           run={(e) => e.chain().focus().toggleBulletList().run()}
         >
-          • List
+          {`• ${t("admin.editor.list")}`}
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Numbered list"
+          label={t("admin.editor.numbered")}
           active={editor.isActive("orderedList")}
           run={(e) => e.chain().focus().toggleOrderedList().run()}
         >
-          1. List
+          {`1. ${t("admin.editor.list")}`}
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Quote"
+          label={t("admin.editor.quote")}
           active={editor.isActive("blockquote")}
           run={(e) => e.chain().focus().toggleBlockquote().run()}
         >
@@ -203,23 +210,23 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
         </ToolbarButton>
         <ToolbarButton
           editor={editor}
-          label="Code block"
+          label={t("admin.editor.codeBlock")}
           active={editor.isActive("codeBlock")}
           run={(e) => e.chain().focus().toggleCodeBlock().run()}
         >
           {"{ }"}
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Horizontal rule" run={(e) => e.chain().focus().setHorizontalRule().run()}>
+        <ToolbarButton editor={editor} label={t("admin.editor.rule")} run={(e) => e.chain().focus().setHorizontalRule().run()}>
           ―
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Link" active={editor.isActive("link")} run={editLink}>
-          Link
+        <ToolbarButton editor={editor} label={t("admin.editor.link")} active={editor.isActive("link")} run={(e) => editLink(e, t)}>
+          {t("admin.editor.link")}
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Image from an address" run={insertImageByAddress}>
-          Image
+        <ToolbarButton editor={editor} label={t("admin.editor.imageFromAddress")} run={(e) => insertImageByAddress(e, t)}>
+          {t("admin.editor.image")}
         </ToolbarButton>
         <button type="button" className="rich-editor__button" disabled={uploading} onClick={() => fileInput.current?.click()}>
-          {uploading ? "Uploading…" : "Upload image"}
+          {uploading ? t("admin.qc.uploading") : t("admin.editor.uploadImage")}
         </button>
         <input
           ref={fileInput}
@@ -233,10 +240,20 @@ export default function RichTextEditor({ textarea, label, onReady }: Props) {
             if (file) void upload(file);
           }}
         />
-        <ToolbarButton editor={editor} label="Undo" disabled={!editor.can().undo()} run={(e) => e.chain().focus().undo().run()}>
+        <ToolbarButton
+          editor={editor}
+          label={t("admin.editor.undo")}
+          disabled={!editor.can().undo()}
+          run={(e) => e.chain().focus().undo().run()}
+        >
           ↶
         </ToolbarButton>
-        <ToolbarButton editor={editor} label="Redo" disabled={!editor.can().redo()} run={(e) => e.chain().focus().redo().run()}>
+        <ToolbarButton
+          editor={editor}
+          label={t("admin.editor.redo")}
+          disabled={!editor.can().redo()}
+          run={(e) => e.chain().focus().redo().run()}
+        >
           ↷
         </ToolbarButton>
       </div>

@@ -8,6 +8,7 @@ import { Form, Link } from "@remix-run/react";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { SEARCH_ALIAS_TERM_MAX } from "~/schemas/search-rules";
+import { useI18n } from "~/i18n/i18n";
 
 export type SearchAliasFormValues = { term: string; alternatives: string; both_ways: boolean };
 
@@ -25,6 +26,7 @@ export function SearchAliasForm({
   /** a Cancel link (the edit page) */
   cancelTo?: string;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<Record<keyof SearchAliasFormValues, string>>({
     id,
     lastResult,
@@ -36,31 +38,36 @@ export function SearchAliasForm({
     .flatMap(([, errors]) => errors);
   return (
     <Form method="post" {...getFormProps(form)} className="search-alias-form">
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
       <div className="admin-form-grid">
-        <Field id={fields.term.id} label="Shoppers type" errors={fields.term.errors} hint="e.g. af1, 耐克">
+        <Field
+          id={fields.term.id}
+          label={t("admin.searchWords.shoppersType")}
+          errors={fields.term.errors}
+          hint={t("admin.searchWords.termHint")}
+        >
           <input {...getInputProps(fields.term, { type: "text" })} maxLength={SEARCH_ALIAS_TERM_MAX} autoComplete="off" />
         </Field>
         <Field
           id={fields.alternatives.id}
-          label="It also finds"
+          label={t("admin.searchWords.alsoFinds")}
           errors={alternativeErrors.length ? [...new Set(alternativeErrors)] : undefined}
-          hint="Words or phrases, separated by commas: Air Force 1"
+          hint={t("admin.searchWords.alsoFindsHint")}
         >
           <input {...getInputProps(fields.alternatives, { type: "text" })} autoComplete="off" />
         </Field>
       </div>
       <label className="admin-check">
         <input {...getInputProps(fields.both_ways, { type: "checkbox" })} />
-        Both ways (each of these words also finds the first: 耐克 ↔ Nike)
+        {t("admin.searchWords.bothWaysLabel")}
       </label>
       <div className="form-actions">
-        <SubmitButton className="button" pendingText="Saving…">
+        <SubmitButton className="button" pendingText={t("admin.common.saving")}>
           {submitLabel}
         </SubmitButton>
         {cancelTo ? (
           <Link to={cancelTo} className="button button--secondary">
-            Cancel
+            {t("admin.common.cancel")}
           </Link>
         ) : null}
       </div>

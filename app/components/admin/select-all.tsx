@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
+import { useT } from "~/i18n/i18n";
 
 /** Whether the page has been hydrated (JavaScript runs): enhancements show only then. */
 export function useHydrated(): boolean {
@@ -12,6 +13,7 @@ export function useHydrated(): boolean {
  * is ticked by hand). Answers the form's ref and the box itself.
  */
 export function useSelectAll<T extends HTMLFormElement>(): { form: RefObject<T>; selectAll: JSX.Element | null } {
+  const t = useT();
   const hydrated = useHydrated();
   const form = useRef<T>(null);
   const [checked, setChecked] = useState(false);
@@ -22,7 +24,7 @@ export function useSelectAll<T extends HTMLFormElement>(): { form: RefObject<T>;
   const selectAll = hydrated ? (
     <label className="admin-check">
       <input type="checkbox" checked={checked} onChange={(event) => toggle(event.currentTarget.checked)} />
-      Select all on this page
+      {t("admin.common.selectAllOnPage")}
     </label>
   ) : null;
   return { form, selectAll };

@@ -8,7 +8,10 @@ import type { z } from "zod";
 import { ConfirmForm } from "~/components/admin/confirm-form";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
+import type { UserType } from "~/lib/permissions";
+import { useI18n, useT } from "~/i18n/i18n";
+import { Emphasis, MARK } from "./emphasis";
+import { useUserTypeLabel } from "./user-type-badge";
 import type {
   adminBatchFormSchema,
   adminCreateUserSchema,
@@ -33,17 +36,18 @@ export function DeleteUserForm({
   error?: string;
   cancelTo: string;
 }) {
+  const t = useT();
   return (
     <ConfirmForm
       intent="delete"
       fields={{ userId: user.id }}
-      submitLabel="Delete user"
+      submitLabel={t("admin.users.deleteUser")}
       cancelTo={cancelTo}
       error={error}
       errorId="delete-user-errors"
     >
       <p>
-        Delete <strong>{user.username}</strong> ({user.email})? This cannot be undone.
+        <Emphasis text={t("admin.users.deleteConfirm", { name: MARK, email: user.email })}>{user.username}</Emphasis>
       </p>
     </ConfirmForm>
   );
@@ -56,6 +60,8 @@ export function CreateUserForm({
   roles: Array<{ id: number; name: string }>;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const { t, message } = useI18n();
+  const userTypeLabel = useUserTypeLabel();
   const [form, fields] = useForm<z.input<typeof adminCreateUserSchema>>({
     id: "create-user-form",
     lastResult,
@@ -64,45 +70,51 @@ export function CreateUserForm({
   return (
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value="create" />
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
       <div className="admin-form-grid">
-        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+        <Field id={fields.username.id} label={t("admin.users.username")} errors={fields.username.errors}>
           <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
         </Field>
-        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+        <Field id={fields.email.id} label={t("admin.users.email")} errors={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
         </Field>
-        <Field id={fields.password.id} label="Password" errors={fields.password.errors} hint="At least 6 characters">
+        <Field
+          id={fields.password.id}
+          label={t("admin.users.password")}
+          errors={fields.password.errors}
+          hint={t("admin.users.passwordHint")}
+        >
           <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
         </Field>
-        <Field id={fields.phone.id} label="Phone (optional)" errors={fields.phone.errors}>
+        <Field id={fields.phone.id} label={t("admin.users.phoneOptional")} errors={fields.phone.errors}>
           <input {...getInputProps(fields.phone, { type: "tel" })} />
         </Field>
-        <Field id={fields.firstName.id} label="First name (optional)" errors={fields.firstName.errors}>
+        <Field id={fields.firstName.id} label={t("admin.users.firstName")} errors={fields.firstName.errors}>
           <input {...getInputProps(fields.firstName, { type: "text" })} />
         </Field>
-        <Field id={fields.lastName.id} label="Last name (optional)" errors={fields.lastName.errors}>
+        <Field id={fields.lastName.id} label={t("admin.users.lastName")} errors={fields.lastName.errors}>
           <input {...getInputProps(fields.lastName, { type: "text" })} />
         </Field>
       </div>
       {roles.length > 0 ? (
         <fieldset className="admin-fieldset">
-          <legend>Roles</legend>
+          <legend>{t("admin.users.roles")}</legend>
           {roles.map((role) => (
             <label key={role.id} className="admin-check">
               <input type="checkbox" name={fields.roleIds.name} value={role.id} defaultChecked={selected.has(String(role.id))} />
-              {USER_TYPE_LABELS[role.name as UserType] ?? role.name} <code>{role.name}</code>
+              {["super_admin", "admin", "user"].includes(role.name) ? userTypeLabel(role.name as UserType) : role.name}{" "}
+              <code>{role.name}</code>
             </label>
           ))}
-          <p className="field__hint">No role selected: an ordinary user.</p>
+          <p className="field__hint">{t("admin.users.noRoleHint")}</p>
           <ErrorList id={`${fields.roleIds.id}-error`} errors={fields.roleIds.errors} />
         </fieldset>
       ) : (
-        <p className="field__hint">The new account is an ordinary user; a super admin can assign roles later.</p>
+        <p className="field__hint">{t("admin.users.ordinaryHint")}</p>
       )}
       <div className="form-actions">
-        <SubmitButton className="button" pendingText="Creating…">
-          Create user
+        <SubmitButton className="button" pendingText={t("admin.users.creating")}>
+          {t("admin.users.createUser")}
         </SubmitButton>
       </div>
     </Form>
@@ -110,6 +122,7 @@ export function CreateUserForm({
 }
 
 export function BatchCreateForm({ actionData }: { actionData?: BatchOutcome }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<z.input<typeof adminBatchFormSchema>>({
     id: "batch-create-form",
     lastResult: actionData?.result,
@@ -119,13 +132,13 @@ export function BatchCreateForm({ actionData }: { actionData?: BatchOutcome }) {
       {actionData?.summary ? (
         <div className="notice notice--warning" role="alert">
           <p>
-            <strong>{actionData.summary}</strong>
+            <strong>{message(actionData.summary)}</strong>
           </p>
           <ul className="admin-line-errors">
             {actionData.lineErrors?.map((item) => (
               <li key={item.line}>
-                Line {item.line}
-                {item.username ? ` (${item.username})` : ""}: {item.error}
+                {t("admin.users.line", { n: item.line })}
+                {item.username ? ` (${item.username})` : ""}: {message(item.error)}
               </li>
             ))}
           </ul>
@@ -133,13 +146,8 @@ export function BatchCreateForm({ actionData }: { actionData?: BatchOutcome }) {
       ) : null}
       <Form method="post" {...getFormProps(form)} preventScrollReset>
         <input type="hidden" name="intent" value="batch" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          id={fields.lines.id}
-          label="Users, one per line"
-          errors={fields.lines.errors}
-          hint="username,email,password,firstName,lastName,phone — the first three are required"
-        >
+        <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+        <Field id={fields.lines.id} label={t("admin.users.batchLabel")} errors={fields.lines.errors} hint={t("admin.users.batchHint")}>
           <textarea
             {...getTextareaProps(fields.lines)}
             rows={8}
@@ -148,8 +156,8 @@ export function BatchCreateForm({ actionData }: { actionData?: BatchOutcome }) {
           />
         </Field>
         <div className="form-actions">
-          <SubmitButton className="button" pendingText="Creating…">
-            Create users
+          <SubmitButton className="button" pendingText={t("admin.users.creating")}>
+            {t("admin.users.createUsers")}
           </SubmitButton>
         </div>
       </Form>
@@ -169,6 +177,7 @@ export function EditUserForm({
   canSetAdmin: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<z.input<typeof adminEditUserFormSchema>>({
     id: "edit-user-form",
     lastResult,
@@ -182,45 +191,45 @@ export function EditUserForm({
   });
   return (
     <section className="card" aria-labelledby="edit-user-title">
-      <h2 id="edit-user-title">Profile</h2>
+      <h2 id="edit-user-title">{t("admin.users.profile")}</h2>
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="update" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+        <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+        <Field id={fields.username.id} label={t("admin.users.username")} errors={fields.username.errors}>
           <input {...getInputProps(fields.username, { type: "text" })} autoComplete="off" />
         </Field>
-        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+        <Field id={fields.email.id} label={t("admin.users.email")} errors={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
         </Field>
-        <Field id={fields.phone.id} label="Phone" errors={fields.phone.errors}>
+        <Field id={fields.phone.id} label={t("admin.users.phone")} errors={fields.phone.errors}>
           <input {...getInputProps(fields.phone, { type: "tel" })} />
         </Field>
         <Field
           id={fields.avatar_url.id}
-          label="Avatar URL"
+          label={t("admin.users.avatarUrl")}
           errors={fields.avatar_url.errors}
-          hint="An avatar uploaded to this site by the user or by you (/uploads/avatars/…); empty removes it"
+          hint={t("admin.users.avatarHint")}
         >
           <input {...getInputProps(fields.avatar_url, { type: "text" })} />
         </Field>
         <div className="field">
           <label className="admin-check">
             <input {...getInputProps(fields.is_admin, { type: "checkbox" })} disabled={!canSetAdmin} />
-            Administrator (is_admin: back-office access)
+            {t("admin.users.isAdmin")}
           </label>
-          {canSetAdmin ? null : <p className="field__hint">{ADMIN_MESSAGES.onlySuperAdminSetsAdmin}.</p>}
+          {canSetAdmin ? null : <p className="field__hint">{message(ADMIN_MESSAGES.onlySuperAdminSetsAdmin)}.</p>}
           <ErrorList id={`${fields.is_admin.id}-error`} errors={fields.is_admin.errors} />
         </div>
         <div className="field admin-confirm">
           <label className="admin-check">
             <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
-            {ADMIN_MESSAGES.saveConfirm}
+            {message(ADMIN_MESSAGES.saveConfirm)}
           </label>
           <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
         </div>
         <div className="form-actions">
-          <SubmitButton className="button" pendingText="Saving…">
-            Save changes
+          <SubmitButton className="button" pendingText={t("admin.common.saving")}>
+            {t("admin.users.saveChanges")}
           </SubmitButton>
         </div>
       </Form>
@@ -229,33 +238,34 @@ export function EditUserForm({
 }
 
 export function ResetPasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<z.input<typeof adminResetPasswordFormSchema>>({
     id: "reset-password-form",
     lastResult,
   });
   return (
     <section className="card" aria-labelledby="reset-password-title">
-      <h2 id="reset-password-title">Reset password</h2>
-      <p className="muted">The new password works at once; the user's sessions and tokens end.</p>
+      <h2 id="reset-password-title">{t("admin.users.resetPassword")}</h2>
+      <p className="muted">{t("admin.users.resetHelp")}</p>
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="resetPassword" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors}>
+        <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
+        <Field id={fields.newPassword.id} label={t("admin.users.newPassword")} errors={fields.newPassword.errors}>
           <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
         </Field>
-        <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
+        <Field id={fields.confirmPassword.id} label={t("admin.users.confirmPassword")} errors={fields.confirmPassword.errors}>
           <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
         </Field>
         <div className="field admin-confirm">
           <label className="admin-check">
             <input {...getInputProps(fields.confirm, { type: "checkbox" })} required />
-            {ADMIN_MESSAGES.passwordResetConfirm}
+            {message(ADMIN_MESSAGES.passwordResetConfirm)}
           </label>
           <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
         </div>
         <div className="form-actions">
-          <SubmitButton className="button button--danger" pendingText="Resetting…">
-            Reset password
+          <SubmitButton className="button button--danger" pendingText={t("admin.users.resetting")}>
+            {t("admin.users.resetPassword")}
           </SubmitButton>
         </div>
       </Form>

@@ -1,5 +1,16 @@
-import { USER_TYPE_LABELS, type UserType } from "~/lib/permissions";
+import type { UserType } from "~/lib/permissions";
+import { useT } from "~/i18n/i18n";
+
+/** A user type's name in the page's language. */
+export function useUserTypeLabel(): (userType: UserType) => string {
+  const t = useT();
+  return (userType) => {
+    if (userType === "super_admin") return t("admin.userTypes.superAdmin");
+    if (userType === "admin") return t("admin.userTypes.admin");
+    return t("admin.userTypes.user");
+  };
+}
 
 export function UserTypeBadge({ userType }: { userType: UserType }) {
-  return <span className={`admin-badge admin-badge--${userType}`}>{USER_TYPE_LABELS[userType]}</span>;
+  return <span className={`admin-badge admin-badge--${userType}`}>{useUserTypeLabel()(userType)}</span>;
 }

@@ -1,13 +1,15 @@
 import type { AdBannerConfig } from "~/schemas/site-settings";
+import { useT } from "~/i18n/i18n";
 
 const isSafeHref = (href: string) => /^(https?:\/\/|\/(?!\/))/i.test(href.trim());
 
 /** The advertisement banner of the ad_banner_* settings; the subtext differs on mobile. */
 export function AdBanner({ config }: { config: AdBannerConfig }) {
+  const t = useT();
   const hasButton = config.buttonText.trim() !== "" && isSafeHref(config.link);
   if (!config.title && !config.description && !hasButton) return null;
   return (
-    <aside className="ad-banner" aria-label="Advertisement">
+    <aside className="ad-banner" aria-label={t("shop.ad.label")}>
       <div className="container ad-banner__inner">
         {config.logo && isSafeHref(config.logo) ? (
           <img className="ad-banner__logo" src={config.logo} alt="" width={40} height={40} />

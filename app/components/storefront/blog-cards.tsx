@@ -5,6 +5,7 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
+import { useI18n, useT } from "~/i18n/i18n";
 
 /** What a post card shows. */
 export type PostCardData = {
@@ -22,13 +23,21 @@ export type PostCardData = {
 
 export type PostListData = { posts: PostCardData[]; page: number; totalPages: number; totalPosts: number };
 
-const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" };
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
-/** "24 Nov 2026": the same on the server and in any browser (UTC), so hydration agrees. */
-export function blogDate(iso: string | null): string {
+/**
+ * "24 Nov 2026" (English), "2026年11月24日" (Chinese): the same on the server and in any
+ * browser (UTC), so hydration agrees.
+ */
+export function blogDate(iso: string | null, language: string = "en"): string {
   if (!iso) return "";
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : DATE_FORMAT.format(date);
+  if (Number.isNaN(date.getTime())) return "";
+  const locale = language.startsWith("zh") ? "zh-CN" : "en-GB";
+  let format = DATE_FORMATS.get(locale);
+  if (!format) DATE_FORMATS.set(locale, (format = new Intl.DateTimeFormat(locale, DATE_OPTIONS)));
+  return format.format(date);
 }
 
 export function PostMetaLine({
@@ -40,16 +49,18 @@ export function PostMetaLine({
   publishedAt: string | null;
   readingTime: number;
 }) {
+  const { t, language } = useI18n();
   return (
     <p className="blog-meta">
       {author ? <span>{author}</span> : null}
-      {publishedAt ? <time dateTime={publishedAt}>{blogDate(publishedAt)}</time> : null}
-      <span>{readingTime} min read</span>
+      {publishedAt ? <time dateTime={publishedAt}>{blogDate(publishedAt, language)}</time> : null}
+      <span>{t("shop.blog.minRead", { count: readingTime })}</span>
     </p>
   );
 }
 
 export function PostCard({ post, featured }: { post: PostCardData; featured?: boolean }) {
+  const t = useT();
   return (
     <article className={featured ? "blog-card blog-card--featured" : "blog-card"}>
       {post.image ? (
@@ -59,7 +70,7 @@ export function PostCard({ post, featured }: { post: PostCardData; featured?: bo
       ) : null}
       <div className="blog-card__body">
         <p className="blog-card__kicker">
-          {post.pinned ? <span className="badge badge--pinned">Pinned</span> : null}
+          {post.pinned ? <span className="badge badge--pinned">{t("shop.blog.pinned")}</span> : null}
           {post.category ? <Link to={post.category.href}>{post.category.name}</Link> : null}
         </p>
         <h2 className="blog-card__title">
@@ -86,6 +97,7 @@ export function PostList({
   label: string;
   empty: string;
 }) {
+  const t = useT();
   if (!list.posts.length) return <EmptyState title={empty} />;
   return (
     <>
@@ -102,7 +114,7 @@ export function PostList({
         searchParams={searchParams}
         basePath={basePath}
         variant="ends"
-        label={`${label}: pages`}
+        label={t("shop.blog.pagesOf", { label })}
       />
     </>
   );
@@ -125,16 +137,17 @@ export function BlogListingPage({
   empty: string;
 }) {
   const [searchParams] = useSearchParams();
+  const t = useT();
   return (
     <section aria-labelledby="listing-title" className="listing">
       <header className="listing__header">
         <p className="blog-breadcrumb">
-          <Link to="/blog">Blog</Link> › {kind}
+          <Link to="/blog">{t("shop.header.blog")}</Link> › {kind === "Category" ? t("shop.blog.category") : t("shop.blog.tag")}
         </p>
         <h1 id="listing-title">{title}</h1>
         {line ? <p className="muted">{line}</p> : null}
       </header>
-      <PostList list={list} basePath={basePath} searchParams={searchParams} label={`Posts in ${title}`} empty={empty} />
+      <PostList list={list} basePath={basePath} searchParams={searchParams} label={t("shop.blog.postsIn", { name: title })} empty={empty} />
     </section>
   );
 }

@@ -10,7 +10,9 @@ import { HtmlSlot } from "~/lib/html-slot";
 import { absoluteUrl, pageMeta, rootSiteInfo } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { RootLoaderData } from "~/root";
-import { COMMENT_LINKS_MAX, COMMENT_MAX, POST_STATUS_LABELS, type PostStatus } from "~/schemas/blog-rules";
+import { COMMENT_LINKS_MAX, COMMENT_MAX } from "~/schemas/blog-comment-limits";
+import type { PostStatus } from "~/schemas/blog-rules";
+import { useI18n, useT, type Translate } from "~/i18n/i18n";
 import { blogDate, PostMetaLine } from "./blog-cards";
 
 export type CommentView = {
@@ -62,7 +64,7 @@ export type CommentActionData = { commentError: string; content: string };
 
 /** Title, description, canonical, Open Graph and article tags of a post page. */
 export function blogPostMeta(matches: Array<{ id: string; data?: unknown }>, data: BlogPostPageData | undefined): MetaDescriptor[] {
-  if (!data) return pageMeta(matches, { title: "Page not found", noindex: true });
+  if (!data) return pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
   const { post } = data;
   const base = rootSiteInfo(matches)?.site_url ?? "";
   const canonical = absoluteUrl(base, post.path);
@@ -107,13 +109,38 @@ function ArticleJsonLd({ post }: { post: BlogPostPageData["post"] }) {
   return <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
+/** A post status's name in the reader's language. */
+function statusName(t: Translate, status: PostStatus): string {
+  switch (status) {
+    case "draft":
+      return t("shop.blog.statusDraft");
+    case "published":
+      return t("shop.blog.statusPublished");
+    case "scheduled":
+      return t("shop.blog.statusScheduled");
+    case "archived":
+      return t("shop.blog.statusArchived");
+    case "private":
+      return t("shop.blog.statusPrivate");
+  }
+}
+
+const COMMENT_FLOOD = /^You are commenting too fast: please wait (\d+) s before your next comment$/;
+
+/** A comment's refusal in the reader's language (the one that names seconds is read apart). */
+function commentErrorText(text: string, t: Translate, message: (text: string) => string): string {
+  const flood = COMMENT_FLOOD.exec(text);
+  return flood ? t("shop.blog.commentFlood", { seconds: Number(flood[1]) }) : message(text);
+}
+
 function loginHref(path: string, anchor: string) {
   return `/login?redirectTo=${encodeURIComponent(`${path}${anchor}`)}`;
 }
 
 function LikeBox({ data }: { data: BlogPostPageData }) {
   const { post, viewer } = data;
-  const label = `${post.likeCount} ${post.likeCount === 1 ? "like" : "likes"}`;
+  const t = useT();
+  const label = t("shop.blog.likes", { count: post.likeCount });
   return (
     <div className="blog-like" id="likes">
       {viewer ? (
@@ -125,13 +152,14 @@ function LikeBox({ data }: { data: BlogPostPageData }) {
             aria-pressed={post.liked}
             pendingText="…"
           >
-            {post.liked ? "♥ Liked" : "♡ Like"}
+            {post.liked ? `♥ ${t("shop.blog.liked")}` : `♡ ${t("shop.blog.like")}`}
           </SubmitButton>{" "}
           <span className="blog-like__count">{label}</span>
         </Form>
       ) : (
         <p>
-          <span className="blog-like__count">♡ {label}</span> · <Link to={loginHref(post.path, "#likes")}>Log in to like this post</Link>
+          <span className="blog-like__count">♡ {label}</span> ·{" "}
+          <Link to={loginHref(post.path, "#likes")}>{t("shop.blog.logInToLike")}</Link>
         </p>
       )}
     </div>
@@ -140,6 +168,7 @@ function LikeBox({ data }: { data: BlogPostPageData }) {
 
 function CommentItem({ comment, data, reply }: { comment: CommentView; data: BlogPostPageData; reply?: boolean }) {
   const { post, viewer } = data;
+  const { t, language } = useI18n();
   const here = `${post.path}`;
   return (
     <li id={`comment-${comment.id}`} className={comment.pending ? "blog-comment blog-comment--pending" : "blog-comment"}>
@@ -147,9 +176,9 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
         {comment.avatarUrl ? <img src={comment.avatarUrl} alt="" width={28} height={28} className="avatar avatar--small" /> : null}
         <strong>{comment.author}</strong>
         <time dateTime={comment.createdAt} className="muted">
-          {blogDate(comment.createdAt)}
+          {blogDate(comment.createdAt, language)}
         </time>
-        {comment.pending ? <span className="badge badge--pending">Awaiting moderation</span> : null}
+        {comment.pending ? <span className="badge badge--pending">{t("shop.blog.awaitingModeration")}</span> : null}
       </div>
       <div className="blog-comment__body" dangerouslySetInnerHTML={{ __html: comment.html }} />
       <div className="blog-comment__actions">
@@ -162,43 +191,47 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
               value="like-comment"
               className="button--link"
               aria-pressed={comment.liked}
-              aria-label={`${comment.liked ? "Unlike" : "Like"} the comment by ${comment.author}`}
+              aria-label={
+                comment.liked
+                  ? t("shop.blog.unlikeComment", { name: comment.author })
+                  : t("shop.blog.likeComment", { name: comment.author })
+              }
             >
               {comment.liked ? "♥" : "♡"} {comment.likeCount}
             </button>
           </Form>
         ) : (
-          <span className="muted" aria-label={`${comment.likeCount} likes`}>
+          <span className="muted" aria-label={t("shop.blog.commentLikes", { count: comment.likeCount })}>
             ♡ {comment.likeCount}
           </span>
         )}
         {!reply && !comment.pending && data.commentsEnabled ? (
           <Link to={`${here}?replyTo=${comment.id}#comment-form`} preventScrollReset>
-            Reply
+            {t("shop.blog.reply")}
           </Link>
         ) : null}
         {comment.own ? (
           <Link to={`${here}?deleteComment=${comment.id}#comment-${comment.id}`} className="admin-link--danger" preventScrollReset>
-            Delete
+            {t("shop.blog.delete")}
           </Link>
         ) : null}
       </div>
       {data.deleteComment?.id === comment.id ? (
         <Form method="post" action={post.path} className="notice notice--warning blog-comment__confirm" preventScrollReset>
           <input type="hidden" name="commentId" value={comment.id} />
-          <p>Delete your comment? This cannot be undone.</p>
+          <p>{t("shop.blog.deleteConfirm")}</p>
           <div className="form-actions">
-            <SubmitButton name="intent" value="delete-comment" className="button button--danger" pendingText="Deleting…">
-              Delete comment
+            <SubmitButton name="intent" value="delete-comment" className="button button--danger" pendingText={t("shop.blog.deleting")}>
+              {t("shop.blog.deleteComment")}
             </SubmitButton>
             <Link to={`${here}#comment-${comment.id}`} className="button button--secondary" preventScrollReset>
-              Cancel
+              {t("common.cancel")}
             </Link>
           </div>
         </Form>
       ) : null}
       {comment.replies.length ? (
-        <ol className="blog-comments blog-comments--replies" aria-label={`Replies to ${comment.author}`}>
+        <ol className="blog-comments blog-comments--replies" aria-label={t("shop.blog.repliesTo", { name: comment.author })}>
           {comment.replies.map((child) => (
             <CommentItem key={child.id} comment={child} data={data} reply />
           ))}
@@ -210,34 +243,37 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
 
 function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?: CommentActionData }) {
   const { post, viewer, replyTo } = data;
-  if (!data.commentsEnabled) return <p className="muted">Comments are closed.</p>;
+  const { t, message } = useI18n();
+  if (!data.commentsEnabled) return <p className="muted">{t("shop.blog.commentsClosed")}</p>;
   if (!viewer) {
     return (
       <p className="blog-comment-login" id="comment-form">
-        <Link to={loginHref(post.path, "#comment-form")}>Log in</Link> or{" "}
-        <Link to={`/register?redirectTo=${encodeURIComponent(`${post.path}#comment-form`)}`}>register</Link> to comment.
+        <Link to={loginHref(post.path, "#comment-form")}>{t("shop.blog.logIn")}</Link>
+        {` ${t("shop.blog.or")} `}
+        <Link to={`/register?redirectTo=${encodeURIComponent(`${post.path}#comment-form`)}`}>{t("shop.blog.register")}</Link>
+        {` ${t("shop.blog.toComment")}`}
       </p>
     );
   }
   return (
     <Form method="post" action={post.path} className="card blog-comment-form" id="comment-form" preventScrollReset>
-      <h3>{replyTo ? `Reply to ${replyTo.author}` : "Leave a comment"}</h3>
+      <h3>{replyTo ? t("shop.blog.replyTo", { name: replyTo.author }) : t("shop.blog.leaveComment")}</h3>
       {replyTo ? (
         <p className="muted">
           <input type="hidden" name="parent_id" value={replyTo.id} />
-          Replying to {replyTo.author} ·{" "}
+          {`${t("shop.blog.replyingTo", { name: replyTo.author })} · `}
           <Link to={`${post.path}#comment-form`} preventScrollReset>
-            Cancel reply
+            {t("shop.blog.cancelReply")}
           </Link>
         </p>
       ) : null}
       {actionData?.commentError ? (
         <div className="form-errors" role="alert" id="comment-error">
-          <p>{actionData.commentError}</p>
+          <p>{commentErrorText(actionData.commentError, t, message)}</p>
         </div>
       ) : null}
       <div className="field">
-        <label htmlFor="comment-content">Your comment as {viewer.username}</label>
+        <label htmlFor="comment-content">{t("shop.blog.yourComment", { name: viewer.username })}</label>
         <textarea
           id="comment-content"
           name="content"
@@ -249,15 +285,12 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
           aria-invalid={actionData?.commentError ? true : undefined}
         />
         <span className="field__hint" id="comment-hint">
-          Plain text; web addresses become links.{" "}
-          {data.moderation
-            ? "Comments are reviewed before they appear."
-            : `A comment with more than ${COMMENT_LINKS_MAX} links is reviewed before it appears.`}
+          {`${t("shop.blog.commentHint")} ${data.moderation ? t("shop.blog.moderated") : t("shop.blog.linksModerated", { max: COMMENT_LINKS_MAX })}`}
         </span>
       </div>
       <div className="form-actions">
-        <SubmitButton name="intent" value="comment" className="button" pendingText="Sending…">
-          {replyTo ? "Post reply" : "Post comment"}
+        <SubmitButton name="intent" value="comment" className="button" pendingText={t("shop.auth.sending")}>
+          {replyTo ? t("shop.blog.postReply") : t("shop.blog.postComment")}
         </SubmitButton>
       </div>
     </Form>
@@ -274,11 +307,12 @@ export function BlogPostView({
   actionData?: CommentActionData;
 }) {
   const { post, neighbours, comments } = data;
+  const { t, language } = useI18n();
   return (
     <>
       <article className="blog-post" aria-labelledby="post-title">
-        <nav aria-label="Breadcrumb" className="blog-breadcrumb">
-          <Link to="/blog">Blog</Link>
+        <nav aria-label={t("shop.blog.breadcrumb")} className="blog-breadcrumb">
+          <Link to="/blog">{t("shop.header.blog")}</Link>
           {post.category ? (
             <>
               {" › "}
@@ -288,7 +322,9 @@ export function BlogPostView({
         </nav>
         {!post.isPublic ? (
           <p className="notice notice--warning" role="status">
-            {`${POST_STATUS_LABELS[post.status]}: only blog staff can see this post${post.status === "scheduled" && post.publishedAt ? ` until ${blogDate(post.publishedAt)}` : ""}.`}
+            {post.status === "scheduled" && post.publishedAt
+              ? t("shop.blog.staffOnlyUntil", { status: statusName(t, post.status), date: blogDate(post.publishedAt, language) })
+              : t("shop.blog.staffOnly", { status: statusName(t, post.status) })}
           </p>
         ) : null}
         <header className="blog-post__header">
@@ -300,7 +336,7 @@ export function BlogPostView({
         ) : null}
         <HtmlSlot key={post.id} id="post-body" cacheKey={`${post.slug}@${post.updatedAt}`} html={bodyHtml} className="prose" />
         {post.tags.length ? (
-          <ul className="blog-tags blog-post__tags" aria-label="Tags">
+          <ul className="blog-tags blog-post__tags" aria-label={t("shop.blog.tags")}>
             {post.tags.map((tag) => (
               <li key={tag.href}>
                 <Link to={tag.href}>#{tag.name}</Link>
@@ -310,10 +346,10 @@ export function BlogPostView({
         ) : null}
         <LikeBox data={data} />
         {neighbours.previous || neighbours.next ? (
-          <nav className="blog-neighbours" aria-label="More posts">
+          <nav className="blog-neighbours" aria-label={t("shop.blog.morePosts")}>
             {neighbours.previous ? (
               <Link to={neighbours.previous.href} rel="prev" className="blog-neighbours__prev">
-                <span className="muted">‹ Previous post</span>
+                <span className="muted">{`‹ ${t("shop.blog.previousPost")}`}</span>
                 <span>{neighbours.previous.title}</span>
               </Link>
             ) : (
@@ -321,7 +357,7 @@ export function BlogPostView({
             )}
             {neighbours.next ? (
               <Link to={neighbours.next.href} rel="next" className="blog-neighbours__next">
-                <span className="muted">Next post ›</span>
+                <span className="muted">{`${t("shop.blog.nextPost")} ›`}</span>
                 <span>{neighbours.next.title}</span>
               </Link>
             ) : null}
@@ -331,7 +367,7 @@ export function BlogPostView({
       </article>
 
       <section className="blog-comments-section" id="comments" aria-labelledby="comments-title">
-        <h2 id="comments-title">Comments ({post.commentCount})</h2>
+        <h2 id="comments-title">{t("shop.blog.comments", { count: post.commentCount })}</h2>
         {comments.length ? (
           <ol className="blog-comments">
             {comments.map((comment) => (
@@ -339,7 +375,7 @@ export function BlogPostView({
             ))}
           </ol>
         ) : (
-          <p className="muted">No comments yet.</p>
+          <p className="muted">{t("shop.blog.noComments")}</p>
         )}
         <CommentForm data={data} actionData={actionData} />
       </section>

@@ -1,4 +1,5 @@
 import { Form, Link, NavLink } from "@remix-run/react";
+import { useT } from "~/i18n/i18n";
 
 export type BlogSidebarData = {
   categories: Array<{ name: string; href: string; depth: number; postCount: number }>;
@@ -8,19 +9,28 @@ export type BlogSidebarData = {
 
 /** The blog's side column: search, categories (a tree), popular posts, tags and the feeds. */
 export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: string }) {
+  const t = useT();
   return (
-    <aside className="blog-sidebar" aria-label="Blog">
+    <aside className="blog-sidebar" aria-label={t("shop.header.blog")}>
       <Form method="get" action="/blog" role="search" className="site-search blog-search">
         <label htmlFor="blog-search-q" className="visually-hidden">
-          Search the blog
+          {t("shop.blog.search")}
         </label>
-        <input id="blog-search-q" type="search" name="q" defaultValue={query} placeholder="Search the blog" required maxLength={200} />
-        <button type="submit">Search</button>
+        <input
+          id="blog-search-q"
+          type="search"
+          name="q"
+          defaultValue={query}
+          placeholder={t("shop.blog.search")}
+          required
+          maxLength={200}
+        />
+        <button type="submit">{t("shop.header.search")}</button>
       </Form>
 
       {data.categories.length ? (
         <section className="blog-sidebar__section" aria-labelledby="blog-categories">
-          <h2 id="blog-categories">Categories</h2>
+          <h2 id="blog-categories">{t("shop.blog.categories")}</h2>
           <ul className="blog-tree">
             {data.categories.map((category) => (
               <li key={category.href} style={{ paddingInlineStart: `${category.depth}rem` }}>
@@ -33,7 +43,7 @@ export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: str
 
       {data.popular.length ? (
         <section className="blog-sidebar__section" aria-labelledby="blog-popular">
-          <h2 id="blog-popular">Popular posts</h2>
+          <h2 id="blog-popular">{t("shop.blog.popular")}</h2>
           <ol className="blog-popular">
             {data.popular.map((post) => (
               <li key={post.href}>
@@ -46,7 +56,7 @@ export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: str
 
       {data.tags.length ? (
         <section className="blog-sidebar__section" aria-labelledby="blog-tags">
-          <h2 id="blog-tags">Tags</h2>
+          <h2 id="blog-tags">{t("shop.blog.tags")}</h2>
           <ul className="blog-tags">
             {data.tags.map((tag) => (
               <li key={tag.href}>
@@ -60,7 +70,8 @@ export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: str
       ) : null}
 
       <p className="blog-feeds">
-        Follow: <a href="/blog/feed.xml">RSS</a> · <a href="/blog/atom.xml">Atom</a>
+        {`${t("shop.blog.follow")} `}
+        <a href="/blog/feed.xml">RSS</a> · <a href="/blog/atom.xml">Atom</a>
       </p>
     </aside>
   );

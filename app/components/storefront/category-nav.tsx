@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
+import { useT } from "~/i18n/i18n";
 
 export type CategoryNavItem = {
   id: number;
@@ -13,15 +14,16 @@ export type CategoryNavItem = {
  * JavaScript; with it, a choice closes the menu (a client-side navigation keeps the page).
  */
 export function CategoryMenu({ categories }: { categories: CategoryNavItem[] }) {
+  const t = useT();
   const close = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest("details")?.removeAttribute("open");
   return (
     <details className="category-menu">
-      <summary>Categories</summary>
+      <summary>{t("shop.header.categories")}</summary>
       {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on a link inside (Enter included) closes the menu */}
-      <nav className="category-menu__panel" aria-label="Categories" onClick={close}>
+      <nav className="category-menu__panel" aria-label={t("shop.header.categories")} onClick={close}>
         <ul className="category-menu__list">
           <li className="category-menu__all">
-            <Link to="/search">All products</Link>
+            <Link to="/search">{t("shop.search.allProducts")}</Link>
           </li>
           {categories.map((parent) => (
             <li key={parent.id}>

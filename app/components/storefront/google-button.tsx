@@ -1,12 +1,14 @@
 import { Form } from "@remix-run/react";
+import { useT } from "~/i18n/i18n";
 
 /** "Continue with Google": a POST form, so it works without JavaScript. */
 export function GoogleButton({ redirectTo }: { redirectTo?: string }) {
+  const t = useT();
   return (
     <Form method="post" action="/auth/google" className="google-sign-in">
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <p className="divider">
-        <span>or</span>
+        <span>{t("shop.google.or")}</span>
       </p>
       <button type="submit" className="button button--secondary button--block">
         <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48">
@@ -27,7 +29,7 @@ export function GoogleButton({ redirectTo }: { redirectTo?: string }) {
             d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z"
           />
         </svg>
-        Continue with Google
+        {t("shop.google.continue")}
       </button>
     </Form>
   );

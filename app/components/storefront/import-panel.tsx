@@ -7,7 +7,9 @@
  */
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
+import type { Platform } from "~/schemas/catalogue-rules";
+import { useI18n, useT } from "~/i18n/i18n";
+import { platformName } from "./labels";
 
 export type ItemLinks = { marketplace: string; agents: Array<{ name: string; url: string }> };
 
@@ -19,6 +21,7 @@ export type PastedView =
 
 /** The item on its marketplace and at the shopping agents: usable before (and without) importing it. */
 function ItemLinksList({ view }: { view: Extract<PastedView, { kind: "importable" | "choose" }> }) {
+  const t = useT();
   const pages = view.kind === "importable" ? [{ platform: view.platform, url: view.links.marketplace }] : view.pages;
   const agents = view.kind === "importable" ? view.links.agents : [];
   return (
@@ -26,14 +29,14 @@ function ItemLinksList({ view }: { view: Extract<PastedView, { kind: "importable
       {pages.map((page) => (
         <li key={page.platform}>
           <a href={page.url} rel="nofollow noopener noreferrer" target="_blank">
-            Open on {PLATFORM_LABELS[page.platform]}
+            {t("shop.import.openOn", { platform: platformName(t, page.platform) })}
           </a>
         </li>
       ))}
       {agents.map((agent) => (
         <li key={agent.name}>
           <a href={agent.url} rel="nofollow noopener noreferrer" target="_blank">
-            Buy via {agent.name}
+            {t("shop.product.buyVia", { name: agent.name })}
           </a>
         </li>
       ))}
@@ -58,11 +61,13 @@ export function PastedList({ views, loggedIn }: { views: PastedView[]; loggedIn:
 }
 
 export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: boolean }) {
+  const { t, message } = useI18n();
   if (view.kind === "found") {
     return (
       <div className="import-panel">
         <p>
-          In the catalogue: <Link to={view.path}>{view.name}</Link>
+          {`${t("shop.import.inCatalogue")} `}
+          <Link to={view.path}>{view.name}</Link>
         </p>
       </div>
     );
@@ -70,39 +75,50 @@ export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: bo
   if (view.kind === "error") {
     return (
       <div className="import-panel" role="alert">
-        <p className="notice notice--warning">{view.message}</p>
+        <p className="notice notice--warning">{message(view.message)}</p>
       </div>
     );
   }
   const back = `/import?link=${encodeURIComponent(view.link)}`;
-  const where = view.kind === "importable" ? `${PLATFORM_LABELS[view.platform]} item ${view.itemId}` : `item ${view.itemId}`;
+  const where =
+    view.kind === "importable"
+      ? t("shop.import.platformItem", { platform: platformName(t, view.platform), id: view.itemId })
+      : t("shop.import.item", { id: view.itemId });
   return (
     <div className="import-panel">
       <p>
-        <strong>{where}</strong> is not in the catalogue yet.
-        {view.kind === "choose" ? " A number of 10 to 12 digits can be a Weidian or a 1688 item: choose its marketplace." : ""}
+        <strong>{where}</strong>
+        {` ${t("shop.import.notYet")}`}
+        {view.kind === "choose" ? ` ${t("shop.import.chooseMarketplace")}` : ""}
       </p>
       <ItemLinksList view={view} />
       {loggedIn ? (
         <Form method="post" action="/import" className="import-panel__form">
           <input type="hidden" name="link" value={view.link} />
           {view.kind === "importable" ? (
-            <SubmitButton className="button" pendingText="Importing…">
-              Import it from {PLATFORM_LABELS[view.platform]}
+            <SubmitButton className="button" pendingText={t("shop.import.importing")}>
+              {t("shop.import.importFrom", { platform: platformName(t, view.platform) })}
             </SubmitButton>
           ) : (
             view.candidates.map((platform) => (
-              <SubmitButton key={platform} name="platform" value={platform} className="button button--secondary" pendingText="Importing…">
-                Import it from {PLATFORM_LABELS[platform]}
+              <SubmitButton
+                key={platform}
+                name="platform"
+                value={platform}
+                className="button button--secondary"
+                pendingText={t("shop.import.importing")}
+              >
+                {t("shop.import.importFrom", { platform: platformName(t, platform) })}
               </SubmitButton>
             ))
           )}
         </Form>
       ) : (
         <p>
-          <Link to={`/login?redirectTo=${encodeURIComponent(back)}`}>Log in</Link> or{" "}
-          <Link to={`/register?redirectTo=${encodeURIComponent(back)}`}>register</Link> to import it: we fetch its details, photos and
-          options from the marketplace and make it a product page.
+          <Link to={`/login?redirectTo=${encodeURIComponent(back)}`}>{t("shop.import.logIn")}</Link>
+          {` ${t("shop.import.or")} `}
+          <Link to={`/register?redirectTo=${encodeURIComponent(back)}`}>{t("shop.import.register")}</Link>
+          {` ${t("shop.import.toImport")}`}
         </p>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { DEFAULT_CURRENCY, DEFAULT_RATES, displayPrice, type Rates } from "~/lib/currency";
 import type { RootLoaderData } from "~/root";
+import { useT } from "~/i18n/i18n";
 
 const FALLBACK_RATES: Rates = { CNY: 1, ...DEFAULT_RATES };
 
@@ -9,9 +10,10 @@ const FALLBACK_RATES: Rates = { CNY: 1, ...DEFAULT_RATES };
  * price beside it unless the currency is CNY. `compact` leaves the CNY price out.
  */
 export function Price({ cny, compact = false, className }: { cny: number | null; compact?: boolean; className?: string }) {
+  const t = useT();
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const shown = displayPrice(cny, root?.currency ?? DEFAULT_CURRENCY, root?.rates ?? FALLBACK_RATES);
-  if (!shown) return <span className={`price price--none ${className ?? ""}`.trim()}>Price not set</span>;
+  if (!shown) return <span className={`price price--none ${className ?? ""}`.trim()}>{t("shop.price.notSet")}</span>;
   return (
     <span className={`price ${className ?? ""}`.trim()}>
       <span className="price__main">{shown.main}</span>

@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
+import type { Platform } from "~/schemas/catalogue-rules";
+import { useT } from "~/i18n/i18n";
+import { platformName } from "./labels";
 import { Price } from "./price";
 import { QcSummary } from "./qc-summary";
 
@@ -19,6 +21,7 @@ export type ProductCardData = {
 };
 
 export function ProductCard({ product, children }: { product: ProductCardData; children?: ReactNode }) {
+  const t = useT();
   return (
     <article className="product-card">
       <Link to={product.href} className="product-card__link">
@@ -26,14 +29,14 @@ export function ProductCard({ product, children }: { product: ProductCardData; c
           <img className="product-card__image" src={product.image} alt="" width={300} height={300} loading="lazy" decoding="async" />
         ) : (
           <span className="product-card__image product-card__image--none" aria-hidden="true">
-            No image
+            {t("shop.product.noImage")}
           </span>
         )}
         <span className="product-card__name">{product.name}</span>
       </Link>
       <div className="product-card__meta">
         <Price cny={product.priceCny} compact />
-        {product.platform ? <span className={`badge badge--${product.platform}`}>{PLATFORM_LABELS[product.platform]}</span> : null}
+        {product.platform ? <span className={`badge badge--${product.platform}`}>{platformName(t, product.platform)}</span> : null}
       </div>
       <QcSummary count={product.qcCount} latestAt={product.qcLatestAt} className="product-card__qc" />
       {children}

@@ -1,15 +1,9 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { Fragment, type FormEvent } from "react";
 import { CURRENCIES, type CurrencyCode } from "~/lib/currency";
-import {
-  LISTING_PAGE_SIZES,
-  LISTING_SOURCE_LABELS,
-  PLATFORM_LABELS,
-  PLATFORMS,
-  SEARCH_SORT_LABELS,
-  type Platform,
-  type SearchSort,
-} from "~/schemas/catalogue-rules";
+import { LISTING_PAGE_SIZES, LISTING_SOURCE_LABELS, PLATFORMS, type Platform, type SearchSort } from "~/schemas/catalogue-rules";
+import { useI18n } from "~/i18n/i18n";
+import { listingSourceName, platformName, sortName } from "./labels";
 
 export type ExternalFilter = "" | "local" | "external";
 export type CategoryOption = { id: number; name: string; depth: number };
@@ -54,6 +48,7 @@ export function ProductFilters({
   /** the list without filters (shown when some are set) */
   clearHref?: string;
 }) {
+  const { t, message } = useI18n();
   const submit = useSubmit();
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
@@ -63,15 +58,15 @@ export function ProductFilters({
   const symbol = CURRENCIES[view.currency].symbol;
   const active = activeFilterCount(view, category);
   return (
-    <Form method="get" className="product-filters" aria-label="Filters" onChange={onChange}>
+    <Form method="get" className="product-filters" aria-label={t("shop.filters.label")} onChange={onChange}>
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {categories ? (
         <div className="product-filters__field">
-          <label htmlFor="filter-category">Category</label>
+          <label htmlFor="filter-category">{t("shop.filters.category")}</label>
           <select id="filter-category" name="category" defaultValue={category}>
-            <option value="">All categories</option>
+            <option value="">{t("shop.filters.allCategories")}</option>
             {categories.map((option) => (
               <option key={option.id} value={String(option.id)}>
                 {`${"— ".repeat(option.depth)}${option.name}`}
@@ -81,41 +76,43 @@ export function ProductFilters({
         </div>
       ) : null}
       <div className="product-filters__field">
-        <label htmlFor="filter-sort">Sort by</label>
+        <label htmlFor="filter-sort">{t("shop.filters.sortBy")}</label>
         <select id="filter-sort" name="sort" defaultValue={view.sort}>
           {sorts.map((value) => (
             <option key={value} value={value}>
-              {SEARCH_SORT_LABELS[value]}
+              {sortName(t, value)}
             </option>
           ))}
         </select>
       </div>
       <fieldset className="product-filters__field product-filters__platforms">
-        <legend>Marketplace</legend>
+        <legend>{t("shop.filters.marketplace")}</legend>
         <div className="product-filters__checks">
           {PLATFORMS.map((platform) => (
             <label key={platform} className="check">
               <input type="checkbox" name="platform" value={platform} defaultChecked={view.platforms.includes(platform)} />
-              {PLATFORM_LABELS[platform]}
+              {platformName(t, platform)}
             </label>
           ))}
         </div>
       </fieldset>
       <fieldset className="product-filters__field product-filters__price">
-        <legend>{`Price (${view.currency})`}</legend>
+        <legend>{t("shop.filters.price", { currency: view.currency })}</legend>
         <div className="product-filters__range">
           {(["min", "max"] as const).map((bound) => (
             <Fragment key={bound}>
               {bound === "max" ? <span aria-hidden="true">–</span> : null}
               <label htmlFor={`filter-${bound}`} className="visually-hidden">
-                {`${bound === "min" ? "Lowest" : "Highest"} price in ${view.currency}`}
+                {bound === "min"
+                  ? t("shop.filters.lowestPrice", { currency: view.currency })
+                  : t("shop.filters.highestPrice", { currency: view.currency })}
               </label>
               <input
                 id={`filter-${bound}`}
                 type="text"
                 name={bound}
                 inputMode="decimal"
-                placeholder={`${symbol} ${bound}`}
+                placeholder={`${symbol} ${bound === "min" ? t("shop.filters.min") : t("shop.filters.max")}`}
                 defaultValue={view[bound]}
                 aria-invalid={view.priceError ? true : undefined}
                 aria-describedby={view.priceError ? "filter-price-error" : undefined}
@@ -126,28 +123,28 @@ export function ProductFilters({
         </div>
         {view.priceError ? (
           <p id="filter-price-error" className="field__error" role="alert">
-            {view.priceError}
+            {message(view.priceError)}
           </p>
         ) : null}
       </fieldset>
       <div className="product-filters__field product-filters__qc">
         <label className="check">
           <input type="checkbox" name="qc" value="1" defaultChecked={view.qc} />
-          With QC photos
+          {t("shop.filters.withQc")}
         </label>
       </div>
       <div className="product-filters__field">
-        <label htmlFor="filter-external">Listing</label>
+        <label htmlFor="filter-external">{t("shop.filters.listing")}</label>
         <select id="filter-external" name="external" defaultValue={view.external}>
           {(Object.keys(LISTING_SOURCE_LABELS) as ExternalFilter[]).map((value) => (
             <option key={value} value={value}>
-              {LISTING_SOURCE_LABELS[value]}
+              {listingSourceName(t, value)}
             </option>
           ))}
         </select>
       </div>
       <div className="product-filters__field">
-        <label htmlFor="filter-per">Per page</label>
+        <label htmlFor="filter-per">{t("shop.filters.perPage")}</label>
         <select id="filter-per" name="per" defaultValue={String(view.per)}>
           {LISTING_PAGE_SIZES.map((size) => (
             <option key={size} value={String(size)}>
@@ -158,11 +155,11 @@ export function ProductFilters({
       </div>
       <div className="product-filters__actions">
         <button type="submit" className="button--secondary">
-          Apply
+          {t("shop.filters.apply")}
         </button>
         {active && clearHref ? (
           <Link to={clearHref} className="product-filters__clear" preventScrollReset>
-            {active === 1 ? "Clear 1 filter" : `Clear ${active} filters`}
+            {t("shop.filters.clear", { count: active })}
           </Link>
         ) : null}
       </div>

@@ -5,12 +5,14 @@
  */
 import { useState } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
+import { useT } from "~/i18n/i18n";
 
 /** Whether a click is a plain one (a new tab or window is the browser's business). */
 const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) =>
   !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0;
 
 export function ProductGallery({ images, name }: { images: string[]; name: string }) {
+  const t = useT();
   const [current, setCurrent] = useState(0);
   const [open, setOpen] = useState<number | null>(null);
   const main = images[current] ?? images[0];
@@ -18,7 +20,7 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
     return (
       <div className="product-page__gallery">
         <span className="product-page__main-image product-page__main-image--none" aria-hidden="true">
-          No image
+          {t("shop.product.noImage")}
         </span>
       </div>
     );
@@ -30,7 +32,11 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
         className="product-page__main-image"
         onPointerEnter={preloadLightbox}
         onFocus={preloadLightbox}
-        aria-label={images.length > 1 ? `${name}: picture ${current + 1} of ${images.length}, open the viewer` : `${name}: open the viewer`}
+        aria-label={
+          images.length > 1
+            ? t("shop.product.openViewerPicture", { name, number: current + 1, total: images.length })
+            : t("shop.product.openViewer", { name })
+        }
         onClick={(event) => {
           if (!plainClick(event)) return;
           event.preventDefault();
@@ -40,12 +46,12 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
         <img src={main} alt={name} width={600} height={600} />
       </a>
       {images.length > 1 ? (
-        <ul className="product-page__thumbs" aria-label="All pictures">
+        <ul className="product-page__thumbs" aria-label={t("shop.product.allPictures")}>
           {images.map((image, index) => (
             <li key={`${index}-${image}`}>
               <a
                 href={image}
-                aria-label={`Picture ${index + 1}`}
+                aria-label={t("shop.product.picture", { number: index + 1 })}
                 aria-current={index === current || undefined}
                 onClick={(event) => {
                   if (!plainClick(event)) return;
@@ -65,10 +71,10 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
             key: `${index}-${image}`,
             src: image,
             thumb: image,
-            alt: `${name}, picture ${index + 1} of ${images.length}`,
+            alt: t("shop.product.pictureOf", { name, number: index + 1, total: images.length }),
           }))}
           index={open}
-          label={`Pictures of ${name}`}
+          label={t("shop.product.picturesOf", { name })}
           onMove={(index) => {
             setOpen(index);
             setCurrent(index);

@@ -11,6 +11,8 @@ import { dayText } from "~/lib/dates";
 import { QcSummary } from "./qc-summary";
 import { ShareLink } from "./share-link";
 import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
+import { useI18n, useT } from "~/i18n/i18n";
+import { platformName } from "./labels";
 
 /** The product page's data (made on the server by loadProductPage). */
 export type ProductViewData = {
@@ -53,7 +55,7 @@ function summary(data: ProductViewData): string {
 
 /** Title, description, canonical link and Open Graph tags of a product page. */
 export function productMeta(matches: Array<{ id: string; data?: unknown }>, data: ProductViewData | undefined): MetaDescriptor[] {
-  if (!data) return pageMeta(matches, { title: "Page not found", noindex: true });
+  if (!data) return pageMeta(matches, { titleKey: "common.error.notFound", noindex: true });
   const base = rootSiteInfo(matches)?.site_url ?? "";
   const canonical = absoluteUrl(base, data.product.path);
   const description = summary(data);
@@ -87,12 +89,16 @@ function ProductJsonLd({ data, base }: { data: ProductViewData; base: string }) 
 }
 
 function CollectBox({ data }: { data: ProductViewData }) {
+  const t = useT();
   const { viewer, product } = data;
   if (!viewer) {
     const back = encodeURIComponent(product.path);
     return (
       <p className="collect-box collect-box--visitor">
-        <Link to={`/login?redirectTo=${back}`}>Log in</Link> or <Link to={`/register?redirectTo=${back}`}>register</Link> to collect
+        <Link to={`/login?redirectTo=${back}`}>{t("shop.product.collectLogIn")}</Link>
+        {` ${t("shop.product.collectOr")} `}
+        <Link to={`/register?redirectTo=${back}`}>{t("shop.product.collectRegister")}</Link>
+        {` ${t("shop.product.collectToCollect")}`}
       </p>
     );
   }
@@ -101,15 +107,16 @@ function CollectBox({ data }: { data: ProductViewData }) {
       {viewer.collected ? (
         <>
           <span className="collect-box__state">
-            In <Link to="/collections">your collection</Link>
+            {`${t("shop.product.inCollectionBefore")} `}
+            <Link to="/collections">{t("shop.product.inCollectionLink")}</Link>
           </span>
-          <SubmitButton name="intent" value="uncollect" className="button--secondary" pendingText="Removing…">
-            Remove from collection
+          <SubmitButton name="intent" value="uncollect" className="button--secondary" pendingText={t("shop.product.removing")}>
+            {t("shop.product.removeFromCollection")}
           </SubmitButton>
         </>
       ) : (
-        <SubmitButton name="intent" value="collect" className="button--accent" pendingText="Adding…">
-          Collect
+        <SubmitButton name="intent" value="collect" className="button--accent" pendingText={t("shop.product.adding")}>
+          {t("shop.product.collect")}
         </SubmitButton>
       )}
     </Form>
@@ -118,19 +125,21 @@ function CollectBox({ data }: { data: ProductViewData }) {
 
 /** What the listing watch saw: a listing that looks gone, a price change. */
 function ListingStatus({ data }: { data: ProductViewData }) {
+  const { t, language } = useI18n();
   const { listing } = data;
   if (!listing || (!listing.unavailable && !listing.priceChange)) return null;
   return (
     <div className="listing-status">
       {listing.unavailable ? (
         <p className="notice notice--warning" role="status">
-          This listing looks unavailable (checked {dayText(listing.unavailable.checkedAt ?? listing.unavailable.since)}): the marketplace no
-          longer finds the item.
+          {t("shop.product.unavailable", { date: dayText(listing.unavailable.checkedAt ?? listing.unavailable.since, language) })}
         </p>
       ) : null}
       {listing.priceChange ? (
         <p className="muted">
-          Price changed from <Price cny={listing.priceChange.fromCny} /> on {dayText(listing.priceChange.at)}.
+          {`${t("shop.product.priceChangedFrom")} `}
+          <Price cny={listing.priceChange.fromCny} />
+          {` ${t("shop.product.priceChangedOn", { date: dayText(listing.priceChange.at, language) })}`}
         </p>
       ) : null}
     </div>
@@ -139,17 +148,18 @@ function ListingStatus({ data }: { data: ProductViewData }) {
 
 /** A dead link reported in one form (visitors too; no JavaScript needed). */
 function ReportDeadLink({ data }: { data: ProductViewData }) {
+  const t = useT();
   if (!data.listing) return null;
   return (
     <details className="listing-status__report">
-      <summary>Report a dead link</summary>
+      <summary>{t("shop.product.reportDeadLink")}</summary>
       <Form method="post" action="/report-listing" className="listing-status__form">
         <input type="hidden" name="productId" value={data.product.id} />
         <input type="hidden" name="returnTo" value={data.product.path} />
-        <label htmlFor="report-note">What is wrong? (optional)</label>
-        <input id="report-note" name="note" type="text" maxLength={500} placeholder="Sold out, page gone, wrong item…" />
-        <SubmitButton className="button--secondary button--small" pendingText="Sending…">
-          Send report
+        <label htmlFor="report-note">{t("shop.product.reportNote")}</label>
+        <input id="report-note" name="note" type="text" maxLength={500} placeholder={t("shop.product.reportPlaceholder")} />
+        <SubmitButton className="button--secondary button--small" pendingText={t("shop.product.sending")}>
+          {t("shop.product.sendReport")}
         </SubmitButton>
       </Form>
     </details>
@@ -158,20 +168,21 @@ function ReportDeadLink({ data }: { data: ProductViewData }) {
 
 /** Links to the product on the shopping agents' sites, and the shopper's choice of agent (a cookie, no JS needed). */
 function BuyVia({ data }: { data: ProductViewData }) {
+  const t = useT();
   const { links, choices, preferredId } = data.agents;
   if (links.length === 0) return null;
   const [first, ...rest] = links;
   return (
     <section className="buy-via" aria-labelledby="buy-via-title">
-      <h2 id="buy-via-title">Buy via a shopping agent</h2>
+      <h2 id="buy-via-title">{t("shop.product.buyViaAgent")}</h2>
       <p>
         <a className="button buy-via__main" href={first.url} rel="nofollow noopener noreferrer" target="_blank">
-          Buy via {first.name}
+          {t("shop.product.buyVia", { name: first.name })}
         </a>
-        {first.preferred ? <span className="muted"> Your agent</span> : null}
+        {first.preferred ? <span className="muted">{` ${t("shop.product.yourAgent")}`}</span> : null}
       </p>
       {rest.length ? (
-        <ul className="buy-via__others" aria-label="Other agents">
+        <ul className="buy-via__others" aria-label={t("shop.product.otherAgents")}>
           {rest.map((link) => (
             <li key={link.name}>
               <a href={link.url} rel="nofollow noopener noreferrer" target="_blank">
@@ -183,9 +194,9 @@ function BuyVia({ data }: { data: ProductViewData }) {
       ) : null}
       <Form method="post" action="/agent-preference" className="buy-via__choose">
         <input type="hidden" name="returnTo" value={data.product.path} />
-        <label htmlFor="preferred-agent">Your agent</label>
+        <label htmlFor="preferred-agent">{t("shop.product.yourAgent")}</label>
         <select id="preferred-agent" name="agent" defaultValue={preferredId ? String(preferredId) : ""}>
-          <option value="">No preference</option>
+          <option value="">{t("shop.product.noPreference")}</option>
           {choices.map((choice) => (
             <option key={choice.id} value={choice.id}>
               {choice.name}
@@ -193,7 +204,7 @@ function BuyVia({ data }: { data: ProductViewData }) {
           ))}
         </select>
         <button type="submit" className="button--secondary button--small">
-          Save
+          {t("common.save")}
         </button>
       </Form>
     </section>
@@ -201,9 +212,11 @@ function BuyVia({ data }: { data: ProductViewData }) {
 }
 
 export function ProductView({ data }: { data: ProductViewData }) {
+  const t = useT();
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const base = root?.siteInfo.site_url ?? "";
   const { product } = data;
+  const platformLabel = product.platform ? platformName(t, product.platform) : product.platformLabel;
   const photoCount = data.qc.reduce((sum, set) => sum + set.photos.length, 0);
   return (
     <article className="product-page" aria-labelledby="product-title">
@@ -220,23 +233,23 @@ export function ProductView({ data }: { data: ProductViewData }) {
       <div className="product-page__summary">
         <ListingStatus data={data} />
         <dl className="product-page__facts">
-          {product.platformLabel ? (
+          {platformLabel ? (
             <>
-              <dt>Platform</dt>
+              <dt>{t("shop.product.platform")}</dt>
               <dd>
-                <span className={`badge badge--${product.platform}`}>{product.platformLabel}</span>
+                <span className={`badge badge--${product.platform}`}>{platformLabel}</span>
               </dd>
             </>
           ) : null}
           {product.shopName ? (
             <>
-              <dt>Shop</dt>
+              <dt>{t("shop.product.shop")}</dt>
               <dd>{product.shopName}</dd>
             </>
           ) : null}
           {product.category ? (
             <>
-              <dt>Category</dt>
+              <dt>{t("shop.product.category")}</dt>
               <dd>
                 <Link to={`/category/${product.category.id}`}>{product.category.name}</Link>
               </dd>
@@ -246,7 +259,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
         {product.originalUrl ? (
           <p>
             <a className="button button--secondary" href={product.originalUrl} rel="nofollow noopener noreferrer" target="_blank">
-              View on {product.platformLabel ?? "the marketplace"}
+              {platformLabel ? t("shop.product.viewOn", { platform: platformLabel }) : t("shop.product.viewOnMarketplace")}
             </a>
           </p>
         ) : null}
@@ -258,14 +271,14 @@ export function ProductView({ data }: { data: ProductViewData }) {
 
       {product.skus.length ? (
         <section className="product-page__skus" aria-labelledby="skus-title">
-          <h2 id="skus-title">Options</h2>
+          <h2 id="skus-title">{t("shop.product.options")}</h2>
           <div className="table-scroll">
             <table className="sku-table">
               <thead>
                 <tr>
-                  <th scope="col">Option</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Stock</th>
+                  <th scope="col">{t("shop.product.option")}</th>
+                  <th scope="col">{t("shop.product.price")}</th>
+                  <th scope="col">{t("shop.product.stock")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -285,16 +298,19 @@ export function ProductView({ data }: { data: ProductViewData }) {
       ) : null}
 
       <section className="product-page__description" aria-labelledby="description-title">
-        <h2 id="description-title">Description</h2>
+        <h2 id="description-title">{t("shop.product.description")}</h2>
         {product.paragraphs.length ? (
           product.paragraphs.map((text, index) => <p key={index}>{text}</p>)
         ) : (
-          <p className="muted">No description.</p>
+          <p className="muted">{t("shop.product.noDescription")}</p>
         )}
       </section>
 
       <section id="qc-gallery" className="product-page__qc" aria-labelledby="qc-title">
-        <h2 id="qc-title">QC photos{photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}</h2>
+        <h2 id="qc-title">
+          {t("shop.product.qcPhotos")}
+          {photoCount ? <span className="product-page__count"> ({photoCount})</span> : null}
+        </h2>
         {photoCount ? (
           <QcSummary
             count={photoCount}

@@ -12,7 +12,8 @@ import { useCallback, useRef, useState, type DragEvent } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
-import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS, QC_MESSAGES } from "~/schemas/qc-rules";
+import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-selection";
+import { useI18n, type Translate } from "~/i18n/i18n";
 
 export type QcPhoto = { id: number; url: string; thumb: string; width: number; height: number; thumbWidth: number; thumbHeight: number };
 export type QcSetView = { key: string; date: string; photos: QcPhoto[] };
@@ -26,18 +27,36 @@ export type QcUploaderView = {
 };
 export type QcUploadActionData = { qcUpload: { errors: string[] } };
 
+const FILE_MESSAGE =
+  /^(.+): (Invalid file type\. Only JPG, PNG, WEBP allowed|File too large\. Maximum 10MB|You have already uploaded this photo for this product)$/;
+const ONLY_MORE = /^You can only upload (\d+) more photos \((\d+)\/(\d+) already uploaded\)$/;
+
+/**
+ * A QC message (docs/product/storefront.md 5, the server's or the upload box's words) in the
+ * reader's language: those that name a file or a count are read apart, the rest are message pairs.
+ */
+export function qcMessageText(text: string, t: Translate, message: (text: string) => string): string {
+  const file = FILE_MESSAGE.exec(text);
+  if (file) return `${file[1]}: ${message(file[2])}`;
+  const more = ONLY_MORE.exec(text);
+  if (more) return t("shop.qc.onlyMore", { remaining: Number(more[1]), used: Number(more[2]), limit: Number(more[3]) });
+  return message(text);
+}
+
 export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string }) {
+  const { t, language } = useI18n();
   const photos = sets.flatMap((set) => set.photos);
   const [open, setOpen] = useState<number | null>(null);
   const close = useCallback(() => setOpen(null), []);
   let position = -1;
   return (
     <div className="qc-gallery">
-      {photos.length === 0 ? <p className="muted">{QC_MESSAGES.noPhotos}</p> : null}
+      {photos.length === 0 ? <p className="muted">{t("shop.qc.noPhotos")}</p> : null}
       {sets.map((set) => (
-        <section key={set.key} className="qc-set" aria-label={`QC set of ${dayText(set.date)}`}>
+        <section key={set.key} className="qc-set" aria-label={t("shop.qc.setOf", { date: dayText(set.date, language) })}>
           <h3 className="qc-set__title">
-            QC set · {set.photos.length} photo{set.photos.length === 1 ? "" : "s"} · <time dateTime={set.date}>{dayText(set.date)}</time>
+            {`${t("shop.qc.setTitle", { count: set.photos.length })} · `}
+            <time dateTime={set.date}>{dayText(set.date, language)}</time>
           </h3>
           <ul className="qc-grid">
             {set.photos.map((photo) => {
@@ -60,7 +79,7 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
                       src={photo.thumb}
                       width={photo.thumbWidth || undefined}
                       height={photo.thumbHeight || undefined}
-                      alt={`QC photo ${index + 1} of ${photos.length}`}
+                      alt={t("shop.qc.photoOf", { number: index + 1, total: photos.length })}
                       loading="lazy"
                       decoding="async"
                     />
@@ -81,10 +100,10 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
             height: photo.height,
             thumbWidth: photo.thumbWidth,
             thumbHeight: photo.thumbHeight,
-            alt: `QC photo ${n + 1} of ${photos.length}`,
+            alt: t("shop.qc.photoOf", { number: n + 1, total: photos.length }),
           }))}
           index={open}
-          label={`QC photos of ${title}`}
+          label={t("shop.qc.photosOf", { name: title })}
           onMove={setOpen}
           onClose={close}
         />
@@ -95,6 +114,7 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
 
 /** The upload box: a prompt for visitors, the allowance and a multipart form for users. */
 export function QcUploadBox({ action, viewer, productPath }: { action: string; viewer: QcUploaderView | null; productPath: string }) {
+  const { t, message } = useI18n();
   const actionData = useActionData<QcUploadActionData>();
   const input = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -111,8 +131,11 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
     return (
       <div className="qc-upload qc-upload--visitor" id="qc-upload">
         <p>
-          Have photos of this item from your agent's warehouse? <Link to={`/register?redirectTo=${back}`}>Register</Link> or{" "}
-          <Link to={`/login?redirectTo=${back}`}>log in</Link> to upload QC photos.
+          {`${t("shop.qc.visitorQuestion")} `}
+          <Link to={`/register?redirectTo=${back}`}>{t("shop.qc.visitorRegister")}</Link>
+          {` ${t("shop.qc.visitorOr")} `}
+          <Link to={`/login?redirectTo=${back}`}>{t("shop.qc.visitorLogIn")}</Link>
+          {` ${t("shop.qc.visitorToUpload")}`}
         </p>
       </div>
     );
@@ -144,22 +167,28 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
   const full = viewer.remaining === 0;
   return (
     <div className="qc-upload" id="qc-upload">
-      <h3>Upload QC photos</h3>
+      <h3>{t("shop.qc.uploadTitle")}</h3>
       {viewer.publishes ? (
-        <p className="muted">Your photos are published at once.</p>
+        <p className="muted">{t("shop.qc.publishedAtOnce")}</p>
       ) : full ? (
-        <p className="notice notice--info">{QC_MESSAGES.limitReached}</p>
+        <p className="notice notice--info">{t("shop.qc.limitReached", { limit: QC_LIMITS.perUserPerProduct })}</p>
       ) : (
         <p className="muted">
           {/* the allowance in the spec's words (docs/product/storefront.md 5) */}
-          <span className="qc-upload__allowance">{QC_MESSAGES.onlyMore(viewer.remaining ?? QC_LIMITS.perUserPerProduct, viewer.used)}</span>
-          . Photos wait for a moderator before they appear. JPG, PNG or WEBP, up to 10 MB each, 10 at a time.
+          <span className="qc-upload__allowance">
+            {t("shop.qc.onlyMore", {
+              remaining: viewer.remaining ?? QC_LIMITS.perUserPerProduct,
+              used: viewer.used,
+              limit: QC_LIMITS.perUserPerProduct,
+            })}
+          </span>
+          {t("shop.qc.moderationNote")}
         </p>
       )}
       {errors.length ? (
         <ul className="form-errors qc-upload__errors" role="alert">
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
+          {errors.map((error) => (
+            <li key={error}>{qcMessageText(error, t, message)}</li>
           ))}
         </ul>
       ) : null}
@@ -182,18 +211,18 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
           onDrop={onDrop}
         >
           <label className="qc-upload__drop">
-            <span>Choose photos{chosen ? ` (${chosen} chosen)` : ""}, or drop them here</span>
+            <span>{chosen ? t("shop.qc.chooseChosen", { count: chosen }) : t("shop.qc.choose")}</span>
             <input ref={input} type="file" name="photos" accept={QC_ACCEPT_ATTRIBUTE} multiple required onChange={check} />
           </label>
-          <SubmitButton className="button" pendingText="Uploading…">
-            Upload photos
+          <SubmitButton className="button" pendingText={t("shop.qc.uploading")}>
+            {t("shop.qc.upload")}
           </SubmitButton>
         </Form>
       )}
       {viewer.pending.length ? (
         <div className="qc-upload__mine">
           <p>
-            <strong>Waiting for review ({viewer.pending.length})</strong>
+            <strong>{t("shop.qc.waiting", { count: viewer.pending.length })}</strong>
           </p>
           <ul className="qc-grid qc-grid--small">
             {viewer.pending.map((photo) => (
@@ -203,7 +232,7 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
                     src={photo.thumb}
                     width={photo.thumbWidth || undefined}
                     height={photo.thumbHeight || undefined}
-                    alt="Your photo, pending review"
+                    alt={t("shop.qc.pendingAlt")}
                     loading="lazy"
                     decoding="async"
                   />
@@ -215,7 +244,7 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
       ) : null}
       {viewer.rejected.length ? (
         <p className="muted">
-          {viewer.rejected.length} of your photos {viewer.rejected.length === 1 ? "was" : "were"} not approved
+          {t("shop.qc.rejected", { count: viewer.rejected.length })}
           {viewer.rejected.some((item) => item.reason)
             ? `: ${viewer.rejected
                 .map((item) => item.reason)

@@ -1,16 +1,18 @@
 import { dayText } from "~/lib/dates";
+import { useI18n } from "~/i18n/i18n";
 
 /** "12 QC photos · 3 Nov 2026", or that there are none yet. */
 export function QcSummary({ count, latestAt, className }: { count: number; latestAt: string | null; className?: string }) {
-  if (count === 0) return <span className={`qc-summary qc-summary--none ${className ?? ""}`.trim()}>No QC photos yet</span>;
+  const { t, language } = useI18n();
+  if (count === 0) return <span className={`qc-summary qc-summary--none ${className ?? ""}`.trim()}>{t("shop.qc.noneYet")}</span>;
   return (
     <span className={`qc-summary ${className ?? ""}`.trim()}>
-      {count === 1 ? "1 QC photo" : `${count} QC photos`}
+      {t("shop.qc.count", { count })}
       {latestAt ? (
         <>
           {" · "}
-          <time dateTime={latestAt} title="Newest QC set">
-            {dayText(latestAt)}
+          <time dateTime={latestAt} title={t("shop.qc.newestSet")}>
+            {dayText(latestAt, language)}
           </time>
         </>
       ) : null}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useT } from "~/i18n/i18n";
 
 /**
  * Share a page: without JavaScript a plain link to it (long-press or right-click to copy);
@@ -6,6 +7,7 @@ import { useEffect, useState } from "react";
  * none, copies the address and says so.
  */
 export function ShareLink({ url, title }: { url: string; title: string }) {
+  const t = useT();
   const [mode, setMode] = useState<"link" | "share" | "copy">("link");
   const [status, setStatus] = useState("");
   useEffect(() => {
@@ -15,7 +17,7 @@ export function ShareLink({ url, title }: { url: string; title: string }) {
     return (
       <p className="share-link">
         <a href={url} rel="bookmark">
-          Link to share this product
+          {t("shop.share.link")}
         </a>
       </p>
     );
@@ -27,16 +29,16 @@ export function ShareLink({ url, title }: { url: string; title: string }) {
         return;
       }
       await navigator.clipboard.writeText(url);
-      setStatus("Link copied");
+      setStatus(t("shop.share.copied"));
     } catch (error) {
       // the shopper closed the share sheet: nothing to say
-      if ((error as Error).name !== "AbortError") setStatus(`Copy this link: ${url}`);
+      if ((error as Error).name !== "AbortError") setStatus(t("shop.share.copyThis", { url }));
     }
   };
   return (
     <p className="share-link">
       <button type="button" className="button--secondary button--small" onClick={() => void act()}>
-        {mode === "share" ? "Share" : "Copy link"}
+        {mode === "share" ? t("shop.share.share") : t("shop.share.copyLink")}
       </button>{" "}
       {/* a polite live region, not role=status: the page's toast is its one status */}
       <span aria-live="polite" className="share-link__status">

@@ -1,17 +1,19 @@
+import { useT } from "~/i18n/i18n";
+
 export function SiteFooter({ siteName }: { siteName: string }) {
+  const t = useT();
   const year = new Date().getFullYear();
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
         <p>
-          © {year} {siteName}. Product data comes from public marketplace listings; we are not affiliated with Weidian, Taobao, Tmall or
-          1688.
+          © {year} {siteName}. {t("shop.footer.notice")}
         </p>
-        <nav aria-label="Footer">
-          <a href="/">Home</a>
-          <a href="/search">Search</a>
-          <a href="/import">Find by link</a>
-          <a href="/sitemap.xml">Sitemap</a>
+        <nav aria-label={t("shop.footer.nav")}>
+          <a href="/">{t("shop.footer.home")}</a>
+          <a href="/search">{t("shop.footer.search")}</a>
+          <a href="/import">{t("shop.footer.findByLink")}</a>
+          <a href="/sitemap.xml">{t("shop.footer.sitemap")}</a>
         </nav>
       </div>
     </footer>

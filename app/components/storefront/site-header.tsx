@@ -1,16 +1,20 @@
 import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
-import { CURRENCIES, CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
+import type { ReactNode } from "react";
+import { CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
+import { useT } from "~/i18n/i18n";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "~/i18n/languages";
 import { CategoryMenu, type CategoryNavItem } from "./category-nav";
+import { currencyName } from "./labels";
 
 /**
  * The site header: name, the category menu, the blog link, a search form that works without JavaScript (GET /search),
- * the currency picker and the account slot (filled by the accounts feature).
+ * the currency and language pickers and the account slot (filled by the accounts feature).
  */
 export function SiteHeader({
   siteName,
   searchQuery,
   currency,
+  language,
   returnTo,
   accountSlot,
   search = true,
@@ -19,12 +23,14 @@ export function SiteHeader({
   siteName: string;
   searchQuery: string;
   currency: CurrencyCode;
+  language: Language;
   categories?: CategoryNavItem[];
   returnTo: string;
   accountSlot?: ReactNode;
   /** false on the home page: its own large search box is the one search there */
   search?: boolean;
 }) {
+  const t = useT();
   return (
     <header className="site-header">
       <div className="container site-header__inner">
@@ -33,13 +39,14 @@ export function SiteHeader({
         </Link>
         <div className="site-header__links">
           <CategoryMenu categories={categories} />
-          <nav aria-label="Site">
-            <NavLink to="/blog">Blog</NavLink>
+          <nav aria-label={t("shop.header.siteNav")}>
+            <NavLink to="/blog">{t("shop.header.blog")}</NavLink>
           </nav>
         </div>
         {search ? <SearchForm query={searchQuery} /> : null}
         <CurrencyPicker currency={currency} returnTo={returnTo} />
-        <nav className="site-header__nav" aria-label="Account">
+        <LanguagePicker language={language} returnTo={returnTo} />
+        <nav className="site-header__nav" aria-label={t("shop.header.accountNav")}>
           {accountSlot}
         </nav>
       </div>
@@ -49,17 +56,18 @@ export function SiteHeader({
 
 /** The header's search: GET /search, a name or a pasted marketplace link. */
 function SearchForm({ query }: { query: string }) {
+  const t = useT();
   return (
     <Form method="get" action="/search" role="search" className="site-search">
       <label htmlFor="site-search-q" className="visually-hidden">
-        Search products
+        {t("shop.header.searchLabel")}
       </label>
       <input
         id="site-search-q"
         type="search"
         name="q"
         defaultValue={query}
-        placeholder="Search or paste link"
+        placeholder={t("shop.header.searchPlaceholder")}
         autoComplete="off"
         required
         enterKeyHint="search"
@@ -80,7 +88,7 @@ function SearchForm({ query }: { query: string }) {
           <circle cx="10.5" cy="10.5" r="6.5" />
           <path d="m15.5 15.5 5 5" />
         </svg>
-        <span className="site-search__label">Search</span>
+        <span className="site-search__label">{t("shop.header.search")}</span>
       </button>
     </Form>
   );
@@ -88,12 +96,12 @@ function SearchForm({ query }: { query: string }) {
 
 /**
  * POST /currency with the page to come back to. Without JavaScript the "Set" button
- * sends it; with JavaScript the button hides and a change sends it.
+ * sends it; with JavaScript a change sends it (before the page hydrates: the early
+ * script, app/lib/early-script.server.ts) and the button is not shown.
  */
 function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; returnTo: string }) {
+  const t = useT();
   const submit = useSubmit();
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
   return (
     <Form
       method="post"
@@ -102,16 +110,46 @@ function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; return
       onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
     >
       <input type="hidden" name="returnTo" value={returnTo} />
-      <select name="currency" aria-label="Currency" key={currency} defaultValue={currency}>
+      <select name="currency" aria-label={t("common.currency")} key={currency} defaultValue={currency} data-autosubmit="">
         {CURRENCY_CODES.map((code) => (
-          <option key={code} value={code} title={CURRENCIES[code].name}>
+          <option key={code} value={code} title={currencyName(t, code)}>
             {code}
           </option>
         ))}
       </select>
-      <button type="submit" className="button--secondary button--small" hidden={enhanced}>
-        Set
+      <button type="submit" className="button--secondary button--small autosubmit-button">
+        {t("common.set")}
       </button>
     </Form>
+  );
+}
+
+/**
+ * POST /lang with the page to come back to, as a plain form: the new language's page is
+ * a new document (its texts load with it). Without JavaScript the "Set" button sends it;
+ * with JavaScript a change sends it (before the page hydrates: the early script) and the
+ * button is not shown.
+ */
+function LanguagePicker({ language, returnTo }: { language: Language; returnTo: string }) {
+  const t = useT();
+  return (
+    <form
+      method="post"
+      action="/lang"
+      className="currency-picker language-picker"
+      onChange={(event) => event.currentTarget.requestSubmit()}
+    >
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <select name="lang" aria-label={t("common.language")} key={language} defaultValue={language} data-autosubmit="">
+        {LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {LANGUAGE_NAMES[code]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="button--secondary button--small autosubmit-button">
+        {t("common.setLanguage")}
+      </button>
+    </form>
   );
 }

@@ -1,19 +1,21 @@
 import { isRouteErrorResponse, useLocation } from "@remix-run/react";
+import { useI18n } from "~/i18n/i18n";
 
 /** The body of an error page (404, 403, 500...); the site chrome stays around it. */
 export function ErrorPage({ error }: { error: unknown }) {
   const location = useLocation();
+  const { t, message } = useI18n();
   if (isRouteErrorResponse(error) && error.status === 401) {
     // the login-required screen: a button to /login that comes back here afterwards
     const back = location.pathname + location.search;
     return (
       <section className="error-page" aria-labelledby="error-title">
         <p className="error-code">401</p>
-        <h1 id="error-title">Login required</h1>
-        <p>{typeof error.data === "string" && error.data ? error.data : "Please log in to continue."}</p>
+        <h1 id="error-title">{t("common.error.loginRequired")}</h1>
+        <p>{typeof error.data === "string" && error.data ? message(error.data) : t("common.error.pleaseLogIn")}</p>
         <p>
           <a className="button" href={`/login?redirectTo=${encodeURIComponent(back)}`}>
-            Log in
+            {t("common.error.logIn")}
           </a>
         </p>
       </section>
@@ -23,23 +25,24 @@ export function ErrorPage({ error }: { error: unknown }) {
     return (
       <section className="error-page" aria-labelledby="error-title">
         <p className="error-code">404</p>
-        <h1 id="error-title">Page not found</h1>
-        <p>The page you are looking for does not exist or has moved.</p>
+        <h1 id="error-title">{t("common.error.notFound")}</h1>
+        <p>{t("common.error.notFoundText")}</p>
         <p>
           <a className="button" href="/">
-            Back to the home page
+            {t("common.error.backHome")}
           </a>
         </p>
       </section>
     );
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 403 ? "Access denied" : status >= 500 ? "Something went wrong" : "Request failed";
+  const title =
+    status === 403 ? t("common.error.accessDenied") : status >= 500 ? t("common.error.somethingWrong") : t("common.error.requestFailed");
   const detail = isRouteErrorResponse(error)
     ? typeof error.data === "string" && error.data
-      ? error.data
+      ? message(error.data)
       : error.statusText
-    : "An unexpected error occurred. Please try again in a moment.";
+    : t("common.error.unexpected");
   return (
     <section className="error-page" aria-labelledby="error-title">
       <p className="error-code">{status}</p>
@@ -47,7 +50,7 @@ export function ErrorPage({ error }: { error: unknown }) {
       <p>{detail}</p>
       <p>
         <a className="button" href="/">
-          Back to the home page
+          {t("common.error.backHome")}
         </a>
       </p>
     </section>

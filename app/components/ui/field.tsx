@@ -1,8 +1,11 @@
 import type { ReactNode } from "react";
+import { useI18n } from "~/i18n/i18n";
 
 /** A list of error messages tied to a field by id (announced by screen readers). */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const list = errors?.filter(Boolean) ?? [];
+  // a service's or schema's words, said in the reader's language
+  const { message } = useI18n();
+  const list = errors?.filter(Boolean).map(message) ?? [];
   return (
     <div id={id} className="field__error" aria-live="polite">
       {list.length === 1 ? (
@@ -48,7 +51,8 @@ export function Field({
 
 /** Errors that concern the whole form. */
 export function FormErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const list = errors?.filter(Boolean) ?? [];
+  const { message } = useI18n();
+  const list = errors?.filter(Boolean).map(message) ?? [];
   if (list.length === 0) return <div id={id} aria-live="polite" />;
   return (
     <div id={id} className="form-errors" role="alert">

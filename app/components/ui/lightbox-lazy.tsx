@@ -4,6 +4,7 @@
  * picture starts loading it, so a click usually opens it at once.
  */
 import { lazy, Suspense } from "react";
+import { useT } from "~/i18n/i18n";
 import type { LightboxPhoto, LightboxProps } from "./lightbox";
 
 export type { LightboxPhoto };
@@ -17,11 +18,12 @@ export function preloadLightbox(): void {
 }
 
 export function Lightbox(props: LightboxProps) {
+  const t = useT();
   return (
     <Suspense
       fallback={
         <div className="lightbox" role="dialog" aria-modal="true" aria-label={props.label} aria-busy="true">
-          <p className="lightbox__loading">Loading…</p>
+          <p className="lightbox__loading">{t("common.loading")}</p>
         </div>
       }
     >

@@ -13,6 +13,7 @@ import {
   type PointerEvent as ReactPointerEvent,
   type WheelEvent as ReactWheelEvent,
 } from "react";
+import { useT } from "~/i18n/i18n";
 
 export type LightboxPhoto = {
   key: string | number;
@@ -39,6 +40,7 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 export type LightboxProps = { photos: LightboxPhoto[]; index: number; label: string; onMove: (index: number) => void; onClose: () => void };
 
 export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProps) {
+  const t = useT();
   const dialog = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<View>(FIT);
@@ -183,24 +185,29 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
         <span className="lightbox__counter" aria-live="polite">
           {index + 1} / {count}
         </span>
-        <span className="lightbox__zoom" role="group" aria-label="Zoom">
-          <button type="button" onClick={() => zoomAt(view.zoom / STEP)} disabled={!zoomed} aria-label="Zoom out (−)">
+        <span className="lightbox__zoom" role="group" aria-label={t("common.lightbox.zoom")}>
+          <button type="button" onClick={() => zoomAt(view.zoom / STEP)} disabled={!zoomed} aria-label={t("common.lightbox.zoomOut")}>
             −
           </button>
-          <output className="lightbox__zoom-level" aria-label="Zoom level">
+          <output className="lightbox__zoom-level" aria-label={t("common.lightbox.zoomLevel")}>
             {Math.round(view.zoom * 100)}%
           </output>
-          <button type="button" onClick={() => zoomAt(view.zoom * STEP)} disabled={view.zoom >= MAX_ZOOM} aria-label="Zoom in (+)">
+          <button
+            type="button"
+            onClick={() => zoomAt(view.zoom * STEP)}
+            disabled={view.zoom >= MAX_ZOOM}
+            aria-label={t("common.lightbox.zoomIn")}
+          >
             +
           </button>
           <button type="button" onClick={() => setView(FIT)} disabled={!zoomed}>
-            Fit
+            {t("common.lightbox.fit")}
           </button>
         </span>
         <a className="lightbox__open" href={photo.src} target="_blank" rel="noreferrer">
-          Open full size
+          {t("common.lightbox.openFullSize")}
         </a>
-        <button type="button" className="lightbox__close" onClick={onClose} aria-label="Close (Escape)">
+        <button type="button" className="lightbox__close" onClick={onClose} aria-label={t("common.lightbox.close")}>
           ×
         </button>
       </div>
@@ -218,7 +225,7 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
             type="button"
             className="lightbox__nav lightbox__nav--prev"
             onClick={() => move(-1)}
-            aria-label="Previous photo (left arrow)"
+            aria-label={t("common.lightbox.previous")}
           >
             ‹
           </button>
@@ -233,20 +240,25 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
           style={{ transform: `translate(${view.x}px, ${view.y}px) scale(${view.zoom})` }}
         />
         {count > 1 && !zoomed ? (
-          <button type="button" className="lightbox__nav lightbox__nav--next" onClick={() => move(1)} aria-label="Next photo (right arrow)">
+          <button
+            type="button"
+            className="lightbox__nav lightbox__nav--next"
+            onClick={() => move(1)}
+            aria-label={t("common.lightbox.next")}
+          >
             ›
           </button>
         ) : null}
       </div>
       {count > 1 ? (
-        <ul className="lightbox__thumbs" aria-label="All photos">
+        <ul className="lightbox__thumbs" aria-label={t("common.lightbox.allPhotos")}>
           {photos.map((item, position) => (
             <li key={item.key}>
               <button
                 type="button"
                 onClick={() => onMove(position)}
                 aria-current={position === index || undefined}
-                aria-label={`Photo ${position + 1}`}
+                aria-label={t("common.lightbox.photo", { number: position + 1 })}
               >
                 <img
                   src={item.thumb}

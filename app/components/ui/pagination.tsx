@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useT } from "~/i18n/i18n";
 
 /** Page numbers around the current one (a window of `size`, default 5). */
 export function pageWindow(current: number, total: number, size = 5): number[] {
@@ -34,7 +35,7 @@ export function Pagination({
   totalPages,
   searchParams,
   pageParam = "page",
-  label = "Pagination",
+  label,
   variant = "window",
   basePath = "",
 }: {
@@ -47,6 +48,7 @@ export function Pagination({
   /** the list's path, when its links must not be relative (a layout route's child) */
   basePath?: string;
 }) {
+  const t = useT();
   if (totalPages <= 1) return null;
   const href = (page: number) => {
     const params = new URLSearchParams(searchParams);
@@ -57,13 +59,13 @@ export function Pagination({
   };
   const numbers = variant === "ends" ? pageLinks(currentPage, totalPages) : pageWindow(currentPage, totalPages);
   return (
-    <nav className="pagination" aria-label={label}>
+    <nav className="pagination" aria-label={label ?? t("common.pagination.label")}>
       {currentPage > 1 ? (
         <Link to={href(currentPage - 1)} rel="prev">
-          ‹ Previous
+          {`‹ ${t("common.previous")}`}
         </Link>
       ) : (
-        <span aria-disabled="true">‹ Previous</span>
+        <span aria-disabled="true">{`‹ ${t("common.previous")}`}</span>
       )}
       {numbers.map((page, index) =>
         page === "gap" ? (
@@ -82,10 +84,10 @@ export function Pagination({
       )}
       {currentPage < totalPages ? (
         <Link to={href(currentPage + 1)} rel="next">
-          Next ›
+          {`${t("common.next")} ›`}
         </Link>
       ) : (
-        <span aria-disabled="true">Next ›</span>
+        <span aria-disabled="true">{`${t("common.next")} ›`}</span>
       )}
     </nav>
   );

@@ -1,5 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes } from "react";
+import { useT } from "~/i18n/i18n";
 
 /**
  * A submit button that shows a pending state while its own form is being sent (with
@@ -13,6 +14,7 @@ export function SubmitButton({
   className,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & { pendingText?: string }) {
+  const t = useT();
   const navigation = useNavigation();
   const pending =
     navigation.state === "submitting" && (name === undefined || navigation.formData?.get(String(name)) === String(value ?? ""));
@@ -29,7 +31,7 @@ export function SubmitButton({
       }}
       {...rest}
     >
-      {pending ? (pendingText ?? "Working…") : children}
+      {pending ? (pendingText ?? t("common.working")) : children}
     </button>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useI18n } from "~/i18n/i18n";
 
 export type ToastData = { id: string; type: "success" | "error" | "info"; title?: string; message: string; details?: string[] };
 
@@ -7,6 +8,7 @@ export type ToastData = { id: string; type: "success" | "error" | "info"; title?
  * with the (CSS-only) close control; with JavaScript it also fades after a few seconds.
  */
 export function ToastView({ toast }: { toast: ToastData }) {
+  const { t, message } = useI18n();
   const [visible, setVisible] = useState(true);
   // errors, and messages with a list to read, stay until closed
   const stays = toast.type === "error" || Boolean(toast.details?.length);
@@ -19,20 +21,20 @@ export function ToastView({ toast }: { toast: ToastData }) {
   const inputId = `toast-${toast.id}`;
   return (
     <div className="toast-region">
-      <input type="checkbox" id={inputId} className="toast-dismiss visually-hidden" aria-label="Close message" />
+      <input type="checkbox" id={inputId} className="toast-dismiss visually-hidden" aria-label={t("common.toast.close")} />
       <div className={`toast toast--${toast.type}`} role={toast.type === "error" ? "alert" : "status"}>
         <div className="toast__body">
-          {toast.title ? <strong className="toast__title">{toast.title}</strong> : null}
-          <span className="toast__message">{toast.message}</span>
+          {toast.title ? <strong className="toast__title">{message(toast.title)}</strong> : null}
+          <span className="toast__message">{message(toast.message)}</span>
           {toast.details?.length ? (
             <ul className="toast__details">
               {toast.details.map((line) => (
-                <li key={line}>{line}</li>
+                <li key={line}>{message(line)}</li>
               ))}
             </ul>
           ) : null}
         </div>
-        <label htmlFor={inputId} className="toast__close" title="Close">
+        <label htmlFor={inputId} className="toast__close" title={t("common.close")}>
           <span aria-hidden="true">×</span>
         </label>
       </div>

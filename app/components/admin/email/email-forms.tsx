@@ -10,14 +10,14 @@ import { ConfirmForm } from "~/components/admin/confirm-form";
 import { formatDateTime } from "~/components/admin/format";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { useI18n, useT, type Translate } from "~/i18n/i18n";
+import { Emphasis, MARK } from "~/components/admin/emphasis";
+import { recipientLabel, recurringLabel, scheduleLabel } from "./email-parts";
 import {
   BUILTIN_VARIABLES,
   campaignActions,
-  RECIPIENT_LABELS,
   RECIPIENT_TYPES,
-  RECURRING_LABELS,
   RECURRING_PATTERNS,
-  SCHEDULE_LABELS,
   SCHEDULE_TYPES,
   type CampaignStatus,
   type RecipientType,
@@ -25,7 +25,8 @@ import {
   type ScheduleType,
 } from "~/schemas/email-rules";
 
-const VARIABLE_HINT = `Variables: ${BUILTIN_VARIABLES.map((name) => `{{${name}}}`).join(" ")} (escaped in HTML), plus your own below.`;
+const BUILTIN_LIST = BUILTIN_VARIABLES.map((name) => `{{${name}}}`).join(" ");
+const variableHint = (t: Translate) => t("admin.emailForms.variableHint", { list: BUILTIN_LIST });
 
 function SaveOrCancel({
   label,
@@ -38,15 +39,16 @@ function SaveOrCancel({
   secondary?: boolean;
   children?: ReactNode;
 }) {
+  const t = useT();
   return (
     <div className="form-actions">
       {/* first in the form: Enter in a field saves, it never sends */}
-      <SubmitButton className={secondary ? "button button--secondary" : "button"} pendingText="Saving…">
+      <SubmitButton className={secondary ? "button button--secondary" : "button"} pendingText={t("admin.common.saving")}>
         {label}
       </SubmitButton>
       {children}
       <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-        Cancel
+        {t("admin.common.cancel")}
       </Link>
     </div>
   );
@@ -80,6 +82,7 @@ export function TemplateForm({
   /** a second button: save, then mail the template to the admin as a recipient gets it */
   withTest?: boolean;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<{ name: string; subject: string; html_content: string; text_content: string; template_variables: string }>(
     {
       id,
@@ -100,38 +103,43 @@ export function TemplateForm({
       {Object.entries(hidden ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
       <div className="admin-form-grid">
-        <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+        <Field id={fields.name.id} label={t("admin.agentForm.name")} errors={fields.name.errors}>
           <input {...getInputProps(fields.name, { type: "text" })} maxLength={100} autoComplete="off" />
         </Field>
-        <Field id={fields.subject.id} label="Subject" errors={fields.subject.errors}>
+        <Field id={fields.subject.id} label={t("admin.emailForms.subject")} errors={fields.subject.errors}>
           <input {...getInputProps(fields.subject, { type: "text" })} maxLength={200} autoComplete="off" />
         </Field>
       </div>
-      <Field id={fields.html_content.id} label="HTML content" errors={fields.html_content.errors} hint={VARIABLE_HINT}>
+      <Field
+        id={fields.html_content.id}
+        label={t("admin.emailForms.htmlContent")}
+        errors={fields.html_content.errors}
+        hint={variableHint(t)}
+      >
         <textarea {...getTextareaProps(fields.html_content)} rows={12} className="admin-textarea--mono" spellCheck={false} />
       </Field>
       <Field
         id={fields.text_content.id}
-        label="Text content (optional)"
+        label={t("admin.emailForms.textContent")}
         errors={fields.text_content.errors}
-        hint="The plain-text part. Left empty, it is made from the HTML. An unsubscribe link is added to each part that has none."
+        hint={t("admin.emailForms.textContentHint")}
       >
         <textarea {...getTextareaProps(fields.text_content)} rows={6} />
       </Field>
       <Field
         id={fields.template_variables.id}
-        label="Variables (optional)"
+        label={t("admin.emailForms.variables")}
         errors={fields.template_variables.errors}
-        hint={'A JSON object of your own variables and their values, e.g. {"promoCode": "SAVE10"} for {{promoCode}}.'}
+        hint={t("admin.emailForms.variablesHint", { example: "{{promoCode}}" })}
       >
         <textarea {...getTextareaProps(fields.template_variables)} rows={3} className="admin-textarea--mono" spellCheck={false} />
       </Field>
       <SaveOrCancel label={submitLabel} cancelTo={cancelTo}>
         {withTest ? (
-          <SubmitButton className="button button--secondary" name="then" value="test" pendingText="Sending the test…">
-            Save and send a test to me
+          <SubmitButton className="button button--secondary" name="then" value="test" pendingText={t("admin.emailForms.sendingTest")}>
+            {t("admin.emailForms.saveAndTest")}
           </SubmitButton>
         ) : null}
       </SaveOrCancel>
@@ -150,20 +158,21 @@ export function DeleteTemplateForm({
   error?: string;
   cancelTo: string;
 }) {
+  const t = useT();
   if (usedBy.length > 0) {
     return (
       <div>
         <p className="notice notice--error" role="alert">
-          <strong>{template.name}</strong> cannot be deleted:{" "}
-          {usedBy.length === 1 ? "a campaign uses it" : `${usedBy.length} campaigns use it`} ({usedBy.join(", ")}). Delete{" "}
-          {usedBy.length === 1 ? "that campaign" : "those campaigns"} or change {usedBy.length === 1 ? "its" : "their"} template first.
+          <Emphasis text={t("admin.emailForms.templateInUse", { name: MARK, count: usedBy.length, list: usedBy.join(", ") })}>
+            {template.name}
+          </Emphasis>
         </p>
         <p>
-          <Link to="/admin/email-management/campaigns">Go to the campaigns</Link>
+          <Link to="/admin/email-management/campaigns">{t("admin.emailForms.goToCampaigns")}</Link>
         </p>
         <div className="form-actions">
           <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-            Close
+            {t("admin.common.close")}
           </Link>
         </div>
       </div>
@@ -173,13 +182,13 @@ export function DeleteTemplateForm({
     <ConfirmForm
       intent="delete"
       fields={{ templateId: template.id }}
-      submitLabel="Delete template"
+      submitLabel={t("admin.emailForms.deleteTemplate")}
       cancelTo={cancelTo}
       error={error}
       errorId="delete-template-errors"
     >
       <p>
-        Delete the template <strong>{template.name}</strong>? This cannot be undone.
+        <Emphasis text={t("admin.emailForms.deleteTemplateConfirm", { name: MARK })}>{template.name}</Emphasis>
       </p>
     </ConfirmForm>
   );
@@ -222,6 +231,7 @@ export function CampaignForm({
   /** a second button that saves and starts at once (send now, or schedule): no draft left to execute */
   withStart?: boolean;
 }) {
+  const { t, message } = useI18n();
   const [form, fields] = useForm<{
     name: string;
     subject: string;
@@ -259,39 +269,44 @@ export function CampaignForm({
   const [recipient, setRecipient] = useState<RecipientType>(RECIPIENT_TYPES.includes(initialRecipient) ? initialRecipient : "all");
   // the start button says what it will do; without JavaScript it cannot know the choice yet
   const startLabel = !hydrated
-    ? "Send now / schedule"
+    ? t("admin.emailForms.startUnknown")
     : schedule === "immediate"
-      ? "Save and send now"
+      ? t("admin.emailForms.saveAndSend")
       : schedule === "scheduled"
-        ? "Save and schedule"
-        : "Save and start the series";
+        ? t("admin.emailForms.saveAndSchedule")
+        : t("admin.emailForms.saveAndStartSeries");
   const startHint = !hydrated
-    ? "Saves and starts: with “Send now” it sends at once; a set time or a repeating campaign is scheduled."
+    ? t("admin.emailForms.startHintUnknown")
     : schedule === "immediate"
-      ? `Sends at once to ${audience[recipient]} recipient${audience[recipient] === 1 ? "" : "s"} (${RECIPIENT_LABELS[recipient].toLowerCase()}).`
+      ? t("admin.emailForms.startHintNow", { count: audience[recipient], who: recipientLabel(t, recipient).toLowerCase() })
       : undefined;
 
   return (
     // posts to the page's own address: the dialog (?modal=...) stays open with the errors
     <Form method="post" {...getFormProps(form)} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors?.map(message)} />
       <div className="admin-form-grid">
-        <Field id={fields.name.id} label="Name" errors={fields.name.errors}>
+        <Field id={fields.name.id} label={t("admin.agentForm.name")} errors={fields.name.errors}>
           <input {...getInputProps(fields.name, { type: "text" })} maxLength={100} autoComplete="off" />
         </Field>
-        <Field id={fields.subject.id} label="Subject" errors={fields.subject.errors} hint="Variables such as {{userName}} work here too.">
+        <Field
+          id={fields.subject.id}
+          label={t("admin.emailForms.subject")}
+          errors={fields.subject.errors}
+          hint={t("admin.emailForms.subjectHint", { example: "{{userName}}" })}
+        >
           <input {...getInputProps(fields.subject, { type: "text" })} maxLength={200} autoComplete="off" />
         </Field>
       </div>
       <Field
         id={fields.template_id.id}
-        label="Template (optional)"
+        label={t("admin.emailForms.template")}
         errors={fields.template_id.errors}
-        hint="Without a template, the body below is sent."
+        hint={t("admin.emailForms.templateHint")}
       >
         <select {...getSelectProps(fields.template_id)}>
-          <option value="">No template: write the body below</option>
+          <option value="">{t("admin.emailForms.noTemplate")}</option>
           {templates.map((template) => (
             <option key={template.id} value={template.id}>
               {template.name}
@@ -300,21 +315,21 @@ export function CampaignForm({
         </select>
       </Field>
       <details className="email-body-fields" open={Boolean(defaults?.htmlContent) || Boolean(fields.html_content.errors?.length)}>
-        <summary>Body for a campaign without a template</summary>
+        <summary>{t("admin.emailForms.bodySummary")}</summary>
         <Field
           id={fields.html_content.id}
-          label="HTML body"
+          label={t("admin.emailForms.htmlBody")}
           errors={fields.html_content.errors}
-          hint={VARIABLE_HINT.replace(", plus your own below", "")}
+          hint={t("admin.emailForms.variableHintBuiltIn", { list: BUILTIN_LIST })}
         >
           <textarea {...getTextareaProps(fields.html_content)} rows={8} className="admin-textarea--mono" spellCheck={false} />
         </Field>
-        <Field id={fields.text_content.id} label="Text body (optional)" errors={fields.text_content.errors}>
+        <Field id={fields.text_content.id} label={t("admin.emailForms.textBody")} errors={fields.text_content.errors}>
           <textarea {...getTextareaProps(fields.text_content)} rows={4} />
         </Field>
       </details>
       <fieldset className="admin-fieldset">
-        <legend>Recipients</legend>
+        <legend>{t("admin.emailForms.recipients")}</legend>
         {RECIPIENT_TYPES.map((type) => (
           <label key={type} className="admin-check">
             <input
@@ -324,14 +339,14 @@ export function CampaignForm({
               defaultChecked={initialRecipient === type}
               onChange={() => setRecipient(type)}
             />
-            {RECIPIENT_LABELS[type]} <span className="muted">({audience[type]} now)</span>
+            {recipientLabel(t, type)} <span className="muted">({t("admin.emailForms.nowCount", { count: audience[type] })})</span>
           </label>
         ))}
-        <p className="field__hint">Only users with a verified e-mail who have not unsubscribed. The list is fixed when sending starts.</p>
+        <p className="field__hint">{t("admin.emailForms.recipientsHint")}</p>
         <ErrorList id={`${fields.recipient_type.id}-error`} errors={fields.recipient_type.errors} />
       </fieldset>
       <fieldset className="admin-fieldset">
-        <legend>Schedule</legend>
+        <legend>{t("admin.emailForms.schedule")}</legend>
         {SCHEDULE_TYPES.map((type) => (
           <label key={type} className="admin-check">
             <input
@@ -341,7 +356,7 @@ export function CampaignForm({
               defaultChecked={initialSchedule === type}
               onChange={() => setSchedule(type)}
             />
-            {SCHEDULE_LABELS[type]}
+            {scheduleLabel(t, type)}
           </label>
         ))}
         <ErrorList id={`${fields.schedule_type.id}-error`} errors={fields.schedule_type.errors} />
@@ -349,14 +364,10 @@ export function CampaignForm({
           {showTime ? (
             <Field
               id={fields.scheduled_at.id}
-              label="Scheduled time (UTC)"
+              label={t("admin.emailForms.scheduledTime")}
               errors={fields.scheduled_at.errors}
               hint={
-                hydrated
-                  ? schedule === "recurring"
-                    ? "The first run; empty starts the series now."
-                    : undefined
-                  : "For “At a set time”; for “Repeating”, the first run (empty: now)."
+                hydrated ? (schedule === "recurring" ? t("admin.emailForms.firstRun") : undefined) : t("admin.emailForms.scheduledTimeHint")
               }
             >
               <input {...getInputProps(fields.scheduled_at, { type: "datetime-local" })} step={60} />
@@ -367,15 +378,15 @@ export function CampaignForm({
           {showPattern ? (
             <Field
               id={fields.recurring_pattern.id}
-              label="Repeat"
+              label={t("admin.emailForms.repeat")}
               errors={fields.recurring_pattern.errors}
-              hint={hydrated ? undefined : "For “Repeating” only."}
+              hint={hydrated ? undefined : t("admin.emailForms.repeatHint")}
             >
               <select {...getSelectProps(fields.recurring_pattern)}>
-                <option value="">Choose…</option>
+                <option value="">{t("admin.emailForms.choose")}</option>
                 {RECURRING_PATTERNS.map((pattern) => (
                   <option key={pattern} value={pattern}>
-                    {RECURRING_LABELS[pattern]}
+                    {recurringLabel(t, pattern)}
                   </option>
                 ))}
               </select>
@@ -389,7 +400,7 @@ export function CampaignForm({
             className="button"
             name="then"
             value="start"
-            pendingText={schedule === "immediate" && hydrated ? "Sending…" : "Starting…"}
+            pendingText={schedule === "immediate" && hydrated ? t("admin.emailForms.sending") : t("admin.imports.starting")}
             aria-describedby={startHint ? `${id}-start-hint` : undefined}
           >
             {startLabel}
@@ -428,23 +439,32 @@ export function ExecuteCampaignForm({
   cancelTo: string;
   error?: string;
 }) {
+  const { t, message } = useI18n();
   const what =
     campaign.schedule_type === "immediate"
-      ? `Send “${campaign.name}” now to ${audience} recipient${audience === 1 ? "" : "s"} (${RECIPIENT_LABELS[campaign.recipient_type].toLowerCase()})?`
+      ? t("admin.emailForms.executeNow", {
+          name: campaign.name,
+          count: audience,
+          who: recipientLabel(t, campaign.recipient_type).toLowerCase(),
+        })
       : campaign.schedule_type === "scheduled"
-        ? `Schedule “${campaign.name}” for ${formatDateTime(campaign.scheduled_at)}? About ${audience} recipients today; the list is fixed when it starts.`
-        : `Start “${campaign.name}”: ${campaign.recurring_pattern ? RECURRING_LABELS[campaign.recurring_pattern].toLowerCase() : ""}, from ${campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : "now"}? Each run goes to the recipients of that day.`;
+        ? t("admin.emailForms.executeScheduled", { name: campaign.name, at: formatDateTime(campaign.scheduled_at), count: audience })
+        : t("admin.emailForms.executeRecurring", {
+            name: campaign.name,
+            pattern: campaign.recurring_pattern ? recurringLabel(t, campaign.recurring_pattern).toLowerCase() : "",
+            from: campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : t("admin.emailForms.now"),
+          });
   return (
     <Form method="post" action={action} preventScrollReset>
       <input type="hidden" name="returnTo" value={returnTo} />
       <p>{what}</p>
-      <FormErrors id="execute-errors" errors={error ? [error] : []} />
+      <FormErrors id="execute-errors" errors={error ? [message(error)] : []} />
       <div className="form-actions">
-        <SubmitButton name="intent" value="execute" className="button" pendingText="Starting…">
-          {campaign.schedule_type === "immediate" ? "Send now" : "Schedule"}
+        <SubmitButton name="intent" value="execute" className="button" pendingText={t("admin.imports.starting")}>
+          {campaign.schedule_type === "immediate" ? t("admin.email.scheduleImmediate") : t("admin.emailForms.scheduleButton")}
         </SubmitButton>
         <Link to={cancelTo} className="button button--secondary" preventScrollReset>
-          Cancel
+          {t("admin.common.cancel")}
         </Link>
       </div>
     </Form>
@@ -464,19 +484,27 @@ export function DeleteCampaignForm({
   cancelTo: string;
   error?: string;
 }) {
+  const t = useT();
   return (
     <ConfirmForm
       action={action}
       intent="delete"
       fields={{ returnTo }}
-      submitLabel="Delete campaign"
+      submitLabel={t("admin.emailForms.deleteCampaign")}
       cancelTo={cancelTo}
       error={error}
       errorId="delete-campaign-errors"
     >
       <p>
-        Delete the campaign <strong>{campaign.name}</strong>? Its send log goes with it
-        {campaign.sent_count ? ` (${campaign.sent_count} sent messages leave the statistics)` : ""}. This cannot be undone.
+        <Emphasis
+          text={
+            campaign.sent_count
+              ? t("admin.emailForms.deleteCampaignSent", { name: MARK, count: campaign.sent_count })
+              : t("admin.emailForms.deleteCampaignConfirm", { name: MARK })
+          }
+        >
+          {campaign.name}
+        </Emphasis>
       </p>
     </ConfirmForm>
   );
@@ -501,6 +529,7 @@ export function CampaignActions({
   hrefs: { execute: string; edit: string; delete: string };
   showView?: boolean;
 }) {
+  const t = useT();
   const allowed = campaignActions(campaign.status);
   const oneClick = (intent: string, label: string, pending: string, aria: string) => (
     <Form method="post" action={action} className="admin-inline-form" preventScrollReset>
@@ -513,26 +542,57 @@ export function CampaignActions({
   return (
     <div className="admin-row-actions">
       {showView ? (
-        <Link to={`/admin/email-management/campaigns/${campaign.id}`} aria-label={`Open ${campaign.name}`}>
-          Open
+        <Link to={`/admin/email-management/campaigns/${campaign.id}`} aria-label={t("admin.emailForms.openName", { name: campaign.name })}>
+          {t("admin.emailForms.open")}
         </Link>
       ) : null}
       {allowed.execute ? (
-        <Link to={hrefs.execute} className="button button--small" aria-label={`Execute ${campaign.name}`} preventScrollReset>
-          Execute
+        <Link
+          to={hrefs.execute}
+          className="button button--small"
+          aria-label={t("admin.emailForms.executeName", { name: campaign.name })}
+          preventScrollReset
+        >
+          {t("admin.emailForms.execute")}
         </Link>
       ) : null}
-      {allowed.resume ? oneClick("execute", "Resume", "Resuming…", `Resume ${campaign.name}`) : null}
-      {allowed.pause ? oneClick("pause", "Pause", "Pausing…", `Pause ${campaign.name}`) : null}
-      {allowed.unschedule ? oneClick("unschedule", "Back to draft", "Saving…", `Take ${campaign.name} back to draft`) : null}
+      {allowed.resume
+        ? oneClick(
+            "execute",
+            t("admin.emailForms.resume"),
+            t("admin.emailForms.resuming"),
+            t("admin.emailForms.resumeName", { name: campaign.name }),
+          )
+        : null}
+      {allowed.pause
+        ? oneClick(
+            "pause",
+            t("admin.emailForms.pause"),
+            t("admin.emailForms.pausing"),
+            t("admin.emailForms.pauseName", { name: campaign.name }),
+          )
+        : null}
+      {allowed.unschedule
+        ? oneClick(
+            "unschedule",
+            t("admin.emailForms.backToDraft"),
+            t("admin.common.saving"),
+            t("admin.emailForms.backToDraftName", { name: campaign.name }),
+          )
+        : null}
       {allowed.edit ? (
-        <Link to={hrefs.edit} aria-label={`Edit ${campaign.name}`} preventScrollReset>
-          Edit
+        <Link to={hrefs.edit} aria-label={t("admin.common.editName", { name: campaign.name })} preventScrollReset>
+          {t("admin.common.edit")}
         </Link>
       ) : null}
       {allowed.delete ? (
-        <Link to={hrefs.delete} className="admin-link--danger" aria-label={`Delete ${campaign.name}`} preventScrollReset>
-          Delete
+        <Link
+          to={hrefs.delete}
+          className="admin-link--danger"
+          aria-label={t("admin.common.deleteName", { name: campaign.name })}
+          preventScrollReset
+        >
+          {t("admin.common.delete")}
         </Link>
       ) : null}
     </div>

@@ -1,0 +1,197 @@
+/**
+ * Translation (docs/decisions/031-languages.md): one table per language of the texts this
+ * process has (the server: every catalogue; the browser: the texts its page's render used,
+ * which the page came with, then the language's storefront catalogue once the page has
+ * hydrated, and the back office's before an /admin page renders), and a fixed translator
+ * per language: a request never changes a shared "current language".
+ *
+ * Keys are dotted paths under `common.`, `shop.`, `admin.` and `email.`: a key a page
+ * shows raw is caught by the catalogue check (app/i18n/catalogues.test.ts). Messages that
+ * the services and schemas give (the contract's words, the same for /api) are translated
+ * where a page shows them, through `message()`: the /api keeps them word for word.
+ */
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from "react";
+import { STOREFRONT_LANGUAGE, type Language } from "./languages";
+import type { Catalogue } from "./catalogues/types";
+
+/** per language: a text's dotted key → its text (`{{name}}` values filled in when shown) */
+const tables = new Map<Language, Map<string, string>>();
+
+function tableOf(language: Language): Map<string, string> {
+  let table = tables.get(language);
+  if (!table) tables.set(language, (table = new Map()));
+  return table;
+}
+
+/** Adds a language's catalogue (nested keys), beside what the language already has. */
+export function addCatalogue(language: Language, catalogue: Catalogue): void {
+  const table = tableOf(language);
+  const add = (prefix: string, branch: Catalogue) => {
+    for (const [name, value] of Object.entries(branch)) {
+      if (typeof value === "string") table.set(prefix + name, value);
+      else add(`${prefix}${name}.`, value);
+    }
+  };
+  add("", catalogue);
+  textsChanged();
+}
+
+/** Adds texts by their dotted keys: those a page's render used, which it came with (app/i18n/page-texts.tsx). */
+export function addTexts(language: Language, texts: Record<string, string>): void {
+  const table = tableOf(language);
+  for (const [key, text] of Object.entries(texts)) table.set(key, text);
+  textsChanged();
+}
+
+/** `{{name}}` values; `count` also picks the plural form (`key_one`, `key_other`, …). */
+export type TranslateValues = Record<string, string | number | null | undefined>;
+export type Translate = (key: string, values?: TranslateValues) => string;
+
+const pluralRules = new Map<Language, Intl.PluralRules>();
+export function pluralForm(language: Language, count: number): string {
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  return rules.select(count);
+}
+
+/**
+ * Told of each text a lookup finds: the server keeps the ones a page's render used, and
+ * sends them with it (app/i18n/i18n.server.ts).
+ */
+let onTextFound: ((language: Language, key: string, text: string) => void) | undefined;
+export function setTextRecorder(record: typeof onTextFound): void {
+  onTextFound = record;
+}
+
+function text(language: Language, key: string): string | undefined {
+  const found = tables.get(language)?.get(key);
+  if (found !== undefined) onTextFound?.(language, key, found);
+  return found;
+}
+
+const VALUE = /\{\{\s*(\w+)\s*\}\}/g;
+function fill(template: string, values: TranslateValues | undefined): string {
+  return template.replace(VALUE, (_whole, name: string) => String(values?.[name] ?? ""));
+}
+
+/** The text of `key` in `language`, its values filled in; undefined when the language lacks it. */
+function lookup(language: Language, key: string, values: TranslateValues | undefined): string | undefined {
+  const count = values?.count;
+  const template =
+    (typeof count === "number" && (text(language, `${key}_${pluralForm(language, count)}`) ?? text(language, `${key}_other`))) ||
+    text(language, key);
+  return template === undefined ? undefined : fill(template, values);
+}
+
+/**
+ * While the browser has only the texts its page came with (until the language's catalogue
+ * arrives, app/entry.client.tsx), a key it lacks shows nothing rather than itself, and
+ * shows its text once the catalogue has come.
+ */
+let textsPending = false;
+export function setTextsPending(pending: boolean): void {
+  textsPending = pending;
+  textsChanged();
+}
+
+/**
+ * A translator fixed to one language: a request never changes a shared "current
+ * language" under another. A key missing in Chinese shows its English (the check in npm
+ * test keeps both complete); a key missing in both shows itself.
+ */
+export function translatorFor(language: Language): Translate {
+  let t = fixed.get(language);
+  if (!t) {
+    t = (key, values) =>
+      lookup(language, key, values) ?? (language !== "en" ? lookup("en", key, values) : undefined) ?? (textsPending ? "" : key);
+    fixed.set(language, t);
+  }
+  return t;
+}
+const fixed = new Map<Language, Translate>();
+
+/**
+ * How a service's or schema's message reads in a language: app/i18n/messages.ts with the
+ * message pairs; in the browser, until they come, the messages its page came with.
+ */
+type MessageTranslator = (language: Language, text: string) => string;
+let messageTranslator: MessageTranslator = (_language, text) => text;
+export function setMessageTranslator(translate: MessageTranslator): void {
+  messageTranslator = translate;
+  textsChanged();
+}
+
+/** bumped when texts or the message translator come: what the page shows renders again with them */
+let textsVersion = 0;
+const textsListeners = new Set<() => void>();
+function textsChanged(): void {
+  textsVersion += 1;
+  for (const listener of textsListeners) listener();
+}
+const onTexts = (listener: () => void) => {
+  textsListeners.add(listener);
+  return () => textsListeners.delete(listener);
+};
+const currentTextsVersion = () => textsVersion;
+
+type I18nValue = { language: Language; t: Translate; message: (text: string) => string };
+const I18nContext = createContext<I18nValue | null>(null);
+const values = new Map<string, I18nValue>();
+
+function valueFor(language: Language, version = textsVersion): I18nValue {
+  const key = `${language} ${version}`;
+  let value = values.get(key);
+  if (!value) {
+    value = { language, t: translatorFor(language), message: (text) => messageTranslator(language, text) };
+    values.set(key, value);
+  }
+  return value;
+}
+
+export function I18nProvider({ language, children }: { language: Language; children: ReactNode }) {
+  const version = useSyncExternalStore(onTexts, currentTextsVersion, currentTextsVersion);
+  return <I18nContext.Provider value={valueFor(language, version)}>{children}</I18nContext.Provider>;
+}
+
+/** The page's language, its translator and its message translator. */
+export function useI18n(): I18nValue {
+  return useContext(I18nContext) ?? valueFor(STOREFRONT_LANGUAGE);
+}
+
+export function useT(): Translate {
+  return useI18n().t;
+}
+
+/**
+ * The browser's loading of the storefront's texts (app/entry.client.tsx, and the back
+ * office's loader for its pages' chrome: back-office-catalogue.ts): a language's catalogue,
+ * and the message pairs with their matcher, each its own chunk, each fetched once. Here
+ * rather than in a module of their own, which would be one more script for every page.
+ */
+const loading = new Map<string, Promise<void>>();
+
+/** Each load once per key; a failed one may be tried again at the next call. */
+export function once(key: string, load: () => Promise<void>): Promise<void> {
+  let promise = loading.get(key);
+  if (!promise) {
+    promise = load();
+    promise.catch(() => loading.delete(key));
+    loading.set(key, promise);
+  }
+  return promise;
+}
+
+export function loadStorefrontCatalogue(language: Language): Promise<void> {
+  return once(`catalogue ${language}`, async () => {
+    const catalogue =
+      language === "zh-CN" ? (await import("./catalogues/zh-CN/shop")).default : (await import("./catalogues/en/shop")).default;
+    addCatalogue(language, catalogue);
+  });
+}
+
+export function loadStorefrontMessages(language: Language): Promise<void> {
+  return once(`messages ${language}`, async () => {
+    const [{ SHOP_MESSAGES }, { addMessagePairs }] = await Promise.all([import("./catalogues/messages/shop"), import("./messages")]);
+    addMessagePairs(language, SHOP_MESSAGES);
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * The languages the site speaks and how a reader's is chosen (docs/decisions/031-languages.md):
+ * the `lang` cookie (set by the header's form) when it names one we have, else the best
+ * of the browser's Accept-Language we have, else the area's default: English for the
+ * storefront, Chinese for the back office (its staff write Chinese).
+ *
+ * Shared by the app, the server's front (stored pages are kept per language: it keys them
+ * with these same functions) and the browser.
+ */
+export const LANGUAGES = ["en", "zh-CN"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const STOREFRONT_LANGUAGE: Language = "en";
+export const BACK_OFFICE_LANGUAGE: Language = "zh-CN";
+
+/** Each language named in itself (the switch shows these). */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", "zh-CN": "中文" };
+
+export const LANGUAGE_COOKIE = "lang";
+
+/** The back office: /admin and below. */
+export function isBackOfficePath(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}
+
+export function defaultLanguageFor(pathname: string): Language {
+  return isBackOfficePath(pathname) ? BACK_OFFICE_LANGUAGE : STOREFRONT_LANGUAGE;
+}
+
+/**
+ * The language a tag names, forgivingly: any English (`en`, `en-GB`) is `en`; any Chinese
+ * (`zh`, `zh-cn`, `zh-Hans`, `zh-TW`) is `zh-CN`, the only Chinese we write; else null.
+ */
+export function asLanguage(tag: string | null | undefined): Language | null {
+  if (!tag) return null;
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  if (primary === "en") return "en";
+  if (primary === "zh") return "zh-CN";
+  return null;
+}
+
+/** The language of the first `lang` cookie naming one we have (spacing and case aside), else null. */
+export function languageOfCookieHeader(header: string | null | undefined): Language | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index < 0 || part.slice(0, index).trim() !== LANGUAGE_COOKIE) continue;
+    let value = part.slice(index + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    const language = asLanguage(value);
+    if (language) return language;
+  }
+  return null;
+}
+
+/**
+ * The best language of an Accept-Language header that we have: by weight (q), in the
+ * header's order on a tie; `*` or nothing we have gives null. A range with q=0 is refused.
+ */
+export function languageOfAcceptLanguage(header: string | null | undefined): Language | null {
+  if (!header) return null;
+  let best: { language: Language; q: number; order: number } | null = null;
+  const ranges = header.split(",");
+  for (let order = 0; order < ranges.length && order < 32; order++) {
+    const [tag, ...params] = ranges[order].split(";");
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split("=");
+      if (name?.trim().toLowerCase() === "q") q = Number(value?.trim());
+    }
+    if (!Number.isFinite(q) || q <= 0 || q > 1) continue;
+    const language = asLanguage(tag);
+    if (language && (!best || q > best.q)) best = { language, q, order };
+  }
+  return best?.language ?? null;
+}
+
+/** The reader's language for a page at `pathname`: cookie, else Accept-Language, else the area's default. */
+export function chooseLanguage(pathname: string, cookie: string | null | undefined, acceptLanguage: string | null | undefined): Language {
+  return languageOfCookieHeader(cookie) ?? languageOfAcceptLanguage(acceptLanguage) ?? defaultLanguageFor(pathname);
+}
