@@ -32,9 +32,46 @@ export type InstancesBenchTools = {
   fail: (message: string) => never;
 };
 
-/** One app instance on the PostgreSQL database at `url`, with a data folder of its own; `env` adds to the bench's settings. */
-export function spawnInstance(root: string, url: string, port: number, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, startArgs(), {
+/**
+ * A control group of the Linux CPU controller (cgroup v2, else v1) that lets its processes
+ * use `share` of one core: cfs quota = share × period. An instance started in one stands
+ * for an instance on a machine of its own, or with cores to spare, on a box whose cores
+ * PostgreSQL and the load generator also need. Null when the machine has no writable one.
+ */
+export function cpuShareGroup(name: string, share: number): { path: string; remove: () => void } | null {
+  const period = 100_000;
+  const quota = Math.round(share * period);
+  const v2 = "/sys/fs/cgroup";
+  const v1 = "/sys/fs/cgroup/cpu";
+  try {
+    if (fs.existsSync(path.join(v2, "cgroup.controllers"))) {
+      const dir = path.join(v2, name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "cpu.max"), `${quota} ${period}`);
+      return { path: path.join(dir, "cgroup.procs"), remove: () => fs.rmdirSync(dir) };
+    }
+    if (fs.existsSync(path.join(v1, "cpu.cfs_quota_us"))) {
+      const dir = path.join(v1, name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "cpu.cfs_period_us"), String(period));
+      fs.writeFileSync(path.join(dir, "cpu.cfs_quota_us"), String(quota));
+      return { path: path.join(dir, "cgroup.procs"), remove: () => fs.rmdirSync(dir) };
+    }
+  } catch {
+    // not root, or a read-only /sys: no groups here
+  }
+  return null;
+}
+
+/**
+ * One app instance on the PostgreSQL database at `url`, with a data folder of its own; `env`
+ * adds to the bench's settings. With `cpuGroup` (cgroup.procs of a cpuShareGroup), the
+ * instance enters the group before node starts, so every process it starts is held to it.
+ */
+export function spawnInstance(root: string, url: string, port: number, env: Record<string, string> = {}, cpuGroup?: string): ChildProcess {
+  const command = cpuGroup ? "/bin/sh" : process.execPath;
+  const args = cpuGroup ? ["-c", 'echo $$ > "$0" && exec "$@"', cpuGroup, process.execPath, ...startArgs()] : startArgs();
+  return spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,
@@ -61,6 +98,8 @@ export type InstancesBenchOptions = {
   connections: number;
   dataDir?: string;
   root: string;
+  /** each instance held to this share of one core (a cgroup's CPU quota); none when undefined */
+  instanceCpu?: number;
 };
 
 /** The searches measured: words of both languages, filters and sorts (the main bench's set). */
@@ -89,9 +128,17 @@ export async function benchInstances(options: InstancesBenchOptions, tools: Inst
   const raw = tools.startRawServer(await tools.freePort());
   const started: ChildProcess[] = [raw];
   const bases: string[] = [];
+  const groups: Array<{ remove: () => void }> = [];
   const startInstance = async () => {
     const port = await tools.freePort();
-    const child = spawnInstance(options.root, options.url, port);
+    let cpuGroup: string | undefined;
+    if (options.instanceCpu !== undefined) {
+      const group = cpuShareGroup(`qc-bench-instance-${port}`, options.instanceCpu);
+      if (!group) throw new Error("--instance-cpu needs a writable cgroup CPU controller (root on Linux)");
+      groups.push(group);
+      cpuGroup = group.path;
+    }
+    const child = spawnInstance(options.root, options.url, port, {}, cpuGroup);
     started.push(child);
     const base = `http://127.0.0.1:${port}`;
     await tools.waitFor(`${base}/healthz`, child, 120);
@@ -154,7 +201,13 @@ export async function benchInstances(options: InstancesBenchOptions, tools: Inst
     await measureAll(options.instances);
 
     say("");
-    say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}; the instances, PostgreSQL and the load generator share it`);
+    say(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}; ${
+        options.instanceCpu !== undefined
+          ? `each instance held to ${options.instanceCpu} of a core (cgroup CPU quota), PostgreSQL and the load generator on the rest`
+          : "the instances, PostgreSQL and the load generator share it"
+      }`,
+    );
     say(`| | 1 instance | ${options.instances} instances | ratio |`);
     say("|---|---|---|---|");
     for (const row of table) {
@@ -168,6 +221,13 @@ export async function benchInstances(options: InstancesBenchOptions, tools: Inst
     fail((error as Error).message);
   } finally {
     await Promise.all(started.map((child) => tools.stop(child)));
+    for (const group of groups) {
+      try {
+        group.remove();
+      } catch {
+        // still emptying: the kernel removes nothing while a process is in it
+      }
+    }
   }
 }
 

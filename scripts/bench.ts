@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     drill: { type: "string" },
     postgres: { type: "string" },
     instances: { type: "string", default: "2" },
+    "instance-cpu": { type: "string" },
     "campaign-instances": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
@@ -83,6 +84,9 @@ if (args.help) {
                     and the acknowledged writes missing from it counted
   [--postgres URL]  the app on PostgreSQL: one instance, then --instances N (2) side by side;
                     an empty database is filled from the SQLite one of --data-dir (db:copy)
+  [--instance-cpu F] with --postgres: each instance held to F of one core (a cgroup CPU
+                    quota, root on Linux), so that PostgreSQL and the load generator have
+                    cores to spare: what more instances give when each has its own cores
   [--campaign-instances] with --postgres: instead, a campaign of --recipients sent by two
                     instances while the one sending leaves (stopped, then killed): lost and
                     repeated messages counted at the sink`);
@@ -1239,6 +1243,9 @@ if (args.postgres) {
   const { benchInstances } = await import("./bench-instances");
   const instances = Number(args.instances);
   if (!Number.isInteger(instances) || instances < 2) fail("--instances must be a whole number of at least 2");
+  const share = args["instance-cpu"];
+  if (share !== undefined && !(Number(share) > 0 && Number(share) <= os.cpus().length))
+    fail(`--instance-cpu must be a share of a core above 0 (at most ${os.cpus().length})`);
   await benchInstances(
     {
       url: args.postgres,
@@ -1249,6 +1256,7 @@ if (args.postgres) {
       connections: CONNECTIONS,
       dataDir: args["data-dir"] ? path.resolve(args["data-dir"]) : undefined,
       root: ROOT,
+      instanceCpu: args["instance-cpu"] !== undefined ? Number(args["instance-cpu"]) : undefined,
     },
     { cannon, startRawServer, freePort, waitFor, stop, say, fail },
   );

@@ -128,6 +128,17 @@ export async function updateAgent(db: DB, id: number, input: AgentInput): Promis
   return row && toAgent(row);
 }
 
+/** Shows or hides an agent, its other fields as they are now (not as a page read them). */
+export async function setAgentShown(db: DB, id: number, enabled: boolean): Promise<Agent | undefined> {
+  const row = await db
+    .updateTable("agents")
+    .set({ enabled: enabled ? 1 : 0, updated_at: new Date().toISOString() })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toAgent(row);
+}
+
 export async function setAgentOrders(db: DB, orders: Array<{ id: number; sortOrder: number }>): Promise<void> {
   for (const { id, sortOrder } of orders) await db.updateTable("agents").set({ sort_order: sortOrder }).where("id", "=", id).execute();
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/lib/db.server";
-import { caseless, likeAnywherePostgres, onPostgres } from "./sql-dialect.server";
+import { caseless, likeAnywherePostgres, onPostgres, serializeOn } from "./sql-dialect.server";
 import { COMMENT_STATUSES, POST_STATUSES } from "~/schemas/blog-rules";
 import type { BlogCommentStatus, BlogPostStatus } from "../../db/schema";
 
@@ -760,6 +760,8 @@ export async function toggleLike(
   type: string,
 ): Promise<{ liked: boolean; likeCount: number }> {
   const { table, column } = target;
+  // a double click: the second waits for the first's transaction, then takes its like back
+  await serializeOn(db, `like:${table}:${id}:${userId}`);
   const removed = await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${id} AND user_id = ${userId}`.execute(db);
   const liked = Number(removed.numAffectedRows ?? 0) === 0;
   if (liked) await sql`INSERT INTO ${sql.table(table)} (${sql.ref(column)}, user_id, type) VALUES (${id}, ${userId}, ${type})`.execute(db);

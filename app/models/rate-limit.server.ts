@@ -39,3 +39,13 @@ export async function peekHits(db: DB, bucket: string, now = Date.now()): Promis
 export async function clearBucket(db: DB, bucket: string): Promise<void> {
   await db.deleteFrom("rate_limits").where("bucket", "=", bucket).execute();
 }
+
+/** Takes one hit back (a try counted before its outcome was known, that turned out not to count). */
+export async function takeBackHit(db: DB, bucket: string): Promise<void> {
+  await db
+    .updateTable("rate_limits")
+    .set((eb) => ({ count: eb("count", "-", 1) }))
+    .where("bucket", "=", bucket)
+    .where("count", ">", 0)
+    .execute();
+}

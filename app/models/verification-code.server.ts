@@ -49,12 +49,20 @@ export async function findLiveCode(db: DB, email: string, purpose: CodePurpose):
   return row && { id: row.id, codeHash: row.code_hash, userId: row.user_id, attempts: row.attempts, expiresAt: row.expires_at };
 }
 
-export async function countFailedAttempt(db: DB, id: number): Promise<void> {
-  await db
+/**
+ * Takes one of a code's tries, before it is compared: false when none is left (or the code
+ * is used). One conditional update, so guesses sent at the same moment cannot all read
+ * "tries left" and get more than `max` between them.
+ */
+export async function takeAttempt(db: DB, id: number, max: number): Promise<boolean> {
+  const result = await db
     .updateTable("verification_codes")
     .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
     .where("id", "=", id)
-    .execute();
+    .where("consumed_at", "is", null)
+    .where("attempts", "<", max)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Consumes a code; true only for the first caller (single use under concurrency). */

@@ -6,6 +6,8 @@
  * writes the database).
  */
 import { ApiError } from "~/lib/api.server";
+import { refusedAsDuplicate } from "~/lib/db-errors.server";
+import { serializeOn } from "~/models/sql-dialect.server";
 // registers the decoder of Pandabuy's encrypted links with the link reader
 import "~/lib/pandabuy.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
@@ -26,6 +28,7 @@ import {
   insertAgent,
   listAgents,
   setAgentOrders,
+  setAgentShown,
   updateAgent,
   type Agent,
   type AgentInput,
@@ -158,7 +161,7 @@ export async function getAgent(id: number): Promise<Agent> {
 export async function createAgent(body: AgentBody, actor: Actor): Promise<Agent> {
   assertMay(actor, MANAGE_AGENTS);
   if (await findAgentByName(getDb(), body.name)) throw nameTaken();
-  const agent = await insertAgent(getDb(), toInput(body));
+  const agent = await refusedAsDuplicate("agents", () => insertAgent(getDb(), toInput(body)), nameTaken);
   changed();
   return agent;
 }
@@ -168,7 +171,7 @@ export async function updateAgentByAdmin(id: number, body: AgentBody, actor: Act
   const current = await getAgent(id);
   const other = await findAgentByName(getDb(), body.name);
   if (other && other.id !== id) throw nameTaken();
-  const agent = await updateAgent(getDb(), id, toInput(body, current.sortOrder));
+  const agent = await refusedAsDuplicate("agents", () => updateAgent(getDb(), id, toInput(body, current.sortOrder)), nameTaken);
   if (!agent) throw notFound();
   changed();
   return agent;
@@ -177,15 +180,7 @@ export async function updateAgentByAdmin(id: number, body: AgentBody, actor: Act
 /** Shows or hides an agent's links on product pages. */
 export async function setAgentEnabled(id: number, enabled: boolean, actor: Actor): Promise<Agent> {
   assertMay(actor, MANAGE_AGENTS);
-  const agent = await getAgent(id);
-  const saved = await updateAgent(getDb(), id, {
-    name: agent.name,
-    templates: agent.templates,
-    readPatterns: agent.readPatterns.map((pattern) => `${pattern.platform} ${pattern.template}`).join("\n"),
-    referralParam: agent.referralParam,
-    referralCode: agent.referralCode,
-    enabled,
-  });
+  const saved = await setAgentShown(getDb(), id, enabled);
   if (!saved) throw notFound();
   changed();
   return saved;
@@ -202,21 +197,25 @@ export async function deleteAgentByAdmin(id: number, actor: Actor): Promise<Agen
 /** Moves an agent one place up or down (numbers the list again in steps of 10). */
 export async function moveAgent(id: number, direction: "up" | "down", actor: Actor): Promise<void> {
   assertMay(actor, MANAGE_AGENTS);
-  const agents = await listAgents(getDb());
-  const index = agents.findIndex((agent) => agent.id === id);
-  if (index === -1) throw notFound();
-  const other = direction === "up" ? index - 1 : index + 1;
-  if (other < 0 || other >= agents.length) return;
-  [agents[index], agents[other]] = [agents[other], agents[index]];
-  await getDb()
+  // the list is read and numbered again in one turn (decision 030): two moves made at
+  // the same moment both count, neither numbers the list from what the other changed
+  const moved = await getDb()
     .transaction()
-    .execute((trx) =>
-      setAgentOrders(
+    .execute(async (trx) => {
+      await serializeOn(trx, "agents-order");
+      const agents = await listAgents(trx);
+      const index = agents.findIndex((agent) => agent.id === id);
+      if (index === -1) throw notFound();
+      const other = direction === "up" ? index - 1 : index + 1;
+      if (other < 0 || other >= agents.length) return false;
+      [agents[index], agents[other]] = [agents[other], agents[index]];
+      await setAgentOrders(
         trx,
         agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
-      ),
-    );
-  changed();
+      );
+      return true;
+    });
+  if (moved) changed();
 }
 
 export function agentJson(agent: Agent) {

@@ -5,6 +5,7 @@
  */
 import crypto from "node:crypto";
 import { ApiError } from "~/lib/api.server";
+import { refusedAsDuplicate, uniqueKeyOf } from "~/lib/db-errors.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import type { Access } from "~/lib/permissions";
@@ -37,8 +38,7 @@ import {
   codeSendingNearLimit,
   limitCodeSending,
   limitEmailChanges,
-  loginPressure,
-  recordLoginFailure,
+  takeLoginTry,
   tooManyRequests,
 } from "./rate-limit.server";
 
@@ -162,28 +162,28 @@ export async function sendRegistrationCode(
   await mailCode(email, "register", code, returnTo, language);
 }
 
+/** 409: the username or the address belongs to another account. */
+export const userConflict = (field: "username" | "email") =>
+  new ApiError(409, field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken, "CONFLICT", [
+    { field, message: field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken },
+  ]);
+
+/**
+ * A write of a user whose username and address were checked free first: taken in between
+ * (a double submit, another instance), the users table's UNIQUE keys refuse it, answered
+ * as the same 409 naming the field.
+ */
+export function writingUser<T>(write: () => Promise<T>): Promise<T> {
+  return refusedAsDuplicate("users", write, (column) => userConflict(column === "email" ? "email" : "username"));
+}
+
 export async function register(input: { username: string; email: string; password: string; code: string }): Promise<User> {
   const db = getDb();
-  if (await findUserByUsername(db, input.username)) {
-    throw new ApiError(409, MESSAGES.usernameTaken, "CONFLICT", [{ field: "username", message: MESSAGES.usernameTaken }]);
-  }
+  if (await findUserByUsername(db, input.username)) throw userConflict("username");
   await redeemCode(input.email, "register", input.code);
-  if (await findUserByEmail(db, input.email)) {
-    throw new ApiError(409, MESSAGES.emailTaken, "CONFLICT", [{ field: "email", message: MESSAGES.emailTaken }]);
-  }
-  try {
-    return await insertUser(db, {
-      username: input.username,
-      email: input.email,
-      passwordHash: await hashPassword(input.password),
-      emailVerified: true,
-    });
-  } catch (error) {
-    if (String((error as Error).message).includes("UNIQUE")) {
-      throw new ApiError(409, MESSAGES.usernameTaken, "CONFLICT", [{ field: "username", message: MESSAGES.usernameTaken }]);
-    }
-    throw error;
-  }
+  if (await findUserByEmail(db, input.email)) throw userConflict("email");
+  const passwordHash = await hashPassword(input.password);
+  return writingUser(() => insertUser(db, { username: input.username, email: input.email, passwordHash, emailVerified: true }));
 }
 
 // ---------------------------------------------------------------- login
@@ -198,12 +198,17 @@ export type LoginSuccess = { user: User; access: Access };
  */
 export async function login(input: LoginInput, ip: string): Promise<LoginSuccess> {
   const account = input.email.trim().toLowerCase();
-  const pressure = await loginPressure(account, ip);
-  if (pressure.blockedUntil) throw tooManyRequests(pressure.blockedUntil);
+  const loginTry = await takeLoginTry(account, ip);
+  const pressure = loginTry.before;
+  if (pressure.blockedUntil) {
+    await loginTry.settle("uncounted");
+    throw tooManyRequests(pressure.blockedUntil);
+  }
 
   if (pressure.captchaRequired) {
     const solved = await checkCaptcha(input.captchaId, input.captchaText);
     if (!solved) {
+      await loginTry.settle("uncounted");
       const message = input.captchaText ? MESSAGES.captchaInvalid : MESSAGES.captchaRequired;
       throw new ApiError(400, message, "CAPTCHA_REQUIRED", [{ field: "captchaText", message }], { requiresCaptcha: true });
     }
@@ -214,20 +219,22 @@ export async function login(input: LoginInput, ip: string): Promise<LoginSuccess
     ? await verifyPassword(candidate.passwordHash, input.password)
     : (await burnPasswordCheck(input.password), false);
   if (!candidate || !valid) {
-    const after = await recordLoginFailure(account, ip);
+    await loginTry.settle("failed");
     throw new ApiError(401, MESSAGES.invalidCredentials, "INVALID_CREDENTIALS", undefined, {
-      requiresCaptcha: after.captchaRequired,
+      requiresCaptcha: loginTry.after.captchaRequired,
     });
   }
 
   const { user } = candidate;
   if (!user.emailVerified) {
+    // the password was right: not a failure (as before, the account's count stays)
+    await loginTry.settle("uncounted");
     throw new ApiError(403, MESSAGES.emailNotVerified, "EMAIL_NOT_VERIFIED", undefined, {
       requiresEmailVerification: true,
       email: user.email,
     });
   }
-  await clearLoginFailures(account);
+  await loginTry.settle("succeeded");
   return completeLogin(user, ip);
 }
 
@@ -318,10 +325,8 @@ export async function confirmEmailChange(userId: number, email: string, code: st
 async function applyEmailChange(userId: number, email: string): Promise<User> {
   const db = getDb();
   const owner = await findUserByEmail(db, email);
-  if (owner && owner.id !== userId) {
-    throw new ApiError(409, MESSAGES.emailTaken, "CONFLICT", [{ field: "email", message: MESSAGES.emailTaken }]);
-  }
-  const updated = await updateUserRow(db, userId, { email, pending_email: null, email_verified: 1 });
+  if (owner && owner.id !== userId) throw userConflict("email");
+  const updated = await writingUser(() => updateUserRow(db, userId, { email, pending_email: null, email_verified: 1 }));
   if (!updated) throw new ApiError(404, MESSAGES.userDeleted, "USER_DELETED");
   return updated;
 }
@@ -386,7 +391,6 @@ async function uniqueUsername(base: string): Promise<string> {
  * account with that address (it is then linked), or a new account.
  */
 export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Promise<LoginSuccess> {
-  const db = getDb();
   const email = identity.email?.trim().toLowerCase();
   const emailVerified = identity.email_verified === true || identity.email_verified === "true";
   if (!email) throw new ApiError(400, `${MESSAGES.googleFailed} Your Google account has no e-mail address.`, "GOOGLE_FAILED");
@@ -398,9 +402,25 @@ export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Pro
     );
   }
 
-  const linked = await findUserByGoogleId(db, identity.sub);
-  if (linked) return completeLogin(linked, ip);
+  // two sign-ins of one new Google account at once (a double submit; two instances): the
+  // second's insert is refused by a UNIQUE key and it starts again, then finding the first's
+  for (let attempt = 1; ; attempt++) {
+    let account: User;
+    try {
+      account = await googleAccount(identity, email);
+    } catch (error) {
+      if (attempt < 3 && uniqueKeyOf(error)) continue;
+      throw error;
+    }
+    return completeLogin(account, ip);
+  }
+}
 
+/** The account of a Google identity: the one linked to it, the one with its address (linked now), or a new one. */
+async function googleAccount(identity: GoogleIdentity, email: string): Promise<User> {
+  const db = getDb();
+  const linked = await findUserByGoogleId(db, identity.sub);
+  if (linked) return linked;
   const existing = await findUserByEmail(db, email);
   if (existing) {
     const updated = await updateUserRow(db, existing.id, {
@@ -408,10 +428,9 @@ export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Pro
       email_verified: 1,
       avatar_url: existing.avatarUrl ?? identity.picture ?? null,
     });
-    return completeLogin(updated!, ip);
+    return updated!;
   }
-
-  const user = await insertUser(db, {
+  return insertUser(db, {
     username: await uniqueUsername(identity.name || email.split("@")[0]),
     email,
     passwordHash: null,
@@ -421,7 +440,6 @@ export async function loginWithGoogle(identity: GoogleIdentity, ip: string): Pro
     emailVerified: true,
     googleId: identity.sub,
   });
-  return completeLogin(user, ip);
 }
 
 // ---------------------------------------------------------------- first super admin

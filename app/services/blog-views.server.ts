@@ -1,17 +1,21 @@
 /**
  * Views of blog posts: not for crawlers (or incrementView=false), and once per reader
  * (the user, else the address and browser) and post in 30 minutes, so reloads and a
- * page's own revalidation after a like or a comment do not count again.
+ * page's own revalidation after a like or a comment do not count again. The readers seen
+ * are kept in memory (so a reader's reloads cost nothing) and in the database (rate_limits,
+ * swept with the other windows), so several instances count a reader once between them.
  *
  * Counted by the post page's loader, by PUT /api/blog/posts/:id/view, and by the
  * server's front when it answers the post page from the page cache (scripts/page-cache.ts):
  * the server and the Remix build each load this module, so the readers seen are kept on
  * globalThis, shared by both.
  */
+import crypto from "node:crypto";
 import { blogVersion, viewsMoved } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
 import { countsAsView } from "~/lib/crawlers";
 import { addPostView, popularPostIds } from "~/models/blog.server";
+import { addHit } from "~/models/rate-limit.server";
 import { BLOG_SIDE_LIST_SIZE } from "~/schemas/blog-rules";
 
 const VIEW_WINDOW_MS = 30 * 60_000;
@@ -35,6 +39,10 @@ export async function countPostViewBy(postId: number, viewer: PostViewer): Promi
   recentViews.delete(key);
   recentViews.set(key, at);
   if (recentViews.size > VIEW_KEYS_MAX) recentViews.delete(recentViews.keys().next().value!);
+  // this instance has not seen the reader lately; another behind the same proxy may have:
+  // the readers are also kept in the database, where the first to count one wins
+  const reader = crypto.createHash("sha256").update(key).digest("base64url").slice(0, 22);
+  if ((await addHit(getDb(), `blog-view:${reader}`, VIEW_WINDOW_MS, at)).count > 1) return false;
   await addPostView(getDb(), postId);
   await popularPostsMayHaveMoved();
   return true;

@@ -84,6 +84,7 @@ import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
 import { assertMay, type Requirement } from "./permissions.server";
 import { isUniqueViolation } from "~/lib/db-errors.server";
+import { serializeOn } from "~/models/sql-dialect.server";
 
 export type { BlogCategory, BlogComment, BlogPost, BlogTag, BlogTagWithCount, PostNeighbour, QueuedComment };
 
@@ -392,6 +393,24 @@ async function assertBlogCategory(categoryId: number | null | undefined): Promis
   if (!(await findBlogCategory(db(), { id: categoryId }))) throw fieldError(400, "category_id", M.categoryNotFound);
 }
 
+/**
+ * A tag not found a moment ago, made now. Another save may make it (or take its slug) in
+ * between (a double submit; another instance): the UNIQUE keys refuse this one, and the
+ * other's tag is used, or the next free slug taken.
+ */
+async function newTag(name: string): Promise<number> {
+  const base = slugFromName(name) || "tag";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await insertTag(db(), name, uniqueSlug(base, await slugsLike(db(), "blog_tags", base)))).id;
+    } catch (error) {
+      if (attempt === 3 || !isUniqueViolation(error)) throw error;
+      const [made] = await findTagsByNames(db(), [name]);
+      if (made) return made.id;
+    }
+  }
+}
+
 /** Tag ids for names: existing tags are reused (case-insensitively), new ones made with unique slugs. */
 async function tagIdsFor(names: string[]): Promise<number[]> {
   const existing = await findTagsByNames(db(), names);
@@ -400,9 +419,7 @@ async function tagIdsFor(names: string[]): Promise<number[]> {
   for (const name of names) {
     let id = byName.get(name.toLowerCase());
     if (id === undefined) {
-      const base = slugFromName(name) || "tag";
-      const tag = await insertTag(db(), name, uniqueSlug(base, await slugsLike(db(), "blog_tags", base)));
-      id = tag.id;
+      id = await newTag(name);
       byName.set(name.toLowerCase(), id);
     }
     ids.push(id);
@@ -653,66 +670,84 @@ function hasHiddenAncestor(all: BlogCategory[], category: BlogCategory): boolean
   return false;
 }
 
-export async function getBlogCategory(id: number): Promise<BlogCategory> {
-  const category = await findBlogCategory(db(), { id });
+export async function getBlogCategory(id: number, from: DB = db()): Promise<BlogCategory> {
+  const category = await findBlogCategory(from, { id });
   if (!category) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
   return category;
 }
 
-async function freeCategorySlug(base: string, exceptId?: number): Promise<string> {
-  return uniqueSlug(base, await slugsLike(db(), "blog_categories", base, exceptId));
+async function freeCategorySlug(trx: DB, base: string, exceptId?: number): Promise<string> {
+  return uniqueSlug(base, await slugsLike(trx, "blog_categories", base, exceptId));
 }
 
 /** A parent must exist, and (on edit) be neither the category itself nor below it. */
-async function assertParent(parentId: number | null | undefined, selfId?: number): Promise<void> {
+async function assertParent(trx: DB, parentId: number | null | undefined, selfId?: number): Promise<void> {
   if (!parentId) return;
   if (parentId === selfId) throw fieldError(400, "parent_id", M.categoryOwnParent);
-  const all = await listBlogCategories(db());
+  const all = await listBlogCategories(trx);
   if (!all.some((c) => c.id === parentId)) throw fieldError(400, "parent_id", M.categoryNotFound);
   if (selfId !== undefined && descendantIds(all, selfId, false).includes(parentId))
     throw fieldError(400, "parent_id", M.categoryUnderDescendant);
 }
 
+/**
+ * A change to the blog categories' slugs or nesting checks the others first, then writes:
+ * such changes take turns (across instances on PostgreSQL; decision 030), so a double
+ * submit cannot take one slug twice, nor two crossing moves make a loop.
+ */
+function blogCategoryWrite<T>(work: (trx: DB) => Promise<T>): Promise<T> {
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      await serializeOn(trx, "blog-categories");
+      return work(trx);
+    });
+}
+
 async function createBlogCategoryWrite(body: BlogCategoryBody, _actor: Actor): Promise<BlogCategory> {
-  await assertParent(body.parent_id);
-  const base = (body.slug ? slugFromName(body.slug) : "") || slugFromName(body.name) || "category";
-  const id = await insertBlogCategory(db(), {
-    name: body.name,
-    slug: await freeCategorySlug(base),
-    description: body.description ?? null,
-    parentId: body.parent_id ?? null,
-    displayOrder: body.display_order ?? 0,
-    isVisible: body.is_visible ?? true,
+  return blogCategoryWrite(async (trx) => {
+    await assertParent(trx, body.parent_id);
+    const base = (body.slug ? slugFromName(body.slug) : "") || slugFromName(body.name) || "category";
+    const id = await insertBlogCategory(trx, {
+      name: body.name,
+      slug: await freeCategorySlug(trx, base),
+      description: body.description ?? null,
+      parentId: body.parent_id ?? null,
+      displayOrder: body.display_order ?? 0,
+      isVisible: body.is_visible ?? true,
+    });
+    return getBlogCategory(id, trx);
   });
-  return getBlogCategory(id);
 }
 
 async function updateBlogCategoryByAdminWrite(id: number, body: Partial<BlogCategoryBody>, _actor: Actor): Promise<BlogCategory> {
-  const current = await getBlogCategory(id);
-  if (body.parent_id !== undefined) await assertParent(body.parent_id, id);
-  let slug: string | undefined;
-  if (body.slug !== undefined) {
-    const base = (body.slug ? slugFromName(body.slug) : "") || slugFromName(body.name ?? current.name) || "category";
-    if (base !== current.slug) slug = await freeCategorySlug(base, id);
-  }
-  await updateBlogCategory(db(), id, {
-    name: body.name,
-    slug,
-    description: body.description !== undefined ? (body.description ?? null) : undefined,
-    parentId: body.parent_id !== undefined ? (body.parent_id ?? null) : undefined,
-    displayOrder: body.display_order,
-    isVisible: body.is_visible,
+  return blogCategoryWrite(async (trx) => {
+    const current = await getBlogCategory(id, trx);
+    if (body.parent_id !== undefined) await assertParent(trx, body.parent_id, id);
+    let slug: string | undefined;
+    if (body.slug !== undefined) {
+      const base = (body.slug ? slugFromName(body.slug) : "") || slugFromName(body.name ?? current.name) || "category";
+      if (base !== current.slug) slug = await freeCategorySlug(trx, base, id);
+    }
+    await updateBlogCategory(trx, id, {
+      name: body.name,
+      slug,
+      description: body.description !== undefined ? (body.description ?? null) : undefined,
+      parentId: body.parent_id !== undefined ? (body.parent_id ?? null) : undefined,
+      displayOrder: body.display_order,
+      isVisible: body.is_visible,
+    });
+    return getBlogCategory(id, trx);
   });
-  return getBlogCategory(id);
 }
 
 /** Deletes a category: its subcategories move up to its parent, its posts become uncategorised. */
 async function deleteBlogCategoryByAdminWrite(id: number, _actor: Actor): Promise<BlogCategory> {
-  const category = await getBlogCategory(id);
-  await db()
-    .transaction()
-    .execute((trx) => deleteBlogCategory(trx, id, category.parentId));
-  return category;
+  return blogCategoryWrite(async (trx) => {
+    const category = await getBlogCategory(id, trx);
+    await deleteBlogCategory(trx, id, category.parentId);
+    return category;
+  });
 }
 
 // ---------------------------------------------------------------- tags
@@ -755,7 +790,9 @@ async function addCommentWrite(postId: number, body: CommentBody, actor: Actor):
   const id = await db()
     .transaction()
     .execute(async (trx) => {
-      // checked and written in one transaction: two quick posts cannot both pass
+      // checked and written in one transaction that the author's other comments wait for
+      // (on PostgreSQL a transaction alone would let two quick posts both pass)
+      await serializeOn(trx, `comment-flood:${actor.user.id}`);
       const last = await lastCommentAt(trx, actor.user.id);
       if (last) {
         const wait = COMMENT_FLOOD_SECONDS - Math.floor((Date.now() - Date.parse(last)) / 1000);

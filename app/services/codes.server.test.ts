@@ -34,6 +34,28 @@ describe("e-mail codes", () => {
     expect(await attempt("tries@example.com", code)).toBe("Invalid or expired verification code");
   });
 
+  it("give guesses sent at the same moment 5 tries between them, not 5 each", async () => {
+    const code = await issueCode("burst@example.com", "reset_password");
+    const wrong = code === "000000" ? "111111" : "000000";
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        redeemCode("burst@example.com", "reset_password", wrong).then(
+          () => "ok",
+          () => "refused",
+        ),
+      ),
+    );
+    expect(answers).toEqual(Array(12).fill("refused"));
+    // every comparison takes a try first: 5 were compared, the other 7 refused unread
+    const row = await getDb()
+      .selectFrom("verification_codes")
+      .select("attempts")
+      .where("email", "=", "burst@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(5);
+    await expect(redeemCode("burst@example.com", "reset_password", code)).rejects.toThrow("Invalid or expired verification code");
+  });
+
   it("expire after 10 minutes", async () => {
     const code = await issueCode("late@example.com", "register");
     await getDb()

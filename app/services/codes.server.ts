@@ -4,7 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { consumeCode, countFailedAttempt, findLiveCode, replaceCode } from "~/models/verification-code.server";
+import { consumeCode, findLiveCode, replaceCode, takeAttempt } from "~/models/verification-code.server";
 import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES, MESSAGES } from "~/schemas/auth";
 import type { CodePurpose } from "../../db/schema";
 import { keyedHash, randomDigits, safeEqual } from "./crypto.server";
@@ -32,11 +32,9 @@ export async function redeemCode(email: string, purpose: CodePurpose, code: stri
   const db = getDb();
   const stored = await findLiveCode(db, email, purpose);
   const invalid = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
-  if (!stored || stored.attempts >= CODE_MAX_ATTEMPTS) throw invalid();
-  if (!safeEqual(stored.codeHash, hashCode(email, purpose, code))) {
-    await countFailedAttempt(db, stored.id);
-    throw invalid();
-  }
+  // a try is taken before the code is compared (a right one too): CODE_MAX_ATTEMPTS in all
+  if (!stored || !(await takeAttempt(db, stored.id, CODE_MAX_ATTEMPTS))) throw invalid();
+  if (!safeEqual(stored.codeHash, hashCode(email, purpose, code))) throw invalid();
   if (!(await consumeCode(db, stored.id))) throw invalid();
   return { userId: stored.userId };
 }

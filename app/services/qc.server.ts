@@ -334,18 +334,31 @@ export async function receiveQcUpload(
         contentHash: hash,
       }));
       let ids: number[];
+      let sentMeanwhile: Set<string> = new Set();
       try {
-        // counted again where the photos are recorded, one upload of a person to a product
-        // at a time, so two sent together cannot both pass the allowance
+        // checked again where the photos are recorded, one upload of a person to a product
+        // at a time, so two sent together cannot both pass the allowance, nor both record
+        // the same photo
         ids = await db.transaction().execute(async (trx) => {
           await lockUploaderOfProduct(trx, product.id, actor.user.id);
-          if (!published) assertAllowance(await countActiveUploads(trx, product.id, actor.user.id), rows.length, errors);
-          return insertQcImages(trx, rows);
+          sentMeanwhile = await uploadedHashes(
+            trx,
+            product.id,
+            actor.user.id,
+            stored.map((upload) => upload.hash),
+          );
+          for (const upload of stored)
+            if (sentMeanwhile.has(upload.hash)) errors.push({ field: upload.name, message: M.duplicate(upload.name) });
+          const fresh = rows.filter((row) => !sentMeanwhile.has(row.contentHash ?? ""));
+          if (fresh.length === 0) throw refuse(M.noValidFiles, errors);
+          if (!published) assertAllowance(await countActiveUploads(trx, product.id, actor.user.id), fresh.length, errors);
+          return insertQcImages(trx, fresh);
         });
       } catch (error) {
         await removeStored(stored);
         throw error;
       }
+      await removeStored(stored.filter((upload) => sentMeanwhile.has(upload.hash)));
       if (published) contentChanged();
       const uploaded = (await qcImagesOfProduct(db, product.id, ["pending", "approved"]))
         .filter((image) => ids.includes(image.id))

@@ -4,7 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { addHit, clearBucket, peekHits } from "~/models/rate-limit.server";
+import { addHit, clearBucket, peekHits, takeBackHit } from "~/models/rate-limit.server";
 import { MESSAGES } from "~/schemas/auth";
 
 const MINUTE = 60_000;
@@ -81,20 +81,13 @@ export async function assertCodeSendingAllowed(email: string, ip: string, purpos
 
 /** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
 export async function limitCodeSending(email: string, ip: string, purpose: string): Promise<void> {
-  // look first, so a refused request does not extend anyone's window
-  await assertCodeSendingAllowed(email, ip, purpose);
-  const db = getDb();
-  for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) await addHit(db, bucket, limit.windowMs);
+  await limitBuckets(codeSendingBuckets(email, ip, purpose));
 }
 
 /** Counts one captcha for the client address; 429 past the limit (each one is a stored row). */
 export async function limitCaptchaIssuing(ip: string): Promise<void> {
   if (!countsPerAddress(ip)) return;
-  const db = getDb();
-  const bucket = `captcha:ip:${ip}`;
-  const current = await peekHits(db, bucket);
-  if (current.count >= LIMITS.captchasPerIp.max) throw tooManyRequests(current.windowEndsAt);
-  await addHit(db, bucket, LIMITS.captchasPerIp.windowMs);
+  await limitBuckets([[`captcha:ip:${ip}`, LIMITS.captchasPerIp]]);
 }
 
 const accountBucket = (account: string) => `login-fail:account:${account.toLowerCase()}`;
@@ -107,6 +100,40 @@ export async function loginPressure(account: string, ip: string): Promise<LoginP
   const db = getDb();
   const byAccount = await peekHits(db, accountBucket(account));
   const byIp = countsPerAddress(ip) ? await peekHits(db, ipBucket(ip)) : { count: 0, windowEndsAt: 0 };
+  return pressureOf(byAccount, byIp);
+}
+
+/**
+ * A login try, counted as a failure before the password is checked: tries sent at the same
+ * moment each count in one atomic step, so each sees those before it and a burst of
+ * guesses cannot pass the block or the captcha together (as it could when the failures
+ * were counted after the check). `before` is the pressure without this try; `settle`
+ * keeps the count when the password was wrong ("failed"), and takes it back otherwise: a
+ * try refused before its check or whose right password is not a failure ("uncounted"),
+ * or a login ("succeeded", which also clears the account's failures).
+ */
+export async function takeLoginTry(
+  account: string,
+  ip: string,
+): Promise<{ before: LoginPressure; after: LoginPressure; settle: (outcome: "failed" | "uncounted" | "succeeded") => Promise<void> }> {
+  const db = getDb();
+  const perAddress = countsPerAddress(ip);
+  const byAccount = await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
+  const byIp = perAddress ? await addHit(db, ipBucket(ip), LIMITS.failureWindowMs) : { count: 0, windowEndsAt: 0 };
+  const minusOne = (window: { count: number; windowEndsAt: number }) => ({ ...window, count: Math.max(0, window.count - 1) });
+  return {
+    before: pressureOf(minusOne(byAccount), perAddress ? minusOne(byIp) : byIp),
+    after: pressureOf(byAccount, byIp),
+    settle: async (outcome) => {
+      if (outcome === "failed") return;
+      if (outcome === "succeeded") await clearBucket(db, accountBucket(account));
+      else await takeBackHit(db, accountBucket(account));
+      if (perAddress) await takeBackHit(db, ipBucket(ip));
+    },
+  };
+}
+
+function pressureOf(byAccount: { count: number; windowEndsAt: number }, byIp: { count: number; windowEndsAt: number }): LoginPressure {
   let blockedUntil: number | null = null;
   if (byAccount.count >= LIMITS.failuresPerAccount) blockedUntil = byAccount.windowEndsAt;
   if (byIp.count >= LIMITS.failuresPerIp) blockedUntil = Math.max(blockedUntil ?? 0, byIp.windowEndsAt);
@@ -120,13 +147,6 @@ export async function loginPressure(account: string, ip: string): Promise<LoginP
 export async function addressNeedsCaptcha(ip: string): Promise<boolean> {
   if (!countsPerAddress(ip)) return false;
   return (await peekHits(getDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
-}
-
-export async function recordLoginFailure(account: string, ip: string): Promise<LoginPressure> {
-  const db = getDb();
-  await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
-  if (countsPerAddress(ip)) await addHit(db, ipBucket(ip), LIMITS.failureWindowMs);
-  return loginPressure(account, ip);
 }
 
 /** A successful login clears the account's failures (the address keeps its count). */
@@ -151,13 +171,24 @@ export async function limitQcUploads(userId: number, ip: string): Promise<void> 
   await limitBuckets(checks);
 }
 
+/**
+ * Counts one request in each bucket, or none: each count is one atomic step that answers
+ * the count with this request in it, so requests sent at the same moment (other instances
+ * included) each see those before them and no limit is passed by a burst, as it was when
+ * each looked first and counted after. A request over a limit takes back what it counted
+ * (the windows are fixed: counting never lengthens one).
+ */
 async function limitBuckets(checks: Array<[string, { max: number; windowMs: number }]>): Promise<void> {
   const db = getDb();
+  const counted: string[] = [];
   for (const [bucket, limit] of checks) {
-    const current = await peekHits(db, bucket);
-    if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
+    const window = await addHit(db, bucket, limit.windowMs);
+    counted.push(bucket);
+    if (window.count > limit.max) {
+      for (const taken of counted) await takeBackHit(db, taken);
+      throw tooManyRequests(window.windowEndsAt);
+    }
   }
-  for (const [bucket, limit] of checks) await addHit(db, bucket, limit.windowMs);
 }
 
 /**

@@ -12,6 +12,7 @@
  * answer is a function of the database: the front may keep it (decision 022).
  */
 import { ApiError } from "~/lib/api.server";
+import { refusedAsDuplicate } from "~/lib/db-errors.server";
 import { contentChanged, contentVersion, viewsMoved } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
@@ -353,15 +354,22 @@ export async function getSearchAlias(id: number): Promise<SearchAlias> {
   return alias;
 }
 
+const termTaken = (term: string) => new ApiError(409, M.termTaken(term), "CONFLICT", [{ field: "term", message: M.termTaken(term) }]);
+
 async function assertTermFree(term: string, exceptId?: number) {
   const taken = await findAliasByTerm(getDb(), term, exceptId);
-  if (taken) throw new ApiError(409, M.termTaken(taken.term), "CONFLICT", [{ field: "term", message: M.termTaken(taken.term) }]);
+  if (taken) throw termTaken(taken.term);
 }
 
 export async function createSearchAlias(body: SearchAliasBody, actor: Actor): Promise<SearchAlias> {
   assertMay(actor, MANAGE_SEARCH_WORDS);
   await assertTermFree(body.term);
-  const alias = await insertAlias(getDb(), { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways });
+  // checked free, then taken by another save in between: the UNIQUE key refuses it
+  const alias = await refusedAsDuplicate(
+    "search_aliases",
+    () => insertAlias(getDb(), { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
+    () => termTaken(body.term),
+  );
   aliasChanged();
   return alias;
 }
@@ -370,7 +378,11 @@ export async function updateSearchAlias(id: number, body: SearchAliasBody, actor
   assertMay(actor, MANAGE_SEARCH_WORDS);
   await getSearchAlias(id);
   await assertTermFree(body.term, id);
-  const alias = await updateAlias(getDb(), id, { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways });
+  const alias = await refusedAsDuplicate(
+    "search_aliases",
+    () => updateAlias(getDb(), id, { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
+    () => termTaken(body.term),
+  );
   if (!alias) throw aliasNotFound();
   aliasChanged();
   return alias;

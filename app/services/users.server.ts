@@ -47,11 +47,11 @@ import {
 } from "~/schemas/admin-users";
 import type { UserUpdate } from "../../db/schema";
 import { hashPassword, verifyPassword } from "./crypto.server";
-import { startEmailChange } from "./auth.server";
+import { startEmailChange, userConflict as conflict, writingUser } from "./auth.server";
 import type { Language } from "~/i18n/languages";
 import { setPassword } from "./passwords.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
-import { limitAvatarUploads, loginPressure, recordLoginFailure, tooManyRequests } from "./rate-limit.server";
+import { limitAvatarUploads, takeLoginTry, tooManyRequests } from "./rate-limit.server";
 import {
   findIssuedUpload,
   isUploadedFile,
@@ -63,6 +63,7 @@ import {
   type StoredUpload,
 } from "./uploads.server";
 import { isForeignKeyViolation } from "~/lib/db-errors.server";
+import { serializeOn } from "~/models/sql-dialect.server";
 
 /** The user object of docs/product/storefront.md 3 (API answers). */
 export type UserJson = {
@@ -113,11 +114,6 @@ export async function userJsonWithAccess(user: User, access?: Access): Promise<U
     permissions: resolved.directPermissions,
   });
 }
-
-const conflict = (field: "username" | "email") =>
-  new ApiError(409, field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken, "CONFLICT", [
-    { field, message: field === "username" ? MESSAGES.usernameTaken : MESSAGES.emailTaken },
-  ]);
 
 async function assertUsernameFree(username: string, exceptId?: number) {
   const existing = await findUserByUsername(getDb(), username);
@@ -252,12 +248,7 @@ export async function updateOwnProfile(
   }
   let updated = user;
   if (Object.keys(update).length > 0) {
-    try {
-      updated = (await updateUserRow(db, user.id, update)) ?? user;
-    } catch (error) {
-      if (String((error as Error).message).includes("UNIQUE")) throw conflict("username");
-      throw error;
-    }
+    updated = (await writingUser(() => updateUserRow(db, user.id, update))) ?? user;
   }
   if (avatar) await settleAvatarChange(updated, user.avatarUrl, avatar);
   return { user: updated, usernameChanged, emailChangePending: Boolean(newEmail) };
@@ -280,10 +271,15 @@ export async function changeOwnPassword(
 ): Promise<User> {
   const hash = await getPasswordHash(getDb(), user.id);
   if (hash) {
-    const pressure = await loginPressure(user.email, context.ip);
-    if (pressure.blockedUntil) throw tooManyRequests(pressure.blockedUntil);
-    if (!(await verifyPassword(hash, input.currentPassword))) {
-      await recordLoginFailure(user.email, context.ip);
+    // counted as a login try (rate-limit.server.ts): guesses sent together each see the others
+    const loginTry = await takeLoginTry(user.email, context.ip);
+    if (loginTry.before.blockedUntil) {
+      await loginTry.settle("uncounted");
+      throw tooManyRequests(loginTry.before.blockedUntil);
+    }
+    const right = await verifyPassword(hash, input.currentPassword);
+    await loginTry.settle(right ? "uncounted" : "failed");
+    if (!right) {
       throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
         { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
       ]);
@@ -402,23 +398,25 @@ export async function createUserByAdmin(input: AdminCreateUserInput, actor: Acto
   await assertUsernameFree(input.username);
   await assertEmailFree(input.email);
   const passwordHash = await hashPassword(input.password);
-  const user = await db.transaction().execute(async (trx) => {
-    const created = await insertUser(trx, {
-      username: input.username,
-      email: input.email,
-      passwordHash,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      phone: input.phone,
-      isAdmin: roles.length > 0,
-      // the administrator vouches for the address
-      emailVerified: true,
-    });
-    for (const role of roles) {
-      await assignRole(trx, { userId: created.id, roleId: role.id, expiresAt: null, assignedBy: actor.user.id });
-    }
-    return created;
-  });
+  const user = await writingUser(() =>
+    db.transaction().execute(async (trx) => {
+      const created = await insertUser(trx, {
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phone: input.phone,
+        isAdmin: roles.length > 0,
+        // the administrator vouches for the address
+        emailVerified: true,
+      });
+      for (const role of roles) {
+        await assignRole(trx, { userId: created.id, roleId: role.id, expiresAt: null, assignedBy: actor.user.id });
+      }
+      return created;
+    }),
+  );
   return toUserJson(user, roles);
 }
 
@@ -489,7 +487,7 @@ export async function updateUserByAdmin(
   if (Object.keys(update).length === 0) {
     return { changed: false, user: await userJsonWithAccess(target) };
   }
-  const updated = (await updateUserRow(db, id, update))!;
+  const updated = (await writingUser(() => updateUserRow(db, id, update)))!;
   if (avatar) await settleAvatarChange(updated, target.avatarUrl, avatar);
   return { changed: true, user: await userJsonWithAccess(updated) };
 }
@@ -510,12 +508,12 @@ export async function deleteUserByAdmin(id: number, actor: Actor): Promise<void>
   if (target.id === actor.user.id) throw new ApiError(400, ADMIN_MESSAGES.cannotDeleteSelf, "VALIDATION_ERROR");
   await assertMayManage(actor.access, target);
   const targetAccess = await getAccess(target);
-  if (targetAccess.userType === "super_admin" && (await countSuperAdmins(db)) <= 1) {
-    throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
-  }
   const avatar = await findIssuedUpload(target.avatarUrl);
   try {
-    if (!(await deleteUserRow(db, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    await db.transaction().execute(async (trx) => {
+      if (targetAccess.userType === "super_admin") await assertNotLastSuperAdmin(trx);
+      if (!(await deleteUserRow(trx, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    });
   } catch (error) {
     if (isForeignKeyViolation(error)) {
       throw new ApiError(409, ADMIN_MESSAGES.hasLinkedData, "CONFLICT");
@@ -572,13 +570,23 @@ export async function revokeRoleFromUser(userId: number, roleId: number, actor: 
   const { role } = await userAndRole(db, userId, roleId);
   const held = (await rolesOfUser(db, userId)).some((r) => r.id === roleId);
   if (!held) throw new ApiError(404, ADMIN_MESSAGES.roleNotHeld, "NOT_FOUND");
-  if (role.name === "super_admin" && (await countSuperAdmins(db)) <= 1) {
-    throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
-  }
-  if (role.name === "super_admin" && userId === actor.user.id) {
-    throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
-  }
-  await revokeRole(db, userId, roleId);
+  await db.transaction().execute(async (trx) => {
+    if (role.name === "super_admin") await assertNotLastSuperAdmin(trx);
+    if (role.name === "super_admin" && userId === actor.user.id) {
+      throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+    }
+    await revokeRole(trx, userId, roleId);
+  });
+}
+
+/**
+ * Before a super administrator is deleted or loses the role, inside that write's
+ * transaction: another must remain. Such writes take turns (decision 030), so two super
+ * administrators removing each other at the same moment cannot leave none.
+ */
+async function assertNotLastSuperAdmin(trx: DB): Promise<void> {
+  await serializeOn(trx, "super-admins");
+  if ((await countSuperAdmins(trx)) <= 1) throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
 }
 
 export async function grantPermissionToUser(userId: number, permissionId: number, actor: { user: User; access: Access }): Promise<void> {

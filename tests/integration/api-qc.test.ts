@@ -252,6 +252,31 @@ describe("the allowance of 10 photos per product", () => {
     for (const url of rows) expect(files.some((name) => url.endsWith(String(name).replace(/\\/g, "/")))).toBe(true);
   });
 
+  it("records one photo sent twice at the same moment (a double press) once: the other upload is refused by its name, its files removed", async () => {
+    const productId = await makeProduct();
+    const person = await makeUser();
+    const same = [{ name: "pressed-twice.jpg", bytes: await jpeg() }];
+    const webpFiles = () =>
+      fs
+        .readdirSync(path.join(server.dataDir, "uploads", "qc"), { recursive: true })
+        .map((name) => String(name).replace(/\\/g, "/"))
+        .filter((name) => name.endsWith(".webp"));
+    const before = webpFiles().length;
+    const responses = await Promise.all([userUpload(productId, person.token, same), userUpload(productId, person.token, same)]);
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 400]);
+    const refused = responses.find((response) => response.status === 400)!;
+    expect(refused.body.errors).toContainEqual({
+      field: "pressed-twice.jpg",
+      message: "pressed-twice.jpg: You have already uploaded this photo for this product",
+    });
+    expect(await statusOf(productId, person.token)).toMatchObject({ data: { totalUploads: 1, pendingUploads: 1 } });
+    // the kept photo's image and thumbnail, and no file of the refused upload
+    const after = webpFiles();
+    expect(after.length - before).toBe(2);
+    const kept = responses.find((response) => response.status === 201)!.body.uploaded[0];
+    for (const url of [kept.image_url, kept.thumbnail_url]) expect(after.some((name) => url.endsWith(name))).toBe(true);
+  });
+
   it("does not limit staff with qc.upload: their photos are published at once", async () => {
     const productId = await makeProduct();
     expect((await adminUpload(productId, admin, await photos(10))).status).toBe(201);

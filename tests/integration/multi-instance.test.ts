@@ -144,6 +144,27 @@ describe("two instances behind a round-robin proxy", () => {
     expect(answers).toEqual([false, false, false, false, true, true]);
   });
 
+  it("counts a blog reader once in 30 minutes whichever instance answers, and each reader once", async () => {
+    const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const made = await api(proxy.url, "/api/blog/posts", {
+      token: admin.accessToken,
+      body: { title: `Read across instances ${Date.now()}`, content: "<p>Body.</p>", status: "published" },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const read = (reader: string) =>
+      fetch(`${proxy.url}/blog/${made.body.data.slug}`, {
+        headers: { "User-Agent": `Mozilla/5.0 ${reader}`, "X-Forwarded-For": "203.0.113.80" },
+      }).then((response) => response.text());
+    // the proxy alternates: each instance answers this reader twice, the page kept or not
+    for (let i = 0; i < 4; i++) await read("reader-across");
+    await read("second-reader");
+    const views = async () => (await api(proxy.url, `/api/blog/posts/id/${made.body.data.id}`)).body.data.view_count as number;
+    await expect.poll(views).toBe(2);
+    // once written, nothing more comes
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await views()).toBe(2);
+  });
+
   it("a campaign goes on when the instance sending it stops: every recipient exactly once", async () => {
     const users = await insertRecipients(db, 120, { prefix: "mi" });
     const marker = `stop-${Date.now()}`;
