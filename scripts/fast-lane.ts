@@ -240,6 +240,8 @@ export type FrontOptions = {
    */
   securityHeaders: (nonce: string | null, secure: boolean) => Array<[string, string]>;
   logLine: (line: { ip: string; method: string; url: string; status: number; length: string; ms: number; queries: number }) => void;
+  /** Notes the work of a request being answered (a stop waits for it before the database closes). */
+  track?: (work: Promise<unknown>) => void;
 };
 
 /** The address of the client, as express's `req.ip` finds it with `trust proxy` set to a hop count. */
@@ -465,7 +467,9 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
       return true;
     }
     requestScope.run(scope, () => {
-      answerFromLoader(req, res, match.route, match.params, keepAs).catch((error: unknown) => {
+      const work = answerFromLoader(req, res, match.route, match.params, keepAs);
+      options.track?.(work);
+      work.catch((error: unknown) => {
         log.error(`GET ${url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (res.headersSent) {
           res.destroy();

@@ -535,9 +535,16 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   const isDev = env.NODE_ENV === "development";
   let build = await importBuild();
   const handleRequest = createRequestHandler(isDev ? async () => build : build, isDev ? "development" : "production");
-  // app.use, not app.all("*"): express would decode the path for a "*" parameter and
-  // answer a malformed one (/%E0%A4%A) itself; Remix answers it with the site's page
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
+  // the work of the requests being answered: a stop waits for it before the database
+  // closes, also when the client has gone mid-request (its connection is closed, but its
+  // loader still runs)
+  const working = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    working.add(work);
+    const done = () => working.delete(work);
+    work.then(done, done);
+  };
+  const answerWithRemix = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const context: AppLoadContext = {
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
@@ -553,7 +560,10 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     } catch (error) {
       next(error);
     }
-  });
+  };
+  // app.use, not app.all("*"): express would decode the path for a "*" parameter and
+  // answer a malformed one (/%E0%A4%A) itself; Remix answers it with the site's page
+  app.use((req: Request, res: Response, next: NextFunction) => track(answerWithRemix(req, res, next)));
 
   // the last word on anything that went wrong outside Remix: no stack traces, ever
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -578,6 +588,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     getBuild: () => build,
     securityHeaders: (nonce, secure) => securityHeaderList(env, nonce, secure),
     logLine: logRequestLine,
+    track,
   });
   const server = http.createServer((req, res) => {
     if (!front(req, res)) app(req, res);
@@ -623,11 +634,19 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     closing ??= new Promise<void>((resolve) => {
       reference?.close();
       reference?.closeAllConnections();
-      server.close(() => resolve());
+      // a connection is closed as soon as it is idle, also one whose request was still
+      // being answered when the stop came (server.close() closes only those idle then)
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      server.close(() => {
+        clearInterval(sweep);
+        resolve();
+      });
       server.closeIdleConnections();
       // requests still running after 10 s are cut off
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
-    }).then(() => hooks.onClose?.());
+    })
+      .then(() => Promise.race([Promise.allSettled([...working]), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]))
+      .then(() => hooks.onClose?.());
     return closing;
   };
   const entry = () => build.entry.module as unknown as AppEntry;

@@ -2,7 +2,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { until } from "../fakes/email";
+import { startFakeMarketplace } from "../fakes/marketplace";
 import { startFakeRates } from "../fakes/rates";
+import { TEST_ADMIN } from "../setup/api-client";
+import { formLogin, postForm } from "../setup/page-client";
 import { spawn } from "node:child_process";
 import { startArgs } from "../../scripts/start-command";
 import { ROOT } from "../setup/paths";
@@ -74,6 +78,28 @@ describe("npm start", () => {
     if (!databaseUrlOf(server.dataDir)) {
       const wal = path.join(server.dataDir, "app.db-wal");
       expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+    }
+  });
+
+  it("answers a request in flight when the stop comes, and stops as soon as it is answered", async () => {
+    const fake = await startFakeMarketplace();
+    const server = await startTestServer({ env: { MARKETPLACE_BASE_URL: fake.url, MARKETPLACE_TIMEOUT_MS: "5000" } });
+    try {
+      const itemId = "7300000124";
+      fake.set("weidian", itemId, { title: "Fetched while stopping", price: 12, delayMs: 1000 });
+      const cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+      const sent = postForm(server.url, "/import", cookie, { link: `https://weidian.com/item.html?itemID=${itemId}` });
+      await until(() => fake.hits("weidian", itemId) > 0);
+      const stopAt = Date.now();
+      const stopped = server.stop("SIGTERM");
+      expect((await sent).headers.get("location")).toBe(`/weidian/${itemId}`);
+      expect(await stopped).toBe(0);
+      // not the 10 s a kept-alive connection was given before it was cut off (Docker's
+      // default stop timeout is 10 s: past it, the process is killed)
+      expect(Date.now() - stopAt).toBeLessThan(5_000);
+    } finally {
+      await server.stop();
+      await fake.close();
     }
   });
 

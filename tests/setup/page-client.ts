@@ -31,12 +31,14 @@ export function postForm(
   path: string,
   cookie: string,
   fields: Record<string, string> | Array<[string, string]> | URLSearchParams,
+  signal?: AbortSignal,
 ): Promise<Response> {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl, "Accept-Language": "en" },
     body: fields instanceof URLSearchParams ? fields : new URLSearchParams(fields),
     redirect: "manual",
+    signal,
   });
 }
 
