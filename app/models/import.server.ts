@@ -234,19 +234,19 @@ export async function requeueFailedRows(db: DB, jobId: number): Promise<number> 
   return count;
 }
 
-/** Marks a job done once no row is pending; answers whether it is. */
+/**
+ * Marks a job done when no row is pending; answers whether it did. One statement: rows put
+ * back in the queue (a retry) at the same moment are either seen, or come after "done" and
+ * set the job running again; never "done" with rows waiting.
+ */
 export async function finishImportJobIfDone(db: DB, jobId: number): Promise<boolean> {
-  const left = await db
-    .selectFrom("import_rows")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("job_id", "=", jobId)
-    .where("status", "=", "pending")
-    .executeTakeFirstOrThrow();
-  if (Number(left.n) > 0) return false;
-  await db
+  const result = await db
     .updateTable("import_jobs")
     .set({ status: "done", finished_at: sql<string>`coalesce(finished_at, ${nowIso()})` })
     .where("id", "=", jobId)
-    .execute();
-  return true;
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("import_rows").select("id").where("job_id", "=", jobId).where("status", "=", "pending"))),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

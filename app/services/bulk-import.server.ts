@@ -135,7 +135,11 @@ export async function retryFailedRows(jobId: number, actor: Actor): Promise<numb
   assertMay(actor, IMPORT_ACCESS);
   await importJob(jobId);
   const count = await requeueFailedRows(getDb(), jobId);
-  if (count) await enqueueJob({ name: JOB_NAME, payload: { jobId }, key: jobKey(jobId) });
+  // a run of its own, not keyed as the import's: the import's last run may be ending right
+  // now (its rows all settled, its job not yet marked done), and a keyed one would then be
+  // dropped as already running, leaving these rows waiting. Two runs of one import at once
+  // are harmless: a row is settled once (settleImportRow), a product made once (its key).
+  if (count) await enqueueJob({ name: JOB_NAME, payload: { jobId } });
   return count;
 }
 

@@ -10,6 +10,7 @@ import { startFakeMarketplace, type FakeMarketplace } from "../fakes/marketplace
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { withServerDb } from "../setup/server-db";
 
 let server: TestServer;
 let fake: FakeMarketplace;
@@ -239,6 +240,37 @@ describe("bulk import", () => {
     const page = await finished(path);
     expect(summary(page)!.slice(3, 4)).toEqual(["1"]);
     expect(summary(page)![7]).toBe("0");
+  });
+
+  it("runs a retry made while the import's last run is still ending", async () => {
+    const id = itemId();
+    fake.set("weidian", id, "malformed");
+    const path = await start({ links: `https://weidian.com/item.html?itemID=${id}` });
+    await finished(path);
+    fake.set("weidian", id, { title: "Works on the retry", price: 9 });
+    // the import's run as it is between settling its last row and being marked done
+    const importId = Number(path.split("/").pop());
+    await withServerDb(server.dataDir, (db) =>
+      db
+        .insertInto("jobs")
+        .values({
+          name: "imports.run",
+          key: `import-${importId}`,
+          payload: JSON.stringify({ jobId: importId }),
+          run_at: Date.now(),
+          status: "running",
+          lease_until: Date.now() + 3_600_000,
+        })
+        .execute(),
+    );
+    try {
+      expect((await postForm(server.url, path, cookie, { intent: "retry" })).status).toBe(302);
+      const page = await finished(path, 15_000);
+      expect(summary(page)![3]).toBe("1");
+      expect(summary(page)![7]).toBe("0");
+    } finally {
+      await withServerDb(server.dataDir, (db) => db.deleteFrom("jobs").where("key", "=", `import-${importId}`).execute());
+    }
   });
 
   it("goes on after a restart from the rows still waiting", async () => {
