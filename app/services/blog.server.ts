@@ -394,32 +394,21 @@ async function assertBlogCategory(categoryId: number | null | undefined): Promis
 }
 
 /**
- * A tag not found a moment ago, made now. Another save may make it (or take its slug) in
- * between (a double submit; another instance): the UNIQUE keys refuse this one, and the
- * other's tag is used, or the next free slug taken.
+ * Tag ids for names, inside the transaction that sets them on a post: existing tags are
+ * reused (case-insensitively), new ones made with unique slugs. Tag changes take turns
+ * (decision 030): a save that makes a tag, uses one, or removes one left unused runs one
+ * at a time, so no save uses a tag another is removing, nor makes one another is making.
  */
-async function newTag(name: string): Promise<number> {
-  const base = slugFromName(name) || "tag";
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await insertTag(db(), name, uniqueSlug(base, await slugsLike(db(), "blog_tags", base)))).id;
-    } catch (error) {
-      if (attempt === 3 || !isUniqueViolation(error)) throw error;
-      const [made] = await findTagsByNames(db(), [name]);
-      if (made) return made.id;
-    }
-  }
-}
-
-/** Tag ids for names: existing tags are reused (case-insensitively), new ones made with unique slugs. */
-async function tagIdsFor(names: string[]): Promise<number[]> {
-  const existing = await findTagsByNames(db(), names);
+async function tagIdsFor(trx: DB, names: string[]): Promise<number[]> {
+  await serializeOn(trx, "blog-tags");
+  const existing = await findTagsByNames(trx, names);
   const byName = new Map(existing.map((tag) => [tag.name.toLowerCase(), tag.id]));
   const ids: number[] = [];
   for (const name of names) {
     let id = byName.get(name.toLowerCase());
     if (id === undefined) {
-      id = await newTag(name);
+      const base = slugFromName(name) || "tag";
+      id = (await insertTag(trx, name, uniqueSlug(base, await slugsLike(trx, "blog_tags", base)))).id;
       byName.set(name.toLowerCase(), id);
     }
     ids.push(id);
@@ -459,7 +448,6 @@ async function createPostWrite(body: PostBody, actor: Actor): Promise<BlogPost> 
   const requested = body.status ?? "draft";
   const { status, publishedAt } = settleStatus(requested, body.published_at ?? null, now());
   const base = (body.slug ? slugFromName(body.slug) : "") || postSlugFromTitle(body.title);
-  const tagIds = body.tags ? await tagIdsFor(body.tags) : [];
   const input: PostRowInput = {
     title: body.title,
     slug: base,
@@ -483,6 +471,7 @@ async function createPostWrite(body: PostBody, actor: Actor): Promise<BlogPost> 
       const id = await db()
         .transaction()
         .execute(async (trx) => {
+          const tagIds = body.tags ? await tagIdsFor(trx, body.tags) : [];
           const postId = await insertPost(trx, input, actor.user.id);
           if (tagIds.length) await setPostTags(trx, postId, tagIds);
           return postId;
@@ -536,11 +525,11 @@ async function updatePostByAdminWrite(id: number, body: PostUpdateBody, _actor: 
     changes.status = settled.status;
     changes.publishedAt = settled.publishedAt;
   }
-  const tagIds = body.tags ? await tagIdsFor(body.tags) : null;
   try {
     await db()
       .transaction()
       .execute(async (trx) => {
+        const tagIds = body.tags ? await tagIdsFor(trx, body.tags) : null;
         await updatePost(trx, id, changes);
         if (tagIds) await setPostTags(trx, id, tagIds);
       });
@@ -587,7 +576,13 @@ export function publishNowTime(current: Pick<BlogPost, "status" | "publishedAt">
 
 async function deletePostByAdminWrite(id: number, _actor: Actor): Promise<BlogPost> {
   const post = await currentPost(id);
-  await deletePost(db(), id);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      // its tags no other post uses go with it: in turn with the saves that use tags
+      await serializeOn(trx, "blog-tags");
+      await deletePost(trx, id);
+    });
   return post;
 }
 

@@ -138,6 +138,22 @@ describe("sent at the same moment", () => {
     expect(listed.body.data.posts).toHaveLength(4);
   });
 
+  it("a post saved with a tag while another post drops it (its last use): the tag is kept for the first", async () => {
+    for (let round = 0; round < 6; round++) {
+      const tag = unique("Handed");
+      const holder = (await call("/api/blog/posts", { body: { title: unique("Holder "), content: "<p>Body.</p>", tags: [tag] } })).body
+        .data;
+      const [dropped, taken] = await Promise.all([
+        call(`/api/blog/posts/${holder.id}`, { method: "PUT", body: { tags: [] } }),
+        call("/api/blog/posts", { body: { title: unique("Taker "), content: "<p>Body.</p>", status: "published", tags: [tag] } }),
+      ]);
+      expect([dropped.status, taken.status], JSON.stringify(taken.body)).toEqual([200, 201]);
+      expect((taken.body.data.tags as Array<{ name: string }>).map((t) => t.name)).toEqual([tag]);
+      const read = await call(`/api/blog/posts/id/${taken.body.data.id}`);
+      expect((read.body.data.tags as Array<{ name: string }>).map((t) => t.name)).toEqual([tag]);
+    }
+  });
+
   // last: it may take the super administrator role from the test's own admin
   it("two super administrators taking the role from each other at once: one keeps it", async () => {
     const roles = (await call("/api/admin/roles")).body.data as Array<{ id: number; name: string }>;
