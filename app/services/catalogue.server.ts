@@ -70,7 +70,7 @@ import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 import { assertMay, type Actor } from "./permissions.server";
 import { correctSearch, normalizeSearch, readSearch, termsOf, type SearchPart } from "./search.server";
-import { isUniqueViolation } from "~/lib/db-errors.server";
+import { isForeignKeyViolation, isUniqueViolation } from "~/lib/db-errors.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 export { SEARCH_COUNT_CAP };
@@ -676,18 +676,19 @@ export async function deleteCategoryByAdmin(id: number, actor: Actor): Promise<v
 /** Sets many sort orders at once (move up/down, inline values): all or nothing. */
 export async function batchSortCategories(entries: Array<{ id: number; sort_order: number }>, actor: Actor): Promise<number> {
   assertMay(actor, { permission: "product.edit" });
-  const db = getDb();
+  const updated = await categoryWrite((db) => sortCategoriesIn(db, entries));
+  catalogueChanged();
+  return updated;
+}
+
+async function sortCategoriesIn(db: DB, entries: Array<{ id: number; sort_order: number }>): Promise<number> {
   const known = new Set((await listCategories(db)).map((c) => c.id));
   const unknown = entries.find((entry) => !known.has(entry.id));
   if (unknown) throw new ApiError(404, `${M.categoryNotFound}: ${unknown.id}`, "NOT_FOUND");
-  const updated = await db.transaction().execute((trx) =>
-    setSortOrders(
-      trx,
-      entries.map((e) => ({ id: e.id, sortOrder: e.sort_order })),
-    ),
+  return setSortOrders(
+    db,
+    entries.map((e) => ({ id: e.id, sortOrder: e.sort_order })),
   );
-  catalogueChanged();
-  return updated;
 }
 
 /** The back office's category list: a name search, a page, each with its parent's name and product count. */
@@ -733,31 +734,34 @@ const matchesCategorySearch = (category: Category, q: string) => {
  */
 export async function moveCategory(id: number, direction: "up" | "down", q: string, actor: Actor): Promise<boolean> {
   assertMay(actor, { permission: "product.edit" });
-  const all = await listCategories(getDb());
-  const self = all.find((category) => category.id === id);
-  if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
-  const shown = all.filter((category) => category.id === id || matchesCategorySearch(category, q));
-  const index = shown.indexOf(self);
-  const neighbour = shown[index + (direction === "up" ? -1 : 1)];
-  if (!neighbour) return false;
-  if (self.sortOrder !== neighbour.sortOrder) {
-    await batchSortCategories(
-      [
+  // read and written in one turn (categoryWrite): two moves made at the same moment both
+  // count, neither numbers the list from what the other changed
+  const moved = await categoryWrite(async (db) => {
+    const all = await listCategories(db);
+    const self = all.find((category) => category.id === id);
+    if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+    const shown = all.filter((category) => category.id === id || matchesCategorySearch(category, q));
+    const index = shown.indexOf(self);
+    const neighbour = shown[index + (direction === "up" ? -1 : 1)];
+    if (!neighbour) return false;
+    if (self.sortOrder !== neighbour.sortOrder) {
+      await sortCategoriesIn(db, [
         { id: self.id, sort_order: neighbour.sortOrder },
         { id: neighbour.id, sort_order: self.sortOrder },
-      ],
-      actor,
+      ]);
+      return true;
+    }
+    const order = all.filter((category) => category.id !== id);
+    const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
+    order.splice(at, 0, self);
+    await sortCategoriesIn(
+      db,
+      order.map((category, position) => ({ id: category.id, sort_order: position * 10 })),
     );
     return true;
-  }
-  const order = all.filter((category) => category.id !== id);
-  const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
-  order.splice(at, 0, self);
-  await batchSortCategories(
-    order.map((category, position) => ({ id: category.id, sort_order: position * 10 })),
-    actor,
-  );
-  return true;
+  });
+  if (moved) catalogueChanged();
+  return moved;
 }
 
 // ---------------------------------------------------------------- sitemap
@@ -804,7 +808,13 @@ export async function collectionState(user: User, productId: number): Promise<bo
 /** Adds a product to the user's collection (adding twice changes nothing). */
 export async function collect(user: User, productId: number): Promise<void> {
   await assertProduct(productId);
-  await addToCollection(getDb(), user.id, productId);
+  try {
+    await addToCollection(getDb(), user.id, productId);
+  } catch (error) {
+    // deleted by staff since it was found: as if it had not been there
+    if (isForeignKeyViolation(error)) throw notFound();
+    throw error;
+  }
 }
 
 /** Removes a product from the user's collection (removing twice changes nothing; an unknown product is a 404). */
