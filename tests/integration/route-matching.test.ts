@@ -2,8 +2,11 @@
  * The server matches a request to its routes five times (docs/decisions/032): the patch of
  * @remix-run/router (patches/@remix-run+router+1.23.3.patch, applied by patch-package on
  * every install, the image's too) keeps each route tree's ranked branches and each path's
- * compiled pattern instead of rebuilding them at every matching. Kept or not, a matching
- * must find the same routes: checked here on the app's own route tree.
+ * compiled pattern instead of rebuilding them at every matching; the patches of
+ * @remix-run/react and react-router-dom keep the route trees a render builds, one per
+ * build, so the router's kept ranking serves them too. Kept or not, a matching must find
+ * the same routes: checked here on the app's own route tree (and every page test renders
+ * through the kept trees).
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -62,6 +65,15 @@ describe("route matching (patched @remix-run/router)", () => {
     const source = fs.readFileSync(routerFile, "utf8");
     expect(source).toContain("rankedBranchesCache");
     expect(source).toContain("compiledPaths");
+  });
+
+  it("are the patched Remix and React Router the server renders with: their route trees made once per build", () => {
+    // resolved as the server's build resolves them: @remix-run/react's CommonJS entry, and
+    // react-router-dom/server from there
+    const remixServer = path.join(path.dirname(require.resolve("@remix-run/react")), "server.js");
+    expect(fs.readFileSync(remixServer, "utf8")).toContain("keptServerRoutesByManifest");
+    const staticRouter = createRequire(remixServer).resolve("react-router-dom/server");
+    expect(fs.readFileSync(staticRouter, "utf8")).toContain("keptDataRoutes");
   });
 
   it("finds the same routes with a kept tree as with a new one, at every address, again and again", () => {
