@@ -9,11 +9,8 @@ const fields = (error: unknown): DatabaseError => (error && typeof error === "ob
 
 /** A write refused because a UNIQUE key holds the value already; of `table`.`column` when given. */
 export function isUniqueViolation(error: unknown, key?: { table: string; column: string }): boolean {
-  const { code, message, table, detail } = fields(error);
-  if (code === "23505") return !key || (table === key.table && String(detail ?? "").startsWith(`Key (${key.column})=`));
-  if (!String(code ?? "").startsWith("SQLITE_CONSTRAINT")) return false;
-  const text = String(message ?? "");
-  return /UNIQUE constraint failed/i.test(text) && (!key || text.includes(`${key.table}.${key.column}`));
+  const refused = uniqueKeyOf(error);
+  return refused !== null && (!key || (refused.table === key.table && refused.column === key.column));
 }
 
 /**
