@@ -50,8 +50,12 @@ export async function searchProductsPostgres(
 ): Promise<Page<Product> & { totalCapped: boolean }> {
   // the matches and the filters, both read from the search rows alone
   const where = sql`${sql.join(units.map(unitCondition), sql` AND `)} AND ${whereSql(options, "s")}`;
-  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM product_search s WHERE ${where}
-    LIMIT ${SEARCH_COUNT_CAP + 1}) AS matches`.execute(db);
+  // the matches are planned as a whole (MATERIALIZED: the LIMIT is not seen), so through
+  // the search indexes, and read only until the cap: with the LIMIT in sight the planner
+  // scans the table for a common word, hoping for the matches early, and where they lie
+  // late (rows of one kind added together) it read 30,000 rows, 20–50 ms, not 2
+  const counted = await sql<{ n: number }>`WITH matches AS MATERIALIZED (SELECT 1 FROM product_search s WHERE ${where})
+    SELECT count(*) AS n FROM (SELECT 1 FROM matches LIMIT ${SEARCH_COUNT_CAP + 1}) AS counted`.execute(db);
   const found = Number(counted.rows[0]?.n ?? 0);
   if (found === 0) return { items: [], totalItems: 0, page: 1, limit: options.limit, totalPages: 1, totalCapped: false };
   const totalCapped = found > SEARCH_COUNT_CAP;
@@ -95,12 +99,15 @@ async function cappedPage(db: DB, units: SearchUnit[], options: SearchOptions, o
   const order = cappedOrder(options.sort);
   const matches = sql.join(units.map(unitCondition), sql` AND `);
   // ids first, the page's rows after: sorting whole rows made the planner merge-join all
-  // products (60 ms instead of 8)
+  // products (60 ms instead of 8). The walk carries its own sort keys, so the planner sees
+  // it already in the page's order and stops at the page's last match (0.5 ms for a word in
+  // one product of ten); joined back to products it checked all WALK_WINDOW, then sorted (5 ms).
   let ids: number[] = [];
   if (need <= WALK_WINDOW) {
     const { rows } = await sql<{ id: number }>`SELECT p.id FROM (
-        SELECT p.id FROM products p WHERE ${whereSql(options)} ORDER BY ${order} LIMIT ${WALK_WINDOW}
-      ) AS walked JOIN products p ON p.id = walked.id
+        SELECT p.id, p.price_fen, p.qc_count, p.view_count FROM products p WHERE ${whereSql(options)}
+        ORDER BY ${order} LIMIT ${WALK_WINDOW}
+      ) AS p
       WHERE EXISTS (SELECT 1 FROM product_search s WHERE s.product_id = p.id AND ${matches})
       ORDER BY ${order} LIMIT ${need}`.execute(db);
     if (rows.length >= need) ids = rows.slice(offset).map((row) => row.id);
