@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, postForm } from "../setup/page-client";
+import { openServerDb, row, sql } from "../setup/server-db";
 import { startTestServer, type TestServer } from "../setup/server";
 
 let server: TestServer;
@@ -172,5 +173,62 @@ describe("sent at the same moment", () => {
         (role) => role.name === "super_admin",
       );
     expect([await holds(adminId), await holds(other.id)].filter(Boolean)).toHaveLength(1);
+  });
+
+  it("two presses of one category's 'move up' at once: both count, it rises two places", async () => {
+    const make = async (name: string, sort_order: number) =>
+      (await call("/api/admin/categories", { body: { name: unique(name), sort_order } })).body.data.id as number;
+    const first = await make("Rung A ", 9001);
+    const second = await make("Rung B ", 9002);
+    const third = await make("Rung C ", 9003);
+    const presses = await atOnce(2, () =>
+      postForm(server.url, "/admin/categories?index", superCookie, { intent: "up", categoryId: String(third) }),
+    );
+    expect(statuses(presses)).toEqual([302, 302]);
+    const orderOf = async (id: number) => (await call(`/api/admin/categories/${id}`)).body.data.sort_order as number;
+    // each move read the list as the one before it left it: C above B, then above A
+    expect([await orderOf(third), await orderOf(first), await orderOf(second)]).toEqual([9001, 9002, 9003]);
+  });
+
+  it("collecting a product that staff delete while the collect is under way: a 404, not a 500", async () => {
+    const made = await call("/api/admin/products", { body: { name: unique("Going "), price_cny: 12 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const productId = made.body.data.id as number;
+    const shopper = await person();
+    const db = openServerDb(server.dataDir);
+    try {
+      let collecting: ReturnType<typeof api> | undefined;
+      await db.transaction().execute(async (trx) => {
+        // the delete holds the product's row until it commits: the collect finds the
+        // product, then its insert waits on that row, then the product is gone
+        await sql`DELETE FROM products WHERE id = ${productId}`.execute(trx);
+        collecting = api(server.url, "/api/users/collections/add", { token: shopper.token, body: { productId } });
+        if (db.engine === "postgres") {
+          await expect
+            .poll(
+              async () =>
+                Number(
+                  (
+                    await row<{ n: number }>(
+                      db,
+                      sql`SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+                    )
+                  )?.n,
+                ),
+              { timeout: 5_000 },
+            )
+            .toBe(1);
+        } else {
+          // SQLite: the app's write waits for this one's lock (its busy timeout)
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+      });
+      const answer = await collecting!;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(404);
+      expect((await call(`/api/users/collections`, { token: shopper.token })).body.data).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });
