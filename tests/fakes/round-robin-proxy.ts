@@ -18,7 +18,7 @@ export type RoundRobinProxy = {
   close: () => Promise<void>;
 };
 
-export async function startRoundRobinProxy(backends: string[]): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(backends: string[], options: { keepForwardedFor?: boolean } = {}): Promise<RoundRobinProxy> {
   let targets = backends.map((backend) => new URL(backend));
   const removed = new Set<number>();
   const answeredBy: number[] = [];
@@ -41,8 +41,14 @@ export async function startRoundRobinProxy(backends: string[]): Promise<RoundRob
         headers: {
           ...req.headers,
           host: req.headers.host,
-          "x-forwarded-for": req.socket.remoteAddress ?? "127.0.0.1",
-          "x-forwarded-proto": "http",
+          // the client's address, after the ones a client sent (as nginx's $proxy_add_x_forwarded_for) when kept
+          "x-forwarded-for": [
+            options.keepForwardedFor ? req.headers["x-forwarded-for"] : undefined,
+            req.socket.remoteAddress ?? "127.0.0.1",
+          ]
+            .filter(Boolean)
+            .join(", "),
+          "x-forwarded-proto": (options.keepForwardedFor && req.headers["x-forwarded-proto"]) || "http",
         },
       },
       (answer) => {

@@ -10,6 +10,7 @@ import { inject } from "vitest";
 import { ROOT, TMP_ROOT } from "./paths";
 import { startArgs } from "../../scripts/start-command";
 import { createTestDatabase, DATABASE_URL_FILE, databaseUrlOf } from "./postgres";
+import { startRoundRobinProxy } from "../fakes/round-robin-proxy";
 
 export type TestServer = {
   url: string;
@@ -97,9 +98,45 @@ export async function runScript(
   return { code, stdout, stderr };
 }
 
-export async function startTestServer(
-  options: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
-): Promise<TestServer> {
+type ServerOptions = { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number };
+
+/**
+ * TEST_CLUSTER=1 (with TEST_DATABASE_URL): every server a test starts is two instances on
+ * its one PostgreSQL database and data folder, started together (as `docker compose up`
+ * starts them), behind a round-robin proxy whose address is the server's. A check of the
+ * whole suite against many instances, run by hand (docs/testing.md), not by `npm test`:
+ * tests of one process's own behaviour (its output, its signals) do not hold there.
+ */
+const CLUSTER = process.env.TEST_CLUSTER === "1";
+
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  // a server on SQLite, or on a port of its own, stays one process
+  const onPostgres = databaseUrlOf(dataDir) && !("DATABASE_URL" in (options.env ?? {}));
+  if (!CLUSTER || !onPostgres || options.env?.PORT) return startOneServer({ ...options, dataDir });
+  // the proxy is one more hop: a test sending its own X-Forwarded-For (TRUST_PROXY=1) keeps it
+  const trusted = Number(options.env?.TRUST_PROXY ?? 0);
+  const env = { ...options.env, TRUST_PROXY: String(trusted + 1) };
+  const instances = await Promise.all([startOneServer({ ...options, dataDir, env }), startOneServer({ ...options, dataDir, env })]);
+  const proxy = await startRoundRobinProxy(
+    instances.map((instance) => instance.url),
+    { keepForwardedFor: trusted > 0 },
+  );
+  return {
+    url: proxy.url,
+    port: Number(new URL(proxy.url).port),
+    dataDir,
+    output: () => instances.map((instance) => instance.output()).join("\n"),
+    process: instances[0].process,
+    stop: async (signal = "SIGTERM") => {
+      const [code] = await Promise.all(instances.map((instance) => instance.stop(signal)));
+      await proxy.close();
+      return code;
+    },
+  };
+}
+
+async function startOneServer(options: ServerOptions): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const port = await freePort();
   const child = spawn(process.execPath, scriptArgs("start"), {
