@@ -24,7 +24,7 @@ import {
 } from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
-import { countProductView, unwatchViews, watchViews, type ViewWatch } from "../app/services/view-counts.server";
+import { countProductView, unwatchViews, viewsWrittenAtOnce, watchViews, type ViewWatch } from "../app/services/view-counts.server";
 import { isVisitor, negotiateEncoding, type Encoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
 import { servePageCache } from "./page-cache";
@@ -192,6 +192,9 @@ function keep(
   const text = answer.body.toString("utf8");
   const sites = viewCountSites(text);
   if (!sites) return;
+  // on PostgreSQL the counts move with every instance's views, which this one does not
+  // watch: an answer showing counts is made anew each time
+  if (sites.matches.length && viewsWrittenAtOnce()) return;
   const views: Kept["views"] = [];
   for (const dependency of requestScope.getStore()?.dependsOn ?? []) views.push([dependency, viewsVersion(dependency)]);
   const pieces: Buffer[] = [];
@@ -450,6 +453,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
         secure: isSecure(req, trustProxy),
         clientIp: () => clientAddress(req, trustProxy),
         securityHeaders: options.securityHeaders,
+        track: options.track,
       };
       if (!servePageCache(req, res, page)) return false;
       logWhenSent(req, res, started, null);

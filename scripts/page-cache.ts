@@ -29,7 +29,7 @@ import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
 import { requestScope } from "../app/lib/request-scope.server";
 import { countPostViewBy } from "../app/services/blog-views.server";
-import { countProductView } from "../app/services/view-counts.server";
+import { countProductView, viewsWrittenAtOnce, writeViewsNow } from "../app/services/view-counts.server";
 import { countSearch } from "../app/services/search.server";
 import { log } from "../app/lib/log.server";
 import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
@@ -173,6 +173,8 @@ export type PageRequestContext = {
   clientIp: () => string;
   /** the security headers the express path sends with a page rendered with `nonce` */
   securityHeaders: (nonce: string, secure: boolean) => Array<[string, string]>;
+  /** work that must end before the database closes (a view written before the page goes) */
+  track?: (work: Promise<unknown>) => void;
 };
 
 /**
@@ -196,7 +198,8 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (encoding === "deflate") return false;
   entries.touch(entry);
 
-  if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) countProductView(entry.productId);
+  const viewed = entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url));
+  if (viewed) countProductView(entry.productId!);
   if (entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null)) countSearch(entry.searchTerm);
   if (entry.blogPostId !== null) {
     const viewer = {
@@ -221,7 +224,13 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = 200;
-  res.end(head ? undefined : body);
+  // on PostgreSQL the view is written before the page goes, so any instance reads it next
+  if (viewed && viewsWrittenAtOnce()) {
+    const work = writeViewsNow()
+      .catch(() => undefined)
+      .then(() => res.end(head ? undefined : body));
+    context.track?.(work);
+  } else res.end(head ? undefined : body);
   return true;
 }
 

@@ -181,7 +181,7 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   const product = await orNotFound(locate({ countView: known && countView }));
   const canonical = productPath(product);
   if (url.pathname !== canonical) throw redirect(canonical + url.search, 301);
-  if (!known && countView) countViewOf(product);
+  if (!known && countView) await countViewOf(product);
 
   const user = await getPageUser(request);
   const preferred = readPreferredAgent(request);

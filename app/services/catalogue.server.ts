@@ -65,7 +65,7 @@ import {
 } from "~/schemas/catalogue";
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "./site-settings.server";
-import { countProductView, flushViews, unwrittenViews } from "./view-counts.server";
+import { countProductView, flushViews, unwrittenViews, viewsWrittenAtOnce, writeViewsNow } from "./view-counts.server";
 import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
 import { assertMay, type Actor } from "./permissions.server";
@@ -172,17 +172,25 @@ export function shouldCountView(request: Request, incrementView: string | null):
 
 /** A product with its SKUs and category (a direct link always shows it). */
 export async function getProduct(id: number, options: { countView?: boolean } = {}): Promise<ProductWithSkus> {
+  // written before the read where views are written at once (PostgreSQL): the count read
+  // then holds this view and every instance's before it (a view of no product changes nothing)
+  const countFirst = options.countView && viewsWrittenAtOnce();
+  if (countFirst) {
+    countProductView(id);
+    await writeViewsNow();
+  }
   const product = await findProductDetail(getDb(), id);
   if (!product) throw notFound();
-  if (options.countView) countProductView(id);
+  if (options.countView && !countFirst) countProductView(id);
   product.viewCount += unwrittenViews(id);
   return product;
 }
 
 /** Counts one view of a product already read (its count then includes it). */
-export function countViewOf(product: ProductWithSkus): void {
+export async function countViewOf(product: ProductWithSkus): Promise<void> {
   countProductView(product.id);
   product.viewCount += 1;
+  await writeViewsNow();
 }
 
 /** A product by its marketplace item id; with the platform, or the first one found. */

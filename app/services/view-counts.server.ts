@@ -4,11 +4,17 @@
  * a stored page. Reads stay exact: a product read adds the views not yet written, and
  * every list that shows or orders by views writes them first (flushViews()).
  *
+ * On PostgreSQL, where several instances answer, a view is written before its answer
+ * goes (writeViewsNow()): the views another instance holds in memory are not seen by
+ * this one, so none may be held past its answer. Views counted at the same moment still
+ * go in one transaction.
+ *
  * Kept on globalThis: the server's front and the Remix build each hold a copy of this
  * module, and both must count into the same place.
  */
 import { viewsMoved } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
+import { onPostgres } from "~/models/sql-dialect.server";
 import { log } from "~/lib/log.server";
 import { addViewCounts } from "~/models/product.server";
 
@@ -85,4 +91,20 @@ export async function flushViews(): Promise<void> {
       state.flushing = null;
     });
   await state.flushing;
+}
+
+/** Whether views are written before their answers go (PostgreSQL: several instances read the counts). */
+export function viewsWrittenAtOnce(): boolean {
+  return onPostgres(getDb());
+}
+
+/**
+ * On PostgreSQL, writes the views counted so far, this caller's among them, before the
+ * answer goes; on SQLite nothing (one process holds the counts and reads add them).
+ */
+export async function writeViewsNow(): Promise<void> {
+  if (!viewsWrittenAtOnce()) return;
+  await flushViews();
+  // a flush started by another caller may hold this caller's view: it is the one in flight
+  if (state.flushing) await state.flushing;
 }

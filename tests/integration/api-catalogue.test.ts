@@ -6,6 +6,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { databaseUrlOf } from "../setup/postgres";
 import { startTestServer, type TestServer } from "../setup/server";
 import { startFakeRates, type FakeRates } from "../fakes/rates";
 import { rawGet } from "./http";
@@ -829,6 +830,9 @@ describe("exchange rates", () => {
 
 describe("API answers kept by the server's front", () => {
   const read = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
+  // answers that show view counts are kept on SQLite only: on PostgreSQL other instances'
+  // views move the counts, so such answers are made anew each time (same counts, no "hit")
+  const keptWithCounts = () => (databaseUrlOf(server.dataDir) ? null : "hit");
 
   it("answers a product again from memory with its live view count, counting views by every path", async () => {
     const product = await createProduct({ name: "Kept answer product", platform: "taobao", platform_item_id: itemId(), price_cny: 12 });
@@ -836,7 +840,7 @@ describe("API answers kept by the server's front", () => {
     expect(first.headers.get("x-answer-cache")).toBeNull();
     expect((await first.json()).data.view_count).toBe(1);
     const second = await read(`/api/products/${product.id}`);
-    expect(second.headers.get("x-answer-cache")).toBe("hit");
+    expect(second.headers.get("x-answer-cache")).toBe(keptWithCounts());
     expect(second.headers.get("x-product-id")).toBeNull();
     expect(second.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect((await second.json()).data).toMatchObject({ id: product.id, title: "Kept answer product", view_count: 2 });
@@ -846,7 +850,7 @@ describe("API answers kept by the server's front", () => {
     await read(product.url);
     await read(`/api/products/platform/${product.platform_item_id}?platform=taobao`);
     const now = await read(`/api/products/${product.id}?incrementView=false`);
-    expect(now.headers.get("x-answer-cache")).toBe("hit");
+    expect(now.headers.get("x-answer-cache")).toBe(keptWithCounts());
     expect((await now.json()).data.view_count).toBe(4);
     // an edit is seen at once
     await api(server.url, `/api/admin/products/${product.id}`, { method: "PUT", token: admin, body: { name: "Kept answer renamed" } });
@@ -863,7 +867,7 @@ describe("API answers kept by the server's front", () => {
     const ids = async (response: Response) => ((await response.json()).data as Array<{ id: number }>).map((p) => p.id);
     expect(await ids(await read(path))).toEqual([shown.id]);
     const again = await read(path);
-    expect(again.headers.get("x-answer-cache")).toBe("hit");
+    expect(again.headers.get("x-answer-cache")).toBe(keptWithCounts());
     expect(again.headers.get("x-shared-answer")).toBeNull();
     expect(await ids(again)).toEqual([shown.id]);
     // an admin gets their own answer (hidden products included), never the visitors' one

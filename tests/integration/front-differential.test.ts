@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDifferential } from "../../scripts/front-differential";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin } from "../setup/page-client";
+import { databaseUrlOf } from "../setup/postgres";
 import { freePort, makeDataDir, startTestServer, type TestServer } from "../setup/server";
 import { rawGet } from "./http";
 import http from "node:http";
@@ -205,7 +206,8 @@ describe("the front gives what the app renders", () => {
     expect(report.mismatches, `${summary}\n${lines.slice(-40).join("\n")}`).toEqual([]);
     // the run did reach the front: pages and answers given from memory were compared
     expect(report.storedPages, summary).toBeGreaterThan(40);
-    expect(report.keptAnswers, summary).toBeGreaterThan(20);
+    // (on PostgreSQL answers showing view counts are not kept: fewer are)
+    expect(report.keptAnswers, summary).toBeGreaterThan(databaseUrlOf(server.dataDir) ? 2 : 20);
     expect(report.changes, summary).toBeGreaterThan(5);
     // races between an answer and its comparison are rare, never the rule
     expect(report.raced, summary).toBeLessThan(report.compared / 10);

@@ -144,6 +144,29 @@ describe("two instances behind a round-robin proxy", () => {
     expect(answers).toEqual([false, false, false, false, true, true]);
   });
 
+  it("counts every product view on whichever instance: each answer shows every view before it, pages kept or not", async () => {
+    const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const made = await api(proxy.url, "/api/admin/products", {
+      token: admin.accessToken,
+      body: { name: `Viewed across ${Date.now()}`, price: 5 },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id: number = made.body.data.id;
+    const count = async (path: string) => (await api(proxy.url, path)).body.data.view_count as number;
+    // the proxy alternates: each read is answered by the instance that did not count the view before
+    const counts: number[] = [];
+    for (let i = 0; i < 6; i++) counts.push(await count(`/api/products/${id}`));
+    expect(counts).toEqual([1, 2, 3, 4, 5, 6]);
+    // product pages (kept after the first on each instance) count too, written before they go
+    const url = (await api(proxy.url, `/api/products/${id}`)).body.data.url as string;
+    const pages: Array<string | null> = [];
+    for (let i = 0; i < 6; i++) pages.push((await fetch(`${proxy.url}${url}`)).headers.get("x-page-cache"));
+    expect(pages.filter((header) => header === "hit").length).toBeGreaterThan(0);
+    expect([await count(`/api/products/${id}?incrementView=false`), await count(`/api/products/${id}?incrementView=false`)]).toEqual([
+      13, 13,
+    ]);
+  });
+
   it("counts a blog reader once in 30 minutes whichever instance answers, and each reader once", async () => {
     const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const made = await api(proxy.url, "/api/blog/posts", {
