@@ -30,7 +30,7 @@ import { dataVersion } from "../app/lib/db.server";
 import { requestScope } from "../app/lib/request-scope.server";
 import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView, viewsWrittenAtOnce, writeViewsNow } from "../app/services/view-counts.server";
-import { countSearch } from "../app/services/search.server";
+import { countSearch, searchCountsWritten } from "../app/services/search.server";
 import { log } from "../app/lib/log.server";
 import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
@@ -200,7 +200,8 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
 
   const viewed = entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url));
   if (viewed) countProductView(entry.productId!);
-  if (entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null)) countSearch(entry.searchTerm);
+  const searched = entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null);
+  if (searched) countSearch(entry.searchTerm!);
   if (entry.blogPostId !== null) {
     const viewer = {
       userAgent: req.headers["user-agent"] ?? null,
@@ -224,9 +225,9 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = 200;
-  // on PostgreSQL the view is written before the page goes, so any instance reads it next
-  if (viewed && viewsWrittenAtOnce()) {
-    const work = writeViewsNow()
+  // on PostgreSQL the view and the search are written before the page goes, so any instance reads them next
+  if ((viewed || searched) && viewsWrittenAtOnce()) {
+    const work = Promise.all([viewed ? writeViewsNow() : null, searched ? searchCountsWritten() : null])
       .catch(() => undefined)
       .then(() => res.end(head ? undefined : body));
     context.track?.(work);

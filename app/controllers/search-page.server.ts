@@ -19,7 +19,7 @@ import {
   shouldCountView,
   type CategoryWithCount,
 } from "~/services/catalogue.server";
-import { countSearch, normalizeSearch, popularSearches } from "~/services/search.server";
+import { countSearch, searchCountsWritten, normalizeSearch, popularSearches } from "~/services/search.server";
 import { isPastedLink } from "~/services/marketplace.server";
 import { plainLine } from "~/lib/text";
 import { readPastedText } from "~/controllers/pasted-links.server";
@@ -79,7 +79,10 @@ export async function searchPage(request: Request, clientIp: string) {
   // ("nikee" counts as "nike": a misspelling is not shown to others)
   const searched = result?.correctedTo ?? q;
   const counted = Boolean(q && found > 0 && query.page === 1 && shouldCountView(request, null));
-  if (counted) countSearch(searched);
+  if (counted) {
+    countSearch(searched);
+    await searchCountsWritten();
+  }
   const view = {
     state: "results" as const,
     q,

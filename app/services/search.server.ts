@@ -17,6 +17,7 @@ import { contentChanged, contentVersion, viewsMoved } from "~/lib/content-versio
 import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
 import { log } from "~/lib/log.server";
+import { onPostgres } from "~/models/sql-dialect.server";
 import { answerDependsOn } from "~/lib/request-scope.server";
 import { isEmptyUnit, searchUnit, type SearchTerms } from "~/models/product.server";
 import {
@@ -236,6 +237,7 @@ type CountState = {
   flushing: Promise<void> | null;
   totals: { day: string; data: number; byTerm: Map<string, number>; top: string[] } | null;
   loading: Promise<void> | null;
+  prunedAt: number;
 };
 
 declare global {
@@ -243,7 +245,14 @@ declare global {
 }
 
 // on globalThis: the server's front counts the searches of the pages it answers from memory
-const counts: CountState = (globalThis.__searchCounts ??= { pending: new Map(), timer: null, flushing: null, totals: null, loading: null });
+const counts: CountState = (globalThis.__searchCounts ??= {
+  pending: new Map(),
+  timer: null,
+  flushing: null,
+  totals: null,
+  loading: null,
+  prunedAt: 0,
+});
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -316,7 +325,11 @@ export async function flushSearchCounts(): Promise<void> {
   counts.flushing = (async () => {
     const db = getDb();
     await addSearchCounts(db, today(), batch);
-    await pruneSearchTerms(db, daysAgo(POPULAR_DAYS * 3));
+    // the old days go at most once an hour (on PostgreSQL each search is written at once)
+    if (Date.now() - counts.prunedAt >= 3_600_000) {
+      await pruneSearchTerms(db, daysAgo(POPULAR_DAYS * 3));
+      counts.prunedAt = Date.now();
+    }
   })()
     .catch((error) => {
       for (const [term, n] of batch) counts.pending.set(term, (counts.pending.get(term) ?? 0) + n);
@@ -328,9 +341,23 @@ export async function flushSearchCounts(): Promise<void> {
   await counts.flushing;
 }
 
+/**
+ * On PostgreSQL, where several instances count searches, writes the searches counted so
+ * far (this caller's among them) before the answer goes; on SQLite nothing (one process
+ * holds the counts and adds them to what it reads).
+ */
+export async function searchCountsWritten(): Promise<void> {
+  if (!onPostgres(getDb())) return;
+  await flushSearchCounts();
+  // a flush started by another caller may hold this caller's search: it is the one in flight
+  if (counts.flushing) await counts.flushing;
+}
+
 /** The most made searches of the last 30 days that found products (an answer showing them is kept until they change). */
 export async function popularSearches(): Promise<string[]> {
   answerDependsOn("popular-searches");
+  // on PostgreSQL the other instances' searches are in the database only: read each time
+  if (onPostgres(getDb())) counts.totals = null;
   return [...(await currentTotals()).top];
 }
 

@@ -167,6 +167,17 @@ describe("two instances behind a round-robin proxy", () => {
     ]);
   });
 
+  it("shows a search made on one instance among the popular ones on the other at once", async () => {
+    const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const word = `zorblat${Date.now().toString(36)}`;
+    const made = await api(proxy.url, "/api/admin/products", { token: admin.accessToken, body: { name: `${word} jacket`, price: 5 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // one search that finds it, on the first instance; one that finds nothing, on the other
+    expect((await fetch(`${instances[0].url}/search?q=${word}`)).status).toBe(200);
+    const none = await api(instances[1].url, `/api/products/search?q=nothingmatches${Date.now()}`);
+    expect(none.body.popularSearches).toContain(word);
+  });
+
   it("counts a blog reader once in 30 minutes whichever instance answers, and each reader once", async () => {
     const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const made = await api(proxy.url, "/api/blog/posts", {
