@@ -528,7 +528,18 @@ export interface ImportRowsTable {
   updated_at: Generated<string>;
 }
 
+/** A marketplace's answer for an item, kept ten minutes for every instance (migration 20261129090000). */
+export interface CrawledItemsTable {
+  /** platform:itemId */
+  key: string;
+  /** the normalised item, JSON */
+  value: string;
+  /** epoch milliseconds */
+  fetched_at: number;
+}
+
 export interface Database {
+  crawled_items: CrawledItemsTable;
   import_jobs: ImportJobsTable;
   import_rows: ImportRowsTable;
   site_settings: SiteSettingsTable;

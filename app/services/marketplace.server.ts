@@ -14,6 +14,7 @@ import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInpu
 import { canAny, type Access } from "~/lib/permissions";
 import { findProductByPlatformItem, findProductsByItemId, type Product } from "~/models/product.server";
 import type { User } from "~/models/user.server";
+import { keepCrawl, keptCrawl } from "~/models/crawled-item.server";
 import { getDb } from "~/lib/db.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
@@ -340,9 +341,18 @@ const KEEP_MAX = 200;
 const kept = new Map<string, { at: number; value: CrawledProduct }>();
 const inFlight = new Map<string, Promise<CrawledProduct>>();
 
+/** Keeps an answer in this instance's memory (the oldest go past KEEP_MAX). */
+function remember(key: string, at: number, value: CrawledProduct) {
+  kept.delete(key);
+  kept.set(key, { at, value });
+  if (kept.size > KEEP_MAX) kept.delete(kept.keys().next().value!);
+}
+
 /**
  * The normalised item of a marketplace. Answers kept for ten minutes are reused unless
- * `fresh` (the listing watch); parallel calls for one item share one fetch.
+ * `fresh` (the listing watch): this instance's own, else the one any instance stored in
+ * the database (crawled_items), so an item reaches the marketplace once whichever
+ * instance is asked; parallel calls for one item in one instance share one fetch.
  */
 export async function crawlItem(platform: Platform, itemId: string, options: { fresh?: boolean } = {}): Promise<CrawledProduct> {
   const key = `${platform}:${itemId}`;
@@ -350,13 +360,25 @@ export async function crawlItem(platform: Platform, itemId: string, options: { f
   if (!options.fresh && hit && Date.now() - hit.at < KEEP_MS) return hit.value;
   const running = inFlight.get(key);
   if (running) return running;
-  const task = ADAPTERS[platform](itemId, platform)
-    .then((value) => {
-      kept.delete(key);
-      kept.set(key, { at: Date.now(), value });
-      if (kept.size > KEEP_MAX) kept.delete(kept.keys().next().value!);
-      return value;
-    })
+  const task = (async () => {
+    if (!options.fresh) {
+      // a database that fails here only costs a fetch
+      const shared = await keptCrawl(getDb(), key, Date.now() - KEEP_MS).catch(() => null);
+      if (shared) {
+        const value = JSON.parse(shared.value) as CrawledProduct;
+        remember(key, shared.fetchedAt, value);
+        return value;
+      }
+    }
+    const value = await ADAPTERS[platform](itemId, platform);
+    const at = Date.now();
+    remember(key, at, value);
+    // stored before the answer goes: the next instance asked finds it
+    await keepCrawl(getDb(), key, JSON.stringify(value), at, at - KEEP_MS).catch((error: unknown) =>
+      log.warn(`marketplace: ${platform} ${itemId}: not kept for the other instances (${String(error)})`),
+    );
+    return value;
+  })()
     .catch((error: unknown) => {
       if (error instanceof FetchFailed) log.warn(`marketplace: ${platform} ${itemId}: fetch failed (${error.reason})`);
       throw error;

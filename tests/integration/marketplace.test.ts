@@ -164,6 +164,18 @@ describe("crawl adapters", () => {
     expect(fake.hits("weidian", itemId)).toBe(hits);
   });
 
+  it("keeps them across a restart: the answer is in the database, for every instance", async () => {
+    const itemId = id(10);
+    fake.set("weidian", itemId, { title: "Kept through a restart", price: 11 });
+    expect((await crawl(`/api/crawl/weidian?itemId=${itemId}`, buyer.token)).status).toBe(200);
+    const hits = fake.hits("weidian", itemId);
+    expect(await server.stop()).toBe(0);
+    server = await startTestServer({ dataDir: server.dataDir, env: { MARKETPLACE_BASE_URL: fake.url, MARKETPLACE_TIMEOUT_MS: "800" } });
+    const again = await crawl(`/api/crawl/weidian?itemId=${itemId}`, buyer.token);
+    expect(again.body.data).toMatchObject({ itemId, title: "Kept through a restart", price: 11 });
+    expect(fake.hits("weidian", itemId)).toBe(hits);
+  });
+
   it("needs a login and an item id", async () => {
     expect((await crawl(`/api/crawl/weidian?itemId=${id(10)}`)).status).toBe(401);
     const noId = await crawl("/api/crawl/weidian", buyer.token);

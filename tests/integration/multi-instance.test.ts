@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BucketStorage } from "~/lib/upload-storage.server";
 import { registerAccount } from "../fakes/accounts";
+import { startFakeMarketplace, type FakeMarketplace } from "../fakes/marketplace";
 import { createCampaign, emailApi, execute, insertRecipients, until, waitForCampaign } from "../fakes/email";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../fakes/round-robin-proxy";
 import { startFakeS3, type FakeS3 } from "../fakes/s3";
@@ -22,6 +23,7 @@ import { openServerDb, row, sql, type ServerDb } from "../setup/server-db";
 import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
 
 let s3: FakeS3;
+let marketplace: FakeMarketplace;
 let smtp: FakeSmtp;
 let proxy: RoundRobinProxy;
 let databaseUrl: string;
@@ -41,6 +43,7 @@ async function startInstance(): Promise<TestServer> {
       EMAIL_SEND_RATE: "400",
       EMAIL_CONNECTIONS: String(CONNECTIONS),
       EMAIL_RETRY_DELAY_MS: "200",
+      MARKETPLACE_BASE_URL: marketplace.url,
     },
   });
 }
@@ -48,7 +51,12 @@ async function startInstance(): Promise<TestServer> {
 const routeAll = () => proxy.setBackends(instances.map((instance) => instance.url));
 
 beforeAll(async () => {
-  [s3, smtp, proxy] = await Promise.all([startFakeS3({ buckets: ["shared"] }), startFakeSmtp(), startRoundRobinProxy([])]);
+  [s3, smtp, proxy, marketplace] = await Promise.all([
+    startFakeS3({ buckets: ["shared"] }),
+    startFakeSmtp(),
+    startRoundRobinProxy([]),
+    startFakeMarketplace(),
+  ]);
   const first = makeDataDir();
   databaseUrl = databaseUrlOf(first)!;
   db = openServerDb(first);
@@ -59,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(instances.map((instance) => instance.stop()));
   await db?.close();
-  await Promise.all([proxy?.close(), smtp?.close(), s3?.close()]);
+  await Promise.all([proxy?.close(), smtp?.close(), s3?.close(), marketplace?.close()]);
 });
 
 describe("two instances behind a round-robin proxy", () => {
@@ -176,6 +184,21 @@ describe("two instances behind a round-robin proxy", () => {
     expect((await fetch(`${instances[0].url}/search?q=${word}`)).status).toBe(200);
     const none = await api(instances[1].url, `/api/products/search?q=nothingmatches${Date.now()}`);
     expect(none.body.popularSearches).toContain(word);
+  });
+
+  it("reaches the marketplace once for an item asked of one instance and then of the other", async () => {
+    const account = await registerAccount(proxy.url, smtp);
+    const token = (await apiLogin(proxy.url, account.email, account.password)).accessToken;
+    const itemId = String(7_300_000_000 + (Date.now() % 100_000_000));
+    marketplace.set("weidian", itemId, { title: "Asked of both", price: 42 });
+    // the first instance fetches and stores it; the second finds it stored
+    const crawled = [
+      await api(instances[0].url, `/api/crawl/weidian?itemId=${itemId}`, { token }),
+      await api(instances[1].url, `/api/crawl/weidian?itemId=${itemId}`, { token }),
+    ];
+    for (const answer of crawled)
+      expect(answer.body.data, JSON.stringify(answer.body)).toMatchObject({ itemId, title: "Asked of both", price: 42 });
+    expect(marketplace.hits("weidian", itemId)).toBe(1);
   });
 
   it("counts a blog reader once in 30 minutes whichever instance answers, and each reader once", async () => {

@@ -111,17 +111,21 @@ const CLUSTER = process.env.TEST_CLUSTER === "1";
 
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
-  // a server on SQLite, or on a port of its own, stays one process
+  // a server on SQLite, or on a port of its own (or with a reference beside it), stays one process
   const onPostgres = databaseUrlOf(dataDir) && !("DATABASE_URL" in (options.env ?? {}));
-  if (!CLUSTER || !onPostgres || options.env?.PORT) return startOneServer({ ...options, dataDir });
+  if (!CLUSTER || !onPostgres || options.env?.PORT || options.env?.REFERENCE_PORT) return startOneServer({ ...options, dataDir });
   // the proxy is one more hop: a test sending its own X-Forwarded-For (TRUST_PROXY=1) keeps it
   const trusted = Number(options.env?.TRUST_PROXY ?? 0);
-  const env = { ...options.env, TRUST_PROXY: String(trusted + 1) };
+  const proxy = await startRoundRobinProxy([], { keepForwardedFor: trusted > 0 });
+  // the site's address is the proxy's, as a self-hoster sets it (PUBLIC_URL), where the
+  // tests expect it (localhost and the server's port)
+  const env = {
+    PUBLIC_URL: `http://localhost:${new URL(proxy.url).port}`,
+    ...options.env,
+    TRUST_PROXY: String(trusted + 1),
+  };
   const instances = await Promise.all([startOneServer({ ...options, dataDir, env }), startOneServer({ ...options, dataDir, env })]);
-  const proxy = await startRoundRobinProxy(
-    instances.map((instance) => instance.url),
-    { keepForwardedFor: trusted > 0 },
-  );
+  proxy.setBackends(instances.map((instance) => instance.url));
   return {
     url: proxy.url,
     port: Number(new URL(proxy.url).port),
