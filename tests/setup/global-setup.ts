@@ -50,10 +50,28 @@ async function migratePostgresTemplate(runName: string): Promise<{ template: str
   return { template, prefix };
 }
 
-/** Drops every database of this run (a server still connected is cut off). */
+/**
+ * Drops every database of this run (a server still connected is cut off). A database
+ * PostgreSQL will not let go of yet (its autovacuum worker, which the test role may not
+ * stop, is at work in it) is tried again, then left with a warning: it takes disk, not
+ * a result, and failing the run for it would hide the results.
+ */
 function dropRunDatabases(prefix: string): void {
   const list = spawnSync("psql", [TEST_POSTGRES_URL!, "-qAtc", `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}%'`], {
     encoding: "utf8",
   });
-  for (const name of list.stdout.split("\n").filter(Boolean)) postgresAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  for (const name of list.stdout.split("\n").filter(Boolean)) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        postgresAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        break;
+      } catch (error) {
+        if (attempt === 5) {
+          console.warn(`test databases: ${name} left behind: ${(error as Error).message}`);
+          break;
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500 * attempt);
+      }
+    }
+  }
 }
