@@ -189,6 +189,7 @@ function keep(
   answer: { status: number; headers: Array<[string, string]>; body: Buffer },
   kind: "product" | "visitors",
 ) {
+  if (requestScope.getStore()?.notKept) return;
   const text = answer.body.toString("utf8");
   const sites = viewCountSites(text);
   if (!sites) return;

@@ -265,6 +265,7 @@ export async function storePageCache(
   const identity = Buffer.from(html);
   if (identity.length > MAX_BYTES_PER_PAGE) return answer;
 
+  if (requestScope.getStore()?.notKept) return answer;
   // a page listing by views is kept only if no such view moved while it was rendered
   const views: Entry["views"] = [];
   for (const kind of requestScope.getStore()?.dependsOn ?? []) {

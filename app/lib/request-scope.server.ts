@@ -23,6 +23,11 @@ export type RequestScope = {
    */
   dependsOn: Set<ViewDependency>;
   /**
+   * The answer shows what other instances change without telling this one (the popular
+   * searches on PostgreSQL): the server's front keeps no copy of it (answerNotKept()).
+   */
+  notKept?: boolean;
+  /**
    * The texts and translated messages the page's render used, by language, which the page
    * carries for the browser to hydrate with (app/i18n/i18n.server.ts, page-texts.tsx)
    */
@@ -68,6 +73,12 @@ export function oncePerRequest<T>(key: string, compute: () => Promise<T>): Promi
  */
 export function answerDependsOn(kind: ViewDependency): void {
   requestScope.getStore()?.dependsOn.add(kind);
+}
+
+/** Marks the current request's answer as one the server's front must not keep for others. */
+export function answerNotKept(): void {
+  const scope = requestScope.getStore();
+  if (scope) scope.notKept = true;
 }
 
 /** Counts one database query against the current request. */

@@ -138,6 +138,17 @@ export async function searchTermTotals(db: DB, sinceDay: string): Promise<Map<st
   return new Map(rows.map((row) => [row.term, Number(row.total)]));
 }
 
+/**
+ * The `count` most made searches since `sinceDay`, most first (ties in code-unit order,
+ * as the in-memory list sorts them): the popular searches read straight from the
+ * database, where several instances write them (PostgreSQL).
+ */
+export async function topSearchTerms(db: DB, sinceDay: string, count: number): Promise<string[]> {
+  const { rows } = await sql<{ term: string }>`SELECT term FROM search_terms WHERE day >= ${sinceDay}
+    GROUP BY term HAVING sum(searches) > 0 ORDER BY sum(searches) DESC, term COLLATE "C" LIMIT ${count}`.execute(db);
+  return rows.map((row) => row.term);
+}
+
 /** Forgets the days before `beforeDay` (the popular searches look back a month). */
 export async function pruneSearchTerms(db: DB, beforeDay: string): Promise<void> {
   await db.deleteFrom("search_terms").where("day", "<", beforeDay).execute();

@@ -18,7 +18,7 @@ import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
 import { log } from "~/lib/log.server";
 import { onPostgres } from "~/models/sql-dialect.server";
-import { answerDependsOn } from "~/lib/request-scope.server";
+import { answerDependsOn, answerNotKept } from "~/lib/request-scope.server";
 import { isEmptyUnit, searchUnit, type SearchTerms } from "~/models/product.server";
 import {
   addSearchCounts,
@@ -29,6 +29,7 @@ import {
   listAliases,
   pruneSearchTerms,
   searchTermTotals,
+  topSearchTerms,
   updateAlias,
   vocabulary,
   type SearchAlias,
@@ -357,7 +358,12 @@ export async function searchCountsWritten(): Promise<void> {
 export async function popularSearches(): Promise<string[]> {
   answerDependsOn("popular-searches");
   // on PostgreSQL the other instances' searches are in the database only: read each time
-  if (onPostgres(getDb())) counts.totals = null;
+  // (only a search that finds nothing shows them), and the answer is not kept: another
+  // instance's searches would not drop the copy
+  if (onPostgres(getDb())) {
+    answerNotKept();
+    return topSearchTerms(getDb(), daysAgo(POPULAR_DAYS), POPULAR_COUNT);
+  }
   return [...(await currentTotals()).top];
 }
 

@@ -180,10 +180,13 @@ describe("two instances behind a round-robin proxy", () => {
     const word = `zorblat${Date.now().toString(36)}`;
     const made = await api(proxy.url, "/api/admin/products", { token: admin.accessToken, body: { name: `${word} jacket`, price: 5 } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    // one search that finds it, on the first instance; one that finds nothing, on the other
+    // a search that finds nothing, asked of the other instance before (a copy it would keep)
+    const nothing = `/api/products/search?q=nothingmatches${Date.now()}`;
+    for (let i = 0; i < 2; i++) expect((await api(instances[1].url, nothing)).body.popularSearches).not.toContain(word);
+    // one search that finds it, on the first instance; the one that finds nothing, on the other
     expect((await fetch(`${instances[0].url}/search?q=${word}`)).status).toBe(200);
-    const none = await api(instances[1].url, `/api/products/search?q=nothingmatches${Date.now()}`);
-    expect(none.body.popularSearches).toContain(word);
+    expect((await api(instances[1].url, nothing)).body.popularSearches).toContain(word);
+    expect(await (await fetch(`${instances[1].url}/search?q=nothingmatches${Date.now()}x`)).text()).toContain(`href="/search?q=${word}"`);
   });
 
   it("reaches the marketplace once for an item asked of one instance and then of the other", async () => {
