@@ -206,8 +206,9 @@ describe("the front gives what the app renders", () => {
     expect(report.mismatches, `${summary}\n${lines.slice(-40).join("\n")}`).toEqual([]);
     // the run did reach the front: pages and answers given from memory were compared
     expect(report.storedPages, summary).toBeGreaterThan(40);
-    // (on PostgreSQL answers showing view counts are not kept: fewer are)
-    expect(report.keptAnswers, summary).toBeGreaterThan(databaseUrlOf(server.dataDir) ? 2 : 20);
+    // on PostgreSQL only answers without view counts (categories, rates) are kept, which a
+    // run may not ask for: the kept answers are compared in the SQLite run
+    if (!databaseUrlOf(server.dataDir)) expect(report.keptAnswers, summary).toBeGreaterThan(20);
     expect(report.changes, summary).toBeGreaterThan(5);
     // races between an answer and its comparison are rare, never the rule
     expect(report.raced, summary).toBeLessThan(report.compared / 10);
