@@ -198,10 +198,19 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (encoding === "deflate") return false;
   entries.touch(entry);
 
-  const viewed = entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url));
-  if (viewed) countProductView(entry.productId!);
-  const searched = entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null);
-  if (searched) countSearch(entry.searchTerm!);
+  // what the page counts; on PostgreSQL it is written before the page goes, so the next
+  // request, whichever instance takes it, reads it (on SQLite the blog view is written
+  // after, and views and searches gathered in memory)
+  const writes: Array<Promise<unknown>> = [];
+  const writeFirst = viewsWrittenAtOnce();
+  if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) {
+    countProductView(entry.productId);
+    if (writeFirst) writes.push(writeViewsNow());
+  }
+  if (entry.searchTerm !== null && countsAsView(req.headers["user-agent"], null)) {
+    countSearch(entry.searchTerm);
+    if (writeFirst) writes.push(searchCountsWritten());
+  }
   if (entry.blogPostId !== null) {
     const viewer = {
       userAgent: req.headers["user-agent"] ?? null,
@@ -209,9 +218,11 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
       clientIp: context.clientIp(),
       userId: null,
     };
-    countPostViewBy(entry.blogPostId, viewer).catch((error: unknown) =>
-      log.warn(`blog: a view of post #${entry.blogPostId} was not counted: ${String(error)}`),
+    const postId = entry.blogPostId;
+    const counted = countPostViewBy(postId, viewer).catch((error: unknown) =>
+      log.warn(`blog: a view of post #${postId} was not counted: ${String(error)}`),
     );
+    if (writeFirst) writes.push(counted);
   }
   for (const [name, value] of context.securityHeaders(entry.nonce, context.secure)) res.setHeader(name, value);
   let vary: string | undefined;
@@ -225,9 +236,8 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = 200;
-  // on PostgreSQL the view and the search are written before the page goes, so any instance reads them next
-  if ((viewed || searched) && viewsWrittenAtOnce()) {
-    const work = Promise.all([viewed ? writeViewsNow() : null, searched ? searchCountsWritten() : null])
+  if (writes.length) {
+    const work = Promise.all(writes)
       .catch(() => undefined)
       .then(() => res.end(head ? undefined : body));
     context.track?.(work);
