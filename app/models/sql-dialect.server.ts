@@ -50,6 +50,17 @@ export async function serializeOn(db: DB, key: string): Promise<void> {
 }
 
 /**
+ * Runs `work` in a transaction that holds `key` (serializeOn()): a check and the write it
+ * allows, taking turns with every other transaction on the same key.
+ */
+export function inTurn<T>(db: DB, key: string, work: (trx: DB) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await serializeOn(trx, key);
+    return work(trx);
+  });
+}
+
+/**
  * A pattern for PostgreSQL's LIKE finding `term` anywhere, its own % _ and \ taken
  * literally (a backslash is PostgreSQL's default escape; SQLite's LIKE would need ESCAPE).
  */

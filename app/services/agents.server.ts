@@ -7,7 +7,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
-import { serializeOn } from "~/models/sql-dialect.server";
+import { inTurn } from "~/models/sql-dialect.server";
 // registers the decoder of Pandabuy's encrypted links with the link reader
 import "~/lib/pandabuy.server";
 import { contentChanged, contentVersion } from "~/lib/content-version.server";
@@ -199,22 +199,19 @@ export async function moveAgent(id: number, direction: "up" | "down", actor: Act
   assertMay(actor, MANAGE_AGENTS);
   // the list is read and numbered again in one turn (decision 030): two moves made at
   // the same moment both count, neither numbers the list from what the other changed
-  const moved = await getDb()
-    .transaction()
-    .execute(async (trx) => {
-      await serializeOn(trx, "agents-order");
-      const agents = await listAgents(trx);
-      const index = agents.findIndex((agent) => agent.id === id);
-      if (index === -1) throw notFound();
-      const other = direction === "up" ? index - 1 : index + 1;
-      if (other < 0 || other >= agents.length) return false;
-      [agents[index], agents[other]] = [agents[other], agents[index]];
-      await setAgentOrders(
-        trx,
-        agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
-      );
-      return true;
-    });
+  const moved = await inTurn(getDb(), "agents-order", async (trx) => {
+    const agents = await listAgents(trx);
+    const index = agents.findIndex((agent) => agent.id === id);
+    if (index === -1) throw notFound();
+    const other = direction === "up" ? index - 1 : index + 1;
+    if (other < 0 || other >= agents.length) return false;
+    [agents[index], agents[other]] = [agents[other], agents[index]];
+    await setAgentOrders(
+      trx,
+      agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
+    );
+    return true;
+  });
   if (moved) changed();
 }
 

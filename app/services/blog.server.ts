@@ -84,7 +84,7 @@ import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
 import { assertMay, type Requirement } from "./permissions.server";
 import { isUniqueViolation } from "~/lib/db-errors.server";
-import { serializeOn } from "~/models/sql-dialect.server";
+import { inTurn, serializeOn } from "~/models/sql-dialect.server";
 
 export type { BlogCategory, BlogComment, BlogPost, BlogTag, BlogTagWithCount, PostNeighbour, QueuedComment };
 
@@ -576,13 +576,8 @@ export function publishNowTime(current: Pick<BlogPost, "status" | "publishedAt">
 
 async function deletePostByAdminWrite(id: number, _actor: Actor): Promise<BlogPost> {
   const post = await currentPost(id);
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      // its tags no other post uses go with it: in turn with the saves that use tags
-      await serializeOn(trx, "blog-tags");
-      await deletePost(trx, id);
-    });
+  // its tags no other post uses go with it: in turn with the saves that use tags
+  await inTurn(db(), "blog-tags", (trx) => deletePost(trx, id));
   return post;
 }
 
@@ -691,12 +686,7 @@ async function assertParent(trx: DB, parentId: number | null | undefined, selfId
  * submit cannot take one slug twice, nor two crossing moves make a loop.
  */
 function blogCategoryWrite<T>(work: (trx: DB) => Promise<T>): Promise<T> {
-  return db()
-    .transaction()
-    .execute(async (trx) => {
-      await serializeOn(trx, "blog-categories");
-      return work(trx);
-    });
+  return inTurn(db(), "blog-categories", work);
 }
 
 async function createBlogCategoryWrite(body: BlogCategoryBody, _actor: Actor): Promise<BlogCategory> {
@@ -782,19 +772,16 @@ async function addCommentWrite(postId: number, body: CommentBody, actor: Actor):
   }
   const staff = moderatesComments(actor);
   const held = !staff && (settings.commentModeration || countLinks(content) > COMMENT_LINKS_MAX);
-  const id = await db()
-    .transaction()
-    .execute(async (trx) => {
-      // checked and written in one transaction that the author's other comments wait for
-      // (on PostgreSQL a transaction alone would let two quick posts both pass)
-      await serializeOn(trx, `comment-flood:${actor.user.id}`);
-      const last = await lastCommentAt(trx, actor.user.id);
-      if (last) {
-        const wait = COMMENT_FLOOD_SECONDS - Math.floor((Date.now() - Date.parse(last)) / 1000);
-        if (wait > 0) throw new ApiError(429, M.commentFlood(wait), "COMMENT_FLOOD", undefined, { retryAfter: wait });
-      }
-      return insertComment(trx, { postId, parentId, userId: actor.user.id, content, status: held ? "pending" : "approved" });
-    });
+  // checked and written in one transaction that the author's other comments wait for
+  // (on PostgreSQL a transaction alone would let two quick posts both pass)
+  const id = await inTurn(db(), `comment-flood:${actor.user.id}`, async (trx) => {
+    const last = await lastCommentAt(trx, actor.user.id);
+    if (last) {
+      const wait = COMMENT_FLOOD_SECONDS - Math.floor((Date.now() - Date.parse(last)) / 1000);
+      if (wait > 0) throw new ApiError(429, M.commentFlood(wait), "COMMENT_FLOOD", undefined, { retryAfter: wait });
+    }
+    return insertComment(trx, { postId, parentId, userId: actor.user.id, content, status: held ? "pending" : "approved" });
+  });
   return (await findComment(db(), id, actor.user.id))!;
 }
 

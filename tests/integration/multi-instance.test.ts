@@ -50,6 +50,14 @@ async function startInstance(): Promise<TestServer> {
 
 const routeAll = () => proxy.setBackends(instances.map((instance) => instance.url));
 
+/** A product made by the admin through the proxy; its id. */
+async function adminProduct(name: string, price: number): Promise<number> {
+  const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
+  const made = await api(proxy.url, "/api/admin/products", { token: admin.accessToken, body: { name, price } });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return made.body.data.id;
+}
+
 beforeAll(async () => {
   [s3, smtp, proxy, marketplace] = await Promise.all([
     startFakeS3({ buckets: ["shared"] }),
@@ -97,12 +105,7 @@ describe("two instances behind a round-robin proxy", () => {
     }
 
     const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
-    const product = await api(proxy.url, "/api/admin/products", {
-      token: admin.accessToken,
-      body: { name: `Shared hoodie ${Date.now()}`, price: 99 },
-    });
-    expect(product.status, JSON.stringify(product.body)).toBe(201);
-    const productId: number = product.body.data.id;
+    const productId = await adminProduct(`Shared hoodie ${Date.now()}`, 99);
     const added = await api(proxy.url, "/api/users/collections/add", { token: login.accessToken, body: { productId } });
     expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
     for (let i = 0; i < 2; i++) {
@@ -153,13 +156,7 @@ describe("two instances behind a round-robin proxy", () => {
   });
 
   it("counts every product view on whichever instance: each answer shows every view before it, pages kept or not", async () => {
-    const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
-    const made = await api(proxy.url, "/api/admin/products", {
-      token: admin.accessToken,
-      body: { name: `Viewed across ${Date.now()}`, price: 5 },
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const id: number = made.body.data.id;
+    const id = await adminProduct(`Viewed across ${Date.now()}`, 5);
     const count = async (path: string) => (await api(proxy.url, path)).body.data.view_count as number;
     // the proxy alternates: each read is answered by the instance that did not count the view before
     const counts: number[] = [];
@@ -176,10 +173,8 @@ describe("two instances behind a round-robin proxy", () => {
   });
 
   it("shows a search made on one instance among the popular ones on the other at once", async () => {
-    const admin = await apiLogin(proxy.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const word = `zorblat${Date.now().toString(36)}`;
-    const made = await api(proxy.url, "/api/admin/products", { token: admin.accessToken, body: { name: `${word} jacket`, price: 5 } });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await adminProduct(`${word} jacket`, 5);
     // a search that finds nothing, asked of the other instance before (a copy it would keep)
     const nothing = `/api/products/search?q=nothingmatches${Date.now()}`;
     for (let i = 0; i < 2; i++) expect((await api(instances[1].url, nothing)).body.popularSearches).not.toContain(word);
