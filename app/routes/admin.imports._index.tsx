@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AdminList } from "~/components/admin/admin-list";
@@ -80,7 +80,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
         if (!isServiceError(error)) throw error;
         const field =
           error.errors?.[0]?.field === "links" ? "links" : error.status === 413 || error.errors?.[0]?.field === "file" ? "file" : "links";
-        return { error: say(error.message), field, links } satisfies ActionData;
+        // refused whole, nothing imported: a 400 (or the 413 of a file over the limit) with the form as sent
+        return data({ error: say(error.message), field, links } satisfies ActionData, { status: error.status });
       }
     },
     IMPORT_ACCESS,

@@ -16,6 +16,11 @@ export const IMPORT_MESSAGES = {
   tooManyRows: "At most 1,000 rows at once: split the file and import it in parts.",
   tooBig: "The file is over 5 MB: split it and import it in parts.",
   notSheet: "Choose a CSV or XLSX file (a spreadsheet saved or exported as .csv or .xlsx).",
+  /** a file refused by the reader's bounds (docs/decisions/034-bounded-readers.md): broken, encrypted or hostile */
+  unreadable: "This file could not be read as a spreadsheet: save it again as .xlsx or .csv from your spreadsheet app, or paste the links.",
+  sheetTooLarge:
+    "The sheet is too large to read (at most 100,000 filled cells, 32,767 characters a cell, 50 MB unpacked): split it and import it in parts.",
+  notUtf8: 'The CSV file is not UTF-8 text: save it as "CSV UTF-8" from your spreadsheet app.',
   noLink: "No link or item id in this row.",
   duplicate: (position: number) => `The same item as row ${position}.`,
   ambiguous: "A number of 10 to 12 digits may be a Weidian or a 1688 item: use its link instead.",

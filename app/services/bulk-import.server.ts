@@ -9,7 +9,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
 import { findLinks, readLink, readNumber, type LinkReading } from "~/lib/marketplace-links";
-import { isXlsx, readCsv, readXlsx, type SheetRows } from "~/lib/spreadsheet.server";
+import { isXlsx, readCsv, readXlsx, SheetRefused, type SheetRefusal, type SheetRow } from "~/lib/spreadsheet.server";
 import {
   finishImportJobIfDone,
   findImportJob,
@@ -44,32 +44,40 @@ const refuse = (field: string, message: string) => new ApiError(400, message, "V
 
 export type ImportInput = { text?: string | null; file?: { name: string; bytes: Uint8Array; type?: string } | null };
 
-/** The rows of what was sent: a paste (one row a line), or the file's (CSV or XLSX). */
-function rowsOf(input: ImportInput): { source: ImportJob["source"]; fileName: string | null; rows: SheetRows } {
+/** What the reader's refusals say to staff (docs/decisions/034-bounded-readers.md). */
+const REFUSALS: Record<SheetRefusal, string> = {
+  unreadable: M.unreadable,
+  tooManyRows: M.tooManyRows,
+  tooLarge: M.sheetTooLarge,
+  notUtf8: M.notUtf8,
+  notText: M.notSheet,
+};
+
+/**
+ * The rows of what was sent: a paste (one row a line), or the file's (CSV or XLSX), read
+ * within the reader's bounds; a file past them is refused whole with one message.
+ */
+async function rowsOf(input: ImportInput): Promise<{ source: ImportJob["source"]; fileName: string | null; rows: SheetRow[] }> {
   const file = input.file && input.file.bytes.length > 0 ? input.file : null;
   if (file) {
     if (file.bytes.length > IMPORT_LIMITS.fileBytes) throw refuse("file", M.tooBig);
-    if (isXlsx(file.bytes)) {
-      try {
-        return { source: "xlsx", fileName: file.name, rows: readXlsx(file.bytes) };
-      } catch (error) {
-        log.info(`bulk import: ${file.name} is not a readable XLSX file: ${(error as Error).message}`);
-        throw refuse("file", M.notSheet);
-      }
-    }
-    const looksCsv = /\.(csv|txt|tsv)$/i.test(file.name) || /^text\/(csv|plain|tab-separated-values)/i.test(file.type ?? "");
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
-    } catch {
-      throw refuse("file", M.notSheet);
-    }
+    const xlsx = isXlsx(file.bytes);
     // a binary file (an image, a PDF) named .csv is not a sheet
-    if (!looksCsv || text.includes("\u0000")) throw refuse("file", M.notSheet);
-    return { source: "csv", fileName: file.name, rows: readCsv(text) };
+    const looksCsv = /\.(csv|txt|tsv)$/i.test(file.name) || /^text\/(csv|plain|tab-separated-values)/i.test(file.type ?? "");
+    if (!xlsx && !looksCsv) throw refuse("file", M.notSheet);
+    // a header row may come first: one row more than may be imported
+    const options = { maxRows: IMPORT_LIMITS.rows + 1 };
+    try {
+      const rows = xlsx ? await readXlsx(file.bytes, options) : await readCsv(file.bytes, options);
+      return { source: xlsx ? "xlsx" : "csv", fileName: file.name, rows };
+    } catch (error) {
+      if (!(error instanceof SheetRefused)) throw error;
+      log.info(`bulk import: ${file.name} refused (${error.reason}): ${error.message}`);
+      throw refuse("file", REFUSALS[error.reason]);
+    }
   }
   const text = input.text ?? "";
-  return { source: "paste", fileName: null, rows: text.split(/\r?\n/).map((line) => [line]) };
+  return { source: "paste", fileName: null, rows: text.split(/\r?\n/).map((line, index) => ({ position: index + 1, cells: [line] })) };
 }
 
 /** A row's reading: the first of its links (or id cells) that names an item, else the first link's. */
@@ -94,10 +102,10 @@ function readRow(cells: string[], agents: Awaited<ReturnType<typeof agentPattern
  */
 export async function startImport(input: ImportInput, actor: Actor): Promise<number> {
   assertMay(actor, IMPORT_ACCESS);
-  const { source, fileName, rows } = rowsOf(input);
+  const { source, fileName, rows } = await rowsOf(input);
   const agents = await agentPatterns();
   const withContent = rows
-    .map((cells, index) => ({ position: index + 1, cells: cells.map((cell) => cell.trim()).filter(Boolean) }))
+    .map(({ position, cells }) => ({ position, cells: cells.map((cell) => cell.trim()).filter(Boolean) }))
     .filter((row) => row.cells.length > 0);
   // a spreadsheet's header row ("Name, Link, Price") holds no link: not a row to import
   if (source !== "paste" && withContent.length && !readRow(withContent[0].cells, agents)) withContent.shift();

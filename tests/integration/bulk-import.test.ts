@@ -195,28 +195,57 @@ describe("bulk import", () => {
     const before = (await text(await getPage(server.url, "/admin/imports", cookie))).match(
       /Bulk import <span class="admin-badge admin-badge--count">(\d+)/,
     )?.[1];
-    const cases: Array<[Blob, string, string]> = [
-      [new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1])], { type: "image/png" }), "photo.png", "Choose a CSV or XLSX file"],
-      [new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1])], { type: "text/csv" }), "sneaky.csv", "Choose a CSV or XLSX file"],
-      [new Blob(["x".repeat(5 * 1024 * 1024 + 1)], { type: "text/csv" }), "huge.csv", "The file is over 5 MB"],
+    const cases: Array<[Blob, string, number, string]> = [
+      [
+        new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1])], { type: "image/png" }),
+        "photo.png",
+        400,
+        "Choose a CSV or XLSX file",
+      ],
+      [
+        new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1])], { type: "text/csv" }),
+        "sneaky.csv",
+        400,
+        "Choose a CSV or XLSX file",
+      ],
+      [
+        new Blob([new Uint8Array([0x4e, 0x61, 0x6d, 0x65, 0xe9, 0x0a])], { type: "text/csv" }),
+        "latin1.csv",
+        400,
+        "The CSV file is not UTF-8 text",
+      ],
+      [new Blob(["x".repeat(5 * 1024 * 1024 + 1)], { type: "text/csv" }), "huge.csv", 413, "The file is over 5 MB"],
       [
         new Blob([Array.from({ length: 1001 }, (_, i) => `https://weidian.com/item.html?itemID=${7000000000 + i}`).join("\n")], {
           type: "text/csv",
         }),
         "long.csv",
+        400,
+        "At most 1,000 rows at once",
+      ],
+      [
+        new Blob(
+          [new Uint8Array(xlsx(Array.from({ length: 1002 }, (_, i) => [`https://weidian.com/item.html?itemID=${7200000000 + i}`])))],
+          {
+            type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          },
+        ),
+        "long.xlsx",
+        400,
         "At most 1,000 rows at once",
       ],
     ];
-    for (const [blob, name, message] of cases) {
+    for (const [blob, name, status, message] of cases) {
       const form = new FormData();
       form.append("file", blob, name);
       const response = await multipart("/admin/imports", form);
-      expect(response.status, name).toBe(200);
+      expect(response.status, name).toBe(status);
       expect(await text(response), name).toContain(message);
     }
     const tooMany = await postForm(server.url, "/admin/imports", cookie, {
       links: Array.from({ length: 1001 }, (_, i) => `https://weidian.com/item.html?itemID=${7100000000 + i}`).join("\n"),
     });
+    expect(tooMany.status).toBe(400);
     const tooManyPage = await text(tooMany);
     expect(tooManyPage).toContain("At most 1,000 links at once");
     // what was pasted is kept for the fix

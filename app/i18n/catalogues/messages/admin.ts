@@ -190,6 +190,18 @@ export const ADMIN_MESSAGES: MessagePair[] = [
     en: "Choose a CSV or XLSX file (a spreadsheet saved or exported as .csv or .xlsx).",
     "zh-CN": "请选择 CSV 或 XLSX 文件（保存或导出为 .csv 或 .xlsx 的表格）。",
   },
+  {
+    en: "This file could not be read as a spreadsheet: save it again as .xlsx or .csv from your spreadsheet app, or paste the links.",
+    "zh-CN": "无法将此文件读取为表格：请在表格软件中重新另存为 .xlsx 或 .csv，或直接粘贴链接。",
+  },
+  {
+    en: "The sheet is too large to read (at most 100,000 filled cells, 32,767 characters a cell, 50 MB unpacked): split it and import it in parts.",
+    "zh-CN": "表格过大，无法读取（最多 100,000 个非空单元格、每格 32,767 个字符、解压后 50 MB）：请拆分后分批导入。",
+  },
+  {
+    en: 'The CSV file is not UTF-8 text: save it as "CSV UTF-8" from your spreadsheet app.',
+    "zh-CN": "该 CSV 文件不是 UTF-8 文本：请在表格软件中另存为“CSV UTF-8”。",
+  },
   { en: "No link or item id in this row.", "zh-CN": "该行没有链接或商品 ID。" },
   {
     en: "A number of 10 to 12 digits may be a Weidian or a 1688 item: use its link instead.",
