@@ -15,22 +15,17 @@ import { hasRouteLoader, runRouteLoader, type ServerBuild } from "./remix-build"
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
-import {
-  contentVersion,
-  PRODUCT_ID_HEADER,
-  SHARED_ANSWER_HEADER,
-  viewsVersion,
-  type ViewDependency,
-} from "../app/lib/content-version.server";
+import { contentVersion, PRODUCT_ID_HEADER, viewsVersion, type ViewDependency } from "../app/lib/content-version.server";
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
 import { countProductView, unwatchViews, viewsWrittenAtOnce, watchViews, type ViewWatch } from "../app/services/view-counts.server";
-import { isVisitor, negotiateEncoding, type Encoding } from "./front-rules";
+import { keepRuleOf, settleSharing, type KeepRule } from "../app/lib/shared-answers.server";
+import { appRequestUrl, isVisitor, negotiateEncoding, varyWithEncoding, type Encoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
 import { servePageCache } from "./page-cache";
 
 /** Headers between the loaders and the front, never sent. */
-const INTERNAL_HEADERS = new Set(["set-cookie", PRODUCT_ID_HEADER.toLowerCase(), SHARED_ANSWER_HEADER.toLowerCase()]);
+const INTERNAL_HEADERS = new Set(["set-cookie", PRODUCT_ID_HEADER.toLowerCase()]);
 
 /** Answers below this size are sent as they are (compressing costs more than it saves). */
 export const COMPRESS_MIN_BYTES = 4096;
@@ -72,23 +67,23 @@ export function checkFastRoutes(build: ServerBuild): void {
 // ------------------------------------------------------------------ kept answers
 //
 // Loader answers kept in memory and given again without running the loader
-// (docs/decisions/013-fast-lane.md, 022-front-rules.md):
-// - a product (the loader names it in X-Product-Id): the same for everyone;
-// - an answer the loader marks as the same for every visitor (X-Shared-Answer: search and
-//   lists), given only to callers without a session or token.
+// (docs/decisions/013-fast-lane.md, 022-front-rules.md, 035-kept-only-when-the-answer-says-so.md):
+// only an answer that says it may be (`Cache-Control: public, s-maxage=N`), and read
+// nothing of one caller's own; given to everyone, or (`Vary: Cookie, Authorization`) only
+// to callers without a session or token. A product's answer names its product
+// (X-Product-Id): a hit counts its view.
 // Every product in a kept answer shows its view count, which moves with every view: the
 // answer is kept as the text around those counts, and each answer puts in the count each
 // product had when kept plus the views counted since (watchViews() sees every view this
 // process counts, by any path). Kept answers are dropped like stored pages: when the
 // content version, SQLite's data_version or (for lists ordered by views) the views move,
-// and after a minute. The key is the address without `incrementView` (it changes the
-// counting, not the answer).
+// and after the answer's s-maxage (at most a minute). The key is the address the app reads
+// (appRequestUrl) without `incrementView` (it changes the counting, not the answer).
 
 const KEPT_MAX = 5000;
 /** the bodies kept, in bytes: the memory they may take */
 const KEPT_MAX_BYTES = 8 * 1024 * 1024;
 let keptBytes = 0;
-const KEPT_TTL_MS = 60_000;
 const VIEW_COUNT = /"view_count":(\d+)/g;
 
 type CountSite = { id: number; base: number; seen: number; watch: ViewWatch };
@@ -110,6 +105,7 @@ type Kept = Used & {
   dataVersion: number;
   views: Array<[ViewDependency, number]>;
   storedAt: number;
+  ttlMs: number;
 };
 
 const kept = new KeptMap<Kept>();
@@ -121,18 +117,19 @@ function dropKept(key: string) {
   for (const site of entry.counts) unwatchViews(site.id);
 }
 
-function keptKey(url: string): string {
-  const query = url.indexOf("?");
-  if (query === -1 || !url.includes("incrementView", query)) return url;
-  const params = new URLSearchParams(url.slice(query + 1));
-  params.delete("incrementView");
-  const rest = params.toString();
-  return rest ? `${url.slice(0, query)}?${rest}` : url.slice(0, query);
-}
-
-function incrementViewParam(url: string): string | null {
-  const query = url.indexOf("?");
-  return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get("incrementView");
+/**
+ * The key of an answer: the address the app reads without its `incrementView` parameters
+ * (each pair of the query is dropped when the app reads its name as incrementView; the
+ * others stay as sent, so the key is never an address the app would read otherwise).
+ */
+function keptKey(url: URL): string {
+  if (!url.searchParams.has("incrementView")) return url.href;
+  const rest = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => !new URLSearchParams(pair).has("incrementView"))
+    .join("&");
+  return `${url.origin}${url.pathname}${rest ? `?${rest}` : ""}`;
 }
 
 function freshKept(key: string, req: IncomingMessage): Kept | null {
@@ -142,7 +139,7 @@ function freshKept(key: string, req: IncomingMessage): Kept | null {
     entry.contentVersion !== contentVersion() ||
     entry.dataVersion !== dataVersion() ||
     !entry.views.every(([kind, version]) => viewsVersion(kind) === version) ||
-    Date.now() - entry.storedAt >= KEPT_TTL_MS
+    Date.now() - entry.storedAt >= entry.ttlMs
   ) {
     dropKept(key);
     return null;
@@ -187,9 +184,9 @@ function keep(
   key: string,
   versions: Versions,
   answer: { status: number; headers: Array<[string, string]>; body: Buffer },
-  kind: "product" | "visitors",
+  rule: KeepRule,
+  productId: number | null,
 ) {
-  if (requestScope.getStore()?.notKept) return;
   const text = answer.body.toString("utf8");
   const sites = viewCountSites(text);
   if (!sites) return;
@@ -214,18 +211,19 @@ function keep(
   while (kept.size && (kept.size >= KEPT_MAX || keptBytes + size > KEPT_MAX_BYTES)) dropKept(kept.oldest()!);
   kept.set(key, {
     used: 0,
-    productId: kind === "product" ? (sites.products[0]?.id ?? null) : null,
+    productId,
     status: answer.status,
     headers: answer.headers,
     pieces,
     counts,
     last: null,
     size,
-    forVisitorsOnly: kind === "visitors",
+    forVisitorsOnly: rule.visitorsOnly,
     contentVersion: versions.contentVersion,
     dataVersion: versions.dataVersion,
     views,
     storedAt: Date.now(),
+    ttlMs: rule.ttlMs,
   });
   keptBytes += size;
 }
@@ -269,17 +267,6 @@ function isSecure(req: IncomingMessage, trustProxy: number): boolean {
       .split(",")[0]
       .trim() === "https"
   );
-}
-
-function requestUrl(req: IncomingMessage, trustProxy: number): string {
-  const forwardedHost =
-    trustProxy > 0
-      ? String(req.headers["x-forwarded-host"] ?? "")
-          .split(",")[0]
-          .trim()
-      : "";
-  const host = forwardedHost || req.headers.host || "localhost";
-  return `${isSecure(req, trustProxy) ? "https" : "http"}://${host}${req.url ?? "/"}`;
 }
 
 function fetchHeaders(incoming: IncomingMessage["headers"]): Headers {
@@ -365,9 +352,13 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     coded?: (encoding: Encoding) => Buffer,
   ) {
     for (const [name, value] of options.securityHeaders(null, isSecure(req, trustProxy))) res.setHeader(name, value);
-    for (const [name, value] of headers) res.setHeader(name, value);
+    let vary: string | undefined;
+    for (const [name, value] of headers) {
+      if (name.toLowerCase() === "vary") vary = value;
+      else res.setHeader(name, value);
+    }
     if (cookies.length) res.setHeader("Set-Cookie", cookies);
-    res.setHeader("Vary", "Accept-Encoding");
+    res.setHeader("Vary", varyWithEncoding(vary));
     const encoding = body.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(req.headers["accept-encoding"]) : "identity";
     if (encoding !== "identity") {
       body = coded ? coded(encoding) : encode(body, encoding);
@@ -378,10 +369,10 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     res.end(body);
   }
 
-  function answerFromKept(req: IncomingMessage, res: ServerResponse, entry: Kept) {
+  function answerFromKept(req: IncomingMessage, res: ServerResponse, entry: Kept, url: URL) {
     res.setHeader("X-Answer-Cache", "hit");
     // a product's own answer counts its view (a list counts none)
-    if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? "")))
+    if (entry.productId !== null && countsAsView(req.headers["user-agent"], url.searchParams.get("incrementView")))
       countProductView(entry.productId);
     const counts = entry.counts.map((site) => site.base + (site.watch.count - site.seen));
     const signature = counts.join(",");
@@ -411,6 +402,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
   async function answerFromLoader(
     req: IncomingMessage,
     res: ServerResponse,
+    url: URL,
     route: FastRoute,
     params: Record<string, string>,
     keepAs: string,
@@ -420,37 +412,38 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
       dataVersion: dataVersion(),
       productViews: viewsVersion("product-views"),
     };
-    const request = new Request(requestUrl(req, trustProxy), { method: "GET", headers: fetchHeaders(req.headers) });
+    const request = new Request(url.href, { method: "GET", headers: fetchHeaders(req.headers) });
     const context = { clientIp: clientAddress(req, trustProxy), cspNonce: "" };
     const response = await runRouteLoader(options.getBuild(), route.routeId, { request, params, context });
     const body = Buffer.from(await response.arrayBuffer());
-    const productId = response.headers.get(PRODUCT_ID_HEADER);
-    const shared = response.headers.get(SHARED_ANSWER_HEADER) === "visitors";
+    const named = response.headers.get(PRODUCT_ID_HEADER);
+    const productId = named && /^\d+$/.test(named) ? Number(named) : null;
+    const answerHeaders = new Headers(response.headers);
+    // an answer that read one caller's own state says so, kept or not
+    const shareable = settleSharing(answerHeaders);
+    const rule = keepRuleOf((name) => answerHeaders.get(name));
     const headers: Array<[string, string]> = [];
-    response.headers.forEach((value, name) => {
+    answerHeaders.forEach((value, name) => {
       if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
     });
     const cookies = response.headers.getSetCookie();
     // kept only when no view was counted while the loader ran but its own: a count read
     // before another request's view and watched only after it would stay one short
-    const ownViews = productId && countsAsView(req.headers["user-agent"], incrementViewParam(req.url ?? "")) ? 1 : 0;
+    const ownViews = productId !== null && countsAsView(req.headers["user-agent"], url.searchParams.get("incrementView")) ? 1 : 0;
     const undisturbed = viewsVersion("product-views") - versions.productViews === ownViews;
-    if (response.status === 200 && !cookies.length && undisturbed) {
-      if (productId && /^\d+$/.test(productId)) keep(keepAs, versions, { status: 200, headers, body }, "product");
-      else if (shared && isVisitor(req.headers)) keep(keepAs, versions, { status: 200, headers, body }, "visitors");
-    }
+    // an answer for visitors only is kept from a visitor's request (what it read of the caller is nobody's)
+    if (response.status === 200 && !cookies.length && undisturbed && shareable && rule && (!rule.visitorsOnly || isVisitor(req.headers)))
+      keep(keepAs, versions, { status: 200, headers, body }, rule, productId);
     send(req, res, response.status, headers, body, cookies);
   }
 
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
-    const url = req.url ?? "/";
-    const query = url.indexOf("?");
-    const pathname = query === -1 ? url : url.slice(0, query);
-
+    const raw = req.url ?? "/";
     const started = process.hrtime.bigint();
-    if (!pathname.startsWith("/api/")) {
+    if (!raw.startsWith("/api/")) {
       const page = {
+        trustProxy,
         secure: isSecure(req, trustProxy),
         clientIp: () => clientAddress(req, trustProxy),
         securityHeaders: options.securityHeaders,
@@ -461,21 +454,24 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
       return true;
     }
     if (req.method !== "GET") return false;
-    const match = matchFastRoute(pathname);
+    // the address the app would read: its path picks the route, its query is the loader's
+    const url = appRequestUrl(req, trustProxy);
+    if (!url) return false;
+    const match = matchFastRoute(url.pathname);
     if (!match) return false;
     const scope = newRequestScope("GET");
     logWhenSent(req, res, started, scope);
     const keepAs = keptKey(url);
     const entry = freshKept(keepAs, req);
     if (entry) {
-      answerFromKept(req, res, entry);
+      answerFromKept(req, res, entry, url);
       return true;
     }
     requestScope.run(scope, () => {
-      const work = answerFromLoader(req, res, match.route, match.params, keepAs);
+      const work = answerFromLoader(req, res, url, match.route, match.params, keepAs);
       options.track?.(work);
       work.catch((error: unknown) => {
-        log.error(`GET ${url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        log.error(`GET ${raw} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (res.headersSent) {
           res.destroy();
           return;

@@ -8,7 +8,11 @@
  * is compared with what the app renders for the same request on the server's reference
  * port (REFERENCE_PORT: express and Remix, never the front): status, every header but the
  * connection's own, and the body byte for byte once decoded, the CSP nonce masked. Every
- * body is also checked to be well-formed UTF-8 without NUL bytes.
+ * body is also checked to be well-formed UTF-8 without NUL bytes. Request lines as
+ * attackers write them (a raw `#`, `;`, `%23`, `%00`, repeated and empty parameters, a
+ * Host with a path in it), each followed now and then by the plain line it might be
+ * kept for; pasted short links from visitors who have used up their marketplace fetches
+ * (`limitedAddress`) and from others, while the marketplace does not answer.
  *
  * Used by tests/integration/front-differential.test.ts (a short run in `npm test`) and by
  * `npm run bench -- --differential [steps]` (a long one).
@@ -16,6 +20,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { countsAsView } from "../app/lib/crawlers";
+import { PASTE_MESSAGES } from "../app/schemas/marketplace-rules";
 
 export type DifferentialOptions = {
   /** the server's main port and its reference port, on 127.0.0.1 */
@@ -28,6 +33,11 @@ export type DifferentialOptions = {
   adminCookie: string;
   /** a regular user's bearer token (likes) */
   userToken?: string;
+  /**
+   * An address (sent as X-Forwarded-For: the server trusts one proxy) whose marketplace
+   * fetches are used up before the run; without it, no request claims an address.
+   */
+  limitedAddress?: string;
   log?: (line: string) => void;
 };
 
@@ -47,7 +57,13 @@ export type DifferentialReport = {
 };
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; raw: Buffer; body: Buffer };
-type Req = { method: "GET" | "HEAD"; path: string; headers: Record<string, string> };
+type Req = {
+  method: "GET" | "HEAD";
+  path: string;
+  headers: Record<string, string>;
+  /** a request line sent right after with the same headers: the one an odd line above may have been kept for */
+  followUp?: string;
+};
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
 function generator(seed: number) {
@@ -321,7 +337,13 @@ function typo(word: string): string {
   return chars.join("");
 }
 
-function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, adminCookie: string, adminToken: string): Req {
+function randomRequest(
+  rng: ReturnType<typeof generator>,
+  catalogue: Catalogue,
+  adminCookie: string,
+  adminToken: string,
+  limitedAddress: string | undefined,
+): Req {
   const product = () => rng.pick(catalogue.productPaths);
   const word = () => encodeURIComponent(rng.pick(catalogue.words));
   const page: Array<() => string> = [
@@ -342,6 +364,16 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
     () => `/search?platform=${rng.pick(["weidian", "tmall"])}&sort=${rng.pick(["qc", "newest", "relevance"])}`,
     () => "/search",
     () => `/search?q=a%00b`,
+    // request lines as attackers write them: the app reads a raw "#" as the end of the address
+    () => `/search?q=${word()}#&q=${word()}`,
+    () => `/search?q=${word()};q=${word()}`,
+    () => `/search?q=${word()}%23x&sort=newest`,
+    () => `/search?q=%00${word()}&q=${word()}`,
+    () => `/search?q=&q=${word()}&&per=12&`,
+    () => `/search?q=${word()}&page=2&page=1`,
+    () => `${product()}#reviews`,
+    () => `/category/${rng.pick(catalogue.categoryIds)}?sort=price_asc#&sort=price_desc`,
+    () => `/product/../search?q=${word()}`,
     () => `/category/${rng.pick(catalogue.categoryIds)}`,
     () => `/category/${rng.pick(catalogue.categoryIds)}?sort=${rng.pick(["popular", "newest", "price_desc", "qc"])}`,
     () => `/category/${rng.pick(catalogue.categoryIds)}?platform=${rng.pick(["weidian", "taobao"])}&min=${rng.pick(["5", "50"])}&qc=1`,
@@ -375,8 +407,32 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
     () => `/api/products/search?q=${encodeURIComponent(typo(rng.pick(catalogue.words)))}`,
     () => "/api/categories",
     () => "/api/exchange-rates",
+    () => `/api/products/${rng.pick(catalogue.productIds)}#x`,
+    () => `/api/products/search?q=${word()}%23&limit=3`,
+    () => `/api/products?limit=3;page=2`,
+    () => `/api/products?page=&limit=&limit=5`,
   ];
-  const path = rng.chance(0.7) ? rng.pick(page)() : rng.pick(apiPaths)();
+  // a line whose query the app reads only up to the "#", then the line it might be kept for
+  const poisoned: Array<() => { path: string; followUp: string }> = [
+    () => {
+      const rest = `q=${word()}&limit=3`;
+      return { path: `/api/products?incrementView=1#&${rest}`, followUp: `/api/products?${rest}` };
+    },
+    () => {
+      const rest = `q=${word()}&sortBy=${rng.pick(["price_asc", "price_desc", "newest"])}`;
+      return { path: `/api/products/search?incrementView=1#&${rest}`, followUp: `/api/products/search?${rest}` };
+    },
+    () => {
+      const rest = `q=${word()}&sort=price_desc`;
+      return { path: `/search?incrementView=1#&${rest}`, followUp: `/search?${rest}` };
+    },
+  ];
+  let path: string;
+  let followUp: string | undefined;
+  const kind = rng.next();
+  if (kind < 0.06) ({ path, followUp } = rng.pick(poisoned)());
+  else if (kind < 0.1) path = `/search?q=${encodeURIComponent(`https://m.tb.cn/h.${rng.pick(SHORT_CODES)}`)}`;
+  else path = rng.chance(0.7) ? rng.pick(page)() : rng.pick(apiPaths)();
   const headers: Record<string, string> = { "User-Agent": rng.pick(AGENTS) };
   const encoding = rng.pick(ENCODINGS);
   if (encoding) headers["Accept-Encoding"] = encoding;
@@ -390,7 +446,9 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
   if (path.startsWith("/api/") && rng.chance(0.06)) headers.Authorization = `Bearer ${adminToken}`;
   if (rng.chance(0.1)) headers["X-Forwarded-Proto"] = "https";
   if (rng.chance(0.1)) headers["X-Forwarded-For"] = `203.0.113.${rng.int(200)}`;
-  if (rng.chance(0.05)) headers.Host = rng.pick(["shop.example", "127.0.0.1", "localhost:80"]);
+  // a pasted short link, by a visitor who has used up their marketplace fetches or by another
+  if (limitedAddress && path.includes("m.tb.cn") && rng.chance(0.5)) headers["X-Forwarded-For"] = limitedAddress;
+  if (rng.chance(0.05)) headers.Host = rng.pick(["shop.example", "127.0.0.1", "localhost:80", "shop.example/search?q=x", "[::1]:80"]);
   if (rng.chance(0.05)) headers["If-None-Match"] = '"abc"';
   if (rng.chance(0.05)) headers["If-Modified-Since"] = new Date(Date.now() - 3600_000).toUTCString();
   if (rng.chance(0.05)) headers.Range = "bytes=0-99";
@@ -406,8 +464,11 @@ function randomRequest(rng: ReturnType<typeof generator>, catalogue: Catalogue, 
       "de;q=0.9,en;q=0.9",
     ]);
   if (rng.chance(0.05)) headers.Accept = "application/json";
-  return { method: rng.chance(0.2) ? "HEAD" : "GET", path, headers };
+  return { method: rng.chance(0.2) ? "HEAD" : "GET", path, headers, followUp };
 }
+
+/** Short links a shopper pastes (the marketplace never answers them in a run). */
+const SHORT_CODES = ["5Ds9aXy", "8xQ2pLm", "2kT7vRz"];
 
 const LONG_CHINESE =
   "这款加绒连帽卫衣采用重磅棉质面料，手感厚实柔软，版型宽松，适合秋冬季节日常穿着。帽檐双层设计，抽绳可调节，袖口和下摆为罗纹收口，保暖防风。" +
@@ -501,14 +562,33 @@ async function changeContent(
 
 const fromFront = (answer: Answer) => answer.headers["x-page-cache"] === "hit" || answer.headers["x-answer-cache"] === "hit";
 
-const isProductRead = (request: Req) =>
-  request.method === "GET" &&
-  /^\/api\/products\/(\d+|platform\/[^/?]+)(\?|$)/.test(request.path) &&
-  countsAsView(request.headers["User-Agent"], new URLSearchParams(request.path.split("?")[1] ?? "").get("incrementView"));
+/** A product's own answer, which counts a view (read as the app reads the line: up to a raw "#"). */
+function isProductRead(request: Req): boolean {
+  const url = new URL(`http://differential${request.path}`);
+  return (
+    request.method === "GET" &&
+    /^\/api\/products\/(\d+|platform\/[^/]+)$/.test(url.pathname) &&
+    countsAsView(request.headers["User-Agent"], url.searchParams.get("incrementView"))
+  );
+}
+
+/** Pastes short links from `address` until the search page says its marketplace fetches are used up. */
+async function useUpFetches(port: number, address: string): Promise<void> {
+  for (let n = 0; n < 500; n++) {
+    const answer = await send(port, {
+      method: "GET",
+      path: `/search?q=${encodeURIComponent(`https://m.tb.cn/h.${SHORT_CODES[n % SHORT_CODES.length]}`)}`,
+      headers: { "X-Forwarded-For": address, "Accept-Language": "en" },
+    });
+    if (answer.body.toString("utf8").includes(PASTE_MESSAGES.tooMany)) return;
+  }
+  throw new Error(`${address}: the marketplace limit was never reached`);
+}
 
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialReport> {
   const rng = generator(options.seed);
   const catalogue = await readCatalogue(options.port, options.adminToken);
+  if (options.limitedAddress) await useUpFetches(options.port, options.limitedAddress);
   const report: DifferentialReport = {
     seed: options.seed,
     requests: 0,
@@ -530,33 +610,36 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       options.log?.(`step ${step}: changed ${what}`);
       continue;
     }
-    const request = randomRequest(rng, catalogue, options.adminCookie, options.adminToken);
-    // the same request a few times: the first is rendered (and maybe stored), the next may come from memory
+    const request = randomRequest(rng, catalogue, options.adminCookie, options.adminToken, options.limitedAddress);
+    // the same request a few times: the first is rendered (and maybe stored), the next may
+    // come from memory; then the line an odd one might have been kept for
     const repeats = 1 + rng.int(3);
-    for (let n = 0; n < repeats; n++) {
-      const front = await send(options.port, request);
+    const lines = Array.from({ length: repeats }, () => request);
+    if (request.followUp) lines.push({ ...request, path: request.followUp, followUp: undefined }, { ...request, path: request.followUp });
+    for (const line of lines) {
+      const front = await send(options.port, line);
       report.requests += 1;
       const broken = brokenText(front);
-      if (broken) fail(step, request, broken);
+      if (broken) fail(step, line, broken);
       if (!fromFront(front)) continue;
       if (front.headers["x-page-cache"]) report.storedPages += 1;
       else report.keptAnswers += 1;
-      const app = await send(options.referencePort, request);
+      const app = await send(options.referencePort, line);
       const brokenApp = brokenText(app);
-      if (brokenApp) fail(step, request, `app: ${brokenApp}`);
+      if (brokenApp) fail(step, line, `app: ${brokenApp}`);
       report.compared += 1;
-      const reason = compare(front, app, request, isProductRead(request));
+      const reason = compare(front, app, line, isProductRead(line));
       if (!reason) continue;
       // a change between the two (a view written, a rate fetched) may have raced them: a
       // wrong copy is still there when asked again, a raced one is gone
-      const again = await send(options.port, request);
+      const again = await send(options.port, line);
       if (!fromFront(again)) {
         report.raced += 1;
         continue;
       }
-      const appAgain = await send(options.referencePort, request);
-      const second = compare(again, appAgain, request, isProductRead(request));
-      if (second) fail(step, request, second);
+      const appAgain = await send(options.referencePort, line);
+      const second = compare(again, appAgain, line, isProductRead(line));
+      if (second) fail(step, line, second);
       else report.raced += 1;
     }
   }

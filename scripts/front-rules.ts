@@ -7,6 +7,7 @@
  * - the visitor's choices a page depends on (display currency, preferred agent, language);
  * - the encoding of the answer, negotiated as the express path's `compression` does.
  */
+import type { IncomingMessage } from "node:http";
 import Negotiator from "negotiator";
 import { preferredAgentOfCookieHeader } from "../app/lib/agent-preference.server";
 import { currencyOfCookieHeader } from "../app/lib/currency.server";
@@ -38,6 +39,13 @@ export function choicesKey(pathname: string, cookie: string | undefined, acceptL
 
 export type Encoding = "br" | "gzip" | "deflate" | "identity";
 
+/** `Vary` with Accept-Encoding added, as the `vary` package (inside compression) does. */
+export function varyWithEncoding(existing: string | undefined): string {
+  if (!existing) return "Accept-Encoding";
+  if (existing.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(existing)) return existing;
+  return `${existing}, Accept-Encoding`;
+}
+
 // the lists of compression 1.8 (node has brotli): offered, and preferred when the client
 // weighs several alike
 const SUPPORTED: Encoding[] = ["br", "gzip", "deflate", "identity"];
@@ -59,4 +67,62 @@ export function negotiateEncoding(acceptEncoding: string | undefined): Encoding 
   if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
   negotiated.set(acceptEncoding, encoding);
   return encoding;
+}
+
+/**
+ * A request line's path with its broken percent-encodings escaped (`/%E0%A4%A` →
+ * `/%25E0%25A4%25A`): express and Remix's router would fail or warn on every such request,
+ * and the site answers it like any unknown address instead. The query is left as sent.
+ */
+export function repairedTarget(target: string): string {
+  const query = target.indexOf("?");
+  const pathname = query === -1 ? target : target.slice(0, query);
+  try {
+    decodeURIComponent(pathname);
+    return target;
+  } catch {
+    return pathname.replace(/%/g, "%25") + (query === -1 ? "" : target.slice(query));
+  }
+}
+
+/** The first value of a header that may come as a list ("a, b" → "a"), as express reads X-Forwarded-*. */
+function firstValue(value: string | string[] | undefined): string {
+  const text = Array.isArray(value) ? value[0] : (value ?? "");
+  const comma = text.indexOf(",");
+  return (comma === -1 ? text : text.slice(0, comma)).trim();
+}
+
+/**
+ * The address the app sees for a request: the URL of the Fetch Request its loaders read.
+ * Made as @remix-run/express makes it, from express's `req.protocol` and `req.hostname`
+ * with `trust proxy` set to TRUST_PROXY's hop count, after the path's repair. The one parse
+ * of a request's address: the express path builds its Request from it
+ * (scripts/serve.ts), the front its keys and its own Requests (fast-lane.ts, page-cache.ts),
+ * so that a kept answer is only ever given to a request the app reads as the same address
+ * (a raw `#`, a Host header with a path in it, dot segments: the URL's parse decides for
+ * both). Null when it is no address at all, or its host is not a host (the app then
+ * answers it with a 400).
+ */
+export function appRequestUrl(req: IncomingMessage, trustProxy: number): URL | null {
+  const trusted = trustProxy > 0;
+  const encrypted = Boolean((req.socket as { encrypted?: boolean } | undefined)?.encrypted);
+  const protocol = encrypted ? "https" : trusted ? firstValue(req.headers["x-forwarded-proto"]) || "http" : "http";
+  const forwardedHost = firstValue(req.headers["x-forwarded-host"]);
+  // an HTTP/1.0 request may come without a Host header
+  const host = (trusted && forwardedHost) || String(req.headers.host ?? "") || "localhost";
+  // req.hostname: the host without its port (an IPv6 literal keeps its brackets)
+  const portAt = host.indexOf(":", host.startsWith("[") ? host.indexOf("]") + 1 : 0);
+  const hostname = portAt === -1 ? host : host.slice(0, portAt);
+  // a host name, an IPv4 or a bracketed IPv6 address; "shop.example/search?q=" is not one
+  // (express would put its path and query into the URL the app reads)
+  if (!/^(?:[\w.-]+|\[[\da-f:.]+\])$/i.test(hostname)) return null;
+  // @remix-run/express: the port of X-Forwarded-Host (trusted or not), else of Host
+  const port = [String(req.headers["x-forwarded-host"] ?? "").split(":")[1], String(req.headers.host ?? "").split(":")[1]]
+    .map((value) => Number.parseInt(value ?? "", 10))
+    .find(Number.isSafeInteger);
+  try {
+    return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${repairedTarget(req.url ?? "/")}`);
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Rendered pages kept for visitors without a session (docs/decisions/012-page-cache.md,
- * and 022-front-rules.md for what may be kept, for whom and under which key).
+ * 022-front-rules.md for for whom and under which key, and 034 for what: only a page that
+ * says so, `Cache-Control: public, s-maxage=N`, and read nothing of one visitor's own).
  *
  * A storefront page is the same for every visitor without a session who asks for the same
  * address with the same display currency, preferred agent and language, until what it shows changes.
@@ -21,7 +22,6 @@ import {
   contentVersion,
   PRODUCT_ID_HEADER,
   SEARCH_TERM_HEADER,
-  SHARED_ANSWER_HEADER,
   viewsVersion,
   type ViewDependency,
 } from "../app/lib/content-version.server";
@@ -32,7 +32,8 @@ import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView, viewsWrittenAtOnce, writeViewsNow } from "../app/services/view-counts.server";
 import { countSearch, searchCountsWritten } from "../app/services/search.server";
 import { log } from "../app/lib/log.server";
-import { choicesKey, mayCarrySession, negotiateEncoding } from "./front-rules";
+import { keepRuleOf, settleSharing } from "../app/lib/shared-answers.server";
+import { appRequestUrl, choicesKey, mayCarrySession, negotiateEncoding, varyWithEncoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
 
 const MAX_ENTRIES = 2000;
@@ -40,18 +41,12 @@ const MAX_ENTRIES = 2000;
 const MAX_BYTES = 16 * 1024 * 1024;
 let storedBytes = 0;
 const MAX_BYTES_PER_PAGE = 512 * 1024;
-const TTL_MS = 60_000;
 
-/** The storefront pages a visitor sees alike (never accounts, admin, API or assets). */
-const CACHEABLE = /^\/(search|category\/[^/]+|product\/[^/]+|(weidian|taobao|tmall|1688)\/[^/]+)?$/;
-/**
- * The public blog pages (decision 017): the list, categories, tags and posts; never the
- * feeds (they answer conditional requests with 304 themselves).
- */
-const BLOG_PAGE = /^\/blog(\/(category|tag)\/[^/]+|\/(?!feed\.xml$|atom\.xml$)[^/]+)?$/;
+/** Paths that are never pages (assets, uploads, the API): not looked up. */
+const NEVER_PAGES = /^\/(?:build|uploads|api)(?:\/|$)/;
 
 /** Headers between the loaders and the server, never sent. */
-const INTERNAL_HEADERS = [PRODUCT_ID_HEADER, BLOG_POST_ID_HEADER, SEARCH_TERM_HEADER, SHARED_ANSWER_HEADER];
+const INTERNAL_HEADERS = [PRODUCT_ID_HEADER, BLOG_POST_ID_HEADER, SEARCH_TERM_HEADER];
 
 type Versions = {
   contentVersion: number;
@@ -78,6 +73,8 @@ type Entry = Used &
     /** the search a results page shows: counted for the popular searches at each hit */
     searchTerm: string | null;
     storedAt: number;
+    /** how long it may be given: the page's own s-maxage, at most a minute */
+    ttlMs: number;
   };
 
 /** What the Remix handler needs to store its answer to a request that may be kept. */
@@ -93,30 +90,33 @@ function drop(key: string) {
 }
 
 /**
- * The cache key of a request: its raw URL as sent and the choices the app reads from its
- * cookies; null when its answer may differ per visitor (a session or a flash message) or is
- * not a storefront page.
+ * The key of a request: the address the app reads (`appRequestUrl`: the same parse as the
+ * app's, so a raw `#`, a dot segment or an odd Host lead where they lead the app) and the
+ * choices the app reads from its cookies and Accept-Language; null when its answer may
+ * differ per visitor (a session or a flash message) or it is not a page.
  */
-export function pageCacheKey(method: string | undefined, url: string, headers: IncomingMessage["headers"]): string | null {
-  if (method !== "GET" && method !== "HEAD") return null;
-  const query = url.indexOf("?");
-  const pathname = query === -1 ? url : url.slice(0, query);
-  if (!CACHEABLE.test(pathname) && !BLOG_PAGE.test(pathname)) return null;
-  if (mayCarrySession(headers.cookie)) return null;
-  // Remix data requests and anything asking for JSON
-  if (query !== -1 && /[?&](_data|_routes)(=|&|$)/.test(url.slice(query))) return null;
-  return `${url}\n${choicesKey(pathname, headers.cookie, headers["accept-language"])}`;
+function pageKey(req: IncomingMessage, trustProxy: number): { key: string; pathname: string; url: URL } | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  if (mayCarrySession(req.headers.cookie)) return null;
+  const url = appRequestUrl(req, trustProxy);
+  if (!url || NEVER_PAGES.test(url.pathname)) return null;
+  return {
+    key: `${url.href}\n${choicesKey(url.pathname, req.headers.cookie, req.headers["accept-language"])}`,
+    pathname: url.pathname,
+    url,
+  };
 }
 
 /**
  * Notes a request whose answer may be stored, with the versions read before it renders.
  * Only GET: a HEAD answer has no body to keep (a HEAD is served from a GET's copy).
  */
-export function notePageCache(method: string | undefined, url: string, headers: IncomingMessage["headers"]): PageCacheNote | null {
-  if (method !== "GET") return null;
-  const key = pageCacheKey(method, url, headers);
-  if (!key) return null;
-  const blog = url.startsWith("/blog");
+export function notePageCache(req: IncomingMessage, trustProxy: number): PageCacheNote | null {
+  if (req.method !== "GET") return null;
+  const page = pageKey(req, trustProxy);
+  if (!page) return null;
+  const { key } = page;
+  const blog = page.pathname === "/blog" || page.pathname.startsWith("/blog/");
   return {
     key,
     versions: {
@@ -139,20 +139,8 @@ function fresh(entry: Entry, now: number): boolean {
     entry.dataVersion === dataVersion() &&
     (entry.blogVersion === null || entry.blogVersion === blogVersion()) &&
     entry.views.every(([kind, version]) => viewsVersion(kind) === version) &&
-    now - entry.storedAt < TTL_MS
+    now - entry.storedAt < entry.ttlMs
   );
-}
-
-function incrementViewParam(url: string): string | null {
-  const query = url.indexOf("?");
-  return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get("incrementView");
-}
-
-/** `Vary` with Accept-Encoding added, as the `vary` package (inside compression) does. */
-function varyWithEncoding(existing: string | undefined): string {
-  if (!existing) return "Accept-Encoding";
-  if (existing.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(existing)) return existing;
-  return `${existing}, Accept-Encoding`;
 }
 
 function compressed(entry: Entry, encoding: "br" | "gzip"): Buffer {
@@ -168,6 +156,8 @@ function compressed(entry: Entry, encoding: "br" | "gzip"): Buffer {
 }
 
 export type PageRequestContext = {
+  /** TRUST_PROXY's hop count: how the app reads the request's address */
+  trustProxy: number;
   /** the request came over https (directly or, with TRUST_PROXY, through the proxy) */
   secure: boolean;
   clientIp: () => string;
@@ -183,9 +173,9 @@ export type PageRequestContext = {
  * path answers those.
  */
 export function servePageCache(req: IncomingMessage, res: ServerResponse, context: PageRequestContext): boolean {
-  const url = req.url ?? "/";
-  const key = pageCacheKey(req.method, url, req.headers);
-  if (!key) return false;
+  const page = pageKey(req, context.trustProxy);
+  if (!page) return false;
+  const { key } = page;
   const entry = entries.peek(key);
   if (!entry) return false;
   if (!fresh(entry, Date.now())) {
@@ -203,7 +193,8 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   // after, and views and searches gathered in memory)
   const writes: Array<Promise<unknown>> = [];
   const writeFirst = viewsWrittenAtOnce();
-  if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementViewParam(url))) {
+  const incrementView = page.url.searchParams.get("incrementView");
+  if (entry.productId !== null && countsAsView(req.headers["user-agent"], incrementView)) {
     countProductView(entry.productId);
     if (writeFirst) writes.push(writeViewsNow());
   }
@@ -214,7 +205,7 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
   if (entry.blogPostId !== null) {
     const viewer = {
       userAgent: req.headers["user-agent"] ?? null,
-      incrementView: incrementViewParam(url),
+      incrementView,
       clientIp: context.clientIp(),
       userId: null,
     };
@@ -246,9 +237,13 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
 }
 
 /**
- * Called by the Remix handler with its answer to a request notePageCache() noted. Stores
- * a successful HTML page that sets no cookie; always answers the Response to send (the
- * body may have been read). `nonce` is the CSP nonce the page was rendered with.
+ * Called by the Remix handler with every answer it makes (`note` null when the request may
+ * not be given a stored page). Stores a successful HTML page that says it may be kept
+ * (keepRuleOf: `Cache-Control: public, s-maxage=N`, a Vary the key covers), sets no cookie
+ * and read nothing of one visitor's own; an answer that did read such a thing says so
+ * (settleSharing: `private, no-store`), stored or not, for every cache after this one.
+ * Always answers the Response to send (the body may have been read). `nonce` is the CSP
+ * nonce the page was rendered with.
  */
 export async function storePageCache(
   note: PageCacheNote | null,
@@ -260,22 +255,25 @@ export async function storePageCache(
   const searchTerm = response.headers.get(SEARCH_TERM_HEADER);
   const headers = new Headers(response.headers);
   for (const name of INTERNAL_HEADERS) headers.delete(name);
+  const shareable = settleSharing(headers);
+  const rule = keepRuleOf((name) => headers.get(name));
   const cacheable =
     note &&
+    rule &&
+    shareable &&
     nonce &&
     response.status === 200 &&
     (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
     !response.headers.has("Set-Cookie") &&
     !response.headers.has("Content-Encoding") &&
-    !/no-store|private|no-transform/.test(response.headers.get("Cache-Control") ?? "");
-  if (!cacheable || !note)
+    !/no-transform/.test(response.headers.get("Cache-Control") ?? "");
+  if (!cacheable || !note || !rule)
     return new globalThis.Response(response.body, { status: response.status, statusText: response.statusText, headers });
   const html = await response.text();
   const answer = new globalThis.Response(html, { status: 200, statusText: response.statusText, headers });
   const identity = Buffer.from(html);
   if (identity.length > MAX_BYTES_PER_PAGE) return answer;
 
-  if (requestScope.getStore()?.notKept) return answer;
   // a page listing by views is kept only if no such view moved while it was rendered
   const views: Entry["views"] = [];
   for (const kind of requestScope.getStore()?.dependsOn ?? []) {
@@ -305,6 +303,7 @@ export async function storePageCache(
     blogVersion: versions.blogVersion,
     views,
     storedAt: Date.now(),
+    ttlMs: rule.ttlMs,
   });
   return answer;
 }

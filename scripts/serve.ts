@@ -20,6 +20,7 @@ import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
 import { checkFastRoutes, COMPRESS_MIN_BYTES, createFront } from "./fast-lane";
+import { appRequestUrl, repairedTarget } from "./front-rules";
 import { notePageCache, storePageCache } from "./page-cache";
 import {
   IMMUTABLE_CACHE_CONTROL,
@@ -272,15 +273,19 @@ function fetchHeaders(incoming: IncomingHttpHeaders): Headers {
   return headers;
 }
 
+/** A request whose address is not one (scripts/front-rules.ts `appRequestUrl`): answered 400. */
+class BadAddress extends Error {
+  readonly status = 400;
+}
+
 /**
- * The Fetch Request Remix sees (built as @remix-run/express builds it), with a body that
- * fails with PayloadTooLargeError once it passes the request's limit.
+ * The Fetch Request Remix sees, at the address the front reads too (`appRequestUrl`: built
+ * as @remix-run/express builds it), with a body that fails with PayloadTooLargeError once
+ * it passes the request's limit.
  */
-function toRemixRequest(req: Request, res: Response): globalThis.Request {
-  const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
-  const [, hostPort] = req.get("host")?.split(":") ?? [];
-  const port = [forwardedPort, hostPort].map((value) => Number.parseInt(value, 10)).find(Number.isSafeInteger);
-  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+function toRemixRequest(req: Request, res: Response, trustProxy: number): globalThis.Request {
+  const url = appRequestUrl(req, trustProxy);
+  if (!url) throw new BadAddress(`not an address: ${req.headers.host ?? ""} ${req.originalUrl}`);
   let controller: AbortController | null = new AbortController();
   res.on("finish", () => (controller = null));
   res.on("close", () => controller?.abort());
@@ -333,12 +338,8 @@ async function sendResponse(res: Response, response: globalThis.Response) {
  * answers it like any unknown address (its own 404 page, or the JSON envelope on /api).
  */
 function repairPercentEncoding(req: Request, _res: Response, next: NextFunction) {
-  const query = req.url.indexOf("?");
-  const pathname = query === -1 ? req.url : req.url.slice(0, query);
-  try {
-    decodeURIComponent(pathname);
-  } catch {
-    const repaired = pathname.replace(/%/g, "%25") + (query === -1 ? "" : req.url.slice(query));
+  const repaired = repairedTarget(req.url);
+  if (repaired !== req.url) {
     req.url = repaired;
     req.originalUrl = repaired;
   }
@@ -550,8 +551,12 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
         cspNonce: String(res.locals.cspNonce ?? ""),
       };
-      const pageCache = res.locals.reference ? null : notePageCache(req.method, req.originalUrl, req.headers);
-      const response = await storePageCache(pageCache, context.cspNonce, await handleRequest(toRemixRequest(req, res), context));
+      const pageCache = res.locals.reference ? null : notePageCache(req, env.TRUST_PROXY);
+      const response = await storePageCache(
+        pageCache,
+        context.cspNonce,
+        await handleRequest(toRemixRequest(req, res, env.TRUST_PROXY), context),
+      );
       if (res.locals.bodyTooLarge) {
         await response.body?.cancel().catch(() => {});
         return answerTooLarge(req, res, res.locals.bodyLimit);

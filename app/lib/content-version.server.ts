@@ -69,10 +69,3 @@ export const PRODUCT_ID_HEADER = "X-Product-Id";
 
 /** Names the search a results page shows (URI-encoded) for the page cache (it counts the searches); never sent to browsers. */
 export const SEARCH_TERM_HEADER = "X-Search-Term";
-
-/**
- * Set (to "visitors") by an /api loader whose answer is the same for every caller without
- * a session or token until the content changes: the server's front then keeps it for
- * them (scripts/fast-lane.ts). Never sent to clients.
- */
-export const SHARED_ANSWER_HEADER = "X-Shared-Answer";

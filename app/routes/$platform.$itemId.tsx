@@ -1,10 +1,11 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError, isRouteErrorResponse } from "@remix-run/react";
 import { ProductView, productMeta } from "~/components/storefront/product-view";
 import { ErrorPage } from "~/components/ui/error-page";
 import { loadItemPage, locateByItem, productPageAction } from "~/controllers/product-page.server";
 import { ImportPanel, unknownItemOf } from "~/components/storefront/import-panel";
 import { useT } from "~/i18n/i18n";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** /:platform/:itemId: the canonical address of a marketplace product. */
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadItemPage(request, params);
@@ -13,7 +14,8 @@ export const action = ({ request, params, context }: ActionFunctionArgs) =>
   productPageAction(request, locateByItem(params).locate, String(context.clientIp ?? ""));
 
 /** The loader names the product for the page cache (the server strips it). */
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 export default function ProductByPlatformItem() {
   return <ProductView data={useLoaderData<typeof loader>()} />;

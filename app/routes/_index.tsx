@@ -8,6 +8,10 @@ import { productCards, storefrontAccess } from "~/controllers/product-page.serve
 import { categoryTree } from "~/controllers/root.server";
 import type { RootLoaderData } from "~/root";
 import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
+
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
+import { SHARED_WITH_EVERYONE } from "~/lib/shared-answers.server";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { getProduct, productDetailJson, shouldCountView } from "~/services/catalogue.server";
 
@@ -10,7 +11,10 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const countView = shouldCountView(request, new URL(request.url).searchParams.get("incrementView"));
     const product = await getProduct(id, { countView });
     // names the product for the server's front, which keeps this answer (never sent)
-    return ok({ data: await productDetailJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+    return ok(
+      { data: await productDetailJson(product) },
+      { headers: { ...SHARED_WITH_EVERYONE, [PRODUCT_ID_HEADER]: String(product.id) } },
+    );
   });
 
 export const action = () => methodNotAllowed(["GET"]);

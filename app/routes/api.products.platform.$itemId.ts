@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
+import { SHARED_WITH_EVERYONE } from "~/lib/shared-answers.server";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
@@ -24,7 +25,10 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
     const countView = shouldCountView(request, url.searchParams.get("incrementView"));
     const product = await getProductByItem(itemId, platform as Platform | null, { countView });
     // names the product for the server's front, which keeps this answer (never sent)
-    return ok({ data: await productDetailJson(product) }, { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+    return ok(
+      { data: await productDetailJson(product) },
+      { headers: { ...SHARED_WITH_EVERYONE, [PRODUCT_ID_HEADER]: String(product.id) } },
+    );
   });
 
 export const action = () => methodNotAllowed(["GET"]);

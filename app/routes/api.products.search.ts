@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import { getApiUser } from "~/services/request-user.server";
-import { SHARED_ANSWER_HEADER } from "~/lib/content-version.server";
+import { SHARED_WITH_VISITORS } from "~/lib/shared-answers.server";
 import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { CATALOGUE_MESSAGES, REPEATED_QUERY_KEYS, searchQuerySchema } from "~/schemas/catalogue";
@@ -34,8 +34,9 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const items = page.items.map(productJson);
     const popular = page.totalItems === 0 ? await popularSearches() : [];
     // totalCapped: more matches than are counted (totalItems is then the cap, "500+")
-    // the same for every visitor until the catalogue changes (lists by views change with every view)
-    const shared = !user && query.sortBy !== "popular" ? { [SHARED_ANSWER_HEADER]: "visitors" } : undefined;
+    // the same for every visitor until the catalogue changes (lists by views change with every
+    // view): shared caches may keep it for visitors (docs/decisions/035-kept-only-when-the-answer-says-so.md)
+    const shared = !user && query.sortBy !== "popular" ? SHARED_WITH_VISITORS : undefined;
     return ok(
       {
         ...pageEnvelope({ ...page, items }),

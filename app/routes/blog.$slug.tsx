@@ -1,16 +1,11 @@
-import {
-  data as withInit,
-  type ActionFunctionArgs,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data as withInit, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { BlogPostView, blogPostMeta, type BlogPostPageData } from "~/components/storefront/blog-post";
 import { ErrorPage } from "~/components/ui/error-page";
 import { loadPostPage, postPageAction } from "~/controllers/blog-pages.server";
 import { BLOG_POST_ID_HEADER } from "~/lib/content-version.server";
 import { rememberedHtml } from "~/lib/html-slot";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** /blog/:slug: a post (its body sent once, outside the data: see clientLoader), likes and comments. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -19,7 +14,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return withInit(page, page.post.isPublic ? { headers: { [BLOG_POST_ID_HEADER]: String(page.post.id) } } : undefined);
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return postPageAction(request, params.slug ?? "");

@@ -6,6 +6,10 @@ import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.
 import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useT } from "~/i18n/i18n";
 import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
+
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 /** /blog: featured posts and the newest (pinned first), or search results with ?q=. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,6 +7,10 @@ import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useT } from "~/i18n/i18n";
 import { orNotFound } from "~/controllers/product-page.server";
 import { listTagPosts } from "~/services/blog.server";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
+
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 /** /blog/tag/:slug: the posts with a tag. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -10,6 +10,10 @@ import { idParam, orNotFound, productCards, storefrontAccess } from "~/controlle
 import { readListingQuery } from "~/controllers/listing-page.server";
 import { LIST_SORTS } from "~/schemas/catalogue-rules";
 import { categoriesForStorefront, getCategory, listCatalogue } from "~/services/catalogue.server";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
+
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idParam(params.id);

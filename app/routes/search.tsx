@@ -1,4 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
 import { ProductGrid } from "~/components/storefront/product-card";
@@ -9,10 +9,12 @@ import { pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useI18n } from "~/i18n/i18n";
 import { searchPage } from "~/controllers/search-page.server";
 import { LIST_SORTS, SEARCH_SORTS } from "~/schemas/catalogue-rules";
+import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => searchPage(request, String(context.clientIp ?? ""));
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+/** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
+export const headers = sharedPageHeaders;
 
 /** A search's address with another term (the filters are left behind: they may be why nothing was found). */
 const searchHref = (term: string) => `/search?q=${encodeURIComponent(term)}`;

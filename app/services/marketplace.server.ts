@@ -16,6 +16,7 @@ import { findProductByPlatformItem, findProductsByItemId, type Product } from "~
 import type { User } from "~/models/user.server";
 import { keepCrawl, keptCrawl } from "~/models/crawled-item.server";
 import { getDb } from "~/lib/db.server";
+import { answerNotKept } from "~/lib/request-scope.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { agentPatterns, allAgents, readPastedLink, agentLinksFor } from "./agents.server";
@@ -355,6 +356,9 @@ function remember(key: string, at: number, value: CrawledProduct) {
  * instance is asked; parallel calls for one item in one instance share one fetch.
  */
 export async function crawlItem(platform: Platform, itemId: string, options: { fresh?: boolean } = {}): Promise<CrawledProduct> {
+  // an answer made with what a marketplace said is not kept for others, even from the ten
+  // minutes' copy (docs/decisions/035-kept-only-when-the-answer-says-so.md)
+  answerNotKept();
   const key = `${platform}:${itemId}`;
   const hit = kept.get(key);
   if (!options.fresh && hit && Date.now() - hit.at < KEEP_MS) return hit.value;

@@ -4,8 +4,18 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
+import { answerNotKept } from "~/lib/request-scope.server";
 import { addHit, clearBucket, peekHits, takeBackHit } from "~/models/rate-limit.server";
 import { MESSAGES } from "~/schemas/auth";
+
+/**
+ * The database, for reading or counting a limit: an answer made after that is one caller's
+ * own (their count, their "too many"), never kept for others (docs/decisions/035-kept-only-when-the-answer-says-so.md).
+ */
+function limitsDb() {
+  answerNotKept();
+  return getDb();
+}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -72,7 +82,7 @@ function codeSendingBuckets(email: string, ip: string, purpose: string): Array<[
 
 /** Throws 429 when a code e-mail would pass a limit; counts nothing. */
 export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
-  const db = getDb();
+  const db = limitsDb();
   for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) {
     const current = await peekHits(db, bucket);
     if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
@@ -97,7 +107,7 @@ export type LoginPressure = { captchaRequired: boolean; blockedUntil: number | n
 
 /** How hard login is pushed back for this account and address right now. */
 export async function loginPressure(account: string, ip: string): Promise<LoginPressure> {
-  const db = getDb();
+  const db = limitsDb();
   const byAccount = await peekHits(db, accountBucket(account));
   const byIp = countsPerAddress(ip) ? await peekHits(db, ipBucket(ip)) : { count: 0, windowEndsAt: 0 };
   return pressureOf(byAccount, byIp);
@@ -116,7 +126,7 @@ export async function takeLoginTry(
   account: string,
   ip: string,
 ): Promise<{ before: LoginPressure; after: LoginPressure; settle: (outcome: "failed" | "uncounted" | "succeeded") => Promise<void> }> {
-  const db = getDb();
+  const db = limitsDb();
   const perAddress = countsPerAddress(ip);
   const byAccount = await addHit(db, accountBucket(account), LIMITS.failureWindowMs);
   const byIp = perAddress ? await addHit(db, ipBucket(ip), LIMITS.failureWindowMs) : { count: 0, windowEndsAt: 0 };
@@ -146,18 +156,18 @@ function pressureOf(byAccount: { count: number; windowEndsAt: number }, byIp: { 
 /** Whether this address has failed often enough to be shown the captcha up front. */
 export async function addressNeedsCaptcha(ip: string): Promise<boolean> {
   if (!countsPerAddress(ip)) return false;
-  return (await peekHits(getDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
+  return (await peekHits(limitsDb(), ipBucket(ip))).count >= LIMITS.captchaAfterFailures;
 }
 
 /** A successful login clears the account's failures (the address keeps its count). */
 export async function clearLoginFailures(account: string): Promise<void> {
-  await clearBucket(getDb(), accountBucket(account));
+  await clearBucket(limitsDb(), accountBucket(account));
 }
 
 /** Whether the registration page should show the captcha (its limits are near). */
 export async function codeSendingNearLimit(ip: string): Promise<boolean> {
   if (!countsPerAddress(ip)) return false;
-  const current = await peekHits(getDb(), `code:ip:${ip}`);
+  const current = await peekHits(limitsDb(), `code:ip:${ip}`);
   return current.count >= LIMITS.codePerIpHour.max / 2;
 }
 
@@ -179,7 +189,7 @@ export async function limitQcUploads(userId: number, ip: string): Promise<void> 
  * (the windows are fixed: counting never lengthens one).
  */
 async function limitBuckets(checks: Array<[string, { max: number; windowMs: number }]>): Promise<void> {
-  const db = getDb();
+  const db = limitsDb();
   const counted: string[] = [];
   for (const [bucket, limit] of checks) {
     const window = await addHit(db, bucket, limit.windowMs);

@@ -59,6 +59,9 @@ function request(
   });
 }
 
+const nonceOf = (answer: { headers: http.IncomingHttpHeaders }) =>
+  /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"] ?? ""))?.[1] ?? null;
+
 const decoded = (answer: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
   answer.headers["content-encoding"] === "gzip"
     ? zlib.gunzipSync(answer.body)
@@ -187,6 +190,73 @@ describe("the front gives what the app renders", () => {
     expect(head.body.length).toBe(0);
   });
 
+  it("keeps nothing under an address the app does not read: a raw # ends the address for both", async () => {
+    const word = `hashpoison${Date.now() % 100000}`;
+    await createProduct({ name: `${word} hoodie`, price_cny: 40, platform: "weidian", platform_item_id: `77${Date.now() % 1e9}` });
+    await createProduct({ name: `${word} jacket`, price_cny: 20, platform: "weidian", platform_item_id: `78${Date.now() % 1e9}` });
+    // the line the app reads as "/api/products?incrementView=1": every product
+    const poison = await request(server.port, "GET", `/api/products?incrementView=1#&q=${word}&limit=3`);
+    expect(poison.status).toBe(200);
+    expect(JSON.parse(decoded(poison).toString("utf8")).items.length).toBeGreaterThan(2);
+    for (let n = 0; n < 3; n++) {
+      const plain = JSON.parse(decoded(await request(server.port, "GET", `/api/products?q=${word}&limit=3`)).toString("utf8"));
+      expect(plain.items.map((item: { name: string }) => item.name).sort()).toEqual([`${word} hoodie`, `${word} jacket`]);
+    }
+    await request(server.port, "GET", `/api/products/search?incrementView=1#&q=${word}&sortBy=price_asc`);
+    for (let n = 0; n < 3; n++) {
+      const sorted = JSON.parse(
+        decoded(await request(server.port, "GET", `/api/products/search?q=${word}&sortBy=price_asc`)).toString("utf8"),
+      );
+      expect(sorted.items.map((item: { price_cny: number }) => item.price_cny)).toEqual([20, 40]);
+    }
+    // pages: the line is read up to the "#", and kept under what the app read (a write just
+    // before, the products above, may still drop the first copy)
+    let hashed = await request(server.port, "GET", `/search?q=${word}#&q=nothing-at-all`);
+    let again = await request(server.port, "GET", `/search?q=${word}`);
+    for (let n = 0; n < 5 && again.headers["x-page-cache"] !== "hit"; n++) {
+      hashed = await request(server.port, "GET", `/search?q=${word}#&q=nothing-at-all`);
+      again = await request(server.port, "GET", `/search?q=${word}`);
+    }
+    expect(again.headers["x-page-cache"]).toBe("hit");
+    expect(decoded(again).toString("utf8")).toBe(decoded(hashed).toString("utf8").split(nonceOf(hashed)!).join(nonceOf(again)!));
+    expect(decoded(again).toString("utf8")).toContain(`${word} hoodie`);
+  });
+
+  it("never gives one visitor's limit, failed fetch or outside answer to another: those pages say private, no-store", async () => {
+    const shortLink = encodeURIComponent("https://m.tb.cn/h.9Zz8Yy7");
+    const limited = "198.51.100.99";
+    // the visitor uses up their marketplace fetches (the marketplace does not answer here)
+    let page = "";
+    for (let n = 0; n < 200 && !page.includes("Too many requests"); n++)
+      page = decoded(
+        await request(server.port, "GET", `/search?q=${shortLink}`, { "X-Forwarded-For": limited, "Accept-Language": "en" }),
+      ).toString("utf8");
+    expect(page).toContain("Too many requests, please try again later");
+    const limitedAnswer = await request(server.port, "GET", `/search?q=${shortLink}`, {
+      "X-Forwarded-For": limited,
+      "Accept-Language": "en",
+    });
+    expect(limitedAnswer.headers["cache-control"]).toBe("private, no-store");
+    // another visitor is not told "too many", and is counted: their own failure, never a stored one
+    for (const other of ["198.51.100.100", "198.51.100.101"]) {
+      const answer = await request(server.port, "GET", `/search?q=${shortLink}`, { "X-Forwarded-For": other, "Accept-Language": "en" });
+      const html = decoded(answer).toString("utf8");
+      expect(answer.headers["x-page-cache"]).toBeUndefined();
+      expect(answer.headers["cache-control"]).toBe("private, no-store");
+      expect(html).not.toContain("Too many requests");
+      expect(html).toContain("could not be opened");
+    }
+    // and the limited visitor asking a page an unlimited one just got is still limited
+    await request(server.port, "GET", `/search?q=${shortLink}`, { "X-Forwarded-For": "198.51.100.102", "Accept-Language": "en" });
+    const still = await request(server.port, "GET", `/search?q=${shortLink}`, { "X-Forwarded-For": limited, "Accept-Language": "en" });
+    expect(still.headers["x-page-cache"]).toBeUndefined();
+    expect(decoded(still).toString("utf8")).toContain("Too many requests");
+    // a page that reads nothing of the visitor says it may be shared, and is
+    const shared = await request(server.port, "GET", "/search?q=hoodie", { "X-Forwarded-For": limited });
+    expect(shared.headers["cache-control"]).toBe("public, max-age=0, s-maxage=60");
+    expect(String(shared.headers.vary)).toMatch(/Cookie/);
+  });
+
   it("passes a seeded random run of real clients' requests and content changes", async () => {
     const seed = Number(process.env.DIFF_SEED ?? Date.now() % 1_000_000);
     const steps = Number(process.env.DIFF_STEPS ?? 450);
@@ -199,6 +269,8 @@ describe("the front gives what the app renders", () => {
       adminToken: admin,
       adminCookie,
       userToken: admin,
+      // a visitor who has used up their marketplace fetches (the server trusts one proxy)
+      limitedAddress: "198.51.100.77",
       log: (line) => lines.push(line),
     });
     const summary = `seed ${seed} (DIFF_SEED=${seed} repeats it): ${JSON.stringify({ ...report, mismatches: report.mismatches.length })}`;

@@ -1,0 +1,89 @@
+/**
+ * Which answers may be kept and given to others (docs/decisions/035-kept-only-when-the-answer-says-so.md).
+ *
+ * Keeping is opt-in, answer by answer, in the standard words: an answer that is the same for
+ * everyone it may be given to says `Cache-Control: public, …, s-maxage=N` (a shared cache may
+ * give it for N seconds; browsers ask again each time, max-age=0) and names in `Vary` what of
+ * the request it depends on. The server's front (scripts/page-cache.ts, scripts/fast-lane.ts)
+ * keeps exactly those, for at most N seconds and a minute, reading `Vary` as:
+ * - `Accept-Encoding`: it makes each coding itself;
+ * - `Accept-Language`, `Cookie`: the language, currency and agent the app reads from them
+ *   (scripts/front-rules.ts `choicesKey`) are in the key, and only visitors are given it (no
+ *   session or flash-message cookie);
+ * - `Authorization`: only callers without credentials are given it;
+ * - anything else (or `*`): it cannot tell the requests apart, so the answer is not kept.
+ *
+ * Whatever an answer says, it is never kept when making it read something that is one
+ * caller's own: a session or token that named a user, a rate limit, an outside fetch. Those
+ * owners mark the request (answerNotKept() in request-scope.server.ts: the session reader,
+ * the rate limiter, the marketplace fetch), and the answer's `Cache-Control` then becomes
+ * `private, no-store` on its way out, for the front and every cache after it alike. No list
+ * of such pages to keep up to date: a new page is kept only if it says so, and a page that
+ * says so is still not kept the moment it reads a visitor's own state.
+ */
+import type { HeadersFunction } from "@remix-run/node";
+import { requestScope } from "./request-scope.server";
+
+/** The front keeps nothing longer than this, whatever s-maxage says (content it does not version, such as publishing times, moves on). */
+export const KEPT_AT_MOST_MS = 60_000;
+
+/** What an answer the same for everyone it may be given to says: shared caches may keep it a minute, browsers ask again each time. */
+export const SHARED_FOR_A_MINUTE = "public, max-age=0, s-maxage=60";
+
+/** What an answer that read one caller's own state says, whatever it said before. */
+export const PERSONAL = "private, no-store";
+
+/** The headers of a storefront page the same for every visitor: its loader's, and leave to keep it (unless the loader said otherwise). */
+export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers(loaderHeaders);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", SHARED_FOR_A_MINUTE);
+  headers.append("Vary", "Cookie");
+  return headers;
+};
+
+/** The headers of an /api answer the same for every caller without credentials. */
+export const SHARED_WITH_VISITORS = { "Cache-Control": SHARED_FOR_A_MINUTE, Vary: "Authorization, Cookie" } as const;
+
+/** The headers of an /api answer the same for every caller, with credentials or without. */
+export const SHARED_WITH_EVERYONE = { "Cache-Control": SHARED_FOR_A_MINUTE } as const;
+
+/** How the front may keep an answer: for how long, and whether only visitors may be given it. */
+export type KeepRule = { ttlMs: number; visitorsOnly: boolean };
+
+const VARY_THE_FRONT_READS = new Set(["accept-encoding", "accept-language", "cookie", "authorization"]);
+
+/**
+ * The answer's own leave to be kept by the front, or null: `Cache-Control: public` with a
+ * positive s-maxage and none of private, no-store, no-cache; a `Vary` the front can key
+ * (see above). `get` reads a header of the answer (null when absent).
+ */
+export function keepRuleOf(get: (name: string) => string | null): KeepRule | null {
+  const directives = new Map<string, string>();
+  for (const part of (get("cache-control") ?? "").split(",")) {
+    const [name, value = ""] = part.trim().toLowerCase().split("=", 2);
+    if (name) directives.set(name, value.trim());
+  }
+  if (!directives.has("public") || directives.has("private") || directives.has("no-store") || directives.has("no-cache")) return null;
+  const seconds = Number(directives.get("s-maxage"));
+  if (!Number.isInteger(seconds) || seconds <= 0) return null;
+  const vary = (get("vary") ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (vary.some((name) => !VARY_THE_FRONT_READS.has(name))) return null;
+  return {
+    ttlMs: Math.min(seconds * 1000, KEPT_AT_MOST_MS),
+    visitorsOnly: vary.includes("cookie") || vary.includes("authorization"),
+  };
+}
+
+/**
+ * Called with every answer on its way out (the server and its front): when making it read
+ * one caller's own state (answerNotKept()), an answer that said it may be shared says
+ * `private, no-store` instead. Answers true when it may still be kept.
+ */
+export function settleSharing(headers: Headers): boolean {
+  if (!requestScope.getStore()?.notKept) return true;
+  if (/\bpublic\b/i.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", PERSONAL);
+  return false;
+}
