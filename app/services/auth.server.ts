@@ -26,7 +26,7 @@ import {
 import { MESSAGES, USERNAME_MAX } from "~/schemas/auth";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
 import { checkCaptcha } from "./captcha.server";
-import { issueCode, redeemCode } from "./codes.server";
+import { invalidCode, issueCode, redeemCode } from "./codes.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./crypto.server";
 import { queueMail, renderMail } from "./mailer.server";
 import { translatorFor } from "~/i18n/i18n.server";
@@ -47,23 +47,30 @@ async function siteFacts() {
   return { siteName: toSiteInfo(settings).site_name, baseUrl: siteBaseUrl(settings) };
 }
 
+type CodeMailKind = "register" | "verify" | "reset" | "change";
+type CodeMailTexts = { subject: string; heading: string; intro: string; link: { href: string; label: string } };
+
 /**
  * Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send),
  * in the language of the reader whose request causes it.
  */
 async function mailCode(
   to: string,
-  kind: "register" | "verify" | "reset" | "change",
+  kind: CodeMailKind,
   code: string,
-  returnTo?: string,
-  language: Language = STOREFRONT_LANGUAGE,
+  options: {
+    /** register: the page the shopper started from */
+    returnTo?: string;
+    language?: Language;
+  } = {},
 ) {
+  const { returnTo, language = STOREFRONT_LANGUAGE } = options;
   const { siteName, baseUrl } = await siteFacts();
   const t = translatorFor(language);
   const values = { code, site: siteName };
   // the registration's second step, the address filled in (and where the shopper was going)
   const registerStep = new URLSearchParams({ step: "2", email: to, ...(returnTo ? { redirectTo: returnTo } : {}) });
-  const texts = {
+  const all: Record<CodeMailKind, CodeMailTexts> = {
     register: {
       subject: t("email.code.registerSubject", values),
       heading: t("email.code.registerHeading"),
@@ -88,7 +95,8 @@ async function mailCode(
       intro: t("email.code.changeIntro"),
       link: { href: `${baseUrl}/profile`, label: t("email.code.changeLink") },
     },
-  }[kind];
+  };
+  const texts = all[kind];
   const body = renderMail({
     siteName,
     heading: texts.heading,
@@ -159,7 +167,7 @@ export async function sendRegistrationCode(
     return;
   }
   const code = await issueCode(email, "register");
-  await mailCode(email, "register", code, returnTo, language);
+  await mailCode(email, "register", code, { returnTo, language });
 }
 
 /** 409: the username or the address belongs to another account. */
@@ -262,11 +270,11 @@ export async function resendVerification(email: string, ip: string, language: La
   const db = getDb();
   const user = await findUserByEmail(db, email);
   if (user) {
-    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id), undefined, language);
+    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id), { language });
     return;
   }
   const [pending] = await findUsersByPendingEmail(db, email);
-  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id), undefined, language);
+  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id), { language });
 }
 
 /**
@@ -291,10 +299,8 @@ export async function startEmailChange(user: User, newEmail: string, ip: string,
     });
     return;
   }
-  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id), undefined, language);
+  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id), { language });
 }
-
-const invalidCode = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
 
 /**
  * Verifies an address with its code: either an unverified account's own address, or a
@@ -338,7 +344,7 @@ export async function sendResetCode(email: string, ip: string, language: Languag
   await limitCodeSending(email, ip, "reset");
   const user = await findUserByEmail(getDb(), email);
   if (!user) return;
-  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id), undefined, language);
+  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id), { language });
 }
 
 /**

@@ -70,13 +70,18 @@ function codeSendingBuckets(email: string, ip: string, purpose: string): Array<[
   return checks;
 }
 
-/** Throws 429 when a code e-mail would pass a limit; counts nothing. */
-export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
+/** Throws 429 when one more in each bucket would pass its limit; counts nothing. */
+async function assertWithin(checks: Array<[string, { max: number; windowMs: number }]>): Promise<void> {
   const db = getDb();
-  for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) {
+  for (const [bucket, limit] of checks) {
     const current = await peekHits(db, bucket);
     if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
   }
+}
+
+/** Throws 429 when a code e-mail would pass a limit; counts nothing. */
+export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
+  await assertWithin(codeSendingBuckets(email, ip, purpose));
 }
 
 /** Counts one code e-mail for the address and the client; throws 429 when over a limit. */

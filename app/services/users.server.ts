@@ -46,12 +46,12 @@ import {
   type RoleJson,
 } from "~/schemas/admin-users";
 import type { UserUpdate } from "../../db/schema";
-import { hashPassword, verifyPassword } from "./crypto.server";
+import { hashPassword } from "./crypto.server";
 import { startEmailChange, userConflict as conflict, writingUser } from "./auth.server";
 import type { Language } from "~/i18n/languages";
-import { setPassword } from "./passwords.server";
+import { checkCurrentPassword, setPassword } from "./passwords.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
-import { limitAvatarUploads, takeLoginTry, tooManyRequests } from "./rate-limit.server";
+import { limitAvatarUploads } from "./rate-limit.server";
 import {
   findIssuedUpload,
   isUploadedFile,
@@ -270,21 +270,7 @@ export async function changeOwnPassword(
   context: { ip: string; keepSessionHash?: string },
 ): Promise<User> {
   const hash = await getPasswordHash(getDb(), user.id);
-  if (hash) {
-    // counted as a login try (rate-limit.server.ts): guesses sent together each see the others
-    const loginTry = await takeLoginTry(user.email, context.ip);
-    if (loginTry.before.blockedUntil) {
-      await loginTry.settle("uncounted");
-      throw tooManyRequests(loginTry.before.blockedUntil);
-    }
-    const right = await verifyPassword(hash, input.currentPassword);
-    await loginTry.settle(right ? "uncounted" : "failed");
-    if (!right) {
-      throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
-        { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
-      ]);
-    }
-  }
+  if (hash) await checkCurrentPassword(user, hash, input.currentPassword, context.ip);
   return setPassword(user.id, input.newPassword, { keepSessionHash: context.keepSessionHash });
 }
 
