@@ -1,7 +1,8 @@
 /**
  * The one way a password changes: the user's own change, a reset by e-mail code, an
  * admin's reset and `npm run admin:create`. Each ends what the old password opened.
- * And the one check of a signed-in user's current password (before a new password).
+ * And the one check of a signed-in user's current password (before a new password or a
+ * new e-mail address).
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";

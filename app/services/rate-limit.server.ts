@@ -210,9 +210,23 @@ export async function limitMarketplaceFetches(userId: number | null, ip: string)
   await limitBuckets(checks);
 }
 
+const emailChangeBucket = (userId: number): [string, { max: number; windowMs: number }] => [
+  `email-change:user:${userId}`,
+  LIMITS.emailChangePerAccount,
+];
+
+/**
+ * Throws 429 when an e-mail change to `newEmail` would pass a limit (the account's, or the
+ * code mails' of the new address and the client); counts nothing. Checked before the
+ * account holder is proven, so a refused change spends no code and no login try.
+ */
+export async function assertEmailChangeAllowed(userId: number, newEmail: string, ip: string): Promise<void> {
+  await assertWithin([emailChangeBucket(userId), ...codeSendingBuckets(newEmail, ip, "change")]);
+}
+
 /** Counts one e-mail change an account starts (a code mailed to a new address); 429 past the limit. */
 export async function limitEmailChanges(userId: number): Promise<void> {
-  await limitBuckets([[`email-change:user:${userId}`, LIMITS.emailChangePerAccount]]);
+  await limitBuckets([emailChangeBucket(userId)]);
 }
 
 /** Counts one avatar upload of a user; 429 past the limit. */
