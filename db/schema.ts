@@ -81,7 +81,8 @@ export interface RefreshTokensTable {
   revoked_at: string | null;
 }
 
-export type CodePurpose = "register" | "verify_email" | "reset_password" | "change_email";
+/** approve_email_change: mailed to the current address of an account without a password, to let its e-mail change */
+export type CodePurpose = "register" | "verify_email" | "reset_password" | "change_email" | "approve_email_change";
 
 export interface VerificationCodesTable {
   id: Generated<number>;

@@ -13,9 +13,12 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   });
 
 /**
- * PUT /api/users/me {username, email, phone, avatarUrl}. A new e-mail waits for its code
- * (POST /api/auth/verify-email with the new address); the answer is the same whether or
- * not the address has an account. avatarUrl takes a URL answered by POST
+ * PUT /api/users/me {username, email, phone, avatarUrl, currentPassword, currentEmailCode}.
+ * A new e-mail needs the account holder's proof: `currentPassword`, or for an account
+ * without one, `currentEmailCode` (the first try without it mails the code to the current
+ * address and answers 400 naming the field). It then waits for its code (POST
+ * /api/auth/verify-email with the new address); the answer is the same whether or not the
+ * address has an account. avatarUrl takes a URL answered by POST
  * /api/upload/avatar to this user (or "" / null to remove the avatar). A new username
  * answers a new accessToken.
  */

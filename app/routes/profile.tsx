@@ -73,14 +73,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "profile") {
     const submission = parseWithZod(formData, { schema: profileFormSchema });
-    if (submission.status !== "success") return { intent, result: submission.reply() } as ActionData;
+    // a password is never sent back into the page
+    const hidden = { hideFields: ["currentPassword"] };
+    if (submission.status !== "success") return { intent, result: submission.reply(hidden) } as ActionData;
     try {
+      // a new e-mail needs the current password, or the code mailed to the current address (the service asks)
       const result = await updateOwnProfile(user, submission.value, context.clientIp, language);
       return redirectWithToast("/profile", {
         message: result.emailChangePending ? t("shop.profile.savedPending", { email: submission.value.email }) : t("shop.profile.updated"),
       });
     } catch (error) {
-      return { intent, result: replyWithApiError(submission, error) } as ActionData;
+      return { intent, result: replyWithApiError(submission, error, hidden) } as ActionData;
     }
   }
 
@@ -215,6 +218,7 @@ function ProfileForms() {
             >
               <input {...getInputProps(profileFields.email, { type: "email" })} autoComplete="email" />
             </Field>
+            <EmailChangeProof user={user} fields={profileFields} />
             <Field id={profileFields.phone.id} label={t("shop.profile.phone")} errors={profileFields.phone.errors}>
               <input {...getInputProps(profileFields.phone, { type: "tel" })} autoComplete="tel" />
             </Field>
@@ -322,6 +326,45 @@ function ProfileForms() {
         </section>
       </div>
     </div>
+  );
+}
+
+/**
+ * What proves the account holder when the e-mail changes, beside the e-mail field: the
+ * current password; for an account without one, the code mailed to the current address,
+ * shown once the server has sent it (the first save of a new address sends it).
+ */
+function EmailChangeProof({
+  user,
+  fields,
+}: {
+  user: { email: string; hasPassword: boolean };
+  fields: ReturnType<typeof useForm<z.input<typeof profileFormSchema>>>[1];
+}) {
+  const { t } = useI18n();
+  if (user.hasPassword) {
+    return (
+      <Field
+        id={fields.currentPassword.id}
+        label={t("shop.profile.emailPassword")}
+        errors={fields.currentPassword.errors}
+        hint={t("shop.profile.emailPasswordHint")}
+      >
+        <input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
+      </Field>
+    );
+  }
+  const code = fields.currentEmailCode;
+  if (!code.errors?.length && !code.initialValue) return <p className="field__hint">{t("shop.profile.emailCodeFirst")}</p>;
+  return (
+    <Field
+      id={code.id}
+      label={t("shop.profile.currentEmailCode")}
+      errors={code.errors}
+      hint={t("shop.profile.currentEmailCodeHint", { email: user.email })}
+    >
+      <input {...getInputProps(code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+    </Field>
   );
 }
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   codeSchema,
+  emailChangeProofSchema,
   emailSchema,
   MESSAGES,
   passwordSchema,
@@ -17,7 +18,9 @@ export const resetPasswordFormSchema = resetPasswordSchema
   .extend({ confirmPassword: z.string(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired) })
   .refine((value) => value.newPassword === value.confirmPassword, { message: MESSAGES.passwordMismatch, path: ["confirmPassword"] });
 
-export const profileFormSchema = z.object({ username: usernameSchema, email: emailSchema, phone: phoneSchema });
+export const profileFormSchema = z
+  .object({ username: usernameSchema, email: emailSchema, phone: phoneSchema })
+  .extend(emailChangeProofSchema.shape);
 
 export const confirmEmailFormSchema = z.object({ code: codeSchema });
 

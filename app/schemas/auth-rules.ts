@@ -62,4 +62,7 @@ export const MESSAGES = {
   avatarOneFile: "Please select a single image file",
   avatarNotIssued: "The avatar must be an image uploaded to this site",
   currentPasswordWrong: "Current password is incorrect",
+  // changing the e-mail proves the account holder (docs/accounts.md "Profile")
+  currentPasswordRequired: "Current password is required to change your email",
+  currentEmailCodeSent: (email: string) => `We sent a code to ${email}: enter it to change your email.`,
 } as const;

@@ -36,6 +36,19 @@ export const codeSchema = z
   .min(1, MESSAGES.codeRequired)
   .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), MESSAGES.codeFormat);
 
+/** A code that may be left out: an empty value counts as none (a form's empty field, a client's ""). */
+export const optionalCodeSchema = z.preprocess((value) => (value === "" || value === null ? undefined : value), codeSchema.optional());
+
+/**
+ * What proves the account holder when the e-mail changes: the current password, or for an
+ * account without one, the code mailed to its current address. Either may be left out (the
+ * service says which is missing).
+ */
+export const emailChangeProofSchema = z.object({
+  currentPassword: z.string().max(PASSWORD_MAX, MESSAGES.passwordMax).optional().nullable(),
+  currentEmailCode: optionalCodeSchema,
+});
+
 export const phoneSchema = z
   .string()
   .trim()
@@ -83,12 +96,14 @@ export const refreshTokenSchema = z.object({
   refreshToken: z.string(MESSAGES.refreshTokenRequired).trim().min(1, MESSAGES.refreshTokenRequired),
 });
 
-export const updateProfileSchema = z.object({
-  username: usernameSchema.optional(),
-  email: emailSchema.optional(),
-  phone: phoneSchema.nullable(),
-  avatarUrl: z.string().trim().max(500).optional().nullable(),
-});
+export const updateProfileSchema = z
+  .object({
+    username: usernameSchema.optional(),
+    email: emailSchema.optional(),
+    phone: phoneSchema.nullable(),
+    avatarUrl: z.string().trim().max(500).optional().nullable(),
+  })
+  .extend(emailChangeProofSchema.shape);
 
 export const googleTokenSchema = z
   .object({

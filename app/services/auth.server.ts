@@ -18,6 +18,7 @@ import {
   findUserById,
   findUserByUsername,
   findUsersByPendingEmail,
+  getPasswordHash,
   insertUser,
   recordLogin,
   updateUserRow,
@@ -26,14 +27,15 @@ import {
 import { MESSAGES, USERNAME_MAX } from "~/schemas/auth";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
 import { checkCaptcha } from "./captcha.server";
-import { issueCode, redeemCode } from "./codes.server";
+import { invalidCode, issueCode, redeemCode } from "./codes.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./crypto.server";
 import { queueMail, renderMail } from "./mailer.server";
 import { translatorFor } from "~/i18n/i18n.server";
 import { STOREFRONT_LANGUAGE, type Language } from "~/i18n/languages";
-import { setPassword } from "./passwords.server";
+import { checkCurrentPassword, setPassword } from "./passwords.server";
 import {
   assertCodeSendingAllowed,
+  assertEmailChangeAllowed,
   clearLoginFailures,
   codeSendingNearLimit,
   limitCodeSending,
@@ -47,23 +49,32 @@ async function siteFacts() {
   return { siteName: toSiteInfo(settings).site_name, baseUrl: siteBaseUrl(settings) };
 }
 
+type CodeMailKind = "register" | "verify" | "reset" | "change" | "approve";
+type CodeMailTexts = { subject: string; heading: string; intro: string; advice?: string; link: { href: string; label: string } };
+
 /**
  * Queues a mail with a code (see queueMail: the answer never waits for, or tells of, the send),
  * in the language of the reader whose request causes it.
  */
 async function mailCode(
   to: string,
-  kind: "register" | "verify" | "reset" | "change",
+  kind: CodeMailKind,
   code: string,
-  returnTo?: string,
-  language: Language = STOREFRONT_LANGUAGE,
+  options: {
+    /** register: the page the shopper started from */
+    returnTo?: string;
+    language?: Language;
+    /** approve: the address the account is to move to */
+    newEmail?: string;
+  } = {},
 ) {
+  const { returnTo, language = STOREFRONT_LANGUAGE } = options;
   const { siteName, baseUrl } = await siteFacts();
   const t = translatorFor(language);
   const values = { code, site: siteName };
   // the registration's second step, the address filled in (and where the shopper was going)
   const registerStep = new URLSearchParams({ step: "2", email: to, ...(returnTo ? { redirectTo: returnTo } : {}) });
-  const texts = {
+  const all: Record<CodeMailKind, CodeMailTexts> = {
     register: {
       subject: t("email.code.registerSubject", values),
       heading: t("email.code.registerHeading"),
@@ -88,11 +99,19 @@ async function mailCode(
       intro: t("email.code.changeIntro"),
       link: { href: `${baseUrl}/profile`, label: t("email.code.changeLink") },
     },
-  }[kind];
+    approve: {
+      subject: t("email.code.approveSubject", values),
+      heading: t("email.code.approveHeading"),
+      intro: t("email.code.approveIntro", { email: options.newEmail ?? "" }),
+      advice: t("email.code.approveAdvice"),
+      link: { href: `${baseUrl}/profile`, label: t("email.code.changeLink") },
+    },
+  };
+  const texts = all[kind];
   const body = renderMail({
     siteName,
     heading: texts.heading,
-    paragraphs: [texts.intro, t("email.code.expires")],
+    paragraphs: [texts.intro, t("email.code.expires"), ...(texts.advice ? [texts.advice] : [])],
     code,
     codeLabel: t("email.code.codeLabel"),
     link: texts.link,
@@ -159,7 +178,7 @@ export async function sendRegistrationCode(
     return;
   }
   const code = await issueCode(email, "register");
-  await mailCode(email, "register", code, returnTo, language);
+  await mailCode(email, "register", code, { returnTo, language });
 }
 
 /** 409: the username or the address belongs to another account. */
@@ -262,19 +281,31 @@ export async function resendVerification(email: string, ip: string, language: La
   const db = getDb();
   const user = await findUserByEmail(db, email);
   if (user) {
-    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id), undefined, language);
+    if (!user.emailVerified) await mailCode(email, "verify", await issueCode(email, "verify_email", user.id), { language });
     return;
   }
   const [pending] = await findUsersByPendingEmail(db, email);
-  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id), undefined, language);
+  if (pending) await mailCode(email, "change", await issueCode(email, "change_email", pending.id), { language });
 }
 
+/** What proves the account holder when the e-mail changes (one or the other, by the account). */
+export type AccountHolderProof = { currentPassword?: string | null; currentEmailCode?: string };
+
 /**
- * Starts an e-mail change: counted like every code mail (429 over the limits). The new
- * address gets a code, or, when it already has an account, its owner gets a notice and no
- * code is issued. The caller answers "code sent" either way.
+ * Starts an e-mail change. A session alone is not enough (a stolen one would take the
+ * account over): the account holder proves it first (proveAccountHolder). Then it is
+ * counted like every code mail (429 over the limits), and the new address gets a code, or,
+ * when it already has an account, its owner gets a notice and no code is issued. The
+ * caller answers "code sent" either way.
  */
-export async function startEmailChange(user: User, newEmail: string, ip: string, language: Language = STOREFRONT_LANGUAGE): Promise<void> {
+export async function startEmailChange(
+  user: User,
+  newEmail: string,
+  ip: string,
+  proof: AccountHolderProof,
+  language: Language = STOREFRONT_LANGUAGE,
+): Promise<void> {
+  await proveAccountHolder(user, newEmail, ip, proof, language);
   // per account too: a session on a shared address could otherwise mail any number of strangers
   await limitEmailChanges(user.id);
   await limitCodeSending(newEmail, ip, "change");
@@ -291,10 +322,42 @@ export async function startEmailChange(user: User, newEmail: string, ip: string,
     });
     return;
   }
-  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id), undefined, language);
+  await mailCode(newEmail, "change", await issueCode(newEmail, "change_email", user.id), { language });
 }
 
-const invalidCode = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+/**
+ * The account holder's proof before an e-mail change (decision 033):
+ * - an account with a password: `currentPassword`, checked as a login try of the account
+ *   (checkCurrentPassword: a wrong one counts as a failed login; 429 once throttled);
+ *   missing: 400 CURRENT_PASSWORD_REQUIRED naming currentPassword;
+ * - an account without one (Google sign-in only): a code mailed to its current address
+ *   (counted like every code mail, the new address named in the mail). Without
+ *   `currentEmailCode` the code is sent and the answer is 400 CURRENT_EMAIL_CODE_SENT naming
+ *   currentEmailCode ("We sent a code to …"); a wrong or expired one is 400 INVALID_CODE
+ *   naming it.
+ * The limits of the change itself are looked at first (counting nothing), so a change that
+ * would be refused for them spends no login try and no code, and mails nobody.
+ */
+async function proveAccountHolder(user: User, newEmail: string, ip: string, proof: AccountHolderProof, language: Language): Promise<void> {
+  const hash = await getPasswordHash(getDb(), user.id);
+  if (hash && !proof.currentPassword) {
+    throw new ApiError(400, MESSAGES.currentPasswordRequired, "CURRENT_PASSWORD_REQUIRED", [
+      { field: "currentPassword", message: MESSAGES.currentPasswordRequired },
+    ]);
+  }
+  await assertEmailChangeAllowed(user.id, newEmail, ip);
+  if (hash) return checkCurrentPassword(user, hash, proof.currentPassword!, ip);
+  if (proof.currentEmailCode) {
+    const { userId } = await redeemCode(user.email, "approve_email_change", proof.currentEmailCode, "currentEmailCode");
+    if (userId !== user.id) throw invalidCode("currentEmailCode");
+    return;
+  }
+  await limitCodeSending(user.email, ip, "approve-change");
+  const code = await issueCode(user.email, "approve_email_change", user.id);
+  await mailCode(user.email, "approve", code, { language, newEmail });
+  const message = MESSAGES.currentEmailCodeSent(user.email);
+  throw new ApiError(400, message, "CURRENT_EMAIL_CODE_SENT", [{ field: "currentEmailCode", message }]);
+}
 
 /**
  * Verifies an address with its code: either an unverified account's own address, or a
@@ -338,7 +401,7 @@ export async function sendResetCode(email: string, ip: string, language: Languag
   await limitCodeSending(email, ip, "reset");
   const user = await findUserByEmail(getDb(), email);
   if (!user) return;
-  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id), undefined, language);
+  await mailCode(email, "reset", await issueCode(email, "reset_password", user.id), { language });
 }
 
 /**

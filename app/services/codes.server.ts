@@ -11,6 +11,10 @@ import { keyedHash, randomDigits, safeEqual } from "./crypto.server";
 
 const hashCode = (email: string, purpose: CodePurpose, code: string) => keyedHash(`code:${purpose}:${email}:${code}`);
 
+/** 400 INVALID_CODE naming the input that carried a wrong, expired or used code. */
+export const invalidCode = (field = "code") =>
+  new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field, message: MESSAGES.codeInvalid }]);
+
 /** Makes and stores a new code; returns it for the mail. */
 export async function issueCode(email: string, purpose: CodePurpose, userId: number | null = null): Promise<string> {
   const code = randomDigits(CODE_LENGTH);
@@ -26,12 +30,13 @@ export async function issueCode(email: string, purpose: CodePurpose, userId: num
 
 /**
  * Checks and consumes a code. Throws a 400 with MESSAGES.codeInvalid for a wrong,
- * expired, used or exhausted code. Returns the user id stored with the code.
+ * expired, used or exhausted code, naming `field` (the input that carried the code).
+ * Returns the user id stored with the code.
  */
-export async function redeemCode(email: string, purpose: CodePurpose, code: string): Promise<{ userId: number | null }> {
+export async function redeemCode(email: string, purpose: CodePurpose, code: string, field = "code"): Promise<{ userId: number | null }> {
   const db = getDb();
   const stored = await findLiveCode(db, email, purpose);
-  const invalid = () => new ApiError(400, MESSAGES.codeInvalid, "INVALID_CODE", [{ field: "code", message: MESSAGES.codeInvalid }]);
+  const invalid = () => invalidCode(field);
   // a try is taken before the code is compared (a right one too): CODE_MAX_ATTEMPTS in all
   if (!stored || !(await takeAttempt(db, stored.id, CODE_MAX_ATTEMPTS))) throw invalid();
   if (!safeEqual(stored.codeHash, hashCode(email, purpose, code))) throw invalid();

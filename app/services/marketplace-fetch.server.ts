@@ -4,7 +4,9 @@
  * - only hosts of the allowlist (the marketplaces, the short-link services, the agents'
  *   sites) are fetched, redirects included (each hop is checked);
  * - a host whose address is private (loopback, the LAN, link-local, carrier NAT…) is
- *   refused, checked at connect time (no window for a DNS change in between);
+ *   refused, checked at connect time (no window for a DNS change in between); so are the
+ *   IPv6 ways to an IPv4 host (mapped and compatible addresses by the address inside,
+ *   NAT64, 6to4 and Teredo by their whole prefixes);
  * - a timeout and a cap on the answer's size; one deadline for a walk through redirects;
  * - at most MAX_CONCURRENT requests out at once (the rest wait their turn, within their
  *   own deadline), so visitors pasting links cannot tie up the server's sockets;
@@ -107,23 +109,68 @@ for (const [address, prefix] of [
 for (const [address, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // IPv4-compatible (deprecated): ::a.b.c.d reaches the IPv4 host on some stacks
+  ["::", 96],
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
+  // NAT64: the well-known prefix and the local-use one (RFC 8215) hand the packet to an IPv4 host
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  // 6to4 and Teredo tunnel to IPv4 hosts (the embedded address can be anything): whole prefixes
+  ["2002::", 16],
+  ["2001::", 32],
   ["2001:db8::", 32],
 ] as const) {
   PRIVATE.addSubnet(address, prefix, "ipv6");
 }
 
-/** Whether an address is not on the public internet (IPv4-mapped IPv6 addresses included). */
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail allowed, no zone), or null. */
+function ipv6Groups(address: string): number[] | null {
+  if (net.isIP(address) !== 6) return null;
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  const groupsOf = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const head = groupsOf(halves[0]);
+  const tail = halves.length > 1 ? groupsOf(halves[1]) : [];
+  const groups = halves.length > 1 ? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 ? groups : null;
+}
+
+/**
+ * The IPv4 address an IPv6 address stands for, where the prefix says one is inside:
+ * IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d and IPv4-translated
+ * ::ffff:0:a.b.c.d, however written (dotted or hex). NAT64, 6to4 and Teredo are blocked
+ * whole (PRIVATE) and not read here.
+ */
+function embeddedIpv4(groups: number[]): string | null {
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  const mappedOrCompatible = zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0);
+  const translated = zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0;
+  if (!mappedOrCompatible && !translated) return null;
+  return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
+}
+
+/**
+ * Whether an address is not on the public internet: the IPv4 ranges above, the IPv6 ones,
+ * and IPv6 addresses that stand for a private IPv4 one. A zone index (fe80::1%eth0) is
+ * dropped first; anything that is not an address counts as private.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return PRIVATE.check(address, "ipv4");
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return PRIVATE.check(mapped[1], "ipv4");
-    return PRIVATE.check(address, "ipv6");
+    const unzoned = address.replace(/%.*$/, "");
+    const groups = ipv6Groups(unzoned);
+    if (!groups) return true;
+    const ipv4 = embeddedIpv4(groups);
+    if (ipv4 && PRIVATE.check(ipv4, "ipv4")) return true;
+    return PRIVATE.check(unzoned, "ipv6");
   }
   return true;
 }

@@ -80,13 +80,18 @@ function codeSendingBuckets(email: string, ip: string, purpose: string): Array<[
   return checks;
 }
 
-/** Throws 429 when a code e-mail would pass a limit; counts nothing. */
-export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
+/** Throws 429 when one more in each bucket would pass its limit; counts nothing. */
+async function assertWithin(checks: Array<[string, { max: number; windowMs: number }]>): Promise<void> {
   const db = limitsDb();
-  for (const [bucket, limit] of codeSendingBuckets(email, ip, purpose)) {
+  for (const [bucket, limit] of checks) {
     const current = await peekHits(db, bucket);
     if (current.count >= limit.max) throw tooManyRequests(current.windowEndsAt);
   }
+}
+
+/** Throws 429 when a code e-mail would pass a limit; counts nothing. */
+export async function assertCodeSendingAllowed(email: string, ip: string, purpose: string): Promise<void> {
+  await assertWithin(codeSendingBuckets(email, ip, purpose));
 }
 
 /** Counts one code e-mail for the address and the client; throws 429 when over a limit. */
@@ -215,9 +220,23 @@ export async function limitMarketplaceFetches(userId: number | null, ip: string)
   await limitBuckets(checks);
 }
 
+const emailChangeBucket = (userId: number): [string, { max: number; windowMs: number }] => [
+  `email-change:user:${userId}`,
+  LIMITS.emailChangePerAccount,
+];
+
+/**
+ * Throws 429 when an e-mail change to `newEmail` would pass a limit (the account's, or the
+ * code mails' of the new address and the client); counts nothing. Checked before the
+ * account holder is proven, so a refused change spends no code and no login try.
+ */
+export async function assertEmailChangeAllowed(userId: number, newEmail: string, ip: string): Promise<void> {
+  await assertWithin([emailChangeBucket(userId), ...codeSendingBuckets(newEmail, ip, "change")]);
+}
+
 /** Counts one e-mail change an account starts (a code mailed to a new address); 429 past the limit. */
 export async function limitEmailChanges(userId: number): Promise<void> {
-  await limitBuckets([[`email-change:user:${userId}`, LIMITS.emailChangePerAccount]]);
+  await limitBuckets([emailChangeBucket(userId)]);
 }
 
 /** Counts one avatar upload of a user; 429 past the limit. */

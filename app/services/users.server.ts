@@ -46,12 +46,12 @@ import {
   type RoleJson,
 } from "~/schemas/admin-users";
 import type { UserUpdate } from "../../db/schema";
-import { hashPassword, verifyPassword } from "./crypto.server";
-import { startEmailChange, userConflict as conflict, writingUser } from "./auth.server";
+import { hashPassword } from "./crypto.server";
+import { startEmailChange, userConflict as conflict, writingUser, type AccountHolderProof } from "./auth.server";
 import type { Language } from "~/i18n/languages";
-import { setPassword } from "./passwords.server";
+import { checkCurrentPassword, setPassword } from "./passwords.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
-import { limitAvatarUploads, takeLoginTry, tooManyRequests } from "./rate-limit.server";
+import { limitAvatarUploads } from "./rate-limit.server";
 import {
   findIssuedUpload,
   isUploadedFile,
@@ -215,12 +215,14 @@ export type ProfileChanges = {
   email?: string;
   phone?: string | null;
   avatarUrl?: string | null;
-};
+} & AccountHolderProof;
 
 /**
- * Updates the user's own profile. A new e-mail address is not applied at once: it waits
- * in pending_email until the code mailed to it is entered. The answer is the same
- * whether or not the new address has an account (its owner is told instead).
+ * Updates the user's own profile. A new e-mail address needs the account holder's proof
+ * (the current password, or a code mailed to the current address: startEmailChange) and
+ * is not applied at once: it waits in pending_email until the code mailed to it is
+ * entered. The answer is the same whether or not the new address has an account (its
+ * owner is told instead). A refused change saves nothing of the request.
  */
 export async function updateOwnProfile(
   user: User,
@@ -242,8 +244,14 @@ export async function updateOwnProfile(
   if (avatar) update.avatar_url = avatar.url;
   const newEmail = changes.email !== undefined && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
   if (newEmail) {
-    // counted (429 over the limits) and mailed before anything is saved
-    await startEmailChange(user, newEmail, ip, language);
+    // proven, counted (429 over the limits) and mailed before anything is saved
+    await startEmailChange(
+      user,
+      newEmail,
+      ip,
+      { currentPassword: changes.currentPassword, currentEmailCode: changes.currentEmailCode },
+      language,
+    );
     update.pending_email = newEmail;
   }
   let updated = user;
@@ -270,21 +278,7 @@ export async function changeOwnPassword(
   context: { ip: string; keepSessionHash?: string },
 ): Promise<User> {
   const hash = await getPasswordHash(getDb(), user.id);
-  if (hash) {
-    // counted as a login try (rate-limit.server.ts): guesses sent together each see the others
-    const loginTry = await takeLoginTry(user.email, context.ip);
-    if (loginTry.before.blockedUntil) {
-      await loginTry.settle("uncounted");
-      throw tooManyRequests(loginTry.before.blockedUntil);
-    }
-    const right = await verifyPassword(hash, input.currentPassword);
-    await loginTry.settle(right ? "uncounted" : "failed");
-    if (!right) {
-      throw new ApiError(400, MESSAGES.currentPasswordWrong, "INVALID_PASSWORD", [
-        { field: "currentPassword", message: MESSAGES.currentPasswordWrong },
-      ]);
-    }
-  }
+  if (hash) await checkCurrentPassword(user, hash, input.currentPassword, context.ip);
   return setPassword(user.id, input.newPassword, { keepSessionHash: context.keepSessionHash });
 }
 

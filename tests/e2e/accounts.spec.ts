@@ -60,13 +60,13 @@ test.describe("accounts", () => {
     await expect(page.getByLabel("Username")).toHaveValue(name);
 
     // 5. change the password (wrong current password first)
-    await page.getByLabel("Current password").fill("not-my-pass");
+    await page.getByLabel("Current password", { exact: true }).fill("not-my-pass");
     await page.getByLabel("New password", { exact: true }).fill("second-pass");
     await page.getByLabel("Repeat the new password").fill("second-pass");
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Current password is incorrect")).toBeVisible();
 
-    await page.getByLabel("Current password").fill("first-pass");
+    await page.getByLabel("Current password", { exact: true }).fill("first-pass");
     await page.getByLabel("New password", { exact: true }).fill("second-pass");
     await page.getByLabel("Repeat the new password").fill("second-pass");
     await page.getByRole("button", { name: "Change password" }).click();

@@ -4,6 +4,13 @@ import { loginViaForm } from "./auth-helpers";
 import { latestCode } from "./mail";
 
 const files = path.join(import.meta.dirname, "files");
+/** the fields that prove the account holder when the e-mail changes */
+const EMAIL_PASSWORD = "Current password (only to change your e-mail)";
+const EMAIL_CODE = "Code sent to your current address";
+
+/** The error shown beside the field labelled `label`. */
+const fieldError = (page: import("@playwright/test").Page, label: string) =>
+  page.locator(".field", { has: page.getByLabel(label, { exact: true }) }).locator(".field__error");
 const unique = (projectName: string) => `${projectName.replace(/\W/g, "")}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 /** A verified account made through the public API, as a visitor would make it. */
@@ -44,6 +51,7 @@ test.describe("profile", () => {
     await loginViaForm(page, oldEmail, "email-pass", "/profile");
 
     await page.getByLabel("Email").fill(newEmail);
+    await page.getByLabel(EMAIL_PASSWORD).fill("email-pass");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByRole("status")).toContainText(`Enter the code we sent to ${newEmail}`);
     await expect(page.getByText(`Waiting for confirmation of ${newEmail}`)).toBeVisible();
@@ -52,6 +60,81 @@ test.describe("profile", () => {
 
     const code = await latestCode(newEmail);
     await page.getByLabel("Code", { exact: true }).fill(code);
+    await page.getByRole("button", { name: "Confirm new email" }).click();
+    await expect(page.getByRole("status")).toContainText("Your e-mail address has been changed.");
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+  });
+
+  test("changing the e-mail asks for the current password: a missing or wrong one is explained beside it, the right one starts the change", async ({
+    page,
+    request,
+    javaScriptEnabled,
+  }, testInfo) => {
+    const name = `p${unique(testInfo.project.name)}`.slice(0, 24);
+    const oldEmail = await registerAccount(request, name, "proof-pass");
+    const newEmail = `${name}-new@example.com`;
+    await loginViaForm(page, oldEmail, "proof-pass", "/profile");
+    const passwordError = fieldError(page, EMAIL_PASSWORD);
+
+    // other changes need no password
+    await page.getByLabel("Phone (optional)").fill("+86 139 0000 0000");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status")).toContainText("Profile updated successfully.");
+
+    await page.getByLabel("Email").fill(newEmail);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(passwordError).toHaveText("Current password is required to change your email");
+    // what was typed stays, nothing was saved
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+    await expect(page.getByLabel("Phone (optional)")).toHaveValue("+86 139 0000 0000");
+    await expect(page.getByText(`Waiting for confirmation of`)).toHaveCount(0);
+
+    await page.getByLabel(EMAIL_PASSWORD).fill("not-my-pass");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(passwordError).toHaveText("Current password is incorrect");
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+    // the server never sends a password back into the page (with JavaScript the browser keeps what was typed)
+    if (!javaScriptEnabled) await expect(page.getByLabel(EMAIL_PASSWORD)).toHaveValue("");
+
+    await page.getByLabel(EMAIL_PASSWORD).fill("proof-pass");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status")).toContainText(`Enter the code we sent to ${newEmail}`);
+    await expect(page.getByText(`Waiting for confirmation of ${newEmail}`)).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(oldEmail);
+  });
+
+  test("an account without a password changes its e-mail with a code sent to the current address first", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const name = `g${unique(testInfo.project.name)}`.slice(0, 24);
+    const oldEmail = await registerAccount(request, name, "soon-none");
+    const newEmail = `${name}-new@example.com`;
+    await loginViaForm(page, oldEmail, "soon-none", "/profile");
+    // the account now has no password, as one made by Google sign-in
+    withDatabase((db) => db.prepare("UPDATE users SET password_hash = NULL WHERE email = ?").run(oldEmail));
+    await page.goto("/profile");
+    await expect(page.getByLabel(EMAIL_PASSWORD)).toHaveCount(0);
+    await expect(page.getByText("To change your e-mail address, we first send a code to the current one.")).toBeVisible();
+
+    await page.getByLabel("Email").fill(newEmail);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const codeError = fieldError(page, EMAIL_CODE);
+    await expect(codeError).toHaveText(`We sent a code to ${oldEmail}: enter it to change your email.`);
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+    const code = await latestCode(oldEmail, 1);
+
+    await page.getByLabel(EMAIL_CODE).fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(codeError).toHaveText("Invalid or expired verification code");
+    await expect(page.getByLabel("Email")).toHaveValue(newEmail);
+
+    await page.getByLabel(EMAIL_CODE).fill(code);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status")).toContainText(`Enter the code we sent to ${newEmail}`);
+    await expect(page.getByText(`Waiting for confirmation of ${newEmail}`)).toBeVisible();
+
+    await page.getByLabel("Code", { exact: true }).fill(await latestCode(newEmail));
     await page.getByRole("button", { name: "Confirm new email" }).click();
     await expect(page.getByRole("status")).toContainText("Your e-mail address has been changed.");
     await expect(page.getByLabel("Email")).toHaveValue(newEmail);

@@ -1,6 +1,7 @@
 /**
- * The profile API over real HTTP: who am I, permissions, profile edits (a new e-mail is
- * confirmed by a mailed code), password change ending other sessions, avatar upload,
+ * The profile API over real HTTP: who am I, permissions, profile edits (a new e-mail needs
+ * the current password, or a code sent to the current address of an account without one,
+ * and is confirmed by a code mailed to it), password change ending other sessions, avatar upload,
  * 401 without credentials, the session cookie on /api, cross-site refusal and the
  * token of a deleted user.
  */
@@ -8,6 +9,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { client, freshIp, pageLogin, registerAccount, uniqueEmail, uniqueUsername, useServerWithMail } from "../fakes/accounts";
 import { apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { withServerDb } from "../setup/server-db";
 
 const ALL_PERMISSIONS = [
   "product.create",
@@ -231,11 +233,15 @@ describe("GET and PUT /api/users/me", () => {
     expect(me.body.data).toMatchObject({ username: account.username, phone: null });
   });
 
-  it("a new e-mail waits for the code mailed to it; POST /api/auth/verify-email applies it", async () => {
+  it("a new e-mail (with the current password) waits for the code mailed to it; POST /api/auth/verify-email applies it", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
     const newEmail = uniqueEmail("moved");
     const since = Date.now();
-    const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: newEmail } });
+    const response = await call("/api/users/me", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { email: newEmail, currentPassword: account.password },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.data.email).toBe(account.email);
     expect(response.body.data.pendingEmail).toBe(newEmail);
@@ -266,8 +272,16 @@ describe("GET and PUT /api/users/me", () => {
     const [mover, control] = [await registerAccount(live.server.url, live.smtp), await registerAccount(live.server.url, live.smtp)];
     const freeEmail = uniqueEmail("free");
     const since = Date.now();
-    const free = await call("/api/users/me", { method: "PUT", token: control.accessToken, body: { email: freeEmail } });
-    const taken = await call("/api/users/me", { method: "PUT", token: mover.accessToken, body: { email: owner.email } });
+    const free = await call("/api/users/me", {
+      method: "PUT",
+      token: control.accessToken,
+      body: { email: freeEmail, currentPassword: control.password },
+    });
+    const taken = await call("/api/users/me", {
+      method: "PUT",
+      token: mover.accessToken,
+      body: { email: owner.email, currentPassword: mover.password },
+    });
     expect(taken.status).toBe(free.status);
     expect(taken.status).toBe(200);
     expect(taken.body.message).toBe(free.body.message.replace(freeEmail, owner.email));
@@ -288,24 +302,215 @@ describe("GET and PUT /api/users/me", () => {
   it("limits e-mail change codes like every code mail (429), taken addresses included", async () => {
     const owner = await registerAccount(live.server.url, live.smtp);
     const account = await registerAccount(live.server.url, live.smtp);
+    const currentPassword = account.password;
     for (const email of [uniqueEmail("again"), owner.email]) {
-      const first = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email } });
+      const first = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email, currentPassword } });
       expect(first.status, email).toBe(200);
-      const second = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email } });
+      const second = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email, currentPassword } });
       expect(second.status, email).toBe(429);
       expect(second.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
     }
   });
 });
 
+describe("an e-mail change proves the account holder (a session alone cannot take the account over)", () => {
+  const REQUIRED = "Current password is required to change your email";
+  const putMe = (token: string, body: Record<string, unknown>) => call("/api/users/me", { method: "PUT", token, body });
+  const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  it("without the current password: 400 naming currentPassword, nothing saved and nobody mailed (a code is no substitute)", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const newEmail = uniqueEmail("takeover");
+    const since = Date.now();
+    for (const body of [
+      { email: newEmail, phone: "+1 555 0100" },
+      { email: newEmail, currentPassword: "" },
+      { email: newEmail, currentPassword: null },
+      { email: newEmail, currentEmailCode: "123456" },
+    ]) {
+      const response = await putMe(account.accessToken, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body, JSON.stringify(body)).toEqual({
+        success: false,
+        message: REQUIRED,
+        code: "CURRENT_PASSWORD_REQUIRED",
+        errors: [{ field: "currentPassword", message: REQUIRED }],
+      });
+    }
+    const me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data).toMatchObject({ email: account.email, phone: null });
+    expect(me.body.data.pendingEmail ?? null).toBeNull();
+
+    // a change with the password goes out after them: by the time it arrives, none of them mailed anyone
+    const control = uniqueEmail("control");
+    expect((await putMe(account.accessToken, { email: control, currentPassword: account.password })).status).toBe(200);
+    await live.smtp.waitForMail(control, { since });
+    expect(live.smtp.mailTo(newEmail)).toEqual([]);
+    expect(live.smtp.mailTo(account.email).filter((mail) => mail.receivedAt >= since)).toEqual([]);
+  });
+
+  it("a wrong current password: 400 naming currentPassword, counted as a failed login with the password change's (429 once throttled)", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const newEmail = uniqueEmail("guessed");
+    const changeWith = (currentPassword: string) => putMe(account.accessToken, { email: newEmail, currentPassword });
+    for (let i = 0; i < 5; i++) {
+      const wrong = await changeWith("guess-guess");
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatchObject({ success: false, code: "INVALID_PASSWORD", message: "Current password is incorrect" });
+      expect(fieldsOf(wrong.body)).toEqual(["currentPassword"]);
+    }
+    // the tries were failed logins of the account: the login form now wants the captcha
+    const login = await call("/api/auth/login", { body: { email: account.email, password: account.password } });
+    expect(login.status).toBe(400);
+    expect(login.body.requiresCaptcha).toBe(true);
+    // one count with the password change's wrong tries
+    for (let i = 5; i < 20; i++) {
+      const wrong = await call("/api/users/me/password", {
+        method: "PUT",
+        token: account.accessToken,
+        body: { currentPassword: "guess-guess", newPassword: "another-password" },
+      });
+      expect(wrong.status, `try ${i + 1}`).toBe(400);
+    }
+    const blocked = await changeWith("guess-guess");
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    expect((await changeWith(account.password)).status).toBe(429);
+
+    const me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data.email).toBe(account.email);
+    expect(me.body.data.pendingEmail ?? null).toBeNull();
+    expect(live.smtp.mailTo(newEmail)).toEqual([]);
+  });
+
+  it("other changes need no password: username, phone, and the same address sent back in any case", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const username = uniqueUsername("nopass");
+    const response = await putMe(account.accessToken, { username, phone: "12345", email: account.email.toUpperCase() });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.emailVerificationRequired).toBe(false);
+    expect(response.body.data).toMatchObject({ username, phone: "12345", email: account.email });
+    expect(response.body.data.pendingEmail ?? null).toBeNull();
+  });
+
+  it("an account without a password (Google sign-in): a code to the current address first, then the change proceeds with it", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    await withServerDb(live.server.dataDir, (db) =>
+      db
+        .updateTable("users")
+        .set({ password_hash: null, google_id: `google-${account.id}` })
+        .where("id", "=", account.id)
+        .execute(),
+    );
+    const newEmail = uniqueEmail("googler");
+    const change = (body: Record<string, unknown>) => putMe(account.accessToken, { email: newEmail, ...body });
+
+    let since = Date.now();
+    const first = await change({ phone: "+1 555 0100" });
+    const sent = `We sent a code to ${account.email}: enter it to change your email.`;
+    expect(first.status, JSON.stringify(first.body)).toBe(400);
+    expect(first.body).toEqual({
+      success: false,
+      message: sent,
+      code: "CURRENT_EMAIL_CODE_SENT",
+      errors: [{ field: "currentEmailCode", message: sent }],
+    });
+    const mail = await live.smtp.waitForMail(account.email, { since });
+    // the mail names the address the account would move to
+    expect(mail.text).toContain(newEmail);
+    const code = live.smtp.lastCode(account.email);
+    let me = await call("/api/users/me", { token: account.accessToken });
+    expect(me.body.data).toMatchObject({ email: account.email, phone: null });
+    expect(me.body.data.pendingEmail ?? null).toBeNull();
+    expect(live.smtp.mailTo(newEmail)).toEqual([]);
+
+    // asking again at once: the code mails' limit (one a minute for the address)
+    const again = await change({});
+    expect(again.status).toBe(429);
+    expect(again.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+
+    const wrong = await change({ currentEmailCode: otherCode(code) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ success: false, code: "INVALID_CODE", message: "Invalid or expired verification code" });
+    expect(fieldsOf(wrong.body)).toEqual(["currentEmailCode"]);
+    const malformed = await change({ currentEmailCode: "12ab" });
+    expect(malformed.status).toBe(400);
+    expect(fieldsOf(malformed.body)).toEqual(["currentEmailCode"]);
+
+    since = Date.now();
+    const right = await change({ currentEmailCode: code, phone: "+1 555 0100" });
+    expect(right.status, JSON.stringify(right.body)).toBe(200);
+    expect(right.body.emailVerificationRequired).toBe(true);
+    expect(right.body.data).toMatchObject({ email: account.email, pendingEmail: newEmail, phone: "+1 555 0100" });
+    // the code works once
+    const reused = await putMe(account.accessToken, { email: uniqueEmail("again"), currentEmailCode: code });
+    expect(reused.status).toBe(400);
+    expect(fieldsOf(reused.body)).toEqual(["currentEmailCode"]);
+
+    // from here as for every account: the new address's own code applies it
+    await live.smtp.waitForMail(newEmail, { since });
+    const verified = await call("/api/auth/verify-email", {
+      token: account.accessToken,
+      body: { email: newEmail, code: live.smtp.lastCode(newEmail) },
+    });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    me = await call("/api/users/me", { token: verified.body.accessToken });
+    expect(me.body.data).toMatchObject({ email: newEmail, emailVerified: true });
+  });
+
+  it("the profile page's form asks the same: no password or a wrong one changes nothing (and is not sent back); the right one starts the change", async () => {
+    const account = await registerAccount(live.server.url, live.smtp);
+    const cookie = await pageLogin(live.server.url, account.email, account.password, freshIp());
+    const newEmail = uniqueEmail("paged");
+    const post = (fields: Record<string, string>) =>
+      fetch(`${live.server.url}/profile`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          Cookie: cookie,
+          Origin: live.server.url,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Forwarded-For": freshIp(),
+        },
+        body: new URLSearchParams({ intent: "profile", username: account.username, email: newEmail, phone: "", ...fields }).toString(),
+      });
+    const missing = await post({});
+    expect(missing.status).toBe(200);
+    const missingPage = await missing.text();
+    expect(missingPage).toContain(REQUIRED);
+    // the address typed is kept in the form
+    expect(missingPage).toContain(`value="${newEmail}"`);
+
+    const wrong = await post({ currentPassword: "not-the-password-123" });
+    const wrongPage = await wrong.text();
+    expect(wrongPage).toContain("Current password is incorrect");
+    expect(wrongPage).not.toContain("not-the-password-123");
+    expect((await call("/api/users/me", { token: account.accessToken })).body.data.pendingEmail ?? null).toBeNull();
+
+    const right = await post({ currentPassword: account.password });
+    expect(right.status).toBe(302);
+    expect(right.headers.get("location")).toBe("/profile");
+    expect((await call("/api/users/me", { token: account.accessToken })).body.data.pendingEmail).toBe(newEmail);
+  });
+});
+
 describe("limits per account, whatever the address", () => {
   it("an account starts at most 5 e-mail changes an hour (each mails a stranger a code), from any number of addresses", async () => {
     const account = await registerAccount(live.server.url, live.smtp);
+    const currentPassword = account.password;
     for (let n = 1; n <= 5; n++) {
-      const response = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: uniqueEmail(`move${n}`) } });
+      const response = await call("/api/users/me", {
+        method: "PUT",
+        token: account.accessToken,
+        body: { email: uniqueEmail(`move${n}`), currentPassword },
+      });
       expect(response.status, `change ${n}`).toBe(200);
     }
-    const sixth = await call("/api/users/me", { method: "PUT", token: account.accessToken, body: { email: uniqueEmail("move6") } });
+    const sixth = await call("/api/users/me", {
+      method: "PUT",
+      token: account.accessToken,
+      body: { email: uniqueEmail("move6"), currentPassword },
+    });
     expect(sixth.status).toBe(429);
     expect(sixth.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
   });

@@ -23,6 +23,12 @@ export default {
       changeHeading: "Confirm your new e-mail address",
       changeIntro: "Enter this code on your profile page to start using this address for your account.",
       changeLink: "Open my profile",
+      approveSubject: "{{code}} is your {{site}} code to change your e-mail address",
+      approveHeading: "Is it you changing your e-mail address?",
+      approveIntro:
+        "Someone signed in to your account (hopefully you) asked to change its e-mail address to {{email}}. Enter this code on your profile page to allow it.",
+      approveAdvice:
+        "If it was not you, give this code to nobody: nothing changes without it. Someone may be signed in to your account: set a password on your profile page, which logs out every other device.",
     },
     notice: {
       subject: "Your {{site}} account",

@@ -60,6 +60,11 @@ export const SHOP_MESSAGES: MessagePair[] = [
   { en: "Please select a single image file", "zh-CN": "请只选择一个图片文件" },
   { en: "The avatar must be an image uploaded to this site", "zh-CN": "头像必须是上传到本站的图片" },
   { en: "Current password is incorrect", "zh-CN": "当前密码不正确" },
+  { en: "Current password is required to change your email", "zh-CN": "更换邮箱需要输入当前密码" },
+  {
+    en: "We sent a code to {$email}: enter it to change your email.",
+    "zh-CN": "我们已向 {$email} 发送验证码：输入后即可更换邮箱。",
+  },
 
   // catalogue, search and collections (app/schemas/catalogue-messages.ts)
   { en: "Product not found", "zh-CN": "商品不存在" },

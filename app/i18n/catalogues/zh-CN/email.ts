@@ -23,6 +23,11 @@ export default {
       changeHeading: "确认您的新邮箱地址",
       changeIntro: "请在个人资料页面输入此验证码，即可开始使用此邮箱地址登录您的账户。",
       changeLink: "打开我的资料",
+      approveSubject: "{{code}} 是您更换 {{site}} 邮箱地址的验证码",
+      approveHeading: "是您本人在更换邮箱地址吗？",
+      approveIntro: "有人（希望是您本人）登录了您的账户，并请求将邮箱地址更换为 {{email}}。请在个人资料页面输入此验证码以允许更换。",
+      approveAdvice:
+        "如果不是您本人，请不要把此验证码告诉任何人：没有它就不会有任何更改。可能有人登录了您的账户：请在个人资料页面设置密码，这会让其他所有设备退出登录。",
     },
     notice: {
       subject: "您的 {{site}} 账户",
