@@ -12,7 +12,7 @@
  * the back office is understood without code.
  */
 
-import { marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { listingPlatform, marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 
 export type Marketplace = Platform;
 const canonicalItemUrl = marketplaceUrl;
@@ -585,7 +585,9 @@ export function readMarketplaceInputs(input: string, agents: readonly AgentPatte
       ? [{ link: text, reading: readNumber(text) }]
       : findLinks(text).map((link) => ({ link, reading: readLink(link, agents) }));
     for (const entry of entries) {
-      const key = entry.reading.kind === "item" ? `${entry.reading.platform}:${entry.reading.itemId}` : `link:${entry.link}`;
+      // Taobao and Tmall share item numbers: one listing, listed once
+      const key =
+        entry.reading.kind === "item" ? `${listingPlatform(entry.reading.platform)}:${entry.reading.itemId}` : `link:${entry.link}`;
       if (seen.has(key)) continue;
       seen.add(key);
       readings.push(entry);

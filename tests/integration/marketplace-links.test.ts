@@ -357,6 +357,10 @@ describe("the forms shoppers really paste", () => {
       ["https://example.com/not-an-item", "unsupported"],
       ["645678901234", "number"],
     ]);
+    // Taobao and Tmall share item numbers: one listing, listed once
+    expect(
+      readMarketplaceInputs("https://item.taobao.com/item.htm?id=623456789012\nhttps://detail.tmall.com/item.htm?id=623456789012", agents),
+    ).toHaveLength(1);
     expect(findLinks("a https://a.example/x, b weidian.com/item.html?itemID=7231234567.")).toEqual([
       "https://a.example/x",
       "https://weidian.com/item.html?itemID=7231234567",
