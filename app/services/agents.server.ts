@@ -85,15 +85,25 @@ function readable(agent: Agent, platform: Platform, template: string): boolean {
   return false;
 }
 
+/** The patterns made of each list of agents read (made once, not at every pasted link). */
+const patternsOf = new WeakMap<Agent[], AgentPattern[]>();
+
 /** The agents' templates as the link reader takes them (disabled agents' links are still read; broken forms are not). */
 export async function agentPatterns(): Promise<AgentPattern[]> {
-  return (await allAgents()).map((agent) => ({
+  const agents = await allAgents();
+  let patterns = patternsOf.get(agents);
+  if (!patterns) patternsOf.set(agents, (patterns = agents.map(toPattern)));
+  return patterns;
+}
+
+function toPattern(agent: Agent): AgentPattern {
+  return {
     name: agent.name,
     templates: Object.fromEntries(
       Object.entries(agent.templates).filter(([platform, template]) => readable(agent, platform as Platform, template)),
     ),
     readOnly: agent.readPatterns.filter(({ platform, template }) => readable(agent, platform, template)),
-  }));
+  };
 }
 
 /** What a shopper pasted, read with every agent's templates. */
