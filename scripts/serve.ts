@@ -502,6 +502,41 @@ function uploadsHandler(env: Env) {
   return bucketUploadsHandler(storage);
 }
 
+/**
+ * Without TRUST_PROXY the client's address is the connection's: behind a reverse proxy on
+ * the same machine every visitor is 127.0.0.1, which no per-address limit counts and the
+ * sign-up captcha never meets (app/services/rate-limit.server.ts). Said at the start, and
+ * once more, as a warning, at the first request a proxy forwarded (docs/self-hosting.md).
+ * TRUST_PROXY=0 says there is no proxy: then neither is said.
+ */
+export const TRUST_PROXY_UNSET =
+  "TRUST_PROXY is unset: a client's address is its connection's, and X-Forwarded-For, Forwarded and X-Forwarded-Proto are ignored. " +
+  "Behind a reverse proxy every visitor is then the proxy (127.0.0.1 on this machine: no per-address limits, no sign-up captcha): " +
+  "set TRUST_PROXY=1 (the number of proxies in front), or TRUST_PROXY=0 to say there is none (docs/self-hosting.md)";
+
+/** The headers a reverse proxy adds to what it forwards. */
+const FORWARDED_HEADERS = ["x-forwarded-for", "forwarded", "x-forwarded-proto"] as const;
+
+/**
+ * Sees every request (the front answers some before express runs) and warns once, at the
+ * first that carries a proxy's headers, that they are ignored; after that it only checks
+ * one flag.
+ */
+function forwardedWithoutTrust(): (req: http.IncomingMessage) => void {
+  let warned = false;
+  return (req) => {
+    if (warned) return;
+    const names = FORWARDED_HEADERS.filter((name) => req.headers[name] !== undefined);
+    if (names.length === 0) return;
+    warned = true;
+    log.warn(
+      `a request from ${normalizeIp(req.socket.remoteAddress ?? "-")} carries ${names.join(", ")} while TRUST_PROXY is unset: ` +
+        "those headers are ignored, so behind this proxy every visitor has the proxy's address (no per-address limits, no sign-up captcha). " +
+        "Set TRUST_PROXY=1 (the number of proxies in front), or TRUST_PROXY=0 if clients reach the server directly (said once)",
+    );
+  };
+}
+
 /** What app/entry.server.tsx offers the server besides rendering. */
 type AppEntry = { startBackgroundWork?: () => Promise<void>; stopBackgroundWork?: () => Promise<void> };
 
@@ -516,6 +551,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   const app = express();
   app.disable("x-powered-by");
   if (env.TRUST_PROXY > 0) app.set("trust proxy", env.TRUST_PROXY);
+  else if (!env.TRUST_PROXY_SET) log.info(TRUST_PROXY_UNSET);
 
   app.use(requestLogger);
   app.use(repairPercentEncoding);
@@ -595,7 +631,9 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     logLine: logRequestLine,
     track,
   });
+  const noteForwarded = env.TRUST_PROXY_SET ? null : forwardedWithoutTrust();
   const server = http.createServer((req, res) => {
+    noteForwarded?.(req);
     if (!front(req, res)) app(req, res);
   });
   await new Promise<void>((resolve, reject) => {

@@ -214,6 +214,8 @@ export type Env = {
   REFRESH_MAX_AGE_USER: number;
   /** Number of reverse-proxy hops to trust; 0 = none (use the socket address). */
   TRUST_PROXY: number;
+  /** whether TRUST_PROXY was given at all (0 given: "no proxy", said; unset: the server says what it means) */
+  TRUST_PROXY_SET: boolean;
   /** continuous backup of the database with Litestream to this folder or bucket (scripts/litestream.ts) */
   LITESTREAM_REPLICA_URL?: string;
   /** PostgreSQL instead of the SQLite file (docs/self-hosting.md); many instances may share it */
@@ -345,6 +347,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     REFRESH_MAX_AGE_ADMIN: raw.REFRESH_MAX_AGE_ADMIN,
     REFRESH_MAX_AGE_USER: raw.REFRESH_MAX_AGE_USER,
     TRUST_PROXY: raw.TRUST_PROXY ?? 0,
+    TRUST_PROXY_SET: raw.TRUST_PROXY !== undefined,
     LITESTREAM_REPLICA_URL: raw.LITESTREAM_REPLICA_URL,
     DATABASE_URL: raw.DATABASE_URL,
     UPLOADS_S3: s3Given

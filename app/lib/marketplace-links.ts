@@ -12,7 +12,7 @@
  * the back office is understood without code.
  */
 
-import { marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
+import { listingPlatform, marketplaceUrl, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 
 export type Marketplace = Platform;
 const canonicalItemUrl = marketplaceUrl;
@@ -141,86 +141,136 @@ export function readMarketplaceUrl(url: URL): { platform: Marketplace; itemId: s
 
 // ---------------------------------------------------------------- agent templates
 
+/**
+ * A piece of a link form (a path segment, a parameter's value): plain text, or text
+ * around one placeholder. Pieces are compared as text, never turned into a pattern: the
+ * forms are stored data (docs/marketplace-links.md, "Adding an agent's link form").
+ */
+type Piece = { text: string } | { before: string; placeholder: "id" | "url"; after: string };
+
 type TemplateParts = {
   host: string;
-  segments: string[];
-  query: Array<[string, string]>;
-  hash: { segments: string[]; query: Array<[string, string]> } | null;
+  segments: Piece[];
+  query: Array<[string, Piece]>;
+  hash: { segments: Piece[]; query: Array<[string, Piece]> } | null;
 };
 
+/**
+ * Why a link form cannot be read back: not an http(s) link; no placeholder; a placeholder
+ * outside the path and the parameters' values (the host, a parameter's name); two
+ * placeholders in one piece (`/p/{url}{url2}`: where one ends and the other starts is
+ * anyone's guess).
+ */
+export type LinkFormProblem = "notLink" | "noPlaceholder" | "misplaced" | "twoInOnePiece";
+
 const TOKENS: Record<string, string> = { "{id}": "__QCID__", "{url}": "__QCURL__", "{url2}": "__QCURLTWICE__" };
+const TOKEN_KINDS: Record<string, "id" | "url"> = { __QCID__: "id", __QCURL__: "url", __QCURLTWICE__: "url" };
+const TOKEN = /__QCID__|__QCURL__|__QCURLTWICE__/g;
+const PLACEHOLDER = /\{(?:id|url|url2)\}/g;
 
-const splitCache = new Map<string, TemplateParts | null>();
+type Compiled = { parts: TemplateParts; problem: null } | { parts: null; problem: LinkFormProblem };
 
-/** A template taken apart (kept: the same few dozen templates read every pasted link). */
-function splitTemplate(template: string): TemplateParts | null {
-  let parts = splitCache.get(template);
-  if (parts === undefined) {
-    if (splitCache.size > 2000) splitCache.clear();
-    parts = parseTemplate(template);
-    splitCache.set(template, parts);
+const compiledForms = new Map<string, Compiled>();
+
+/** A form compiled (kept: the same few dozen forms read every pasted link). */
+function compiled(template: string): Compiled {
+  let form = compiledForms.get(template);
+  if (form === undefined) {
+    if (compiledForms.size > 2000) compiledForms.clear();
+    form = compileForm(template);
+    compiledForms.set(template, form);
   }
-  return parts;
+  return form;
 }
 
-function parseTemplate(template: string): TemplateParts | null {
+/** Why a link form cannot be read back, or null when it can (the agent form checks this on save). */
+export function linkFormProblem(template: string): LinkFormProblem | null {
+  return compiled(template).problem;
+}
+
+function toPiece(value: string, problems: { placed: number; crowded: boolean }): Piece {
+  const tokens = value.match(TOKEN) ?? [];
+  if (tokens.length === 0) return { text: value };
+  problems.placed += tokens.length;
+  if (tokens.length > 1) {
+    problems.crowded = true;
+    return { text: value };
+  }
+  const [token] = tokens as [string];
+  const at = value.indexOf(token);
+  return { before: value.slice(0, at), placeholder: TOKEN_KINDS[token], after: value.slice(at + token.length) };
+}
+
+function compileForm(template: string): Compiled {
+  const fail = (problem: LinkFormProblem): Compiled => ({ parts: null, problem });
   let text = template.trim();
+  const placeholders = (text.match(PLACEHOLDER) ?? []).length;
   for (const [placeholder, token] of Object.entries(TOKENS)) text = text.split(placeholder).join(token);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return null;
+    return fail("notLink");
   }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return fail("notLink");
+  if (placeholders === 0) return fail("noPlaceholder");
+  const problems = { placed: 0, crowded: false };
+  const pieces = (path: string) =>
+    path
+      .split("/")
+      .filter(Boolean)
+      .map((segment) => toPiece(segment, problems));
+  const params = (query: string): Array<[string, Piece]> =>
+    [...new URLSearchParams(query)].map(([key, value]) => [key, toPiece(value, problems)]);
   const hashText = url.hash.replace(/^#/, "");
   let hash: TemplateParts["hash"] = null;
   if (hashText) {
     const [hashPath, hashQuery = ""] = hashText.split("?");
-    hash = { segments: hashPath.split("/").filter(Boolean), query: [...new URLSearchParams(hashQuery)] };
+    hash = { segments: pieces(hashPath), query: params(hashQuery) };
   }
-  return {
-    host: bareHost(url.hostname),
-    segments: url.pathname.split("/").filter(Boolean),
-    query: [...url.searchParams],
-    hash,
-  };
+  const parts: TemplateParts = { host: bareHost(url.hostname), segments: pieces(url.pathname), query: params(url.search), hash };
+  if (problems.crowded) return fail("twoInOnePiece");
+  // a placeholder in the host or in a parameter's name is never read back
+  if (problems.placed !== placeholders) return fail("misplaced");
+  return { parts, problem: null };
 }
 
 type Captured = { id?: string; url?: string };
 
-/** Matches one template piece (a path segment or a query value) against the link's; collects the placeholders. */
-function matchPiece(template: string, actual: string, captured: Captured): boolean {
-  if (!/__QC(ID|URL|URLTWICE)__/.test(template)) return template.toLowerCase() === actual.toLowerCase();
-  const pattern = template
-    .split(/(__QCID__|__QCURL__|__QCURLTWICE__)/)
-    .map((part) =>
-      part === "__QCID__"
-        ? "(?<id>\\d{5,20})"
-        : part === "__QCURL__" || part === "__QCURLTWICE__"
-          ? "(?<url>.+)"
-          : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-    )
-    .join("");
-  const found = new RegExp(`^${pattern}$`, "i").exec(actual);
-  if (!found) return false;
-  if (found.groups?.id) captured.id = found.groups.id;
-  if (found.groups?.url) {
-    let decoded = found.groups.url;
-    // the link may arrive encoded once more or once less than the template says
-    for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
-      try {
-        decoded = decodeURIComponent(decoded);
-      } catch {
-        break;
-      }
-    }
-    captured.url = decoded;
+/** Line breaks: a placeholder for a link never takes them (a link is one line). */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/** Matches one piece of a form against the link's (case aside); collects the placeholder's value. */
+function matchPiece(piece: Piece, actual: string, captured: Captured): boolean {
+  if ("text" in piece) return piece.text.toLowerCase() === actual.toLowerCase();
+  const { before, after } = piece;
+  if (actual.length <= before.length + after.length) return false;
+  if (actual.slice(0, before.length).toLowerCase() !== before.toLowerCase()) return false;
+  if (actual.slice(actual.length - after.length).toLowerCase() !== after.toLowerCase()) return false;
+  const value = actual.slice(before.length, actual.length - after.length);
+  if (piece.placeholder === "id") {
+    if (!/^\d{5,20}$/.test(value)) return false;
+    captured.id = value;
+    return true;
   }
+  if (LINE_BREAK.test(value)) return false;
+  let decoded = value;
+  // the link may arrive encoded once more or once less than the template says
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  captured.url = decoded;
   return true;
 }
 
 /** A page's ending is optional in a link (item-123 for item-123.html). */
-const withoutPageEnding = (piece: string) => piece.replace(/\.(?:html?|php|aspx?)$/i, "");
+const withoutEnding = (text: string) => text.replace(/\.(?:html?|php|aspx?)$/i, "");
+const pieceWithoutEnding = (piece: Piece): Piece =>
+  "text" in piece ? { text: withoutEnding(piece.text) } : { ...piece, after: withoutEnding(piece.after) };
 
 /**
  * A language prefix before a site's own path: /en/, /fr/, /zh-CN/, /en_US/, /es-419/. Only
@@ -233,12 +283,12 @@ const LANGUAGE_SEGMENT = {
   test: (segment: string) => LANGUAGES.has(segment.slice(0, 2).toLowerCase()) && /^[a-z]{2}(?:[-_][a-z0-9]{2,4})?$/i.test(segment),
 };
 
-function matchSegments(template: string[], actual: string[], captured: Captured): boolean {
+function matchSegments(template: Piece[], actual: string[], captured: Captured): boolean {
   const tryMatch = (pieces: string[]) =>
     pieces.length === template.length &&
     template.every((piece, i) => {
       const value = decodeSafe(pieces[i]);
-      return matchPiece(piece, value, captured) || matchPiece(withoutPageEnding(piece), withoutPageEnding(value), captured);
+      return matchPiece(piece, value, captured) || matchPiece(pieceWithoutEnding(piece), withoutEnding(value), captured);
     });
   if (tryMatch(actual)) return true;
   // "&inviteCode=…" glued onto the last segment of a link pasted without its "?"
@@ -247,12 +297,13 @@ function matchSegments(template: string[], actual: string[], captured: Captured)
   // the site's language before its path, where the template has none (or another)
   if (actual.length > 0 && LANGUAGE_SEGMENT.test(actual[0])) {
     if (tryMatch(actual.slice(1))) return true;
-    if (template.length > 0 && LANGUAGE_SEGMENT.test(template[0]) && tryMatch([template[0], ...actual.slice(1)])) return true;
+    const first = template[0];
+    if (first && "text" in first && LANGUAGE_SEGMENT.test(first.text) && tryMatch([first.text, ...actual.slice(1)])) return true;
   }
   return false;
 }
 
-function matchQuery(template: Array<[string, string]>, actual: URLSearchParams, captured: Captured): boolean {
+function matchQuery(template: Array<[string, Piece]>, actual: URLSearchParams, captured: Captured): boolean {
   return template.every(([key, value]) => {
     const present = [...actual].find(([name]) => name.toLowerCase() === key.toLowerCase());
     return present !== undefined && matchPiece(value, present[1], captured);
@@ -270,7 +321,10 @@ function decodeSafe(value: string): string {
 /** The agent's own site or one of its subdomains (m.cnfans.com for cnfans.com). */
 const sameSite = (templateHost: string, linkHost: string) => hostIs(bareHost(linkHost), templateHost);
 
-const holdsLink = (value: string) => /__QCURL(TWICE)?__/.test(value);
+const holdsLink = (piece: Piece) => "placeholder" in piece && piece.placeholder === "url";
+
+/** A whole value that is a link (a captured one, read again). */
+const WHOLE_LINK: Piece = { before: "", placeholder: "url", after: "" };
 
 type Item = { platform: Marketplace; itemId: string };
 
@@ -280,7 +334,7 @@ type Item = { platform: Marketplace; itemId: string };
  */
 function readCapturedLink(raw: string, agents: readonly AgentPattern[]): Item | null {
   const captured: Captured = {};
-  if (!matchPiece("__QCURL__", raw, captured) || !captured.url) return null;
+  if (!matchPiece(WHOLE_LINK, raw, captured) || !captured.url) return null;
   let inner: URL;
   try {
     inner = new URL(captured.url.trim());
@@ -308,14 +362,14 @@ function readLinkParameter(url: URL, parts: TemplateParts, agents: readonly Agen
   return null;
 }
 
-/** Reads a link through one template: the item it names, or null. */
+/** Reads a link through one template: the item it names, or null (also for a form that cannot be read back). */
 export function readWithTemplate(
   url: URL,
   template: string,
   platform: Marketplace | null,
   nestedAgents: readonly AgentPattern[] = [],
 ): Item | null {
-  const parts = splitTemplate(template);
+  const { parts } = compiled(template);
   if (!parts || !sameSite(parts.host, url.hostname)) return null;
   const byParameter = readLinkParameter(url, parts, nestedAgents);
   if (byParameter) return byParameter;
@@ -531,7 +585,9 @@ export function readMarketplaceInputs(input: string, agents: readonly AgentPatte
       ? [{ link: text, reading: readNumber(text) }]
       : findLinks(text).map((link) => ({ link, reading: readLink(link, agents) }));
     for (const entry of entries) {
-      const key = entry.reading.kind === "item" ? `${entry.reading.platform}:${entry.reading.itemId}` : `link:${entry.link}`;
+      // Taobao and Tmall share item numbers: one listing, listed once
+      const key =
+        entry.reading.kind === "item" ? `${listingPlatform(entry.reading.platform)}:${entry.reading.itemId}` : `link:${entry.link}`;
       if (seen.has(key)) continue;
       seen.add(key);
       readings.push(entry);

@@ -7,7 +7,8 @@ import type { DB } from "~/lib/db.server";
 import type { Platform, ProductsTable } from "../../db/schema";
 import { normalizeForSearch, termCharacters } from "../../db/search-grams";
 import { searchProductsPostgres } from "./product-search-postgres.server";
-import { caseless, likeCaseless, onPostgres } from "./sql-dialect.server";
+import { caseless, likeCaseless, onPostgres, serializeOn } from "./sql-dialect.server";
+import { listingPlatform, sameListingPlatforms } from "~/schemas/catalogue-rules";
 
 export type Sku = { id: number; name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
 
@@ -109,12 +110,19 @@ export async function findProductById(db: DB, id: number): Promise<Product | und
   return row && toProduct(row);
 }
 
+/**
+ * The product of a marketplace listing: Taobao and Tmall share item numbers, so either
+ * finds the other's product (sameListingPlatforms). Where both were made before they
+ * counted as one, the platform asked for comes first.
+ */
 export async function findProductByPlatformItem(db: DB, platform: Platform, itemId: string): Promise<Product | undefined> {
   const row = await db
     .selectFrom("products")
     .selectAll()
-    .where("platform", "=", platform)
+    .where("platform", "in", sameListingPlatforms(platform))
     .where("platform_item_id", "=", itemId)
+    .orderBy(sql`CASE WHEN platform = ${platform} THEN 0 ELSE 1 END`)
+    .orderBy("id")
     .executeTakeFirst();
   return row && toProduct(row);
 }
@@ -186,9 +194,11 @@ export async function insertProduct(db: DB, input: ProductInput, skus: SkuInput[
 }
 
 /**
- * Inserts a product unless one with the same platform and item id exists; answers the
- * product and whether this call created it. Safe under concurrent calls: the unique index
- * decides, the loser reads the winner's row.
+ * Inserts a product unless the listing has one (the same platform and item id, or the
+ * Taobao/Tmall twin: findProductByPlatformItem); answers the product and whether this call
+ * created it. Call inside a transaction. Safe under concurrent calls: they take turns on
+ * the listing (SQLite's one writer, PostgreSQL's lock on the key), and the unique index
+ * still decides within one platform, the loser reading the winner's row.
  */
 export async function insertProductOnce(
   db: DB,
@@ -196,6 +206,9 @@ export async function insertProductOnce(
   skus: SkuInput[],
   createdBy: number | null,
 ): Promise<{ product: Product; created: boolean }> {
+  await serializeOn(db, `product-listing:${listingPlatform(input.platform)}:${input.platformItemId}`);
+  const known = await findProductByPlatformItem(db, input.platform, input.platformItemId);
+  if (known) return { product: known, created: false };
   const row = await db
     .insertInto("products")
     .values({ ...toValues(input), name: input.name, created_by: createdBy })

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { AgentForm } from "~/components/admin/agent-form";
-import { orPageNotFound, pageId } from "~/lib/api.server";
+import { isServiceError, orPageNotFound, pageId } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
@@ -47,12 +47,14 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       const id = agentId(params.id);
       await agentOrNotFound(id);
       const submission = parseWithZod(await request.formData(), { schema: agentSchema });
-      if (submission.status !== "success") return { result: submission.reply() };
+      // refused input answers 400 (a name taken 409) with the errors on their fields
+      if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       try {
         const agent = await updateAgentByAdmin(id, submission.value, actor);
         return redirectWithToast("/admin/agents", { message: translatorOf(request)("admin.agents.saved", { name: agent.name }) });
       } catch (error) {
-        return { result: replyWithApiError(submission, error) };
+        const result = replyWithApiError(submission, error);
+        return data({ result }, { status: isServiceError(error) ? error.status : 400 });
       }
     },
     MANAGE_AGENTS,

@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.server";
 import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useT } from "~/i18n/i18n";
-import { featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
+import { blogSearchTerm, featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
@@ -14,7 +14,8 @@ export const headers = sharedPageHeaders;
 /** /blog: featured posts and the newest (pinned first), or search results with ?q=. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  // the term as the search reads it (control characters are spaces), here and in the search box
+  const q = blogSearchTerm(url.searchParams.get("q") ?? "");
   const page = pageParam(request);
   if (q) return { q, featured: [], list: toPostListData(await searchPosts(q, { page, limit: null })) };
   const [list, featured] = await Promise.all([listPublicPosts({ page, limit: null }), page === 1 ? featuredPosts(3) : Promise.resolve([])]);

@@ -2,6 +2,7 @@ import { Outlet, useLoaderData, useRouteError, useSearchParams, type ShouldReval
 import { BlogSidebar } from "~/components/storefront/blog-sidebar";
 import { ErrorPage } from "~/components/ui/error-page";
 import { blogSidebar } from "~/controllers/blog-pages.server";
+import { plainLine } from "~/lib/text";
 
 /** The blog's frame: the page (list or post) and the side column. */
 export async function loader() {
@@ -20,7 +21,8 @@ export default function BlogLayout() {
       <div className="blog-layout__main">
         <Outlet />
       </div>
-      <BlogSidebar data={sidebar} query={searchParams.get("q") ?? ""} />
+      {/* the term as the search reads it: control characters (a %00) are spaces */}
+      <BlogSidebar data={sidebar} query={plainLine(searchParams.get("q") ?? "")} />
     </div>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isAllowedImageSrc } from "~/lib/blog-text";
+import { plainLine } from "~/lib/text";
 import {
   ADMIN_POST_PAGE_SIZE,
   ADMIN_POST_PAGE_SIZES,
@@ -207,7 +208,11 @@ export const postListQuerySchema = z.object({ page: pageParam, limit: limitParam
 
 /** GET /api/blog/posts/search?q=: a term is required. */
 export const postSearchQuerySchema = postListQuerySchema.extend({
-  q: z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long"),
+  // control characters are spaces (the search cleans the term: blogSearchTerm), so a term of nothing else is no term
+  q: z.preprocess(
+    (value) => (typeof value === "string" ? plainLine(value) : value),
+    z.string(M.searchTermRequired).trim().min(1, M.searchTermRequired).max(200, "The search term is too long"),
+  ),
 });
 
 /** GET /api/blog/admin/posts and /admin/blog/posts: search, category slug, status, page, page size. */

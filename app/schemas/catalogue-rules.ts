@@ -21,6 +21,20 @@ export function marketplaceUrl(platform: Platform, itemId: string): string {
   }
 }
 
+/**
+ * The marketplace whose item numbers a platform's are: Taobao and Tmall share them (an item
+ * id is one listing, and agents order Tmall items as Taobao ones), so a Tmall item is the
+ * Taobao item of the same id (docs/marketplace-links.md).
+ */
+export function listingPlatform(platform: Platform): Platform {
+  return platform === "tmall" ? "taobao" : platform;
+}
+
+/** The platforms whose products may be the listing of (platform, item id): Taobao and Tmall for either. */
+export function sameListingPlatforms(platform: Platform): Platform[] {
+  return listingPlatform(platform) === "taobao" ? ["taobao", "tmall"] : [platform];
+}
+
 export const PRODUCT_NAME_MIN = 3;
 export const PRODUCT_NAME_MAX = 255;
 export const SEARCH_PAGE_SIZE = 8;

@@ -40,6 +40,10 @@ export const AGENT_MESSAGES = {
   nameRequired: "Agent name is required.",
   nameTaken: "An agent with this name already exists.",
   templateInvalid: "Enter an https link template that holds {id}, {url} or {url2}.",
+  templatePlaceholderPlace:
+    "Put {id}, {url} or {url2} in the link's path or in a parameter's value, not in its host or a parameter's name.",
+  templateOnePerPart:
+    "Put at most one of {id}, {url} or {url2} in each part of the link (between two slashes, or one parameter's value): two side by side cannot be told apart.",
   templateRequired: "Give at least one link template.",
   readPatternsInvalid: "Each line is a marketplace (weidian, taobao, tmall or 1688), a space, and a link template.",
   referralParamInvalid: "Letters, digits, _ and - only.",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { blankToNull, booleanish } from "./catalogue";
 import { PLATFORMS } from "./catalogue-rules";
+import { linkFormProblem } from "~/lib/marketplace-links";
 import { AGENT_MESSAGES as A, CRAWL_MESSAGES as C, LISTING_MESSAGES as L } from "./marketplace-rules";
 
 export * from "./marketplace-rules";
@@ -16,23 +17,34 @@ export const crawlQuerySchema = z.object({
   platform: z.enum(PLATFORMS).optional().catch(undefined),
 });
 
-const PLACEHOLDER = /\{(id|url|url2)\}/;
+/** What is wrong with a link form, in the form's words (null: it is read back as it is written). */
+function linkFormMessage(value: string): string | null {
+  switch (linkFormProblem(value)) {
+    case null:
+      return null;
+    case "misplaced":
+      return A.templatePlaceholderPlace;
+    case "twoInOnePiece":
+      return A.templateOnePerPart;
+    default:
+      return A.templateInvalid;
+  }
+}
 
+/**
+ * A link form, compiled as the link reader compiles it (app/lib/marketplace-links.ts): one
+ * that could not be read back is refused on save, with what is wrong.
+ */
 const template = z.preprocess(
   blankToNull,
   z
     .string()
     .trim()
     .max(500, A.templateInvalid)
-    .refine((value) => {
-      if (!PLACEHOLDER.test(value)) return false;
-      try {
-        const url = new URL(value.replace(/\{(id|url|url2)\}/g, "1"));
-        return url.protocol === "https:" || url.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, A.templateInvalid)
+    .superRefine((value, context) => {
+      const message = linkFormMessage(value);
+      if (message) context.addIssue({ code: "custom", message });
+    })
     .nullable(),
 );
 
@@ -41,21 +53,25 @@ const readPatterns = z.preprocess(
   z
     .string()
     .max(4000, A.readPatternsInvalid)
-    .refine(
-      (value) =>
-        value
-          .split("\n")
-          .map((line) => line.trim())
-          .filter(Boolean)
-          .every((line) => {
-            const [platform, link] = line.split(/\s+/, 2);
-            return (PLATFORMS as readonly string[]).includes(platform) && template.safeParse(link).success && Boolean(link);
-          }),
-      A.readPatternsInvalid,
-    ),
+    .superRefine((value, context) => {
+      for (const line of value.split("\n").map((text) => text.trim())) {
+        if (!line) continue;
+        const [platform, link] = line.split(/\s+/, 2);
+        if (!(PLATFORMS as readonly string[]).includes(platform ?? "") || !link) {
+          context.addIssue({ code: "custom", message: A.readPatternsInvalid });
+          return;
+        }
+        // a line of the right shape whose form cannot be read back: what is wrong with it
+        const message = link.length > 500 ? A.templateInvalid : linkFormMessage(link);
+        if (message) {
+          context.addIssue({ code: "custom", message });
+          return;
+        }
+      }
+    }),
 );
 
-/** The agent form and POST/PUT /api/admin/agents. */
+/** The agent form (/admin/agents/new and /admin/agents/:id). */
 export const agentSchema = z
   .object({
     name: z.string(A.nameRequired).trim().min(1, A.nameRequired).max(60, "At most 60 characters"),

@@ -19,8 +19,10 @@ import {
   type AgentPattern,
   type LinkReading,
   findLinks,
+  linkFormProblem,
   readAgentUrl,
 } from "~/lib/marketplace-links";
+import { log } from "~/lib/log.server";
 import {
   deleteAgent,
   findAgent,
@@ -61,9 +63,47 @@ function changed() {
   contentChanged();
 }
 
-/** The agents' templates as the link reader takes them (disabled agents' links are still read). */
+/** The broken link forms already logged (agent id and form): each is logged once a process. */
+const loggedBroken = new Set<string>();
+
+/**
+ * A stored link form the reader cannot read back (the form refuses such forms on save, but
+ * a row may come from before that, a script or the database shell): left out, alone, so
+ * that agent's other forms and every other agent still read; logged once.
+ */
+function readable(agent: Agent, platform: Platform, template: string): boolean {
+  const problem = linkFormProblem(template);
+  if (!problem) return true;
+  const key = `${agent.id}\n${platform}\n${template}`;
+  if (!loggedBroken.has(key)) {
+    loggedBroken.add(key);
+    log.warn(
+      `agent ${JSON.stringify(agent.name)} (id ${agent.id}): its ${platform} link form ${JSON.stringify(template)} cannot be read back ` +
+        `(${problem}); links of that form are not recognised until it is fixed at /admin/agents/${agent.id}`,
+    );
+  }
+  return false;
+}
+
+/** The patterns made of each list of agents read (made once, not at every pasted link). */
+const patternsOf = new WeakMap<Agent[], AgentPattern[]>();
+
+/** The agents' templates as the link reader takes them (disabled agents' links are still read; broken forms are not). */
 export async function agentPatterns(): Promise<AgentPattern[]> {
-  return (await allAgents()).map((agent) => ({ name: agent.name, templates: agent.templates, readOnly: agent.readPatterns }));
+  const agents = await allAgents();
+  let patterns = patternsOf.get(agents);
+  if (!patterns) patternsOf.set(agents, (patterns = agents.map(toPattern)));
+  return patterns;
+}
+
+function toPattern(agent: Agent): AgentPattern {
+  return {
+    name: agent.name,
+    templates: Object.fromEntries(
+      Object.entries(agent.templates).filter(([platform, template]) => readable(agent, platform as Platform, template)),
+    ),
+    readOnly: agent.readPatterns.filter(({ platform, template }) => readable(agent, platform, template)),
+  };
 }
 
 /** What a shopper pasted, read with every agent's templates. */

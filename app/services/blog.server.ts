@@ -13,6 +13,7 @@ import { answerDependsOn } from "~/lib/request-scope.server";
 import { limitLikes } from "./rate-limit.server";
 import { countLinks, sanitizeCommentHtml, sanitizePostHtml } from "~/lib/html-sanitize.server";
 import { log } from "~/lib/log.server";
+import { plainLine } from "~/lib/text";
 import type { Access } from "~/lib/permissions";
 import {
   COMMENT_LIKES,
@@ -293,6 +294,15 @@ export async function listTagPosts(slug: string, options: ListOptions): Promise<
   return { ...(await pageOf({ ...publicFilter(), tagId: tag.id }, { ...options, order: "latest" })), tag };
 }
 
+/**
+ * A search term as it may reach a query and a page: control characters (a %00 in the
+ * address, a pasted tab) are spaces, as in the product search (plainLine); runs of spaces
+ * one; at most 200 characters. A NUL that reached the query was a 500 on both engines.
+ */
+export function blogSearchTerm(raw: string): string {
+  return plainLine(raw).replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
 /** Search terms: split on spaces, at most 8, each at most 50 characters. */
 export function splitSearchTerms(q: string): string[] {
   return [...new Set(q.trim().toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 8).map((term) => term.slice(0, 50));
@@ -303,11 +313,12 @@ export function splitSearchTerms(q: string): string[] {
  * through the trigram index (best match first), shorter ones (两字 words) as plain text.
  */
 export async function searchPosts(q: string, options: ListOptions): Promise<PostList> {
-  const terms = splitSearchTerms(q);
+  const cleaned = blogSearchTerm(q);
+  const terms = splitSearchTerms(cleaned);
   const long = terms.filter((term) => [...term].length >= 3);
   const short = terms.filter((term) => [...term].length < 3);
   const rankedIds = long.length ? await searchPostIds(db(), long) : null;
-  const phrase = q.trim().toLowerCase().replace(/\s+/g, " ").slice(0, 200);
+  const phrase = cleaned.toLowerCase();
   return pageOf({ ...publicFilter(), search: { rankedIds, shortTerms: short, phrase } }, { ...options, order: "relevance" });
 }
 
@@ -344,7 +355,8 @@ export async function adminPostList(
   withContent = false,
 ): Promise<PostList & { statusCounts: Record<PostStatus, number> }> {
   const filter: PostFilter = {};
-  if (query.search) filter.titleContains = query.search;
+  const search = blogSearchTerm(query.search);
+  if (search) filter.titleContains = search;
   if (query.status !== "all") filter.status = query.status;
   if (query.category) {
     const all = await listBlogCategories(db());

@@ -25,6 +25,7 @@ import {
   type NewImportRow,
 } from "~/models/import.server";
 import { findUserById } from "~/models/user.server";
+import { listingPlatform } from "~/schemas/catalogue-rules";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { agentPatterns } from "./agents.server";
@@ -121,8 +122,8 @@ export async function startImport(input: ImportInput, actor: Actor): Promise<num
     const { reading } = found;
     if (reading.kind === "item" || (reading.kind === "number" && reading.candidates.length === 1)) {
       const platform = reading.kind === "item" ? reading.platform : reading.candidates[0];
-      // agents order Tmall items as Taobao ones: one item, one key
-      const key = `${platform === "tmall" ? "taobao" : platform}:${reading.itemId}`;
+      // Taobao and Tmall share item numbers: one listing, one key
+      const key = `${listingPlatform(platform)}:${reading.itemId}`;
       const earlier = firstOf.get(key);
       if (earlier !== undefined) return { ...base, platform, itemId: reading.itemId, status: "duplicate", message: M.duplicate(earlier) };
       firstOf.set(key, position);

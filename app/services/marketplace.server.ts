@@ -505,10 +505,9 @@ export async function findPasted(text: string, options: { beforeFetch?: () => Pr
     if (reading.candidates.length === 1) return { kind: "importable", platform: reading.candidates[0], itemId: reading.itemId };
     return { kind: "choose", itemId: reading.itemId, candidates: reading.candidates };
   }
+  // a Taobao link finds the Tmall product of the same id, and the other way round (one listing)
   const product = await findProductByPlatformItem(db, reading.platform, reading.itemId);
-  // agents order Tmall items as Taobao ones: an agent link read as Taobao finds the Tmall product too
-  const sameItem = product ?? (reading.platform === "taobao" ? await findProductByPlatformItem(db, "tmall", reading.itemId) : undefined);
-  if (sameItem) return { kind: "found", product: sameItem };
+  if (product) return { kind: "found", product };
   return { kind: "importable", platform: reading.platform, itemId: reading.itemId };
 }
 

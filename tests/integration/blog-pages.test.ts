@@ -125,6 +125,32 @@ describe("public pages", () => {
     expect(await html("/blog")).toContain('type="application/rss+xml" href="/blog/feed.xml"');
   });
 
+  it("cleans a search term as the product search does: a %00 or a tab is a space, on the page and in the API", async () => {
+    const [first, second] = [unique("nulla"), unique("nullb")];
+    const found = await createPost({ title: `Between ${first} and ${second}` });
+    for (const q of [`${first}%00${second}`, `${first}%09${second}`, `%00${first}%0A${second}%1F`]) {
+      const search = await html(`/blog?q=${q}`);
+      expect(search, q).toContain(`Between ${first} and ${second}`);
+      expect(search, q).toContain("1 post found");
+      // the term as shown and kept in the search box has no control character left
+      expect(search, q).not.toContain("\u0000");
+      const answer = await page(`/api/blog/posts/search?q=${q}`);
+      expect(answer.status, q).toBe(200);
+      const body = await answer.json();
+      expect(body.data.posts.map((one: { id: number }) => one.id)).toEqual([found.id]);
+    }
+    // nothing left once cleaned: the API's missing term, the page's list
+    const empty = await page("/api/blog/posts/search?q=%00%09");
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).message).toBe("Enter a search term");
+    expect(await html("/blog?q=%00")).not.toContain("No posts match your search.");
+    // the back office's post search too
+    expect(await html(`/admin/blog/posts?search=${first}%00`, cookies.admin)).toContain(`Between ${first} and ${second}`);
+    const listed = await api(server.url, `/api/blog/admin/posts?search=%00${first}`, { token: admin });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.posts.map((one: { id: number }) => one.id)).toEqual([found.id]);
+  });
+
   it("sends a post's body once (not again in the page's data), with meta, Open Graph, canonical and Article JSON-LD", async () => {
     const marker = unique("UniqueSentenceMarker");
     const created = await createPost({

@@ -6,6 +6,7 @@ import {
   buildAgentLink,
   findLink,
   findLinks,
+  linkFormProblem,
   readMarketplaceInput,
   readMarketplaceInputs,
   type AgentPattern,
@@ -356,9 +357,44 @@ describe("the forms shoppers really paste", () => {
       ["https://example.com/not-an-item", "unsupported"],
       ["645678901234", "number"],
     ]);
+    // Taobao and Tmall share item numbers: one listing, listed once
+    expect(
+      readMarketplaceInputs("https://item.taobao.com/item.htm?id=623456789012\nhttps://detail.tmall.com/item.htm?id=623456789012", agents),
+    ).toHaveLength(1);
     expect(findLinks("a https://a.example/x, b weidian.com/item.html?itemID=7231234567.")).toEqual([
       "https://a.example/x",
       "https://weidian.com/item.html?itemID=7231234567",
     ]);
+  });
+});
+
+describe("link forms compiled", () => {
+  it("reads back every seeded form", () => {
+    for (const agent of agents)
+      for (const template of [...Object.values(agent.templates), ...(agent.readOnly ?? []).map((form) => form.template)])
+        expect(linkFormProblem(template!), `${agent.name}: ${template}`).toBeNull();
+  });
+
+  it("names what makes a form unreadable: not a link, no placeholder, a placeholder off the path and values, two in one piece", () => {
+    expect(linkFormProblem("not a link {id}")).toBe("notLink");
+    expect(linkFormProblem("ftp://files.example/{id}")).toBe("notLink");
+    expect(linkFormProblem("https://a.example/item")).toBe("noPlaceholder");
+    expect(linkFormProblem("https://{id}.a.example/item")).toBe("misplaced");
+    expect(linkFormProblem("https://a.example/item?{id}=1")).toBe("misplaced");
+    expect(linkFormProblem("https://a.example/p/{url}{url2}")).toBe("twoInOnePiece");
+    expect(linkFormProblem("https://a.example/p/{id}-{id}")).toBe("twoInOnePiece");
+    expect(linkFormProblem("https://a.example/#/p?u={url}{id}")).toBe("twoInOnePiece");
+    expect(linkFormProblem("https://a.example/p/{id}/{url}?x={url2}#/r/{id}")).toBeNull();
+  });
+
+  it("reads a link through the other forms when one form is broken, and takes the form's text as text (no pattern made of it)", () => {
+    const mixed: AgentPattern[] = [
+      { name: "Broken", templates: { taobao: "https://b.example/p/{url}{url2}", weidian: "https://b.example/w.+/{id}.html" } },
+      { name: "Good", templates: { taobao: "https://b.example/p/{id}" } },
+    ];
+    expect(readMarketplaceInput("https://b.example/p/623456789012", mixed)).toEqual(item("taobao", "623456789012", "agent"));
+    // "w.+" is the form's own text, not a pattern ("wxyz" is not it)
+    expect(readMarketplaceInput("https://b.example/w.+/7231234567.html", mixed)).toEqual(item("weidian", "7231234567", "agent"));
+    expect(readMarketplaceInput("https://b.example/wxyz/7231234567.html", mixed).kind).toBe("unsupported");
   });
 });

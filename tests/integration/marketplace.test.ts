@@ -5,11 +5,13 @@
  * refused), and find-or-import from the search box and the paste box, also under
  * parallel imports.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeMarketplace, type FakeMarketplace } from "../fakes/marketplace";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm, toastAfter } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { row, withServerDb } from "../setup/server-db";
 
 let server: TestServer;
 let fake: FakeMarketplace;
@@ -521,5 +523,70 @@ describe("POST /api/products/sync-external by a shopper", () => {
       body: { itemId, source: "weidian", title: "Staff item" },
     });
     expect(byStaff.status).toBe(201);
+  });
+});
+
+describe("Taobao and Tmall share item numbers: one listing, one product", () => {
+  const count = (itemId: string) =>
+    withServerDb(server.dataDir, async (db) =>
+      Number((await row(db, sql<{ n: number }>`SELECT count(*) AS n FROM products WHERE platform_item_id = ${itemId}`))!.n),
+    );
+
+  it("a Tmall link finds the Taobao product of its id, and a Taobao link the Tmall one, everywhere a link or id is looked up", async () => {
+    for (const [made, other] of [
+      ["taobao", "tmall"],
+      ["tmall", "taobao"],
+    ] as const) {
+      const itemId = id(12);
+      const created = await api(server.url, "/api/products/sync-external", {
+        token: admin,
+        body: { itemId, title: `One listing on ${made}`, price: 42, source: made },
+      });
+      expect(created.status).toBe(201);
+      const path = `/${made}/${itemId}`;
+      const link = other === "tmall" ? `https://detail.tmall.com/item.htm?id=${itemId}` : `https://item.taobao.com/item.htm?id=${itemId}`;
+
+      // the search box and the paste box open the product
+      for (const page of [`/search?q=${encodeURIComponent(link)}`, `/import?link=${encodeURIComponent(link)}`]) {
+        const found = await getPage(server.url, page);
+        expect(found.status, page).toBe(302);
+        expect(found.headers.get("location"), page).toBe(path);
+      }
+      // the other marketplace's address of the item leads to its page
+      const twin = await getPage(server.url, `/${other}/${itemId}`);
+      expect(twin.status).toBe(301);
+      expect(twin.headers.get("location")).toBe(path);
+      // the API's lookup by platform
+      const byPlatform = await api(server.url, `/api/products/platform/${itemId}?platform=${other}`);
+      expect(byPlatform.status).toBe(200);
+      expect(byPlatform.body.data.id).toBe(created.body.data.id);
+
+      // importing it finds it: a shopper's paste box, a shopper's and staff's sync-external
+      const imported = await postForm(server.url, "/import", buyer.cookie, { link });
+      expect(imported.status).toBe(302);
+      expect(imported.headers.get("location")).toBe(path);
+      for (const token of [buyer.token, admin]) {
+        const synced = await api(server.url, "/api/products/sync-external", {
+          token,
+          body: { itemId, title: `One listing on ${made}`, price: 42, source: other },
+        });
+        expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+        expect(synced.body.data.id).toBe(created.body.data.id);
+      }
+      expect(await count(itemId)).toBe(1);
+      // nothing was asked of the marketplace
+      expect(fake.hits("taobao", itemId) + fake.hits("tmall", itemId)).toBe(0);
+    }
+  });
+
+  it("imports one product when a Taobao and a Tmall link of a new item are imported at once", async () => {
+    const itemId = id(12);
+    fake.set("taobao", itemId, { title: "Raced listing", price: 10 });
+    const links = [`https://item.taobao.com/item.htm?id=${itemId}`, `https://detail.tmall.com/item.htm?id=${itemId}`];
+    const answers = await Promise.all([0, 1, 0, 1].map((n) => postForm(server.url, "/import", buyer.cookie, { link: links[n] })));
+    const places = new Set(answers.map((answer) => answer.headers.get("location")));
+    expect(places.size).toBe(1);
+    expect([`/taobao/${itemId}`, `/tmall/${itemId}`]).toContain([...places][0]);
+    expect(await count(itemId)).toBe(1);
   });
 });

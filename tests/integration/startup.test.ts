@@ -184,6 +184,40 @@ describe("npm start", () => {
     }
   });
 
+  it("says at the start what an unset TRUST_PROXY means, and warns once at the first request a proxy forwarded", async () => {
+    const unset = await startTestServer({ env: { TRUST_PROXY: undefined } });
+    const none = await startTestServer({ env: { TRUST_PROXY: "0" } });
+    const trusted = await startTestServer({ env: { TRUST_PROXY: "1" } });
+    const lines = (output: string, text: string) => output.split("\n").filter((line) => line.includes(text));
+    try {
+      const started = lines(unset.output(), "TRUST_PROXY is unset:");
+      expect(started).toHaveLength(1);
+      expect(started[0]).toContain(" INFO ");
+      expect(started[0]).toContain("set TRUST_PROXY=1 (the number of proxies in front)");
+      // nothing forwarded yet: no warning (the start's own health checks carry no proxy header)
+      expect(lines(unset.output(), "while TRUST_PROXY is unset")).toHaveLength(0);
+      for (const server of [unset, none, trusted]) {
+        // the first answered by the server's front (scripts/fast-lane.ts: /api/categories is
+        // one of its routes) before express runs, the others by express
+        await fetch(`${server.url}/api/categories`, { headers: { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https" } });
+        await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { "X-Forwarded-For": "203.0.113.8" } });
+        await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { Forwarded: "for=203.0.113.9" } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const warned = lines(unset.output(), "while TRUST_PROXY is unset");
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain(" WARN ");
+      expect(warned[0]).toContain("a request from 127.0.0.1 carries x-forwarded-for, x-forwarded-proto while TRUST_PROXY is unset");
+      // TRUST_PROXY given (0: no proxy; 1: one): nothing to say
+      for (const server of [none, trusted]) {
+        expect(lines(server.output(), "TRUST_PROXY is unset")).toHaveLength(0);
+        expect(lines(server.output(), "while TRUST_PROXY is unset")).toHaveLength(0);
+      }
+    } finally {
+      await Promise.all([unset.stop(), none.stop(), trusted.stop()]);
+    }
+  });
+
   it.each([
     ["PORT", "not-a-port"],
     ["PUBLIC_URL", "nope"],

@@ -170,6 +170,14 @@ export const ADMIN_MESSAGES: MessagePair[] = [
   { en: "Enter an https link template that holds {id}, {url} or {url2}.", "zh-CN": "请输入包含 {id}、{url} 或 {url2} 的 https 链接模板。" },
   { en: "Give at least one link template.", "zh-CN": "请至少填写一个链接模板。" },
   {
+    en: "Put {id}, {url} or {url2} in the link's path or in a parameter's value, not in its host or a parameter's name.",
+    "zh-CN": "请把 {id}、{url} 或 {url2} 放在链接的路径或参数值中，不要放在域名或参数名中。",
+  },
+  {
+    en: "Put at most one of {id}, {url} or {url2} in each part of the link (between two slashes, or one parameter's value): two side by side cannot be told apart.",
+    "zh-CN": "链接的每一段（两个斜杠之间，或一个参数的值）最多放一个 {id}、{url} 或 {url2}：相邻的两个占位符无法区分。",
+  },
+  {
     en: "Each line is a marketplace (weidian, taobao, tmall or 1688), a space, and a link template.",
     "zh-CN": "每行为一个平台（weidian、taobao、tmall 或 1688）、一个空格和一个链接模板。",
   },
