@@ -64,6 +64,14 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
   return value instanceof NodeOnDiskFile;
 }
 
+/** An uploaded file's bytes, read in one piece (the File API's arrayBuffer() reads it in chunks and copies them together). */
+export async function uploadedBytes(file: UploadedFile): Promise<Uint8Array> {
+  return new Uint8Array(await fs.readFile(file.getFilePath()));
+}
+
+/** Bytes of a body read between two turns of the event loop: a large upload already received does not hold up other requests while it is parsed. */
+const PARSE_SLICE_BYTES = 256 * 1024;
+
 /**
  * Parses a multipart body with every file streamed to a private temporary folder, calls
  * `handle` with the form, and removes the temporary files afterwards, whatever happens.
@@ -100,11 +108,17 @@ async function parseToDisk(request: Request, dir: string, limits: MultipartLimit
   let files = 0;
   let fields = 0;
   let total = 0;
+  let sinceTurn = 0;
   async function* counted(data: AsyncIterable<Uint8Array>) {
     for await (const chunk of data) {
       total += chunk.byteLength;
       if (total > maxTotal) throw new MultipartLimitError(limits.messages.fileTooLarge);
       yield chunk;
+      sinceTurn += chunk.byteLength;
+      if (sinceTurn >= PARSE_SLICE_BYTES) {
+        sinceTurn = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
   }
   const handler: UploadHandler = async (part: UploadHandlerPart) => {

@@ -12,7 +12,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { IMPORT_ACCESS, importJob, importJobs, startImport } from "~/services/bulk-import.server";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
-import { isUploadedFile, sentFileName, withMultipart } from "~/services/uploads.server";
+import { isUploadedFile, sentFileName, uploadedBytes, withMultipart } from "~/services/uploads.server";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import { useI18n } from "~/i18n/i18n";
 
@@ -49,7 +49,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
         return startImport(
           {
             text: links,
-            file: file ? { name: sentFileName(file), type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) } : null,
+            file: file ? { name: sentFileName(file), type: file.type, bytes: await uploadedBytes(file) } : null,
           },
           actor,
         );

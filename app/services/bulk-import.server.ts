@@ -45,6 +45,9 @@ const refuse = (field: string, message: string) => new ApiError(400, message, "V
 
 export type ImportInput = { text?: string | null; file?: { name: string; bytes: Uint8Array; type?: string } | null };
 
+/** Lets the requests waiting meanwhile be answered. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** What the reader's refusals say to staff (docs/decisions/034-bounded-readers.md). */
 const REFUSALS: Record<SheetRefusal, string> = {
   unreadable: M.unreadable,
@@ -68,12 +71,17 @@ async function rowsOf(input: ImportInput): Promise<{ source: ImportJob["source"]
     if (!xlsx && !looksCsv) throw refuse("file", M.notSheet);
     // a header row may come first: one row more than may be imported
     const options = { maxRows: IMPORT_LIMITS.rows + 1 };
+    // the reader and what follows it (the page's render) each run in turns of their own:
+    // other requests are answered in between (a 5 MB file is work enough without the render)
+    await nextTurn();
     try {
       const rows = xlsx ? await readXlsx(file.bytes, options) : await readCsv(file.bytes, options);
+      await nextTurn();
       return { source: xlsx ? "xlsx" : "csv", fileName: file.name, rows };
     } catch (error) {
       if (!(error instanceof SheetRefused)) throw error;
       log.info(`bulk import: ${file.name} refused (${error.reason}): ${error.message}`);
+      await nextTurn();
       throw refuse("file", REFUSALS[error.reason]);
     }
   }

@@ -8,6 +8,7 @@ import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import { adminToken, createUserViaApi, uniqueName } from "./admin-helpers";
 import { loginViaForm } from "./auth-helpers";
 import { expect, test } from "./fixtures";
+import { hostileSheets } from "../fixtures/hostile-sheets";
 
 const marketplace = process.env.E2E_MARKETPLACE_URL ?? "http://127.0.0.1:3459";
 const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
@@ -155,7 +156,13 @@ test.describe("links shoppers really paste", () => {
     );
   });
 
-  test("staff bulk import pasted links: the progress page follows the import to its end", async ({ page, request }) => {
+  test("staff bulk import pasted links: the progress page follows the import to its end", async ({
+    page,
+    request,
+    allowedConsoleErrors,
+  }) => {
+    // a refused file is answered 400 with the form (the browser notes the status)
+    allowedConsoleErrors.push(/status of 400/);
     const ids = [newItemId(12), newItemId(12), newItemId(12)];
     for (const [index, id] of ids.entries())
       await fakeItem(request, "taobao", id, { title: `Bulk e2e ${id}`, price: 5 + index, images: [], delayMs: 300 });
@@ -182,6 +189,13 @@ test.describe("links shoppers really paste", () => {
     });
     await page.getByRole("button", { name: "Start import" }).click();
     await expect(page.getByText("Choose a CSV or XLSX file (a spreadsheet saved or exported as .csv or .xlsx).")).toBeVisible();
+    // a workbook built to hurt (a cell a billion rows down) is refused at once, with one message
+    const farRow = hostileSheets().find((sheet) => sheet.name === "far-row.xlsx")!;
+    await page
+      .getByLabel("Or a spreadsheet (CSV or XLSX)")
+      .setInputFiles({ name: farRow.name, mimeType: farRow.type, buffer: Buffer.from(farRow.bytes) });
+    await page.getByRole("button", { name: "Start import" }).click();
+    await expect(page.getByText("This file could not be read as a spreadsheet", { exact: false })).toBeVisible();
     await page.getByLabel("Or a spreadsheet (CSV or XLSX)").setInputFiles({
       name: "finds.csv",
       mimeType: "text/csv",
