@@ -60,7 +60,14 @@ export { resolveUploadPath } from "~/lib/upload-storage.server";
 
 // the reader itself is plumbing (one module touches Remix's multipart API); uploads are
 // its callers' way in
-export { isUploadedFile, sentFileName, uploadedBytes, withMultipart, type MultipartLimits, type UploadedFile } from "~/lib/multipart.server";
+export {
+  isUploadedFile,
+  sentFileName,
+  uploadedBytes,
+  withMultipart,
+  type MultipartLimits,
+  type UploadedFile,
+} from "~/lib/multipart.server";
 
 // ---------------------------------------------------------------- storing images
 
