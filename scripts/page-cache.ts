@@ -97,6 +97,8 @@ function drop(key: string) {
  */
 function pageKey(req: IncomingMessage, trustProxy: number): { key: string; pathname: string; url: URL } | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
+  // assets and uploads, before anything is parsed (a dot segment that leads out of them only misses)
+  if (NEVER_PAGES.test(req.url ?? "/")) return null;
   if (mayCarrySession(req.headers.cookie)) return null;
   const url = appRequestUrl(req, trustProxy);
   if (!url || NEVER_PAGES.test(url.pathname)) return null;
