@@ -137,7 +137,7 @@ export async function testLink(text: string): Promise<LinkTest> {
 
 export type AgentLink = { id: number; name: string; url: string; preferred: boolean };
 
-/** The enabled agents' links to an item, the preferred agent first (then the admin's order). */
+/** The enabled agents' links to an item, the preferred agent first (then the admin's order); none from a form that cannot be read back. */
 export async function agentLinksFor(
   item: { platform: Platform | null; platformItemId: string | null },
   preferredId: number | null,
@@ -146,7 +146,8 @@ export async function agentLinksFor(
   const target = { platform: item.platform, itemId: item.platformItemId };
   const links = (await allAgents()).flatMap((agent) => {
     const template = agent.enabled ? agentTemplateFor(agent.templates, item.platform!) : null;
-    if (!template) return [];
+    // a broken stored form gives no link (it would be a broken one), alone: the other agents' stay
+    if (!template || !readable(agent, item.platform!, template)) return [];
     const referral = agent.referralParam && agent.referralCode ? `${agent.referralParam}=${encodeURIComponent(agent.referralCode)}` : null;
     return [{ id: agent.id, name: agent.name, url: buildAgentLink(template, target, referral), preferred: agent.id === preferredId }];
   });

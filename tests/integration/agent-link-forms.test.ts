@@ -103,6 +103,12 @@ describe("a link form stored broken", () => {
     }
     expect(page).toContain("1 of 1 rows done. Imported: 0. Already there: 1.");
 
+    // the product's "buy through an agent" links: the neighbour's, none made of the broken form
+    const productId = Number((await api(server.url, `/api/products/platform/${taobao.itemId}?platform=taobao`)).body.data.id);
+    const links = (await api(server.url, `/api/products/${productId}/agent-links`)).body.data as Array<{ name: string; url: string }>;
+    expect(links.find((link) => link.name === "Good Neighbour")?.url).toBe(`${HOST}/p/${taobao.itemId}`);
+    expect(links.find((link) => link.name === "Broken Forms")).toBeUndefined();
+
     // said once in the log for each broken form, however many links were read
     await new Promise((resolve) => setTimeout(resolve, 100));
     const warnings = server
