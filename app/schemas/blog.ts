@@ -217,7 +217,13 @@ export const postSearchQuerySchema = postListQuerySchema.extend({
 
 /** GET /api/blog/admin/posts and /admin/blog/posts: search, category slug, status, page, page size. */
 export const adminPostListQuerySchema = z.object({
-  search: z.string().trim().max(200).catch("").default(""),
+  // control characters (a %00) are spaces, as in the public search: the box shows what is searched
+  search: z
+    .string()
+    .transform((value) => plainLine(value).replace(/\s+/g, " ").trim())
+    .pipe(z.string().max(200))
+    .catch("")
+    .default(""),
   category: z.string().trim().max(120).catch("").default(""),
   status: z
     .enum([...POST_STATUSES, "all"])

@@ -145,7 +145,11 @@ describe("public pages", () => {
     expect((await empty.json()).message).toBe("Enter a search term");
     expect(await html("/blog?q=%00")).not.toContain("No posts match your search.");
     // the back office's post search too
-    expect(await html(`/admin/blog/posts?search=${first}%00`, cookies.admin)).toContain(`Between ${first} and ${second}`);
+    const adminList = await html(`/admin/blog/posts?search=${first}%00`, cookies.admin);
+    expect(adminList).toContain(`Between ${first} and ${second}`);
+    // its search box shows the term searched, never a NUL
+    expect(adminList).toContain(`value="${first}"`);
+    expect(adminList).not.toContain("\u0000");
     const listed = await api(server.url, `/api/blog/admin/posts?search=%00${first}`, { token: admin });
     expect(listed.status).toBe(200);
     expect(listed.body.data.posts.map((one: { id: number }) => one.id)).toEqual([found.id]);
