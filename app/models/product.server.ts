@@ -194,6 +194,14 @@ export async function insertProduct(db: DB, input: ProductInput, skus: SkuInput[
 }
 
 /**
+ * Makes writes to one listing (a platform's item id; Taobao and Tmall share theirs) take
+ * turns, to the end of the transaction: the unique index sees one platform only.
+ */
+export async function takeListingTurn(db: DB, platform: Platform, itemId: string): Promise<void> {
+  await serializeOn(db, `product-listing:${listingPlatform(platform)}:${itemId}`);
+}
+
+/**
  * Inserts a product unless the listing has one (the same platform and item id, or the
  * Taobao/Tmall twin: findProductByPlatformItem); answers the product and whether this call
  * created it. Call inside a transaction. Safe under concurrent calls: they take turns on
@@ -206,7 +214,7 @@ export async function insertProductOnce(
   skus: SkuInput[],
   createdBy: number | null,
 ): Promise<{ product: Product; created: boolean }> {
-  await serializeOn(db, `product-listing:${listingPlatform(input.platform)}:${input.platformItemId}`);
+  await takeListingTurn(db, input.platform, input.platformItemId);
   const known = await findProductByPlatformItem(db, input.platform, input.platformItemId);
   if (known) return { product: known, created: false };
   const row = await db

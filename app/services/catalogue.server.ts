@@ -35,6 +35,7 @@ import {
   deleteProduct,
   findProductById,
   findProductByPlatformItem,
+  takeListingTurn,
   findProductDetail,
   findProductsByItemId,
   insertProduct,
@@ -374,6 +375,17 @@ async function assertCategoryExists(categoryId: number | null | undefined) {
   }
 }
 
+/**
+ * 409 when the listing already has another product: the same platform and item id, or the
+ * Taobao/Tmall twin (one listing on either; the unique index sees one platform only).
+ * Call inside the write's transaction.
+ */
+async function assertListingFree(db: DB, platform: Platform, itemId: string, self: number | null): Promise<void> {
+  await takeListingTurn(db, platform, itemId);
+  const other = await findProductByPlatformItem(db, platform, itemId);
+  if (other && other.id !== self) throw duplicate(other.platform ?? platform, itemId);
+}
+
 const duplicate = (platform: string, itemId: string): ApiError =>
   new ApiError(409, `${M.duplicateProduct} (${platform} ${itemId})`, "CONFLICT", [
     { field: "platform_item_id", message: M.duplicateProduct },
@@ -407,6 +419,7 @@ export async function createProduct(body: ProductBody, actor: Actor): Promise<Pr
     const product = await getDb()
       .transaction()
       .execute(async (trx) => {
+        if (input.platform && input.platformItemId) await assertListingFree(trx, input.platform, input.platformItemId, null);
         const inserted = await insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id);
         if (body.qc_images?.length) await setLinkedQcImages(trx, inserted.id, body.qc_images, actor.user.id);
         return inserted;
@@ -440,6 +453,7 @@ export async function updateProductByAdmin(id: number, body: ProductUpdateBody, 
     await getDb()
       .transaction()
       .execute(async (trx) => {
+        if (platform && itemId) await assertListingFree(trx, platform, itemId, id);
         await updateProduct(trx, id, input, toSkuInputs(body.skus));
         if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor.user.id);
       });

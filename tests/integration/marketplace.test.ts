@@ -579,6 +579,41 @@ describe("Taobao and Tmall share item numbers: one listing, one product", () => 
     }
   });
 
+  it("refuses staff a second product of a listing on its twin marketplace: 409 on platform_item_id, created or edited", async () => {
+    const itemId = id(12);
+    const first = await api(server.url, "/api/admin/products", {
+      token: admin,
+      body: { name: "Listing kept as Taobao", price_cny: 30, platform: "taobao", platform_item_id: itemId },
+    });
+    expect(first.status).toBe(201);
+    const twin = await api(server.url, "/api/admin/products", {
+      token: admin,
+      body: { name: "The same listing as Tmall", price_cny: 30, platform: "tmall", platform_item_id: itemId },
+    });
+    expect(twin.status).toBe(409);
+    expect(twin.body.errors?.[0]?.field).toBe("platform_item_id");
+    const other = await api(server.url, "/api/admin/products", {
+      token: admin,
+      body: { name: "Another listing", price_cny: 30, platform: "tmall", platform_item_id: id(12) },
+    });
+    expect(other.status).toBe(201);
+    const moved = await api(server.url, `/api/admin/products/${other.body.data.id}`, {
+      token: admin,
+      method: "PUT",
+      body: { platform_item_id: itemId },
+    });
+    expect(moved.status).toBe(409);
+    expect(moved.body.errors?.[0]?.field).toBe("platform_item_id");
+    // the product itself may be saved again as it is
+    const same = await api(server.url, `/api/admin/products/${first.body.data.id}`, {
+      token: admin,
+      method: "PUT",
+      body: { price_cny: 31 },
+    });
+    expect(same.status).toBe(200);
+    expect(await count(itemId)).toBe(1);
+  });
+
   it("imports one product when a Taobao and a Tmall link of a new item are imported at once", async () => {
     const itemId = id(12);
     fake.set("taobao", itemId, { title: "Raced listing", price: 10 });
