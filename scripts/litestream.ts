@@ -134,6 +134,10 @@ export function startReplication(
   const run = () => {
     const current = spawn("sh", ["-c", WATCH, "litestream", litestreamBinary(), config, String(process.pid)], {
       stdio: ["ignore", "pipe", "pipe"],
+      // a process group of its own: a stop sent to the server's group (Ctrl-C, systemd's
+      // default) must not end Litestream before the server has answered, written and
+      // closed; the server stops it last (stop()), its watcher if the server dies
+      detached: true,
     });
     child = current;
     const relay = (chunk: Buffer) => {

@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import http, { type IncomingHttpHeaders, type Server } from "node:http";
+import net from "node:net";
 import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -537,6 +538,12 @@ function forwardedWithoutTrust(): (req: http.IncomingMessage) => void {
   };
 }
 
+/**
+ * How long a connection idle at a stop is kept for a request already on its way (sent by a
+ * client that had not yet heard of the stop); then it is closed.
+ */
+const IDLE_GRACE_MS = 300;
+
 /** What app/entry.server.tsx offers the server besides rendering. */
 type AppEntry = { startBackgroundWork?: () => Promise<void>; stopBackgroundWork?: () => Promise<void> };
 
@@ -632,8 +639,16 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     track,
   });
   const noteForwarded = env.TRUST_PROXY_SET ? null : forwardedWithoutTrust();
+  // the answers being made: at a stop, each is the last of its connection (see close())
+  const answering = new Set<http.ServerResponse>();
+  let stopping = false;
   const server = http.createServer((req, res) => {
     noteForwarded?.(req);
+    // during a stop every answer closes its connection after it (Connection: close): the
+    // client sends its next request elsewhere instead of on a connection about to go
+    if (stopping) res.shouldKeepAlive = false;
+    answering.add(res);
+    res.once("close", () => answering.delete(res));
     if (!front(req, res)) app(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -673,18 +688,29 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   }
 
   let closing: Promise<void> | undefined;
+  /**
+   * A graceful stop that resets no request it has received (decision 036):
+   * - no new connections (the listening socket closes; http.Server.close() would also
+   *   close the idle keep-alive connections at once, and a request already on its way on
+   *   one of them would meet a reset);
+   * - every answer from now on, and every one in progress whose headers have not gone,
+   *   closes its connection after it (Connection: close);
+   * - connections idle at the stop get a moment (IDLE_GRACE_MS) for a request already sent
+   *   to arrive, which is answered the same way; then the idle ones are closed, again at
+   *   each grace while answers end;
+   * - what still runs after 10 s is cut off.
+   */
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
+      stopping = true;
       reference?.close();
       reference?.closeAllConnections();
-      // a connection is closed as soon as it is idle, also one whose request was still
-      // being answered when the stop came (server.close() closes only those idle then)
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.close(() => {
+      for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
+      net.Server.prototype.close.call(server, () => {
         clearInterval(sweep);
         resolve();
       });
-      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_GRACE_MS);
       // requests still running after 10 s are cut off
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     })

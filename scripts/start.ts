@@ -128,8 +128,11 @@ const running = await startServer(env, {
 // once); one that comes while the background work starts waits for the start first
 const backgroundStarted = running.background.start();
 let stopping = false;
+// `on`, not `once`: a stop to the process group (Ctrl-C, systemd) reaches the server twice,
+// from the terminal and again from npm passing it on; a second signal with no listener
+// would end the process at once, in the middle of its stop
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
+  process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing requests and jobs, then closing the database`);

@@ -769,27 +769,30 @@ export function exchangeSends(db: DB, input: { results: SendResult[]; runId: num
   const finishedAt = new Date(input.now).toISOString();
   return withConnection(db, (sqlite) => {
     const statements = hot(sqlite);
-    const claimed = sqlite.transaction(() => {
-      const ended = { sent: 0, failed: 0, skipped: 0 };
-      for (const result of input.results) {
-        if (result.status === "retry") {
-          statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
-        } else if (
-          statements.sent.run({
-            id: result.id,
-            status: result.status,
-            email: result.email,
-            error: result.error ?? null,
-            attemptsAdded: result.attemptsAdded,
-            finishedAt,
-          }).changes
-        ) {
-          ended[result.status] += 1;
+    const claimed = sqlite
+      .transaction(() => {
+        const ended = { sent: 0, failed: 0, skipped: 0 };
+        for (const result of input.results) {
+          if (result.status === "retry") {
+            statements.retry.run({ id: result.id, error: result.error, nextAttemptAt: result.nextAttemptAt });
+          } else if (
+            statements.sent.run({
+              id: result.id,
+              status: result.status,
+              email: result.email,
+              error: result.error ?? null,
+              attemptsAdded: result.attemptsAdded,
+              finishedAt,
+            }).changes
+          ) {
+            ended[result.status] += 1;
+          }
         }
-      }
-      if (ended.sent || ended.failed || ended.skipped) statements.count.run({ runId: input.runId, ...ended });
-      return input.limit > 0 ? (statements.claim.all({ runId: input.runId, now: input.now, limit: input.limit }) as ClaimRow[]) : [];
-    })();
+        if (ended.sent || ended.failed || ended.skipped) statements.count.run({ runId: input.runId, ...ended });
+        return input.limit > 0 ? (statements.claim.all({ runId: input.runId, now: input.now, limit: input.limit }) as ClaimRow[]) : [];
+        // the write lock first, waiting for it (db/connection.ts ImmediateSqliteDriver)
+      })
+      .immediate();
     return claimed.map(toClaimedSend).sort((a, b) => a.id - b.id);
   });
 }
