@@ -16,7 +16,14 @@ const POSTGRES_ONLY = [
   "app/models/product-search-parity.server.test.ts",
 ];
 /** about the SQLite file itself: its backup, restore and replication, its migrations */
-const SQLITE_ONLY = ["tests/integration/backup.test.ts", "scripts/litestream.test.ts", "db/migrate.test.ts", "db/connection.test.ts"];
+const SQLITE_ONLY = [
+  "tests/integration/backup.test.ts",
+  "scripts/litestream.test.ts",
+  "db/migrate.test.ts",
+  "db/connection.test.ts",
+  // stops of a server replicating with Litestream
+  "tests/integration/stops.test.ts",
+];
 
 export default defineConfig({
   resolve: {

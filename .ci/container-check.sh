@@ -18,8 +18,11 @@
 #  3. `podman build --format docker` (keeps HEALTHCHECK) of the project;
 #  4. runs it with a named volume, checks /healthz, the home page, the user it runs as,
 #     the HEALTHCHECK command, a clean `podman stop`, a restart on the same volume with the
-#     data kept, and a stop sent during start-up.
-# Last line: container: build=ok|fail run=ok|fail nonroot=yes|no stop_s=N startup_stop_s=N restart=ok|fail image_mb=N
+#     data kept, and a stop sent during start-up;
+#  5. the replica drill: a shop with LITESTREAM_REPLICA_URL on a second volume is killed,
+#     the image's `npm run restore` puts the replica on a new volume, and the shop started
+#     there has its data and accepts the old shop's token.
+# Last line: container: build=ok|fail run=ok|fail nonroot=yes|no stop_s=N startup_stop_s=N restart=ok|fail replica=ok|fail image_mb=N
 # Exit: 0 all ok; 1 the project's image fails a step; 3 containers cannot run on this
 # machine (the reason is printed; not the project's fault).
 set -u
@@ -32,8 +35,8 @@ NAME=qcf-check-$$
 PORT=${CONTAINER_CHECK_PORT:-3987}
 say() { echo "# $*"; }
 skip() { echo "container: skipped: $*"; exit 3; }
-fail_line() { echo "container: build=$BUILD run=$RUN nonroot=$NONROOT stop_s=$STOP_S startup_stop_s=$SSTOP_S restart=$RESTART image_mb=$IMG_MB"; }
-BUILD=na RUN=na NONROOT=na STOP_S=na SSTOP_S=na RESTART=na IMG_MB=na
+fail_line() { echo "container: build=$BUILD run=$RUN nonroot=$NONROOT stop_s=$STOP_S startup_stop_s=$SSTOP_S restart=$RESTART replica=$REPLICA image_mb=$IMG_MB"; }
+BUILD=na RUN=na NONROOT=na STOP_S=na SSTOP_S=na RESTART=na REPLICA=na IMG_MB=na
 
 [ "$(id -u)" = 0 ] || skip "needs root (podman, debootstrap)"
 
@@ -113,8 +116,8 @@ fi
 
 cleanup() {
   [ "$KEEP" = 1 ] && return
-  podman rm -f "$NAME" "$NAME-s" >/dev/null 2>&1
-  podman volume rm -f "$NAME-data" "$NAME-s-data" >/dev/null 2>&1
+  podman rm -f "$NAME" "$NAME-s" "$NAME-r" "$NAME-r2" >/dev/null 2>&1
+  podman volume rm -f "$NAME-data" "$NAME-s-data" "$NAME-r-data" "$NAME-r2-data" "$NAME-replica" >/dev/null 2>&1
 }
 trap cleanup EXIT
 
@@ -153,10 +156,38 @@ podman rm "$NAME" >/dev/null 2>&1
 run "$NAME" "$PORT" && healthy "$PORT" 60 && curl -s "http://127.0.0.1:$PORT/api/categories" | grep -q container-check-kept \
   && RESTART=ok || RESTART=fail
 podman rm -f "$NAME" >/dev/null 2>&1
+# 5. the replica drill (docs/self-hosting.md): a shop replicating to a second volume is lost
+# (kill -9), the image's own `npm run restore` puts the replica on a new volume, and the
+# shop started there has the data and still knows the old shop's tokens
+runr() { podman run -d --name "$1" -p "127.0.0.1:$2:3000" -v "$3:/data" -v "$NAME-replica:/replica:U" \
+  -e PUBLIC_URL="http://127.0.0.1:$2" -e ADMIN_EMAIL=check@example.com -e ADMIN_PASSWORD='Check-Pass-2026!' \
+  -e RATES_URL=http://127.0.0.1:9/r.json -e RATES_BACKUP_URL=http://127.0.0.1:9/b.json -e LISTING_CHECKS_PER_HOUR=0 \
+  -e LITESTREAM_REPLICA_URL=/replica "localhost/$NAME" >/dev/null 2>>"$WORK/run.log"; }
+REPLICA=fail
+if runr "$NAME-r" $((PORT + 2)) "$NAME-r-data" && healthy $((PORT + 2)) 90; then
+  rtok=$(curl -s -X POST "http://127.0.0.1:$((PORT + 2))/api/auth/login" -H 'content-type: application/json' \
+    -d '{"email":"check@example.com","password":"Check-Pass-2026!"}' | sed -E 's/.*"(accessToken|token)":"([^"]+)".*/\2/')
+  curl -s -o /dev/null -X POST "http://127.0.0.1:$((PORT + 2))/api/admin/categories" -H "authorization: Bearer $rtok" \
+    -H 'content-type: application/json' -d '{"name":"replica-drill-kept"}'
+  sleep 2
+  podman kill -s KILL "$NAME-r" >/dev/null 2>&1; podman rm -f "$NAME-r" >/dev/null 2>&1
+  if podman run --rm -v "$NAME-r2-data:/data" -v "$NAME-replica:/replica:U" "localhost/$NAME" npm run restore -- /replica /data \
+      >"$WORK/restore.log" 2>&1 && grep -q "integrity ok" "$WORK/restore.log"; then
+    runr "$NAME-r2" $((PORT + 3)) "$NAME-r2-data" && healthy $((PORT + 3)) 60 \
+      && curl -s "http://127.0.0.1:$((PORT + 3))/api/categories" | grep -q replica-drill-kept \
+      && [ "$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $rtok" "http://127.0.0.1:$((PORT + 3))/api/users/me")" = 200 ] \
+      && REPLICA=ok
+  else
+    tail -5 "$WORK/restore.log" | sed 's/^/#   restore: /'
+  fi
+fi
+say "replica drill: $REPLICA"
+podman rm -f "$NAME-r" "$NAME-r2" >/dev/null 2>&1
+
 # a stop sent while the app is still starting (fresh volume: migrations and seed)
 run "$NAME-s" $((PORT + 1)); sleep 1
 t0=$(date +%s.%N); podman stop -t 10 "$NAME-s" >/dev/null 2>&1; SSTOP_S=$(echo "$(date +%s.%N) - $t0" | bc | awk '{printf "%.1f", $1}')
 fail_line
 awk -v a="$STOP_S" -v b="$SSTOP_S" 'BEGIN { exit !(a <= 5 && b <= 5) }' || exit 1
-[ "$BUILD" = ok ] && [ "$RUN" = ok ] && [ "$NONROOT" = yes ] && [ "$RESTART" = ok ] || exit 1
+[ "$BUILD" = ok ] && [ "$RUN" = ok ] && [ "$NONROOT" = yes ] && [ "$RESTART" = ok ] && [ "$REPLICA" = ok ] || exit 1
 exit 0

@@ -8,8 +8,9 @@
  * - Rows keep their ids; each id sequence then continues after the highest.
  * - The search tables PostgreSQL keeps (product_search, search_vocabulary) are rebuilt
  *   from the copied products, not copied; SQLite's full-text tables are left behind.
- * - The signing secrets of the SQLite deployment (secrets.json beside the file), when
- *   there, become the instances' shared ones, so signed-in visitors stay signed in.
+ * - The signing secrets of the SQLite deployment (kept in its database since decision 036,
+ *   else secrets.json beside the file) become the instances' shared ones, so signed-in
+ *   visitors stay signed in.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -182,10 +183,23 @@ async function continueSequences(trx: CopyDb, tables: string[]): Promise<void> {
   }
 }
 
-async function copySecrets(trx: CopyDb): Promise<void> {
+/** The SQLite deployment's signing secrets: the database's own (since decision 036), else secrets.json beside the file. */
+function sourceSecrets(): Record<string, unknown> {
+  const kept = sourceHas("instance_secrets")
+    ? Object.fromEntries(
+        (source.prepare("SELECT name, value FROM instance_secrets").all() as Array<{ name: string; value: string }>).map((row) => [
+          row.name,
+          row.value,
+        ]),
+      )
+    : {};
+  if (typeof kept.SESSION_SECRET === "string" && typeof kept.JWT_SECRET === "string") return kept;
   const file = path.join(path.dirname(sqliteFile), "secrets.json");
-  if (!fs.existsSync(file)) return;
-  const secrets = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+}
+
+async function copySecrets(trx: CopyDb): Promise<void> {
+  const secrets = sourceSecrets();
   for (const name of ["SESSION_SECRET", "JWT_SECRET"]) {
     const value = secrets[name];
     if (typeof value !== "string") continue;

@@ -66,9 +66,16 @@ await whileStartingAlone(async () => {
     fail(`database migration failed: ${(error as Error).message}`);
   }
 
-  // instances on one PostgreSQL database sign with the same secrets (unless the environment gives them)
-  if (env.DATABASE_URL && !secretsGiven()) {
-    adoptSecrets(await sharedSecrets(db, { SESSION_SECRET: env.SESSION_SECRET, JWT_SECRET: env.JWT_SECRET }));
+  // the signing secrets are the database's (unless the environment gives them): instances
+  // on one PostgreSQL database share them, and a SQLite file restored on a new machine
+  // (a backup, Litestream's replica) brings them along, so sessions, tokens and the
+  // unsubscribe links of mail already sent go on working. The first start stores what
+  // $DATA_DIR/secrets.json holds (decision 036).
+  if (!secretsGiven()) {
+    const kept = await sharedSecrets(db, { SESSION_SECRET: env.SESSION_SECRET, JWT_SECRET: env.JWT_SECRET });
+    if (kept.SESSION_SECRET !== env.SESSION_SECRET || kept.JWT_SECRET !== env.JWT_SECRET)
+      log.info("signing secrets: the database's (kept with it, restored with it), not those of secrets.json");
+    adoptSecrets(kept);
   }
 
   if (env.SEED_DEMO) {

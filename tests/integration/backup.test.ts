@@ -5,11 +5,13 @@
  * machine, and what a crash loses.
  */
 import { spawn } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { formLogin, getPage } from "../setup/page-client";
 import { ROOT } from "../setup/paths";
 import { childEnv, makeDataDir, runScript, startTestServer } from "../setup/server";
 
@@ -174,6 +176,39 @@ describe("continuous backup (LITESTREAM_REPLICA_URL)", () => {
       expect(fresh.output()).toContain("database restored from the replica");
       const restoredNames = await categoryNames(fresh.url);
       for (let n = 0; n < 5; n++) expect(restoredNames).toContain(`Replicated ${n}`);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
+
+  it("a shop restored from the replica on a new machine keeps its secrets: old sessions, tokens and unsubscribe links work", async () => {
+    const replica = path.join(makeDataDir({ fromTemplate: false }), "replica");
+    const server = await startTestServer({ env: { LITESTREAM_REPLICA_URL: replica } });
+    const login = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    // a link of mail already sent, signed as the server signs it (decision 018) with this box's secret
+    const { JWT_SECRET } = JSON.parse(fs.readFileSync(path.join(server.dataDir, "secrets.json"), "utf8")) as { JWT_SECRET: string };
+    const key = Buffer.from(crypto.hkdfSync("sha256", JWT_SECRET, "", "unsubscribe links", 32));
+    const userId = login.user.id;
+    const unsubscribe = `/unsubscribe?token=${userId}.${crypto.createHmac("sha256", key).update(`unsubscribe:${userId}`).digest("base64url").slice(0, 22)}`;
+    expect(await (await fetch(`${server.url}${unsubscribe}`)).text()).toContain(">Unsubscribe</button>");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await server.stop()).toBe(0);
+
+    // the box is lost: a new machine, an empty data folder (no secrets.json), the same replica
+    const fresh = await startTestServer({ dataDir: makeDataDir({ fromTemplate: false }), env: { LITESTREAM_REPLICA_URL: replica } });
+    try {
+      expect(fresh.output()).toContain("database restored from the replica");
+      const me = await api(fresh.url, "/api/users/me", { token: login.accessToken });
+      expect(me.status, JSON.stringify(me.body)).toBe(200);
+      const refreshed = await api(fresh.url, "/api/auth/refresh-token", { body: { refreshToken: login.refreshToken } });
+      expect(refreshed.status).toBe(200);
+      const profile = await getPage(fresh.url, "/profile", cookie);
+      expect(profile.status).toBe(200);
+      expect(await profile.text()).toContain(TEST_ADMIN.email);
+      const page = await fetch(`${fresh.url}${unsubscribe}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(">Unsubscribe</button>");
     } finally {
       await fresh.stop();
     }
