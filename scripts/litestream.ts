@@ -16,12 +16,18 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** How often Litestream looks at the WAL and ships what it found: the most a crash can lose. */
 export const SYNC_INTERVAL = "250ms";
+/**
+ * A full snapshot a day, and what it takes to restore any moment of the last three days
+ * kept (older snapshots and WAL segments are removed): a replica holds about four
+ * snapshots and three days of changes, whatever the restarts.
+ */
+export const SNAPSHOT_INTERVAL = "24h";
+export const RETENTION = "72h";
 
 /** The Litestream executable: the npm package's, else one on the PATH. */
 export function litestreamBinary(): string {
@@ -57,9 +63,19 @@ export function replicaConfig(replicaUrl: string): Replica {
   return { type: "file", path: path.resolve(value) };
 }
 
-/** A configuration file for one database and its replica (no secrets: Litestream reads those from the environment). */
-export function writeConfig(databasePath: string, replicaUrl: string): string {
-  const replica = { ...replicaConfig(replicaUrl), "sync-interval": SYNC_INTERVAL };
+/**
+ * Writes `file`, a configuration for one database and its replica (no secrets: Litestream
+ * reads those from the environment), mode 600. Kept beside the database, not in the system's
+ * temporary folder: a server killed before it could remove a temporary folder left one
+ * behind at every start.
+ */
+export function writeConfig(databasePath: string, replicaUrl: string, file: string): string {
+  const replica = {
+    ...replicaConfig(replicaUrl),
+    "sync-interval": SYNC_INTERVAL,
+    "snapshot-interval": SNAPSHOT_INTERVAL,
+    retention: RETENTION,
+  };
   const lines = [
     "# written by the server at start (scripts/litestream.ts)",
     "dbs:",
@@ -69,9 +85,30 @@ export function writeConfig(databasePath: string, replicaUrl: string): string {
     ...Object.entries(replica).map(([key, value], n) => `${n === 0 ? "      - " : "        "}${key}: ${JSON.stringify(value)}`),
     "",
   ];
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "litestream-")), "litestream.yml");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, lines.join("\n"), { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
   return file;
+}
+
+/** Where the server keeps Litestream's configuration: beside the database (rewritten at every start). */
+export const configFileOf = (databasePath: string) => path.join(path.dirname(path.resolve(databasePath)), ".litestream.yml");
+
+/**
+ * What a stop that never came (kill -9, a power cut) left in the data folder: a restore's
+ * half-written database (`app.db.tmp-…`, Litestream writes there and renames at the end).
+ * Removed at start, before anything reads the folder.
+ */
+export function removeLeftovers(databasePath: string): string[] {
+  const folder = path.dirname(path.resolve(databasePath));
+  const prefix = `${path.basename(databasePath)}.tmp`;
+  const removed: string[] = [];
+  for (const name of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+    if (!name.startsWith(prefix)) continue;
+    fs.rmSync(path.join(folder, name), { force: true, recursive: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 export type RestoreResult = { restored: boolean; output: string };
@@ -83,7 +120,7 @@ export type RestoreResult = { restored: boolean; output: string };
 export function restoreFromReplica(replicaUrl: string, outputPath: string, options: { ifReplicaExists?: boolean } = {}): RestoreResult {
   // the configuration names the database Litestream replicated; any path does for a restore
   const placeholder = path.join(path.dirname(path.resolve(outputPath)), "replicated.db");
-  const config = writeConfig(placeholder, replicaUrl);
+  const config = writeConfig(placeholder, replicaUrl, path.join(path.dirname(path.resolve(outputPath)), ".litestream-restore.yml"));
   try {
     const args = ["restore", "-config", config, "-o", path.resolve(outputPath)];
     if (options.ifReplicaExists) args.push("-if-replica-exists");
@@ -95,7 +132,7 @@ export function restoreFromReplica(replicaUrl: string, outputPath: string, optio
       );
     return { restored: fs.existsSync(outputPath), output };
   } finally {
-    fs.rmSync(path.dirname(config), { recursive: true, force: true });
+    fs.rmSync(config, { force: true });
   }
 }
 
@@ -127,7 +164,7 @@ export function startReplication(
       `LITESTREAM_REPLICA_URL is set but Litestream does not run here (${litestreamBinary()}: ${version.error?.message ?? version.stderr}); install it or unset the variable`,
     );
   }
-  const config = writeConfig(databasePath, replicaUrl);
+  const config = writeConfig(databasePath, replicaUrl, configFileOf(databasePath));
   let child: ChildProcess | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
@@ -171,7 +208,6 @@ export function startReplication(
         await exited;
         clearTimeout(late);
       }
-      fs.rmSync(path.dirname(config), { recursive: true, force: true });
     },
   };
 }

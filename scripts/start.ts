@@ -23,7 +23,7 @@ const { sweepUploads } = await import("../app/services/uploads.server");
 const { flushViews } = await import("../app/services/view-counts.server");
 const { flushSearchCounts } = await import("../app/services/search.server");
 const { reactServerBuild, ROOT, SERVER_BUILD_PATH, startServer } = await import("./serve");
-const { restoreFromReplica, startReplication } = await import("./litestream");
+const { removeLeftovers, restoreFromReplica, startReplication } = await import("./litestream");
 type Replication = import("./litestream").Replication;
 
 if (!fs.existsSync(SERVER_BUILD_PATH)) {
@@ -41,6 +41,9 @@ if (!fs.existsSync(SERVER_BUILD_PATH)) {
 fs.mkdirSync(env.DATA_DIR, { recursive: true });
 // with a bucket (UPLOADS_S3_*) nothing is kept in the folder
 if (!env.UPLOADS_S3) fs.mkdirSync(env.UPLOADS_DIR, { recursive: true });
+
+// a restore a kill interrupted leaves its half-written file: never read, removed
+if (!env.DATABASE_URL) for (const name of removeLeftovers(env.DATABASE_PATH)) log.info(`removed ${name}, left by a stop that never came`);
 
 // continuous backup (LITESTREAM_REPLICA_URL): a machine with no database yet starts from the replica
 if (env.LITESTREAM_REPLICA_URL && !fs.existsSync(env.DATABASE_PATH)) {
