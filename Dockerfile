@@ -62,7 +62,9 @@ COPY package.json package-lock.json ./
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY scripts/start.mjs scripts/run.mjs ./scripts/
-RUN mkdir -p /data && chown node:node /data
+# the data folder, and mount points for uploads and a Litestream replica on volumes of their
+# own (deploy/compose.one-box.yml): a new named volume takes the ownership of its mount point
+RUN mkdir -p /data /uploads /replica && chown node:node /data /uploads /replica
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
