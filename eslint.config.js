@@ -28,6 +28,8 @@ export default tseslint.config(
       "test-results/**",
       "playwright-report/**",
       "data/**",
+      // the Node .ci/run fetches for the tests
+      ".ci/node-*/**",
     ],
   },
   js.configs.recommended,
