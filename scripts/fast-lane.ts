@@ -123,6 +123,15 @@ function dropKept(key: string) {
  * others stay as sent, so the key is never an address the app would read otherwise).
  */
 function keptKey(url: URL): string {
+  let key = keptKeys.get(url);
+  if (key === undefined) keptKeys.set(url, (key = keyOf(url)));
+  return key;
+}
+
+/** The keys of the addresses appRequestUrl() keeps (the same URL object for the same request line). */
+const keptKeys = new WeakMap<URL, string>();
+
+function keyOf(url: URL): string {
   if (!url.searchParams.has("incrementView")) return url.href;
   const rest = url.search
     .slice(1)

@@ -110,6 +110,21 @@ export function appRequestUrl(req: IncomingMessage, trustProxy: number): URL | n
   const forwardedHost = firstValue(req.headers["x-forwarded-host"]);
   // an HTTP/1.0 request may come without a Host header
   const host = (trusted && forwardedHost) || String(req.headers.host ?? "") || "localhost";
+  // the same request line comes again and again (a popular product): parsed once
+  const seen = `${protocol}\n${host}\n${req.headers["x-forwarded-host"] ?? ""}\n${req.headers.host ?? ""}\n${req.url ?? "/"}`;
+  const known = parsedAddresses.get(seen);
+  if (known !== undefined) return known;
+  const url = parseAddress(req, protocol, host);
+  if (parsedAddresses.size >= PARSED_ADDRESSES_MAX) parsedAddresses.clear();
+  parsedAddresses.set(seen, url);
+  return url;
+}
+
+/** Addresses parsed lately, by what they were parsed from (never changed once made: callers only read them). */
+const parsedAddresses = new Map<string, URL | null>();
+const PARSED_ADDRESSES_MAX = 2000;
+
+function parseAddress(req: IncomingMessage, protocol: string, host: string): URL | null {
   // req.hostname: the host without its port (an IPv6 literal keeps its brackets)
   const portAt = host.indexOf(":", host.startsWith("[") ? host.indexOf("]") + 1 : 0);
   const hostname = portAt === -1 ? host : host.slice(0, portAt);

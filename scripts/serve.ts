@@ -639,17 +639,20 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
     track,
   });
   const noteForwarded = env.TRUST_PROXY_SET ? null : forwardedWithoutTrust();
-  // the answers being made: at a stop, each is the last of its connection (see close())
-  const answering = new Set<http.ServerResponse>();
   let stopping = false;
   const server = http.createServer((req, res) => {
     noteForwarded?.(req);
     // during a stop every answer closes its connection after it (Connection: close): the
     // client sends its next request elsewhere instead of on a connection about to go
     if (stopping) res.shouldKeepAlive = false;
-    answering.add(res);
-    res.once("close", () => answering.delete(res));
     if (!front(req, res)) app(req, res);
+  });
+  // the open connections (per connection, not per request: a keep-alive connection serves
+  // thousands), so that a stop can make the answer each is making its last (see close())
+  const connections = new Set<net.Socket>();
+  server.on("connection", (socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -705,7 +708,11 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
       stopping = true;
       reference?.close();
       reference?.closeAllConnections();
-      for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
+      // the answer a connection is making (node's own field: the response its socket is writing)
+      for (const socket of connections) {
+        const res = (socket as net.Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+        if (res && !res.headersSent) res.shouldKeepAlive = false;
+      }
       net.Server.prototype.close.call(server, () => {
         clearInterval(sweep);
         resolve();
