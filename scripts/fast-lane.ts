@@ -19,8 +19,8 @@ import { contentVersion, PRODUCT_ID_HEADER, viewsVersion, type ViewDependency } 
 import { countsAsView } from "../app/lib/crawlers";
 import { dataVersion } from "../app/lib/db.server";
 import { countProductView, unwatchViews, viewsWrittenAtOnce, watchViews, type ViewWatch } from "../app/services/view-counts.server";
-import { keepRuleOf, settleSharing, type KeepRule } from "../app/lib/shared-answers.server";
-import { appRequestUrl, isVisitor, negotiateEncoding, varyWithEncoding, type Encoding } from "./front-rules";
+import { sharingOf, type KeepRule } from "../app/lib/shared-answers.server";
+import { appRequestUrl, isVisitor, requestProtocol, negotiateEncoding, varyWithEncoding, type Encoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
 import { servePageCache } from "./page-cache";
 
@@ -268,15 +268,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   return chain[Math.min(trustProxy, chain.length - 1)];
 }
 
-function isSecure(req: IncomingMessage, trustProxy: number): boolean {
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  if (trustProxy <= 0) return false;
-  return (
-    String(req.headers["x-forwarded-proto"] ?? "")
-      .split(",")[0]
-      .trim() === "https"
-  );
-}
+const isSecure = (req: IncomingMessage, trustProxy: number) => requestProtocol(req, trustProxy) === "https";
 
 function fetchHeaders(incoming: IncomingMessage["headers"]): Headers {
   const headers = new Headers();
@@ -429,8 +421,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     const productId = named && /^\d+$/.test(named) ? Number(named) : null;
     const answerHeaders = new Headers(response.headers);
     // an answer that read one caller's own state says so, kept or not
-    const shareable = settleSharing(answerHeaders);
-    const rule = keepRuleOf((name) => answerHeaders.get(name));
+    const rule = sharingOf(answerHeaders);
     const headers: Array<[string, string]> = [];
     answerHeaders.forEach((value, name) => {
       if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
@@ -441,7 +432,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     const ownViews = productId !== null && countsAsView(req.headers["user-agent"], url.searchParams.get("incrementView")) ? 1 : 0;
     const undisturbed = viewsVersion("product-views") - versions.productViews === ownViews;
     // an answer for visitors only is kept from a visitor's request (what it read of the caller is nobody's)
-    if (response.status === 200 && !cookies.length && undisturbed && shareable && rule && (!rule.visitorsOnly || isVisitor(req.headers)))
+    if (response.status === 200 && !cookies.length && undisturbed && rule && (!rule.visitorsOnly || isVisitor(req.headers)))
       keep(keepAs, versions, { status: 200, headers, body }, rule, productId);
     send(req, res, response.status, headers, body, cookies);
   }

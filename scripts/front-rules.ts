@@ -92,6 +92,12 @@ function firstValue(value: string | string[] | undefined): string {
   return (comma === -1 ? text : text.slice(0, comma)).trim();
 }
 
+/** The request's protocol as express's `req.protocol` reads it: the connection's, or with TRUST_PROXY the proxy's X-Forwarded-Proto. */
+export function requestProtocol(req: IncomingMessage, trustProxy: number): string {
+  if ((req.socket as { encrypted?: boolean } | undefined)?.encrypted) return "https";
+  return trustProxy > 0 ? firstValue(req.headers["x-forwarded-proto"]) || "http" : "http";
+}
+
 /**
  * The address the app sees for a request: the URL of the Fetch Request its loaders read.
  * Made as @remix-run/express makes it, from express's `req.protocol` and `req.hostname`
@@ -105,8 +111,7 @@ function firstValue(value: string | string[] | undefined): string {
  */
 export function appRequestUrl(req: IncomingMessage, trustProxy: number): URL | null {
   const trusted = trustProxy > 0;
-  const encrypted = Boolean((req.socket as { encrypted?: boolean } | undefined)?.encrypted);
-  const protocol = encrypted ? "https" : trusted ? firstValue(req.headers["x-forwarded-proto"]) || "http" : "http";
+  const protocol = requestProtocol(req, trustProxy);
   const forwardedHost = firstValue(req.headers["x-forwarded-host"]);
   // an HTTP/1.0 request may come without a Host header
   const host = (trusted && forwardedHost) || String(req.headers.host ?? "") || "localhost";

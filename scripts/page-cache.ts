@@ -32,7 +32,7 @@ import { countPostViewBy } from "../app/services/blog-views.server";
 import { countProductView, viewsWrittenAtOnce, writeViewsNow } from "../app/services/view-counts.server";
 import { countSearch, searchCountsWritten } from "../app/services/search.server";
 import { log } from "../app/lib/log.server";
-import { keepRuleOf, settleSharing } from "../app/lib/shared-answers.server";
+import { sharingOf } from "../app/lib/shared-answers.server";
 import { appRequestUrl, choicesKey, mayCarrySession, negotiateEncoding, varyWithEncoding } from "./front-rules";
 import { KeptMap, type Used } from "./kept-map";
 
@@ -95,18 +95,14 @@ function drop(key: string) {
  * choices the app reads from its cookies and Accept-Language; null when its answer may
  * differ per visitor (a session or a flash message) or it is not a page.
  */
-function pageKey(req: IncomingMessage, trustProxy: number): { key: string; pathname: string; url: URL } | null {
+function pageKey(req: IncomingMessage, trustProxy: number): { key: string; url: URL } | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   // assets and uploads, before anything is parsed (a dot segment that leads out of them only misses)
   if (NEVER_PAGES.test(req.url ?? "/")) return null;
   if (mayCarrySession(req.headers.cookie)) return null;
   const url = appRequestUrl(req, trustProxy);
-  if (!url || NEVER_PAGES.test(url.pathname)) return null;
-  return {
-    key: `${url.href}\n${choicesKey(url.pathname, req.headers.cookie, req.headers["accept-language"])}`,
-    pathname: url.pathname,
-    url,
-  };
+  if (!url) return null;
+  return { key: `${url.href}\n${choicesKey(url.pathname, req.headers.cookie, req.headers["accept-language"])}`, url };
 }
 
 /**
@@ -118,7 +114,8 @@ export function notePageCache(req: IncomingMessage, trustProxy: number): PageCac
   const page = pageKey(req, trustProxy);
   if (!page) return null;
   const { key } = page;
-  const blog = page.pathname === "/blog" || page.pathname.startsWith("/blog/");
+  const { pathname } = page.url;
+  const blog = pathname === "/blog" || pathname.startsWith("/blog/");
   return {
     key,
     versions: {
@@ -241,9 +238,9 @@ export function servePageCache(req: IncomingMessage, res: ServerResponse, contex
 /**
  * Called by the Remix handler with every answer it makes (`note` null when the request may
  * not be given a stored page). Stores a successful HTML page that says it may be kept
- * (keepRuleOf: `Cache-Control: public, s-maxage=N`, a Vary the key covers), sets no cookie
+ * (sharingOf: `Cache-Control: public, s-maxage=N`, a Vary the key covers), sets no cookie
  * and read nothing of one visitor's own; an answer that did read such a thing says so
- * (settleSharing: `private, no-store`), stored or not, for every cache after this one.
+ * (`private, no-store`), stored or not, for every cache after this one.
  * Always answers the Response to send (the body may have been read). `nonce` is the CSP
  * nonce the page was rendered with.
  */
@@ -257,12 +254,10 @@ export async function storePageCache(
   const searchTerm = response.headers.get(SEARCH_TERM_HEADER);
   const headers = new Headers(response.headers);
   for (const name of INTERNAL_HEADERS) headers.delete(name);
-  const shareable = settleSharing(headers);
-  const rule = keepRuleOf((name) => headers.get(name));
+  const rule = sharingOf(headers);
   const cacheable =
     note &&
     rule &&
-    shareable &&
     nonce &&
     response.status === 200 &&
     (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&

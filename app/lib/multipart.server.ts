@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { setImmediate } from "node:timers/promises";
 import {
   MaxPartSizeExceededError,
   NodeOnDiskFile,
@@ -117,7 +118,7 @@ async function parseToDisk(request: Request, dir: string, limits: MultipartLimit
       sinceTurn += chunk.byteLength;
       if (sinceTurn >= PARSE_SLICE_BYTES) {
         sinceTurn = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await setImmediate();
       }
     }
   }

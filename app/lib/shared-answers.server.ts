@@ -53,20 +53,27 @@ export type KeepRule = { ttlMs: number; visitorsOnly: boolean };
 const VARY_THE_FRONT_READS = new Set(["accept-encoding", "accept-language", "cookie", "authorization"]);
 
 /**
- * The answer's own leave to be kept by the front, or null: `Cache-Control: public` with a
+ * Called with every answer on its way out (the server and its front): how the front may
+ * keep it, or null. When making it read one caller's own state (answerNotKept()), an
+ * answer that said it may be shared says `private, no-store` instead, for every cache
+ * after this one too. Otherwise the answer's own leave: `Cache-Control: public` with a
  * positive s-maxage and none of private, no-store, no-cache; a `Vary` the front can key
- * (see above). `get` reads a header of the answer (null when absent).
+ * (see above).
  */
-export function keepRuleOf(get: (name: string) => string | null): KeepRule | null {
+export function sharingOf(headers: Headers): KeepRule | null {
+  if (requestScope.getStore()?.notKept) {
+    if (/\bpublic\b/i.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", PERSONAL);
+    return null;
+  }
   const directives = new Map<string, string>();
-  for (const part of (get("cache-control") ?? "").split(",")) {
+  for (const part of (headers.get("Cache-Control") ?? "").split(",")) {
     const [name, value = ""] = part.trim().toLowerCase().split("=", 2);
     if (name) directives.set(name, value.trim());
   }
   if (!directives.has("public") || directives.has("private") || directives.has("no-store") || directives.has("no-cache")) return null;
   const seconds = Number(directives.get("s-maxage"));
   if (!Number.isInteger(seconds) || seconds <= 0) return null;
-  const vary = (get("vary") ?? "")
+  const vary = (headers.get("Vary") ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
@@ -75,15 +82,4 @@ export function keepRuleOf(get: (name: string) => string | null): KeepRule | nul
     ttlMs: Math.min(seconds * 1000, KEPT_AT_MOST_MS),
     visitorsOnly: vary.includes("cookie") || vary.includes("authorization"),
   };
-}
-
-/**
- * Called with every answer on its way out (the server and its front): when making it read
- * one caller's own state (answerNotKept()), an answer that said it may be shared says
- * `private, no-store` instead. Answers true when it may still be kept.
- */
-export function settleSharing(headers: Headers): boolean {
-  if (!requestScope.getStore()?.notKept) return true;
-  if (/\bpublic\b/i.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", PERSONAL);
-  return false;
 }

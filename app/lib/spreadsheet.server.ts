@@ -16,6 +16,7 @@
 import path from "node:path/posix";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { setImmediate } from "node:timers/promises";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import yauzl from "yauzl";
 
@@ -129,9 +130,6 @@ class SheetCells {
   }
 }
 
-/** Lets other requests run between two slices of a long read. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Refuses the read once it has taken longer than SHEET_BOUNDS.timeMs. */
 function deadline(): () => void {
   const until = Date.now() + SHEET_BOUNDS.timeMs;
@@ -221,7 +219,8 @@ export async function readCsv(bytes: Uint8Array, options: SheetOptions): Promise
   };
   for (let start = 0; start < bytes.length || start === 0; start += CSV_SLICE_BYTES) {
     if (start > 0) {
-      await yieldToOthers();
+      // other requests run between two slices
+      await setImmediate();
       overdue();
     }
     const final = start + CSV_SLICE_BYTES >= bytes.length;

@@ -5,6 +5,7 @@
  * by the job runner: a restart goes on with the rows still waiting. Failed rows can be
  * tried again.
  */
+import { setImmediate } from "node:timers/promises";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
@@ -45,9 +46,6 @@ const refuse = (field: string, message: string) => new ApiError(400, message, "V
 
 export type ImportInput = { text?: string | null; file?: { name: string; bytes: Uint8Array; type?: string } | null };
 
-/** Lets the requests waiting meanwhile be answered. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** What the reader's refusals say to staff (docs/decisions/034-bounded-readers.md). */
 const REFUSALS: Record<SheetRefusal, string> = {
   unreadable: M.unreadable,
@@ -73,16 +71,16 @@ async function rowsOf(input: ImportInput): Promise<{ source: ImportJob["source"]
     const options = { maxRows: IMPORT_LIMITS.rows + 1 };
     // the reader and what follows it (the page's render) each run in turns of their own:
     // other requests are answered in between (a 5 MB file is work enough without the render)
-    await nextTurn();
+    await setImmediate();
     try {
       const rows = xlsx ? await readXlsx(file.bytes, options) : await readCsv(file.bytes, options);
-      await nextTurn();
       return { source: xlsx ? "xlsx" : "csv", fileName: file.name, rows };
     } catch (error) {
       if (!(error instanceof SheetRefused)) throw error;
       log.info(`bulk import: ${file.name} refused (${error.reason}): ${error.message}`);
-      await nextTurn();
       throw refuse("file", REFUSALS[error.reason]);
+    } finally {
+      await setImmediate();
     }
   }
   const text = input.text ?? "";
