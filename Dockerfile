@@ -40,15 +40,30 @@ FROM deps AS build
 COPY . .
 RUN npm run build
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime-base
 # tini is PID 1: a stop that comes before node runs any code of ours (node as PID 1 would
 # not even see it: the kernel drops signals PID 1 has no handler for) ends the container
-# at once, and exited children are reaped
+# at once, and exited children are reaped.
+# Out of the running image (decision 037): Node's C headers (65 MB: nothing is compiled
+# here), message translations and manual pages (the server logs in English), npm's own
+# documentation, corepack and yarn (the shop runs npm only), apt's caches.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
- && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log
-# a new shop opens empty: demo data only when asked for (SEED_DEMO=1)
-ENV NODE_ENV=production \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
+ && rm -rf /usr/local/include /usr/share/locale/* /usr/share/man/* /usr/share/info/* \
+    /usr/local/lib/node_modules/npm/docs /usr/local/lib/node_modules/npm/man \
+    /usr/local/lib/node_modules/corepack /usr/local/bin/corepack /opt/yarn-* /usr/local/bin/yarn /usr/local/bin/yarnpkg \
+ && mkdir -p /data /uploads /replica && chown node:node /data /uploads /replica
+
+# The base, as one layer without what was taken out above: files removed in a later layer
+# of an image still count in its size (and are still downloaded).
+FROM scratch AS runtime
+COPY --from=runtime-base / /
+# the data folder, and mount points for uploads and a Litestream replica on volumes of their
+# own (deploy/compose.one-box.yml): a new named volume takes the ownership of its mount
+# point. A new shop opens empty: demo data only when asked for (SEED_DEMO=1)
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \
     HOST=0.0.0.0 \
@@ -62,9 +77,6 @@ COPY package.json package-lock.json ./
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY scripts/start.mjs scripts/run.mjs ./scripts/
-# the data folder, and mount points for uploads and a Litestream replica on volumes of their
-# own (deploy/compose.one-box.yml): a new named volume takes the ownership of its mount point
-RUN mkdir -p /data /uploads /replica && chown node:node /data /uploads /replica
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

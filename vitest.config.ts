@@ -23,6 +23,8 @@ const SQLITE_ONLY = [
   "db/connection.test.ts",
   // stops of a server replicating with Litestream
   "tests/integration/stops.test.ts",
+  // the README's commands for a shop on SQLite
+  "tests/integration/readme-backup.test.ts",
 ];
 
 export default defineConfig({

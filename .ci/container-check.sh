@@ -19,10 +19,13 @@
 #  4. runs it with a named volume, checks /healthz, the home page, the user it runs as,
 #     the HEALTHCHECK command, a clean `podman stop`, a restart on the same volume with the
 #     data kept, and a stop sent during start-up;
-#  5. the replica drill: a shop with LITESTREAM_REPLICA_URL on a second volume is killed,
+#  5. the README's Docker backup and restore: a backup file (`npm run backup` in the running
+#     container, `docker cp` out) and the uploads (tar through `exec`), restored into a new
+#     volume (`npm run restore`, tar from stdin); the shop started there has all three;
+#  6. the replica drill: a shop with LITESTREAM_REPLICA_URL on a second volume is killed,
 #     the image's `npm run restore` puts the replica on a new volume, and the shop started
 #     there has its data and accepts the old shop's token.
-# Last line: container: build=ok|fail run=ok|fail nonroot=yes|no stop_s=N startup_stop_s=N restart=ok|fail replica=ok|fail image_mb=N
+# Last line: container: build=ok|fail run=ok|fail nonroot=yes|no stop_s=N startup_stop_s=N restart=ok|fail backup=ok|fail replica=ok|fail image_mb=N
 # Exit: 0 all ok; 1 the project's image fails a step; 3 containers cannot run on this
 # machine (the reason is printed; not the project's fault).
 set -u
@@ -35,8 +38,8 @@ NAME=qcf-check-$$
 PORT=${CONTAINER_CHECK_PORT:-3987}
 say() { echo "# $*"; }
 skip() { echo "container: skipped: $*"; exit 3; }
-fail_line() { echo "container: build=$BUILD run=$RUN nonroot=$NONROOT stop_s=$STOP_S startup_stop_s=$SSTOP_S restart=$RESTART replica=$REPLICA image_mb=$IMG_MB"; }
-BUILD=na RUN=na NONROOT=na STOP_S=na SSTOP_S=na RESTART=na REPLICA=na IMG_MB=na
+fail_line() { echo "container: build=$BUILD run=$RUN nonroot=$NONROOT stop_s=$STOP_S startup_stop_s=$SSTOP_S restart=$RESTART backup=$BACKUP replica=$REPLICA image_mb=$IMG_MB"; }
+BUILD=na RUN=na NONROOT=na STOP_S=na SSTOP_S=na RESTART=na BACKUP=na REPLICA=na IMG_MB=na
 
 [ "$(id -u)" = 0 ] || skip "needs root (podman, debootstrap)"
 
@@ -116,8 +119,8 @@ fi
 
 cleanup() {
   [ "$KEEP" = 1 ] && return
-  podman rm -f "$NAME" "$NAME-s" "$NAME-r" "$NAME-r2" >/dev/null 2>&1
-  podman volume rm -f "$NAME-data" "$NAME-s-data" "$NAME-r-data" "$NAME-r2-data" "$NAME-replica" >/dev/null 2>&1
+  podman rm -f "$NAME" "$NAME-s" "$NAME-r" "$NAME-r2" "$NAME-b" >/dev/null 2>&1
+  podman volume rm -f "$NAME-data" "$NAME-s-data" "$NAME-r-data" "$NAME-r2-data" "$NAME-b-data" "$NAME-replica" >/dev/null 2>&1
 }
 trap cleanup EXIT
 
@@ -155,8 +158,35 @@ say "stop took $STOP_S s, exit code $ex"
 podman rm "$NAME" >/dev/null 2>&1
 run "$NAME" "$PORT" && healthy "$PORT" 60 && curl -s "http://127.0.0.1:$PORT/api/categories" | grep -q container-check-kept \
   && RESTART=ok || RESTART=fail
-podman rm -f "$NAME" >/dev/null 2>&1
-# 5. the replica drill (docs/self-hosting.md): a shop replicating to a second volume is lost
+# 5. the README's Docker backup and restore, command for command (container name `shop` and
+# image `qc-finder` there): a backup file and the uploads taken from the running shop,
+# restored into a new volume, the shop started on it has the data, the uploads and the
+# old shop's tokens
+BACKUP=fail
+B="$WORK/backups"; mkdir -p "$B"
+if [ "$RESTART" = ok ] \
+  && podman exec "$NAME" sh -c 'mkdir -p /data/uploads/check && echo kept-upload >/data/uploads/check/kept.txt' \
+  && (cd "$B" && podman exec "$NAME" npm run backup -- /data/backup.db >"$WORK/backup.log" 2>&1 \
+       && podman cp "$NAME:/data/backup.db" "./shop-2026-11-26.db" \
+       && podman exec "$NAME" tar -C /data -czf - uploads >"uploads-2026-11-26.tgz") \
+  && podman rm -f "$NAME" >/dev/null 2>&1 \
+  && (cd "$B" && podman run --rm -v "$NAME-b-data:/data" -v "$B:/backup" "localhost/$NAME" npm run restore -- /backup/shop-2026-11-26.db /data \
+       >"$WORK/restore-file.log" 2>&1 \
+       && podman run --rm -i -v "$NAME-b-data:/data" "localhost/$NAME" tar -C /data -xzf - <"uploads-2026-11-26.tgz") \
+  && podman run -d --name "$NAME-b" -p "127.0.0.1:$((PORT + 4)):3000" -v "$NAME-b-data:/data" \
+       -e PUBLIC_URL="http://127.0.0.1:$((PORT + 4))" -e RATES_URL=http://127.0.0.1:9/r.json \
+       -e RATES_BACKUP_URL=http://127.0.0.1:9/b.json -e LISTING_CHECKS_PER_HOUR=0 "localhost/$NAME" >/dev/null 2>>"$WORK/run.log" \
+  && healthy $((PORT + 4)) 60 \
+  && curl -s "http://127.0.0.1:$((PORT + 4))/api/categories" | grep -q container-check-kept \
+  && [ "$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $tok" "http://127.0.0.1:$((PORT + 4))/api/users/me")" = 200 ] \
+  && [ "$(podman exec "$NAME-b" cat /data/uploads/check/kept.txt)" = kept-upload ]; then
+  BACKUP=ok
+else
+  tail -5 "$WORK/backup.log" "$WORK/restore-file.log" 2>/dev/null | sed 's/^/#   backup: /'
+fi
+say "backup and restore (README, Docker): $BACKUP"
+podman rm -f "$NAME" "$NAME-b" >/dev/null 2>&1
+# 6. the replica drill (docs/self-hosting.md): a shop replicating to a second volume is lost
 # (kill -9), the image's own `npm run restore` puts the replica on a new volume, and the
 # shop started there has the data and still knows the old shop's tokens
 runr() { podman run -d --name "$1" -p "127.0.0.1:$2:3000" -v "$3:/data" -v "$NAME-replica:/replica:U" \
@@ -189,5 +219,5 @@ run "$NAME-s" $((PORT + 1)); sleep 1
 t0=$(date +%s.%N); podman stop -t 10 "$NAME-s" >/dev/null 2>&1; SSTOP_S=$(echo "$(date +%s.%N) - $t0" | bc | awk '{printf "%.1f", $1}')
 fail_line
 awk -v a="$STOP_S" -v b="$SSTOP_S" 'BEGIN { exit !(a <= 5 && b <= 5) }' || exit 1
-[ "$BUILD" = ok ] && [ "$RUN" = ok ] && [ "$NONROOT" = yes ] && [ "$RESTART" = ok ] && [ "$REPLICA" = ok ] || exit 1
+[ "$BUILD" = ok ] && [ "$RUN" = ok ] && [ "$NONROOT" = yes ] && [ "$RESTART" = ok ] && [ "$BACKUP" = ok ] && [ "$REPLICA" = ok ] || exit 1
 exit 0
