@@ -12,10 +12,19 @@ import tseslint from "typescript-eslint";
 const layer = (...names) => names.flatMap((name) => [`~/${name}/**`, `**/app/${name}/**`, `../${name}/**`, `../../${name}/**`]);
 
 /** The rule that keeps a folder's imports to the layers below it (message: which rule). */
-const only = (message, groups, { allowTypeImports = false } = {}) => ({
+const only = (message, groups, { allowTypeImports = false, paths = [] } = {}) => ({
   "no-restricted-imports": "off",
-  "@typescript-eslint/no-restricted-imports": ["error", { patterns: groups.map((group) => ({ group, message, allowTypeImports })) }],
+  "@typescript-eslint/no-restricted-imports": ["error", { paths, patterns: groups.map((group) => ({ group, message, allowTypeImports })) }],
 });
+
+/** Stored answers are made stale by the one write path only (app/services/writes.server.ts). */
+const staleSignals = [
+  {
+    name: "~/lib/content-version.server",
+    importNames: ["contentChanged", "blogChanged"],
+    message: "declare what a write makes stale with staffWrite/contentWrite, or call pagesChanged (app/services/writes.server.ts)",
+  },
+];
 
 export default tseslint.config(
   {
@@ -106,6 +115,15 @@ export default tseslint.config(
   },
   {
     files: ["app/services/**/*.ts"],
+    rules: only(
+      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      [layer("controllers", "components", "routes")],
+      { paths: staleSignals },
+    ),
+  },
+  {
+    // the one write path signals what changed
+    files: ["app/services/writes.server.ts"],
     rules: only("app/services may use models, lib and schemas, never pages or components (docs/architecture.md)", [
       layer("controllers", "components", "routes"),
     ]),

@@ -10,7 +10,7 @@ import { refusedAsDuplicate } from "~/lib/db-errors.server";
 import { inTurn } from "~/models/sql-dialect.server";
 // registers the decoder of Pandabuy's encrypted links with the link reader
 import "~/lib/pandabuy.server";
-import { contentChanged, contentVersion } from "~/lib/content-version.server";
+import { contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import {
   agentTemplateFor,
@@ -37,7 +37,8 @@ import {
 } from "~/models/agent.server";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M, type AgentBody } from "~/schemas/marketplace";
-import { assertMay, type Actor } from "./permissions.server";
+import type { Actor } from "./permissions.server";
+import { staffWrite } from "./writes.server";
 
 export type { Agent };
 
@@ -57,10 +58,9 @@ export function allAgents(): Promise<Agent[]> {
   return cached.agents;
 }
 
+/** After a write (staffWrite then makes the stored pages stale: product pages show the agents' links). */
 function changed() {
   cached = undefined;
-  // product pages show the agents' links
-  contentChanged();
 }
 
 /** The broken link forms already logged (agent id and form): each is logged once a process. */
@@ -199,62 +199,73 @@ export async function getAgent(id: number): Promise<Agent> {
   return agent;
 }
 
-export async function createAgent(body: AgentBody, actor: Actor): Promise<Agent> {
-  assertMay(actor, MANAGE_AGENTS);
-  if (await findAgentByName(getDb(), body.name)) throw nameTaken();
-  const agent = await refusedAsDuplicate("agents", () => insertAgent(getDb(), toInput(body)), nameTaken);
-  changed();
-  return agent;
-}
+export const createAgent = staffWrite(
+  { requires: MANAGE_AGENTS, stales: ["shop"] },
+  async (body: AgentBody, _actor: Actor): Promise<Agent> => {
+    if (await findAgentByName(getDb(), body.name)) throw nameTaken();
+    const agent = await refusedAsDuplicate("agents", () => insertAgent(getDb(), toInput(body)), nameTaken);
+    changed();
+    return agent;
+  },
+);
 
-export async function updateAgentByAdmin(id: number, body: AgentBody, actor: Actor): Promise<Agent> {
-  assertMay(actor, MANAGE_AGENTS);
-  const current = await getAgent(id);
-  const other = await findAgentByName(getDb(), body.name);
-  if (other && other.id !== id) throw nameTaken();
-  const agent = await refusedAsDuplicate("agents", () => updateAgent(getDb(), id, toInput(body, current.sortOrder)), nameTaken);
-  if (!agent) throw notFound();
-  changed();
-  return agent;
-}
+export const updateAgentByAdmin = staffWrite(
+  { requires: MANAGE_AGENTS, stales: ["shop"] },
+  async (id: number, body: AgentBody, _actor: Actor): Promise<Agent> => {
+    const current = await getAgent(id);
+    const other = await findAgentByName(getDb(), body.name);
+    if (other && other.id !== id) throw nameTaken();
+    const agent = await refusedAsDuplicate("agents", () => updateAgent(getDb(), id, toInput(body, current.sortOrder)), nameTaken);
+    if (!agent) throw notFound();
+    changed();
+    return agent;
+  },
+);
 
 /** Shows or hides an agent's links on product pages. */
-export async function setAgentEnabled(id: number, enabled: boolean, actor: Actor): Promise<Agent> {
-  assertMay(actor, MANAGE_AGENTS);
-  const saved = await setAgentShown(getDb(), id, enabled);
-  if (!saved) throw notFound();
-  changed();
-  return saved;
-}
+export const setAgentEnabled = staffWrite(
+  { requires: MANAGE_AGENTS, stales: ["shop"] },
+  async (id: number, enabled: boolean, _actor: Actor): Promise<Agent> => {
+    const saved = await setAgentShown(getDb(), id, enabled);
+    if (!saved) throw notFound();
+    changed();
+    return saved;
+  },
+);
 
-export async function deleteAgentByAdmin(id: number, actor: Actor): Promise<Agent> {
-  assertMay(actor, MANAGE_AGENTS);
-  const agent = await getAgent(id);
-  await deleteAgent(getDb(), id);
-  changed();
-  return agent;
-}
+export const deleteAgentByAdmin = staffWrite(
+  { requires: MANAGE_AGENTS, stales: ["shop"] },
+  async (id: number, _actor: Actor): Promise<Agent> => {
+    const agent = await getAgent(id);
+    await deleteAgent(getDb(), id);
+    changed();
+    return agent;
+  },
+);
 
 /** Moves an agent one place up or down (numbers the list again in steps of 10). */
-export async function moveAgent(id: number, direction: "up" | "down", actor: Actor): Promise<void> {
-  assertMay(actor, MANAGE_AGENTS);
-  // the list is read and numbered again in one turn (decision 030): two moves made at
-  // the same moment both count, neither numbers the list from what the other changed
-  const moved = await inTurn(getDb(), "agents-order", async (trx) => {
-    const agents = await listAgents(trx);
-    const index = agents.findIndex((agent) => agent.id === id);
-    if (index === -1) throw notFound();
-    const other = direction === "up" ? index - 1 : index + 1;
-    if (other < 0 || other >= agents.length) return false;
-    [agents[index], agents[other]] = [agents[other], agents[index]];
-    await setAgentOrders(
-      trx,
-      agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
-    );
-    return true;
-  });
-  if (moved) changed();
-}
+export const moveAgent = staffWrite(
+  { requires: MANAGE_AGENTS, stales: ["shop"], changedWhen: (moved) => moved },
+  async (id: number, direction: "up" | "down", _actor: Actor): Promise<boolean> => {
+    // the list is read and numbered again in one turn (decision 030): two moves made at
+    // the same moment both count, neither numbers the list from what the other changed
+    const moved = await inTurn(getDb(), "agents-order", async (trx) => {
+      const agents = await listAgents(trx);
+      const index = agents.findIndex((agent) => agent.id === id);
+      if (index === -1) throw notFound();
+      const other = direction === "up" ? index - 1 : index + 1;
+      if (other < 0 || other >= agents.length) return false;
+      [agents[index], agents[other]] = [agents[other], agents[index]];
+      await setAgentOrders(
+        trx,
+        agents.map((agent, position) => ({ id: agent.id, sortOrder: (position + 1) * 10 })),
+      );
+      return true;
+    });
+    if (moved) changed();
+    return moved;
+  },
+);
 
 export function agentJson(agent: Agent) {
   return {

@@ -79,11 +79,10 @@ import {
   type PostStatus,
   type PostUpdateBody,
 } from "~/schemas/blog";
-import { blogChanged } from "~/lib/content-version.server";
 import { countPostViewBy } from "./blog-views.server";
 import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
-import { assertMay, type Requirement } from "./permissions.server";
+import { contentWrite, pagesChanged, staffWrite } from "./writes.server";
 import { isUniqueViolation } from "~/lib/db-errors.server";
 import { inTurn, serializeOn } from "~/models/sql-dialect.server";
 
@@ -574,12 +573,14 @@ async function setPostStatusWrite(
  * The list's one-click toggle (docs/product/admin.md 4): published becomes draft, anything else
  * published (now, when its kept time lies ahead: a toggled post is live at once).
  */
-export async function togglePublished(id: number, actor: Actor): Promise<BlogPost> {
+export const togglePublished = staffWrite(
   // the spec's toggle is a full update of the post (PUT /posts/:id, blog.edit); blog.publish is the publish call's own
-  assertMay(actor, { anyOf: ["blog.edit", "blog.publish"] });
-  const current = await currentPost(id);
-  return changesBlog(setPostStatusWrite)(id, current.status === "published" ? "draft" : "published", undefined, actor);
-}
+  { requires: { anyOf: ["blog.edit", "blog.publish"] }, stales: ["blog"] },
+  async (id: number, actor: Actor): Promise<BlogPost> => {
+    const current = await currentPost(id);
+    return setPostStatusWrite(id, current.status === "published" ? "draft" : "published", undefined, actor);
+  },
+);
 
 /** "Publish now" of the editor: published from now (a post already live keeps its date). */
 export function publishNowTime(current: Pick<BlogPost, "status" | "publishedAt"> | null): string {
@@ -599,7 +600,7 @@ async function deletePostByAdminWrite(id: number, _actor: Actor): Promise<BlogPo
 export async function publishScheduledPosts(): Promise<number> {
   const published = await publishDuePosts(db(), now());
   for (const post of published) log.info(`blog: scheduled post #${post.id} “${post.title}” published`);
-  if (published.length) blogChanged();
+  if (published.length) pagesChanged(["blog"]);
   return published.length;
 }
 
@@ -918,52 +919,28 @@ export const blogSitemapSources: SitemapSource[] = [
   },
 ];
 
-// ---------------------------------------------------------------- telling the page cache
+// ---------------------------------------------------------------- the writes (app/services/writes.server.ts)
 
-/**
- * A write the public blog pages show: the stored blog pages are read again after it
- * (blogChanged, after the write, so a page rendered meanwhile is never kept as current).
- * A write refused before it wrote (an ApiError below 500: not found, not allowed, bad
- * input, too many) changes nothing and keeps them; any other failure may have written
- * part of it, so it drops them too.
- */
-function changesBlog<A extends unknown[], R>(write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A) => {
-    let result: R;
-    try {
-      result = await write(...args);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status < 500)) blogChanged();
-      throw error;
-    }
-    blogChanged();
-    return result;
-  };
-}
-
-/** A staff write: the actor (its last argument) must meet the requirement, checked here for the page and /api alike. */
-function staffWrite<A extends unknown[], R>(
-  requirement: Requirement,
-  write: (...args: [...A, Actor]) => Promise<R>,
-): (...args: [...A, Actor]) => Promise<R> {
-  const changing = changesBlog(write);
-  return async (...args) => {
-    assertMay(args[args.length - 1] as Actor, requirement);
-    return changing(...args);
-  };
-}
-
-export const saveBlogSettings = staffWrite({ permission: "blog.edit" }, saveBlogSettingsWrite);
-export const createPost = staffWrite({ permission: "blog.create" }, createPostWrite);
-export const updatePostByAdmin = staffWrite({ permission: "blog.edit" }, updatePostByAdminWrite);
-export const setPostStatus = staffWrite({ permission: "blog.publish" }, setPostStatusWrite);
-export const deletePostByAdmin = staffWrite({ permission: "blog.delete" }, deletePostByAdminWrite);
-export const createBlogCategory = staffWrite({ permission: "blog.manage_categories" }, createBlogCategoryWrite);
-export const updateBlogCategoryByAdmin = staffWrite({ permission: "blog.manage_categories" }, updateBlogCategoryByAdminWrite);
-export const deleteBlogCategoryByAdmin = staffWrite({ permission: "blog.manage_categories" }, deleteBlogCategoryByAdminWrite);
-export const addComment = changesBlog(addCommentWrite);
-export const editComment = changesBlog(editCommentWrite);
-export const removeComment = changesBlog(removeCommentWrite);
-export const moderateComment = staffWrite({ permission: "blog.edit" }, moderateCommentWrite);
-export const likePost = changesBlog(likePostWrite);
-export const likeComment = changesBlog(likeCommentWrite);
+export const saveBlogSettings = staffWrite({ requires: { permission: "blog.edit" }, stales: ["blog"] }, saveBlogSettingsWrite);
+export const createPost = staffWrite({ requires: { permission: "blog.create" }, stales: ["blog"] }, createPostWrite);
+export const updatePostByAdmin = staffWrite({ requires: { permission: "blog.edit" }, stales: ["blog"] }, updatePostByAdminWrite);
+export const setPostStatus = staffWrite({ requires: { permission: "blog.publish" }, stales: ["blog"] }, setPostStatusWrite);
+export const deletePostByAdmin = staffWrite({ requires: { permission: "blog.delete" }, stales: ["blog"] }, deletePostByAdminWrite);
+export const createBlogCategory = staffWrite(
+  { requires: { permission: "blog.manage_categories" }, stales: ["blog"] },
+  createBlogCategoryWrite,
+);
+export const updateBlogCategoryByAdmin = staffWrite(
+  { requires: { permission: "blog.manage_categories" }, stales: ["blog"] },
+  updateBlogCategoryByAdminWrite,
+);
+export const deleteBlogCategoryByAdmin = staffWrite(
+  { requires: { permission: "blog.manage_categories" }, stales: ["blog"] },
+  deleteBlogCategoryByAdminWrite,
+);
+export const addComment = contentWrite({ stales: ["blog"] }, addCommentWrite);
+export const editComment = contentWrite({ stales: ["blog"] }, editCommentWrite);
+export const removeComment = contentWrite({ stales: ["blog"] }, removeCommentWrite);
+export const moderateComment = staffWrite({ requires: { permission: "blog.edit" }, stales: ["blog"] }, moderateCommentWrite);
+export const likePost = contentWrite({ stales: ["blog"] }, likePostWrite);
+export const likeComment = contentWrite({ stales: ["blog"] }, likeCommentWrite);

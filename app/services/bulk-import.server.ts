@@ -32,7 +32,8 @@ import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { agentPatterns } from "./agents.server";
 import { enqueueJob, type JobDefinition } from "./jobs.server";
 import { findPasted, importFailureText, importItem } from "./marketplace.server";
-import { assertMay, getAccess, type Actor } from "./permissions.server";
+import { getAccess, type Actor } from "./permissions.server";
+import { staffWrite } from "./writes.server";
 
 export type { ImportJob, ImportRow, ImportRowStatus };
 
@@ -107,56 +108,60 @@ function readRow(cells: string[], agents: Awaited<ReturnType<typeof agentPattern
  * CSV or XLSX file, over 5 MB, over 1,000 rows, nothing) is refused whole: nothing is
  * imported. Answers the job's id.
  */
-export async function startImport(input: ImportInput, actor: Actor): Promise<number> {
-  assertMay(actor, IMPORT_ACCESS);
-  const { source, fileName, rows } = await rowsOf(input);
-  const agents = await agentPatterns();
-  const withContent = rows
-    .map(({ position, cells }) => ({ position, cells: cells.map((cell) => cell.trim()).filter(Boolean) }))
-    .filter((row) => row.cells.length > 0);
-  // a spreadsheet's header row ("Name, Link, Price") holds no link: not a row to import
-  if (source !== "paste" && withContent.length && !readRow(withContent[0].cells, agents)) withContent.shift();
-  if (withContent.length === 0) throw refuse(source === "paste" ? "links" : "file", M.empty);
-  if (withContent.length > IMPORT_LIMITS.rows)
-    throw refuse(source === "paste" ? "links" : "file", source === "paste" ? M.tooManyLinks : M.tooManyRows);
+export const startImport = staffWrite(
+  { requires: IMPORT_ACCESS, stales: [] },
+  async (input: ImportInput, actor: Actor): Promise<number> => {
+    const { source, fileName, rows } = await rowsOf(input);
+    const agents = await agentPatterns();
+    const withContent = rows
+      .map(({ position, cells }) => ({ position, cells: cells.map((cell) => cell.trim()).filter(Boolean) }))
+      .filter((row) => row.cells.length > 0);
+    // a spreadsheet's header row ("Name, Link, Price") holds no link: not a row to import
+    if (source !== "paste" && withContent.length && !readRow(withContent[0].cells, agents)) withContent.shift();
+    if (withContent.length === 0) throw refuse(source === "paste" ? "links" : "file", M.empty);
+    if (withContent.length > IMPORT_LIMITS.rows)
+      throw refuse(source === "paste" ? "links" : "file", source === "paste" ? M.tooManyLinks : M.tooManyRows);
 
-  const firstOf = new Map<string, number>();
-  const newRows: NewImportRow[] = withContent.map(({ position, cells }) => {
-    const found = readRow(cells, agents);
-    const base = { position, link: (found?.link ?? cells.join(" ")).slice(0, 2000), platform: null, itemId: null, message: null };
-    if (!found) return { ...base, status: "not_item", message: M.noLink };
-    const { reading } = found;
-    if (reading.kind === "item" || (reading.kind === "number" && reading.candidates.length === 1)) {
-      const platform = reading.kind === "item" ? reading.platform : reading.candidates[0];
-      // Taobao and Tmall share item numbers: one listing, one key
-      const key = `${listingPlatform(platform)}:${reading.itemId}`;
-      const earlier = firstOf.get(key);
-      if (earlier !== undefined) return { ...base, platform, itemId: reading.itemId, status: "duplicate", message: M.duplicate(earlier) };
-      firstOf.set(key, position);
-      return { ...base, platform, itemId: reading.itemId, status: "pending" };
-    }
-    if (reading.kind === "number") return { ...base, itemId: reading.itemId, status: "not_item", message: M.ambiguous };
-    if (reading.kind === "short") return { ...base, status: "pending" };
-    return { ...base, status: "not_item", message: reading.kind === "unresolvable" ? P.unresolvable : P.unsupported };
-  });
-  const id = await insertImportJob(getDb(), { createdBy: actor.user.id, source, fileName }, newRows);
-  if (newRows.some((row) => row.status === "pending")) await enqueueJob({ name: JOB_NAME, payload: { jobId: id }, key: jobKey(id) });
-  log.info(`bulk import ${id}: ${newRows.length} rows from ${fileName ?? "a paste"} by ${actor.user.username}`);
-  return id;
-}
+    const firstOf = new Map<string, number>();
+    const newRows: NewImportRow[] = withContent.map(({ position, cells }) => {
+      const found = readRow(cells, agents);
+      const base = { position, link: (found?.link ?? cells.join(" ")).slice(0, 2000), platform: null, itemId: null, message: null };
+      if (!found) return { ...base, status: "not_item", message: M.noLink };
+      const { reading } = found;
+      if (reading.kind === "item" || (reading.kind === "number" && reading.candidates.length === 1)) {
+        const platform = reading.kind === "item" ? reading.platform : reading.candidates[0];
+        // Taobao and Tmall share item numbers: one listing, one key
+        const key = `${listingPlatform(platform)}:${reading.itemId}`;
+        const earlier = firstOf.get(key);
+        if (earlier !== undefined) return { ...base, platform, itemId: reading.itemId, status: "duplicate", message: M.duplicate(earlier) };
+        firstOf.set(key, position);
+        return { ...base, platform, itemId: reading.itemId, status: "pending" };
+      }
+      if (reading.kind === "number") return { ...base, itemId: reading.itemId, status: "not_item", message: M.ambiguous };
+      if (reading.kind === "short") return { ...base, status: "pending" };
+      return { ...base, status: "not_item", message: reading.kind === "unresolvable" ? P.unresolvable : P.unsupported };
+    });
+    const id = await insertImportJob(getDb(), { createdBy: actor.user.id, source, fileName }, newRows);
+    if (newRows.some((row) => row.status === "pending")) await enqueueJob({ name: JOB_NAME, payload: { jobId: id }, key: jobKey(id) });
+    log.info(`bulk import ${id}: ${newRows.length} rows from ${fileName ?? "a paste"} by ${actor.user.username}`);
+    return id;
+  },
+);
 
 /** Failed rows back in the queue (a marketplace that did not answer may answer now). Answers how many. */
-export async function retryFailedRows(jobId: number, actor: Actor): Promise<number> {
-  assertMay(actor, IMPORT_ACCESS);
-  await importJob(jobId);
-  const count = await requeueFailedRows(getDb(), jobId);
-  // a run of its own, not keyed as the import's: the import's last run may be ending right
-  // now (its rows all settled, its job not yet marked done), and a keyed one would then be
-  // dropped as already running, leaving these rows waiting. Two runs of one import at once
-  // are harmless: a row is settled once (settleImportRow), a product made once (its key).
-  if (count) await enqueueJob({ name: JOB_NAME, payload: { jobId } });
-  return count;
-}
+export const retryFailedRows = staffWrite(
+  { requires: IMPORT_ACCESS, stales: [] },
+  async (jobId: number, _actor: Actor): Promise<number> => {
+    await importJob(jobId);
+    const count = await requeueFailedRows(getDb(), jobId);
+    // a run of its own, not keyed as the import's: the import's last run may be ending right
+    // now (its rows all settled, its job not yet marked done), and a keyed one would then be
+    // dropped as already running, leaving these rows waiting. Two runs of one import at once
+    // are harmless: a row is settled once (settleImportRow), a product made once (its key).
+    if (count) await enqueueJob({ name: JOB_NAME, payload: { jobId } });
+    return count;
+  },
+);
 
 export async function importJob(id: number): Promise<ImportJob> {
   const job = await findImportJob(getDb(), id);

@@ -8,7 +8,7 @@
  * Callers with product permissions (the admin) always see everything.
  */
 import { ApiError, type FieldError } from "~/lib/api.server";
-import { contentChanged, contentVersion } from "~/lib/content-version.server";
+import { contentVersion } from "~/lib/content-version.server";
 import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { inTurn } from "~/models/sql-dialect.server";
@@ -69,7 +69,8 @@ import { loadSettings } from "./site-settings.server";
 import { countProductView, flushViews, unwrittenViews, viewsWrittenAtOnce, writeViewsNow } from "./view-counts.server";
 import type { SitemapProducts, SitemapSource } from "./sitemap.server";
 import { findIssuedUpload, removeUpload } from "./uploads.server";
-import { assertMay, type Actor } from "./permissions.server";
+import type { Actor } from "./permissions.server";
+import { pagesChanged, staffWrite } from "./writes.server";
 import { correctSearch, normalizeSearch, readSearch, termsOf, type SearchPart } from "./search.server";
 import { isForeignKeyViolation, isUniqueViolation } from "~/lib/db-errors.server";
 
@@ -411,64 +412,66 @@ function bodyToInput(body: Partial<ProductBody>): Partial<ProductInput> {
  * Creates a local product (docs/product/admin.md 4: is_external is always false for products made
  * in the admin; shop fields are dropped). 409 when the marketplace item already exists.
  */
-export async function createProduct(body: ProductBody, actor: Actor): Promise<ProductWithSkus> {
-  assertMay(actor, { permission: "product.create" });
-  await assertCategoryExists(body.category_id);
-  const input = { ...bodyToInput(body), name: body.name, isExternal: false, shopName: null } as ProductInput;
-  try {
-    const product = await getDb()
-      .transaction()
-      .execute(async (trx) => {
-        if (input.platform && input.platformItemId) await assertListingFree(trx, input.platform, input.platformItemId, null);
-        const inserted = await insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id);
-        if (body.qc_images?.length) await setLinkedQcImages(trx, inserted.id, body.qc_images, actor.user.id);
-        return inserted;
-      });
-    catalogueChanged();
-    return getProduct(product.id);
-  } catch (error) {
-    if (isUniqueViolation(error) && body.platform && body.platform_item_id) throw duplicate(body.platform, body.platform_item_id);
-    throw error;
-  }
-}
+export const createProduct = staffWrite(
+  { requires: { permission: "product.create" }, stales: ["shop"] },
+  async (body: ProductBody, actor: Actor): Promise<ProductWithSkus> => {
+    await assertCategoryExists(body.category_id);
+    const input = { ...bodyToInput(body), name: body.name, isExternal: false, shopName: null } as ProductInput;
+    try {
+      const product = await getDb()
+        .transaction()
+        .execute(async (trx) => {
+          if (input.platform && input.platformItemId) await assertListingFree(trx, input.platform, input.platformItemId, null);
+          const inserted = await insertProduct(trx, input, toSkuInputs(body.skus) ?? [], actor.user.id);
+          if (body.qc_images?.length) await setLinkedQcImages(trx, inserted.id, body.qc_images, actor.user.id);
+          return inserted;
+        });
+      return getProduct(product.id);
+    } catch (error) {
+      if (isUniqueViolation(error) && body.platform && body.platform_item_id) throw duplicate(body.platform, body.platform_item_id);
+      throw error;
+    }
+  },
+);
 
 /**
  * Applies the fields given; `skus` (when given) replaces the product's SKUs, `qc_images`
  * the QC photos given by address (never the uploaded ones).
  */
-export async function updateProductByAdmin(id: number, body: ProductUpdateBody, actor: Actor): Promise<ProductWithSkus> {
-  assertMay(actor, { permission: "product.edit" });
-  const current = await findProductById(getDb(), id);
-  if (!current) throw notFound();
-  await assertCategoryExists(body.category_id);
-  const input = bodyToInput(body);
-  const platform = input.platform !== undefined ? input.platform : current.platform;
-  const itemId = input.platformItemId !== undefined ? input.platformItemId : current.platformItemId;
-  if (Boolean(platform) !== Boolean(itemId)) {
-    throw new ApiError(400, M.platformPair, "VALIDATION_ERROR", [
-      { field: platform ? "platform_item_id" : "platform", message: M.platformPair },
-    ]);
-  }
-  try {
-    await getDb()
-      .transaction()
-      .execute(async (trx) => {
-        if (platform && itemId) await assertListingFree(trx, platform, itemId, id);
-        await updateProduct(trx, id, input, toSkuInputs(body.skus));
-        if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor.user.id);
-      });
-  } catch (error) {
-    if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
-    throw error;
-  }
-  catalogueChanged();
-  return getProduct(id);
-}
+export const updateProductByAdmin = staffWrite(
+  { requires: { permission: "product.edit" }, stales: ["shop"] },
+  async (id: number, body: ProductUpdateBody, actor: Actor): Promise<ProductWithSkus> => {
+    const current = await findProductById(getDb(), id);
+    if (!current) throw notFound();
+    await assertCategoryExists(body.category_id);
+    const input = bodyToInput(body);
+    const platform = input.platform !== undefined ? input.platform : current.platform;
+    const itemId = input.platformItemId !== undefined ? input.platformItemId : current.platformItemId;
+    if (Boolean(platform) !== Boolean(itemId)) {
+      throw new ApiError(400, M.platformPair, "VALIDATION_ERROR", [
+        { field: platform ? "platform_item_id" : "platform", message: M.platformPair },
+      ]);
+    }
+    try {
+      await getDb()
+        .transaction()
+        .execute(async (trx) => {
+          if (platform && itemId) await assertListingFree(trx, platform, itemId, id);
+          await updateProduct(trx, id, input, toSkuInputs(body.skus));
+          if (body.qc_images !== undefined) await setLinkedQcImages(trx, id, body.qc_images, actor.user.id);
+        });
+    } catch (error) {
+      if (isUniqueViolation(error) && platform && itemId) throw duplicate(platform, itemId);
+      throw error;
+    }
+    return getProduct(id);
+  },
+);
 
 /** The listing watch's price update of an external product (the price seen on its marketplace). */
 export async function setWatchedPrice(id: number, priceCny: number): Promise<void> {
   await updateProduct(getDb(), id, { priceCny });
-  catalogueChanged();
+  pagesChanged(["shop"]);
 }
 
 /** Deletes a product (its SKUs, collections and QC photos go with it) and its QC photos' files. */
@@ -484,27 +487,26 @@ async function deleteProductAndFiles(id: number): Promise<boolean> {
   return true;
 }
 
-export async function deleteProductByAdmin(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, { permission: "product.delete" });
-  if (!(await deleteProductAndFiles(id))) throw notFound();
-  catalogueChanged();
-}
+export const deleteProductByAdmin = staffWrite(
+  { requires: { permission: "product.delete" }, stales: ["shop"] },
+  async (id: number, _actor: Actor): Promise<void> => {
+    if (!(await deleteProductAndFiles(id))) throw notFound();
+  },
+);
 
 /** Deletes many products (the back office's bulk delete): each on its own, reporting what failed. */
-export async function deleteProductsByAdmin(
-  ids: number[],
-  actor: Actor,
-): Promise<{ deleted: number; failed: Array<{ id: number; reason: string }> }> {
-  assertMay(actor, { permission: "product.delete" });
-  const failed: Array<{ id: number; reason: string }> = [];
-  let deleted = 0;
-  for (const id of new Set(ids)) {
-    if (await deleteProductAndFiles(id)) deleted += 1;
-    else failed.push({ id, reason: M.productNotFound });
-  }
-  if (deleted > 0) catalogueChanged();
-  return { deleted, failed };
-}
+export const deleteProductsByAdmin = staffWrite(
+  { requires: { permission: "product.delete" }, stales: ["shop"], changedWhen: (result) => result.deleted > 0 },
+  async (ids: number[], _actor: Actor): Promise<{ deleted: number; failed: Array<{ id: number; reason: string }> }> => {
+    const failed: Array<{ id: number; reason: string }> = [];
+    let deleted = 0;
+    for (const id of new Set(ids)) {
+      if (await deleteProductAndFiles(id)) deleted += 1;
+      else failed.push({ id, reason: M.productNotFound });
+    }
+    return { deleted, failed };
+  },
+);
 
 /**
  * POST /api/products/sync-external: the imported product, by (platform, item id). A new
@@ -550,18 +552,15 @@ export async function syncExternalProduct(
   const skus = (toSkuInputs(body.skus) ?? []).filter((sku) => !names.has(sku.name.toLowerCase()) && names.add(sku.name.toLowerCase()));
   const db = getDb();
   const { product, created } = await db.transaction().execute((trx) => insertProductOnce(trx, input, skus, actor.user.id));
-  if (created) catalogueChanged();
+  if (created) pagesChanged(["shop"]);
   else if (actor.access.allPermissions.includes("product.edit")) {
     await db.transaction().execute((trx) => updateProduct(trx, product.id, given, skus.length ? skus : undefined));
-    catalogueChanged();
+    pagesChanged(["shop"]);
   }
   return { product: await getProduct(product.id), created };
 }
 
 // ---------------------------------------------------------------- categories
-
-/** Every catalogue write moves the content version: what is kept in memory is read again. */
-const catalogueChanged = contentChanged;
 
 const categoryCache = new Map<string, { db: DB; list: Promise<CategoryWithCount[]> }>();
 
@@ -635,68 +634,68 @@ function categoryWrite<T>(work: (db: DB) => Promise<T>): Promise<T> {
   return inTurn(getDb(), "categories", work);
 }
 
-export async function createCategory(body: CategoryBody, actor: Actor): Promise<Category> {
-  assertMay(actor, { permission: "product.create" });
-  const category = await categoryWrite(async (db) => {
-    await assertParentAllowed(db, body.parent_id);
-    await assertNameFree(db, body.name, body.parent_id ?? null);
-    return insertCategory(db, {
-      name: body.name,
-      description: body.description ?? null,
-      parentId: body.parent_id ?? null,
-      sortOrder: body.sort_order ?? 0,
+export const createCategory = staffWrite(
+  { requires: { permission: "product.create" }, stales: ["shop"] },
+  async (body: CategoryBody, _actor: Actor): Promise<Category> => {
+    const category = await categoryWrite(async (db) => {
+      await assertParentAllowed(db, body.parent_id);
+      await assertNameFree(db, body.name, body.parent_id ?? null);
+      return insertCategory(db, {
+        name: body.name,
+        description: body.description ?? null,
+        parentId: body.parent_id ?? null,
+        sortOrder: body.sort_order ?? 0,
+      });
     });
-  });
-  catalogueChanged();
-  return category;
-}
+    return category;
+  },
+);
 
 /** Applies the fields that differ; `changed` is false ('No changes detected.') when none do. */
-export async function updateCategoryByAdmin(
-  id: number,
-  body: Partial<CategoryBody>,
-  actor: Actor,
-): Promise<{ category: Category; changed: boolean }> {
-  assertMay(actor, { permission: "product.edit" });
-  const answer = await categoryWrite(async (db) => {
-    const current = await getCategory(id, db);
-    const changes: Parameters<typeof updateCategory>[2] = {};
-    if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
-    if (body.description !== undefined && (body.description ?? null) !== current.description)
-      changes.description = body.description ?? null;
-    if (body.parent_id !== undefined && (body.parent_id ?? null) !== current.parentId) {
-      await assertParentAllowed(db, body.parent_id, id);
-      changes.parentId = body.parent_id ?? null;
-    }
-    if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
-    if (Object.keys(changes).length === 0) return { category: current, changed: false };
-    if (changes.name !== undefined || changes.parentId !== undefined) {
-      await assertNameFree(db, changes.name ?? current.name, changes.parentId !== undefined ? changes.parentId : current.parentId, id);
-    }
-    return { category: (await updateCategory(db, id, changes))!, changed: true };
-  });
-  if (answer.changed) catalogueChanged();
-  return answer;
-}
+export const updateCategoryByAdmin = staffWrite(
+  { requires: { permission: "product.edit" }, stales: ["shop"], changedWhen: (answer) => answer.changed },
+  async (id: number, body: Partial<CategoryBody>, _actor: Actor): Promise<{ category: Category; changed: boolean }> => {
+    const answer = await categoryWrite(async (db) => {
+      const current = await getCategory(id, db);
+      const changes: Parameters<typeof updateCategory>[2] = {};
+      if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
+      if (body.description !== undefined && (body.description ?? null) !== current.description)
+        changes.description = body.description ?? null;
+      if (body.parent_id !== undefined && (body.parent_id ?? null) !== current.parentId) {
+        await assertParentAllowed(db, body.parent_id, id);
+        changes.parentId = body.parent_id ?? null;
+      }
+      if (body.sort_order !== undefined && body.sort_order !== current.sortOrder) changes.sortOrder = body.sort_order;
+      if (Object.keys(changes).length === 0) return { category: current, changed: false };
+      if (changes.name !== undefined || changes.parentId !== undefined) {
+        await assertNameFree(db, changes.name ?? current.name, changes.parentId !== undefined ? changes.parentId : current.parentId, id);
+      }
+      return { category: (await updateCategory(db, id, changes))!, changed: true };
+    });
+    return answer;
+  },
+);
 
 /** Deletes a category without subcategories; its products become uncategorised. */
-export async function deleteCategoryByAdmin(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, { permission: "product.delete" });
-  await categoryWrite(async (db) => {
-    await getCategory(id, db);
-    if ((await countChildren(db, id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
-    await deleteCategory(db, id);
-  });
-  catalogueChanged();
-}
+export const deleteCategoryByAdmin = staffWrite(
+  { requires: { permission: "product.delete" }, stales: ["shop"] },
+  async (id: number, _actor: Actor): Promise<void> => {
+    await categoryWrite(async (db) => {
+      await getCategory(id, db);
+      if ((await countChildren(db, id)) > 0) throw new ApiError(409, M.categoryHasChildren, "CONFLICT");
+      await deleteCategory(db, id);
+    });
+  },
+);
 
 /** Sets many sort orders at once (move up/down, inline values): all or nothing. */
-export async function batchSortCategories(entries: Array<{ id: number; sort_order: number }>, actor: Actor): Promise<number> {
-  assertMay(actor, { permission: "product.edit" });
-  const updated = await categoryWrite((db) => sortCategoriesIn(db, entries));
-  catalogueChanged();
-  return updated;
-}
+export const batchSortCategories = staffWrite(
+  { requires: { permission: "product.edit" }, stales: ["shop"] },
+  async (entries: Array<{ id: number; sort_order: number }>, _actor: Actor): Promise<number> => {
+    const updated = await categoryWrite((db) => sortCategoriesIn(db, entries));
+    return updated;
+  },
+);
 
 async function sortCategoriesIn(db: DB, entries: Array<{ id: number; sort_order: number }>): Promise<number> {
   const known = new Set((await listCategories(db)).map((c) => c.id));
@@ -749,37 +748,38 @@ const matchesCategorySearch = (category: Category, q: string) => {
  * or, when they are equal, numbers the whole list afresh (0, 10, 20, ...) with the
  * category placed next to its neighbour. False when it is already first or last.
  */
-export async function moveCategory(id: number, direction: "up" | "down", q: string, actor: Actor): Promise<boolean> {
-  assertMay(actor, { permission: "product.edit" });
-  // read and written in one turn (categoryWrite): two moves made at the same moment both
-  // count, neither numbers the list from what the other changed
-  const moved = await categoryWrite(async (db) => {
-    const all = await listCategories(db);
-    const self = all.find((category) => category.id === id);
-    if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
-    const shown = all.filter((category) => category.id === id || matchesCategorySearch(category, q));
-    const index = shown.indexOf(self);
-    const neighbour = shown[index + (direction === "up" ? -1 : 1)];
-    if (!neighbour) return false;
-    if (self.sortOrder !== neighbour.sortOrder) {
-      await sortCategoriesIn(db, [
-        { id: self.id, sort_order: neighbour.sortOrder },
-        { id: neighbour.id, sort_order: self.sortOrder },
-      ]);
+export const moveCategory = staffWrite(
+  { requires: { permission: "product.edit" }, stales: ["shop"], changedWhen: (moved) => moved },
+  async (id: number, direction: "up" | "down", q: string, _actor: Actor): Promise<boolean> => {
+    // read and written in one turn (categoryWrite): two moves made at the same moment both
+    // count, neither numbers the list from what the other changed
+    const moved = await categoryWrite(async (db) => {
+      const all = await listCategories(db);
+      const self = all.find((category) => category.id === id);
+      if (!self) throw new ApiError(404, M.categoryNotFound, "NOT_FOUND");
+      const shown = all.filter((category) => category.id === id || matchesCategorySearch(category, q));
+      const index = shown.indexOf(self);
+      const neighbour = shown[index + (direction === "up" ? -1 : 1)];
+      if (!neighbour) return false;
+      if (self.sortOrder !== neighbour.sortOrder) {
+        await sortCategoriesIn(db, [
+          { id: self.id, sort_order: neighbour.sortOrder },
+          { id: neighbour.id, sort_order: self.sortOrder },
+        ]);
+        return true;
+      }
+      const order = all.filter((category) => category.id !== id);
+      const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
+      order.splice(at, 0, self);
+      await sortCategoriesIn(
+        db,
+        order.map((category, position) => ({ id: category.id, sort_order: position * 10 })),
+      );
       return true;
-    }
-    const order = all.filter((category) => category.id !== id);
-    const at = order.indexOf(neighbour) + (direction === "up" ? 0 : 1);
-    order.splice(at, 0, self);
-    await sortCategoriesIn(
-      db,
-      order.map((category, position) => ({ id: category.id, sort_order: position * 10 })),
-    );
-    return true;
-  });
-  if (moved) catalogueChanged();
-  return moved;
-}
+    });
+    return moved;
+  },
+);
 
 // ---------------------------------------------------------------- sitemap
 

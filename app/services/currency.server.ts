@@ -7,7 +7,6 @@
  * it), a failed attempt retried after an hour. Rates are kept in memory like the site
  * settings (dropped on save or when another process writes the database).
  */
-import { contentChanged } from "~/lib/content-version.server";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { ApiError } from "~/lib/api.server";
@@ -16,7 +15,8 @@ import type { JobDefinition } from "~/services/jobs.server";
 import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
 import { RATE_MESSAGES } from "~/schemas/catalogue-messages";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
-import { assertMay, type Actor } from "./permissions.server";
+import type { Actor } from "./permissions.server";
+import { pagesChanged, staffWrite } from "./writes.server";
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETRY_MS = 60 * 60_000;
@@ -56,8 +56,8 @@ function stored(): Promise<StoredRates> {
 
 const forget = () => {
   cached = undefined;
-  // prices on pages follow the rates
-  contentChanged();
+  // prices on pages follow the rates (the refresh job's writes too, not only the staff's)
+  pagesChanged(["shop"]);
 };
 
 /** The rates in effect. Starts a background refresh when the fetched ones are a day old. */
@@ -137,19 +137,21 @@ export const MANAGE_RATES = { superAdmin: true } as const;
  * automatic mode, so the live rates are the ones in effect. Answers whether a source
  * answered.
  */
-export async function forceRefreshRates(actor: Actor): Promise<RatesView & { fetched: boolean }> {
-  assertMay(actor, MANAGE_RATES);
-  const before = (await stored()).autoUpdatedAt;
-  const view = await refreshRates();
-  const after = await stored();
-  const fetched = after.autoUpdatedAt !== before && after.lastError === null;
-  if (fetched && after.mode === "manual") {
-    await setRateMode(getDb(), "automatic");
-    forget();
-    return { ...effective(await stored()), fetched };
-  }
-  return { ...view, fetched };
-}
+export const forceRefreshRates = staffWrite(
+  { requires: MANAGE_RATES, stales: ["shop"] },
+  async (_actor: Actor): Promise<RatesView & { fetched: boolean }> => {
+    const before = (await stored()).autoUpdatedAt;
+    const view = await refreshRates();
+    const after = await stored();
+    const fetched = after.autoUpdatedAt !== before && after.lastError === null;
+    if (fetched && after.mode === "manual") {
+      await setRateMode(getDb(), "automatic");
+      forget();
+      return { ...effective(await stored()), fetched };
+    }
+    return { ...view, fetched };
+  },
+);
 
 /** Saves manual rates (only positive numbers are kept) and switches to manual mode. */
 async function setManualRates(rates: Partial<Record<string, number>>): Promise<RatesView> {
@@ -170,26 +172,30 @@ async function setManualRates(rates: Partial<Record<string, number>>): Promise<R
  * Manual rates as typed (the page's inputs, the API's JSON): each value is read as a
  * number and only those above zero are kept; none valid → 400 '请输入有效的汇率（正数）'.
  */
-export async function setManualRatesFromInput(input: Record<string, unknown>, actor: Actor): Promise<RatesView> {
-  assertMay(actor, MANAGE_RATES);
-  const numbers: Record<string, number> = {};
-  for (const [code, value] of Object.entries(input)) {
-    const number = typeof value === "number" ? value : typeof value === "string" && value.trim() ? Number(value.trim()) : NaN;
-    if (Number.isFinite(number) && number > 0) numbers[code.toUpperCase()] = number;
-  }
-  if (!FOREIGN.some((code) => code in numbers)) {
-    throw new ApiError(400, RATE_MESSAGES.invalid, "VALIDATION_ERROR", [{ field: "rates", message: RATE_MESSAGES.invalid }]);
-  }
-  return setManualRates(numbers);
-}
+export const setManualRatesFromInput = staffWrite(
+  { requires: MANAGE_RATES, stales: ["shop"] },
+  async (input: Record<string, unknown>, _actor: Actor): Promise<RatesView> => {
+    const numbers: Record<string, number> = {};
+    for (const [code, value] of Object.entries(input)) {
+      const number = typeof value === "number" ? value : typeof value === "string" && value.trim() ? Number(value.trim()) : NaN;
+      if (Number.isFinite(number) && number > 0) numbers[code.toUpperCase()] = number;
+    }
+    if (!FOREIGN.some((code) => code in numbers)) {
+      throw new ApiError(400, RATE_MESSAGES.invalid, "VALIDATION_ERROR", [{ field: "rates", message: RATE_MESSAGES.invalid }]);
+    }
+    return setManualRates(numbers);
+  },
+);
 
 /** Back to automatic mode: the fetched rates (or the defaults) are in effect again; the manual values are kept for later. */
-export async function switchToAutomaticRates(actor: Actor): Promise<RatesView> {
-  assertMay(actor, MANAGE_RATES);
-  await setRateMode(getDb(), "automatic");
-  forget();
-  return effective(await stored());
-}
+export const switchToAutomaticRates = staffWrite(
+  { requires: MANAGE_RATES, stales: ["shop"] },
+  async (_actor: Actor): Promise<RatesView> => {
+    await setRateMode(getDb(), "automatic");
+    forget();
+    return effective(await stored());
+  },
+);
 
 /**
  * The daily refresh as a periodic job: every hour it fetches when the stored rates are a

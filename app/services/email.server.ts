@@ -74,7 +74,7 @@ import { sendBulkMail } from "~/services/mailer.server";
 import { findHtmlTemplate, HTML_TEMPLATES, type HtmlTemplate } from "~/services/email-html-templates.server";
 import { cancelJob } from "~/services/jobs.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "~/services/site-settings.server";
-import { assertMay } from "./permissions.server";
+import { staffWrite } from "./writes.server";
 import { isForeignKeyViolation } from "~/lib/db-errors.server";
 
 export type Actor = { user: Pick<User, "id" | "username">; access: Access };
@@ -120,11 +120,13 @@ const templateValues = (input: TemplateInput) => ({
   variables: input.template_variables,
 });
 
-export async function createEmailTemplate(input: TemplateInput, actor: Actor): Promise<EmailTemplate> {
-  assertMay(actor, EMAIL_ACCESS);
-  const id = await insertTemplate(getDb(), { ...templateValues(input), createdBy: actor.user.id });
-  return getEmailTemplate(id);
-}
+export const createEmailTemplate = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (input: TemplateInput, actor: Actor): Promise<EmailTemplate> => {
+    const id = await insertTemplate(getDb(), { ...templateValues(input), createdBy: actor.user.id });
+    return getEmailTemplate(id);
+  },
+);
 
 /** A template's stored values as templateInputSchema reads them: a PUT without a field keeps that field. */
 export const templateInputOf = (template: EmailTemplate): Record<string, unknown> => ({
@@ -135,19 +137,20 @@ export const templateInputOf = (template: EmailTemplate): Record<string, unknown
   template_variables: template.variableValues,
 });
 
-export async function updateEmailTemplate(id: number, input: TemplateInput, actor: Actor): Promise<EmailTemplate> {
-  assertMay(actor, EMAIL_ACCESS);
-  if (!(await updateTemplate(getDb(), id, templateValues(input)))) throw notFound(M.templateNotFound);
-  return getEmailTemplate(id);
-}
+export const updateEmailTemplate = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (id: number, input: TemplateInput, _actor: Actor): Promise<EmailTemplate> => {
+    if (!(await updateTemplate(getDb(), id, templateValues(input)))) throw notFound(M.templateNotFound);
+    return getEmailTemplate(id);
+  },
+);
 
 /**
  * "Send a test to me": the saved template as a campaign recipient gets it (filled with the
  * admin's own values, their own unsubscribe link), to the admin's address, at once, so
  * the mail can be seen in a real mailbox before it goes to anyone. Answers the address.
  */
-export async function sendTemplateTest(id: number, actor: Actor): Promise<string> {
-  assertMay(actor, EMAIL_ACCESS);
+export const sendTemplateTest = staffWrite({ requires: EMAIL_ACCESS, stales: [] }, async (id: number, actor: Actor): Promise<string> => {
   const template = await getEmailTemplate(id);
   const user = await findUserById(getDb(), actor.user.id);
   if (!user) throw notFound(M.templateNotFound);
@@ -169,14 +172,13 @@ export async function sendTemplateTest(id: number, actor: Actor): Promise<string
   }
   log.info(`email: test of template ${id} sent to ${actor.user.username}`);
   return user.email;
-}
+});
 
 /** The names of the campaigns that use a template (it cannot be deleted while there are any). */
 export const templateUsers = (id: number) => campaignNamesUsingTemplate(getDb(), id);
 
 /** 409 with the campaigns that use it: delete them or change their template first (docs/product/admin.md 8). */
-export async function deleteEmailTemplate(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, EMAIL_ACCESS);
+export const deleteEmailTemplate = staffWrite({ requires: EMAIL_ACCESS, stales: [] }, async (id: number, _actor: Actor): Promise<void> => {
   const db = getDb();
   const users = await campaignNamesUsingTemplate(db, id);
   if (users.length) throw new ApiError(409, M.templateInUse(users), "TEMPLATE_IN_USE", undefined, { campaigns: users });
@@ -190,7 +192,7 @@ export async function deleteEmailTemplate(id: number, actor: Actor): Promise<voi
     }
     throw error;
   }
-}
+});
 
 // ---------------------------------------------------------------- campaigns
 
@@ -280,12 +282,14 @@ const campaignValues = (input: CampaignInput) => ({
   recurringPattern: input.recurring_pattern,
 });
 
-export async function createEmailCampaign(input: CampaignInput, actor: Actor): Promise<Campaign> {
-  assertMay(actor, EMAIL_ACCESS);
-  await checkTemplate(input);
-  const id = await insertCampaign(getDb(), { ...campaignValues(input), createdBy: actor.user.id });
-  return getEmailCampaign(id);
-}
+export const createEmailCampaign = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (input: CampaignInput, actor: Actor): Promise<Campaign> => {
+    await checkTemplate(input);
+    const id = await insertCampaign(getDb(), { ...campaignValues(input), createdBy: actor.user.id });
+    return getEmailCampaign(id);
+  },
+);
 
 /** A campaign's stored values as campaignInputSchema reads them: a PUT without a field keeps that field. */
 export const campaignInputOf = (campaign: Campaign): Record<string, unknown> => ({
@@ -312,17 +316,18 @@ export async function editableEmailCampaign(id: number): Promise<Campaign> {
 }
 
 /** Only a draft can be edited ('只有草稿状态的活动可以编辑'). */
-export async function updateEmailCampaign(id: number, input: CampaignInput, actor: Actor): Promise<Campaign> {
-  assertMay(actor, EMAIL_ACCESS);
-  await editableEmailCampaign(id);
-  await checkTemplate(input);
-  if (!(await updateDraftCampaign(getDb(), id, campaignValues(input)))) throw badRequest(M.editDraftOnly);
-  return getEmailCampaign(id);
-}
+export const updateEmailCampaign = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (id: number, input: CampaignInput, _actor: Actor): Promise<Campaign> => {
+    await editableEmailCampaign(id);
+    await checkTemplate(input);
+    if (!(await updateDraftCampaign(getDb(), id, campaignValues(input)))) throw badRequest(M.editDraftOnly);
+    return getEmailCampaign(id);
+  },
+);
 
 /** Any campaign but a sending one (its runs and send log go with it). */
-export async function deleteEmailCampaign(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, EMAIL_ACCESS);
+export const deleteEmailCampaign = staffWrite({ requires: EMAIL_ACCESS, stales: [] }, async (id: number, _actor: Actor): Promise<void> => {
   const current = await getEmailCampaign(id);
   if (current.status === "sending") throw badRequest(M.deleteSending);
   const runs = await listRuns(getDb(), id);
@@ -332,7 +337,7 @@ export async function deleteEmailCampaign(id: number, actor: Actor): Promise<voi
   }
   await cancelJob(startJobKey(id));
   for (const run of runs) await cancelJob(runJobKey(run.id));
-}
+});
 
 export type ExecuteOutcome = { campaign: Campaign; message: string };
 
@@ -340,42 +345,44 @@ export type ExecuteOutcome = { campaign: Campaign; message: string };
  * POST /campaigns/:id/execute (docs/runtime.md): a draft starts (immediate), or waits for its
  * time (scheduled) or its series (recurring); a paused one resumes; others answer 400.
  */
-export async function executeEmailCampaign(id: number, actor: Actor): Promise<ExecuteOutcome> {
-  assertMay(actor, EMAIL_ACCESS);
-  const db = getDb();
-  const campaign = await getEmailCampaign(id);
-  if (campaign.status === "paused") return resumeEmailCampaign(campaign, actor);
-  if (campaign.status !== "draft") throw badRequest(M.executeNotAllowed);
-  await assertSendable(campaign);
-  const now = Date.now();
+export const executeEmailCampaign = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (id: number, actor: Actor): Promise<ExecuteOutcome> => {
+    const db = getDb();
+    const campaign = await getEmailCampaign(id);
+    if (campaign.status === "paused") return resumeEmailCampaign(campaign, actor);
+    if (campaign.status !== "draft") throw badRequest(M.executeNotAllowed);
+    await assertSendable(campaign);
+    const now = Date.now();
 
-  if (campaign.scheduleType === "immediate") {
-    const run = await startRun(campaign, { from: ["draft"], scheduledFor: now, nextRunAt: null });
-    if (!run) throw badRequest(M.executeNotAllowed);
-    log.info(`email: campaign ${id} executed by ${actor.user.username}`);
-    return { campaign: await getEmailCampaign(id), message: M.campaignStarted };
-  }
+    if (campaign.scheduleType === "immediate") {
+      const run = await startRun(campaign, { from: ["draft"], scheduledFor: now, nextRunAt: null });
+      if (!run) throw badRequest(M.executeNotAllowed);
+      log.info(`email: campaign ${id} executed by ${actor.user.username}`);
+      return { campaign: await getEmailCampaign(id), message: M.campaignStarted };
+    }
 
-  if (campaign.scheduleType === "scheduled") {
-    const at = campaign.scheduledAt ? Date.parse(campaign.scheduledAt) : Number.NaN;
-    if (Number.isNaN(at)) throw badRequest(M.scheduledAtRequired, "scheduled_at");
-    if (at < now - 60_000) throw badRequest(M.scheduledAtPast, "scheduled_at");
-    if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: at }))) throw badRequest(M.executeNotAllowed);
-    await ensureStartJob(id, at);
-  } else {
-    if (!campaign.recurringPattern) throw badRequest(M.recurringPatternRequired, "recurring_pattern");
-    // the series starts at the given first time, else now; a first time in the past
-    // continues the series from its next occurrence
-    const anchor = campaign.scheduledAt ? Date.parse(campaign.scheduledAt) : now;
-    const first = anchor >= now - 60_000 ? anchor : nextOccurrence(anchor, campaign.recurringPattern, now);
-    const scheduledAt = campaign.scheduledAt ?? new Date(anchor).toISOString();
-    if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: first, scheduledAt })))
-      throw badRequest(M.executeNotAllowed);
-    await ensureStartJob(id, first);
-  }
-  log.info(`email: campaign ${id} scheduled by ${actor.user.username}`);
-  return { campaign: await getEmailCampaign(id), message: M.campaignScheduled };
-}
+    if (campaign.scheduleType === "scheduled") {
+      const at = campaign.scheduledAt ? Date.parse(campaign.scheduledAt) : Number.NaN;
+      if (Number.isNaN(at)) throw badRequest(M.scheduledAtRequired, "scheduled_at");
+      if (at < now - 60_000) throw badRequest(M.scheduledAtPast, "scheduled_at");
+      if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: at }))) throw badRequest(M.executeNotAllowed);
+      await ensureStartJob(id, at);
+    } else {
+      if (!campaign.recurringPattern) throw badRequest(M.recurringPatternRequired, "recurring_pattern");
+      // the series starts at the given first time, else now; a first time in the past
+      // continues the series from its next occurrence
+      const anchor = campaign.scheduledAt ? Date.parse(campaign.scheduledAt) : now;
+      const first = anchor >= now - 60_000 ? anchor : nextOccurrence(anchor, campaign.recurringPattern, now);
+      const scheduledAt = campaign.scheduledAt ?? new Date(anchor).toISOString();
+      if (!(await setCampaignStatus(db, id, ["draft"], "scheduled", { nextRunAt: first, scheduledAt })))
+        throw badRequest(M.executeNotAllowed);
+      await ensureStartJob(id, first);
+    }
+    log.info(`email: campaign ${id} scheduled by ${actor.user.username}`);
+    return { campaign: await getEmailCampaign(id), message: M.campaignScheduled };
+  },
+);
 
 async function resumeEmailCampaign(campaign: Campaign, actor: Actor): Promise<ExecuteOutcome> {
   const db = getDb();
@@ -407,36 +414,40 @@ async function resumeEmailCampaign(campaign: Campaign, actor: Actor): Promise<Ex
 }
 
 /** POST /campaigns/:id/pause: only a sending campaign; senders stop picking at once, messages in flight finish. */
-export async function pauseEmailCampaign(id: number, actor: Actor): Promise<Campaign> {
-  assertMay(actor, EMAIL_ACCESS);
-  const campaign = await getEmailCampaign(id);
-  if (campaign.status !== "sending") throw badRequest(M.pauseNotSending);
-  const run = await openRun(id);
-  const reason = `Paused by ${actor.user.username} at ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  const paused = run
-    ? await transition(getDb(), {
-        runId: run.id,
-        runFrom: ["sending"],
-        run: { status: "paused", pauseReason: reason, resumeAt: null, pausedAt: new Date().toISOString() },
-        campaignId: id,
-        campaignFrom: ["sending"],
-        campaignTo: "paused",
-      })
-    : false;
-  if (!paused) throw badRequest(M.pauseNotSending);
-  haltRun(run!.id);
-  log.info(`email: campaign ${id} run ${run!.seq} paused by ${actor.user.username}`);
-  return getEmailCampaign(id);
-}
+export const pauseEmailCampaign = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (id: number, actor: Actor): Promise<Campaign> => {
+    const campaign = await getEmailCampaign(id);
+    if (campaign.status !== "sending") throw badRequest(M.pauseNotSending);
+    const run = await openRun(id);
+    const reason = `Paused by ${actor.user.username} at ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const paused = run
+      ? await transition(getDb(), {
+          runId: run.id,
+          runFrom: ["sending"],
+          run: { status: "paused", pauseReason: reason, resumeAt: null, pausedAt: new Date().toISOString() },
+          campaignId: id,
+          campaignFrom: ["sending"],
+          campaignTo: "paused",
+        })
+      : false;
+    if (!paused) throw badRequest(M.pauseNotSending);
+    haltRun(run!.id);
+    log.info(`email: campaign ${id} run ${run!.seq} paused by ${actor.user.username}`);
+    return getEmailCampaign(id);
+  },
+);
 
 /** A scheduled campaign back to draft (its next start cancelled), to edit or to stop a series. */
-export async function unscheduleEmailCampaign(id: number, actor: Actor): Promise<Campaign> {
-  assertMay(actor, EMAIL_ACCESS);
-  await getEmailCampaign(id);
-  if (!(await setCampaignStatus(getDb(), id, ["scheduled"], "draft", { nextRunAt: null }))) throw badRequest(M.unscheduleNotScheduled);
-  await cancelJob(startJobKey(id));
-  return getEmailCampaign(id);
-}
+export const unscheduleEmailCampaign = staffWrite(
+  { requires: EMAIL_ACCESS, stales: [] },
+  async (id: number, _actor: Actor): Promise<Campaign> => {
+    await getEmailCampaign(id);
+    if (!(await setCampaignStatus(getDb(), id, ["scheduled"], "draft", { nextRunAt: null }))) throw badRequest(M.unscheduleNotScheduled);
+    await cancelJob(startJobKey(id));
+    return getEmailCampaign(id);
+  },
+);
 
 /** GET /campaigns/:id/stats: {sent, failed, pending} (plus skipped, uncertain, total). */
 export async function emailCampaignStats(id: number) {

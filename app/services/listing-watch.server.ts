@@ -6,7 +6,7 @@
  * found" answers in a row mark the listing unavailable; a marketplace that fails counts
  * as nothing. Shoppers can report a dead link; staff see the reports beside the status.
  */
-import { contentChanged } from "~/lib/content-version.server";
+import { pagesChanged } from "./writes.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
@@ -61,14 +61,14 @@ export async function checkNextListing(now = new Date()): Promise<CheckOutcome |
       await setWatchedPrice(listing.productId, item.priceCny);
       priceChanged = true;
     }
-    if (wasUnavailable && !priceChanged) contentChanged();
+    if (wasUnavailable && !priceChanged) pagesChanged(["shop"]);
     return { productId: listing.productId, outcome: "found", priceChanged, status: "ok" };
   } catch (error) {
     if (error instanceof ItemNotFound) {
       const state = await recordMissing(db, listing.productId, now.toISOString(), LISTING_MISSES_UNAVAILABLE);
       if (state.status === "unavailable" && state.misses === LISTING_MISSES_UNAVAILABLE) {
         log.info(`listing watch: product ${listing.productId} (${listing.platform} ${listing.itemId}) looks unavailable`);
-        contentChanged();
+        pagesChanged(["shop"]);
       }
       return { productId: listing.productId, outcome: "missing", priceChanged: false, status: state.status };
     }

@@ -9,12 +9,13 @@
  * server-made names. A rejected or deleted photo's files are deleted.
  */
 import crypto from "node:crypto";
-import { ApiError, type FieldError, ForbiddenError } from "~/lib/api.server";
+import { ApiError, type FieldError } from "~/lib/api.server";
 import { MB } from "~/lib/body-limits.server";
-import { contentChanged } from "~/lib/content-version.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
-import { canAny, publishesQc, QC_PERMISSIONS, type Access } from "~/lib/permissions";
+import { publishesQc, QC_PERMISSIONS, type Access } from "~/lib/permissions";
+import { assertMay, type Actor } from "./permissions.server";
+import { pagesChanged, staffWrite } from "./writes.server";
 import { findProductById, findProductsByItemId, listProducts, type Page, type Product } from "~/models/product.server";
 import {
   approvedPreviews,
@@ -359,7 +360,7 @@ export async function receiveQcUpload(
         throw error;
       }
       await removeStored(stored.filter((upload) => sentMeanwhile.has(upload.hash)));
-      if (published) contentChanged();
+      if (published) pagesChanged(["shop"]);
       const uploaded = (await qcImagesOfProduct(db, product.id, ["pending", "approved"]))
         .filter((image) => ids.includes(image.id))
         .sort((a, b) => a.id - b.id);
@@ -387,7 +388,6 @@ async function removeFilesOf(image: Pick<QcImage, "imageUrl" | "thumbUrl" | "byt
 
 const imageNotFound = () => new ApiError(404, M.imageNotFound, "NOT_FOUND");
 const alreadyProcessed = () => new ApiError(409, M.alreadyProcessed, "ALREADY_PROCESSED");
-const forbidden = () => new ForbiddenError();
 
 export type ReviewDecision = { status: "approved" | "rejected"; reason?: string | null };
 
@@ -404,73 +404,81 @@ function reviewReason(reason: string | null | undefined): string | null {
  * gallery; a rejected photo's files are deleted (its row keeps the reason for its
  * sender). A photo no longer pending answers 409 'QC image already processed'.
  */
-export async function reviewQcImage(id: number, decision: ReviewDecision, actor: { user: User; access: Access }): Promise<QcImage> {
-  if (!canAny(actor.access, decision.status === "approved" ? QC_PERMISSIONS.approve : QC_PERMISSIONS.reject)) throw forbidden();
-  const reason = reviewReason(decision.reason);
-  const db = getDb();
-  const image = await findQcImage(db, id);
-  if (!image) throw imageNotFound();
-  if (image.status !== "pending") throw alreadyProcessed();
-  if (decision.status === "approved") {
-    if (!(await approvePending(db, id, actor.user.id, reason))) throw alreadyProcessed();
-    contentChanged();
-  } else {
-    if (!(await rejectPending(db, id, actor.user.id, reason))) throw alreadyProcessed();
-    await removeFilesOf(image).catch((error) => log.warn(`QC: files of rejected photo ${id} not removed: ${(error as Error).message}`));
-  }
-  return (await findQcImage(db, id))!;
-}
+export const reviewQcImage = staffWrite(
+  { requires: { anyOf: QC_PERMISSIONS.review }, stales: ["shop"], changedWhen: (image) => image.status === "approved" },
+  async (id: number, decision: ReviewDecision, actor: Actor): Promise<QcImage> => {
+    // approving and rejecting each have their permission besides the review's own
+    assertMay(actor, { anyOf: decision.status === "approved" ? QC_PERMISSIONS.approve : QC_PERMISSIONS.reject });
+    const reason = reviewReason(decision.reason);
+    const db = getDb();
+    const image = await findQcImage(db, id);
+    if (!image) throw imageNotFound();
+    if (image.status !== "pending") throw alreadyProcessed();
+    if (decision.status === "approved") {
+      if (!(await approvePending(db, id, actor.user.id, reason))) throw alreadyProcessed();
+    } else {
+      if (!(await rejectPending(db, id, actor.user.id, reason))) throw alreadyProcessed();
+      await removeFilesOf(image).catch((error) => log.warn(`QC: files of rejected photo ${id} not removed: ${(error as Error).message}`));
+    }
+    return (await findQcImage(db, id))!;
+  },
+);
 
 /** Reviews several photos, each on its own; answers how many were done and what failed. */
-export async function reviewQcImages(
-  ids: number[],
-  decision: ReviewDecision,
-  actor: { user: User; access: Access },
-): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> {
-  // one reason for all: a bad one is refused before any photo is touched
-  reviewReason(decision.reason);
-  const failed: Array<{ id: number; message: string }> = [];
-  let done = 0;
-  for (const id of new Set(ids)) {
-    try {
-      await reviewQcImage(id, decision, actor);
-      done += 1;
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 403) throw error;
-      failed.push({ id, message: error.message });
+export const reviewQcImages = staffWrite(
+  { requires: { anyOf: QC_PERMISSIONS.review }, stales: ["shop"], changedWhen: (outcome) => outcome.done > 0 },
+  async (
+    ids: number[],
+    decision: ReviewDecision,
+    actor: Actor,
+  ): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> => {
+    // one reason for all: a bad one is refused before any photo is touched
+    reviewReason(decision.reason);
+    const failed: Array<{ id: number; message: string }> = [];
+    let done = 0;
+    for (const id of new Set(ids)) {
+      try {
+        await reviewQcImage(id, decision, actor);
+        done += 1;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 403) throw error;
+        failed.push({ id, message: error.message });
+      }
     }
-  }
-  return { done, failed };
-}
+    return { done, failed };
+  },
+);
 
 /** Deletes a photo and its files (qc.delete or qc.manage). */
-export async function deleteQcImage(id: number, actor: { access: Access }): Promise<void> {
-  if (!canAny(actor.access, QC_PERMISSIONS.delete)) throw forbidden();
-  const db = getDb();
-  const image = await findQcImage(db, id);
-  if (!image) throw imageNotFound();
-  await removeFilesOf(image);
-  if (!(await deleteQcImageRow(db, id))) throw imageNotFound();
-  if (image.status === "approved") contentChanged();
-}
+export const deleteQcImage = staffWrite(
+  { requires: { anyOf: QC_PERMISSIONS.delete }, stales: ["shop"], changedWhen: (image) => image.status === "approved" },
+  async (id: number, _actor: Actor): Promise<QcImage> => {
+    const db = getDb();
+    const image = await findQcImage(db, id);
+    if (!image) throw imageNotFound();
+    await removeFilesOf(image);
+    if (!(await deleteQcImageRow(db, id))) throw imageNotFound();
+    return image;
+  },
+);
 
-export async function deleteQcImages(
-  ids: number[],
-  actor: { access: Access },
-): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> {
-  const failed: Array<{ id: number; message: string }> = [];
-  let done = 0;
-  for (const id of new Set(ids)) {
-    try {
-      await deleteQcImage(id, actor);
-      done += 1;
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 403) throw error;
-      failed.push({ id, message: error.message });
+export const deleteQcImages = staffWrite(
+  { requires: { anyOf: QC_PERMISSIONS.delete }, stales: ["shop"], changedWhen: (outcome) => outcome.done > 0 },
+  async (ids: number[], actor: Actor): Promise<{ done: number; failed: Array<{ id: number; message: string }> }> => {
+    const failed: Array<{ id: number; message: string }> = [];
+    let done = 0;
+    for (const id of new Set(ids)) {
+      try {
+        await deleteQcImage(id, actor);
+        done += 1;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 403) throw error;
+        failed.push({ id, message: error.message });
+      }
     }
-  }
-  return { done, failed };
-}
+    return { done, failed };
+  },
+);
 
 // ---------------------------------------------------------------- back-office lists
 

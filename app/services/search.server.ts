@@ -13,7 +13,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
-import { contentChanged, contentVersion, viewsMoved } from "~/lib/content-version.server";
+import { contentVersion, viewsMoved } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
 import { log } from "~/lib/log.server";
@@ -36,7 +36,8 @@ import {
 } from "~/models/search-words.server";
 import { SEARCH_ALIAS_MESSAGES as M, type SearchAliasBody } from "~/schemas/search";
 import { normalizeForSearch } from "../../db/search-grams";
-import { assertMay, type Actor } from "./permissions.server";
+import type { Actor } from "./permissions.server";
+import { staffWrite } from "./writes.server";
 
 export type { SearchAlias };
 
@@ -371,10 +372,9 @@ export async function popularSearches(): Promise<string[]> {
 
 const aliasNotFound = () => new ApiError(404, M.notFound, "NOT_FOUND");
 
+/** After a write (staffWrite then makes the stored search pages and answers stale). */
 function aliasChanged() {
   aliasCache = undefined;
-  // kept search pages and answers are read again
-  contentChanged();
 }
 
 export async function searchAliases(): Promise<SearchAlias[]> {
@@ -394,38 +394,44 @@ async function assertTermFree(term: string, exceptId?: number) {
   if (taken) throw termTaken(taken.term);
 }
 
-export async function createSearchAlias(body: SearchAliasBody, actor: Actor): Promise<SearchAlias> {
-  assertMay(actor, MANAGE_SEARCH_WORDS);
-  await assertTermFree(body.term);
-  // checked free, then taken by another save in between: the UNIQUE key refuses it
-  const alias = await refusedAsDuplicate(
-    "search_aliases",
-    () => insertAlias(getDb(), { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
-    () => termTaken(body.term),
-  );
-  aliasChanged();
-  return alias;
-}
+export const createSearchAlias = staffWrite(
+  { requires: MANAGE_SEARCH_WORDS, stales: ["shop"] },
+  async (body: SearchAliasBody, _actor: Actor): Promise<SearchAlias> => {
+    await assertTermFree(body.term);
+    // checked free, then taken by another save in between: the UNIQUE key refuses it
+    const alias = await refusedAsDuplicate(
+      "search_aliases",
+      () => insertAlias(getDb(), { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
+      () => termTaken(body.term),
+    );
+    aliasChanged();
+    return alias;
+  },
+);
 
-export async function updateSearchAlias(id: number, body: SearchAliasBody, actor: Actor): Promise<SearchAlias> {
-  assertMay(actor, MANAGE_SEARCH_WORDS);
-  await getSearchAlias(id);
-  await assertTermFree(body.term, id);
-  const alias = await refusedAsDuplicate(
-    "search_aliases",
-    () => updateAlias(getDb(), id, { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
-    () => termTaken(body.term),
-  );
-  if (!alias) throw aliasNotFound();
-  aliasChanged();
-  return alias;
-}
+export const updateSearchAlias = staffWrite(
+  { requires: MANAGE_SEARCH_WORDS, stales: ["shop"] },
+  async (id: number, body: SearchAliasBody, _actor: Actor): Promise<SearchAlias> => {
+    await getSearchAlias(id);
+    await assertTermFree(body.term, id);
+    const alias = await refusedAsDuplicate(
+      "search_aliases",
+      () => updateAlias(getDb(), id, { term: body.term, alternatives: body.alternatives, bothWays: body.both_ways }),
+      () => termTaken(body.term),
+    );
+    if (!alias) throw aliasNotFound();
+    aliasChanged();
+    return alias;
+  },
+);
 
-export async function deleteSearchAlias(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, MANAGE_SEARCH_WORDS);
-  if (!(await deleteAlias(getDb(), id))) throw aliasNotFound();
-  aliasChanged();
-}
+export const deleteSearchAlias = staffWrite(
+  { requires: MANAGE_SEARCH_WORDS, stales: ["shop"] },
+  async (id: number, _actor: Actor): Promise<void> => {
+    if (!(await deleteAlias(getDb(), id))) throw aliasNotFound();
+    aliasChanged();
+  },
+);
 
 export function searchAliasJson(alias: SearchAlias) {
   return {

@@ -4,7 +4,7 @@
  * saveSiteSettings() drops the copy, or another process writes to the database file
  * (SQLite's data_version tells, at no query's cost).
  */
-import { contentChanged } from "~/lib/content-version.server";
+import { pagesChanged } from "./writes.server";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { getAllSettings, saveSettings } from "~/models/site-settings.server";
@@ -39,7 +39,7 @@ export async function saveSiteSettings(values: Partial<Record<SiteSettingKey, st
     await saveSettings(getDb(), values);
   } finally {
     cached = undefined;
-    contentChanged();
+    pagesChanged(["shop"]);
   }
 }
 

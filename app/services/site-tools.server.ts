@@ -15,7 +15,8 @@ import { SETTINGS_MESSAGES, URL_SETTING_KEYS } from "~/schemas/admin-site-settin
 import { BOOLEAN_SETTING_KEYS, SITE_SETTING_KEYS, type SiteSettingKey } from "~/schemas/site-settings";
 import { saveSiteSettings } from "./site-settings.server";
 import { buildSitemap } from "./sitemap.server";
-import { assertMay, type Actor } from "./permissions.server";
+import type { Actor } from "./permissions.server";
+import { staffWrite } from "./writes.server";
 
 /** Multi-line settings keep their line breaks and may be long. */
 const MULTILINE_KEYS: readonly SiteSettingKey[] = ["robots_txt", "google_analytics_code", "site_description"];
@@ -93,30 +94,34 @@ export async function getSettingsForAdmin(): Promise<Record<string, SiteSettingE
 }
 
 /** Validates and saves in one transaction; nothing is saved when any value is wrong. */
-export async function saveSettingsByAdmin(input: unknown, actor: Actor): Promise<Record<string, SiteSettingEntry>> {
-  assertMay(actor, MANAGE_SETTINGS);
-  const values = validateSettingsChanges(input);
-  await saveSiteSettings(values);
-  return getSettingEntries(getDb());
-}
+export const saveSettingsByAdmin = staffWrite(
+  { requires: MANAGE_SETTINGS, stales: ["shop"] },
+  async (input: unknown, _actor: Actor): Promise<Record<string, SiteSettingEntry>> => {
+    const values = validateSettingsChanges(input);
+    await saveSiteSettings(values);
+    return getSettingEntries(getDb());
+  },
+);
 
 // ---------------------------------------------------------------- tools
 
 export type SitemapReport = { urlCount: number; files: number; bytes: number; durationMs: number; generatedAt: string };
 
 /** Builds the sitemap exactly as /sitemap.xml serves it and reports its size and time. */
-export async function generateSitemapReport(actor: Actor): Promise<SitemapReport> {
-  assertMay(actor, MANAGE_SETTINGS);
-  const started = performance.now();
-  const sitemap = await buildSitemap();
-  return {
-    urlCount: sitemap.urlCount,
-    files: sitemap.files,
-    bytes: sitemap.bytes,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-    generatedAt: sitemap.generatedAt,
-  };
-}
+export const generateSitemapReport = staffWrite(
+  { requires: MANAGE_SETTINGS, stales: [] },
+  async (_actor: Actor): Promise<SitemapReport> => {
+    const started = performance.now();
+    const sitemap = await buildSitemap();
+    return {
+      urlCount: sitemap.urlCount,
+      files: sitemap.files,
+      bytes: sitemap.bytes,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      generatedAt: sitemap.generatedAt,
+    };
+  },
+);
 
 const ROBOTS_DIRECTIVES = new Set(["user-agent", "allow", "disallow", "sitemap", "crawl-delay", "host", "clean-param"]);
 
@@ -174,8 +179,7 @@ const ROBOTS_TIMEOUT_MS = 5_000;
  * Fetches the site's own robots.txt over HTTP (what a crawler gets, not what the code
  * would build) and analyses it. A network failure or timeout throws.
  */
-export async function testRobotsTxt(actor: Actor): Promise<RobotsReport> {
-  assertMay(actor, MANAGE_SETTINGS);
+export const testRobotsTxt = staffWrite({ requires: MANAGE_SETTINGS, stales: [] }, async (_actor: Actor): Promise<RobotsReport> => {
   const url = `http://127.0.0.1:${getEnv().PORT}/robots.txt`;
   const started = performance.now();
   const response = await fetch(url, { signal: AbortSignal.timeout(ROBOTS_TIMEOUT_MS), redirect: "manual" });
@@ -189,7 +193,7 @@ export async function testRobotsTxt(actor: Actor): Promise<RobotsReport> {
     status: response.status,
     durationMs: Math.round(performance.now() - started),
   };
-}
+});
 
 // ---------------------------------------------------------------- system status
 

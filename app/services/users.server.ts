@@ -6,7 +6,8 @@ import { ApiError } from "~/lib/api.server";
 import { getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { PERMISSION_GROUPS, userTypeOf, type Access } from "~/lib/permissions";
-import { getAccess, assertMay, type Actor } from "~/services/permissions.server";
+import { getAccess, type Actor } from "~/services/permissions.server";
+import { staffWrite } from "./writes.server";
 import {
   assignRole,
   countSuperAdmins,
@@ -385,138 +386,144 @@ async function resolveRoleIds(roleIds: number[], actor: Access): Promise<RoleJso
   return chosen;
 }
 
-export async function createUserByAdmin(input: AdminCreateUserInput, actor: Actor): Promise<UserJson> {
-  assertMay(actor, { permission: "user.create" });
-  const db = getDb();
-  const roles = await resolveRoleIds(input.roleIds ?? [], actor.access);
-  await assertUsernameFree(input.username);
-  await assertEmailFree(input.email);
-  const passwordHash = await hashPassword(input.password);
-  const user = await writingUser(() =>
-    db.transaction().execute(async (trx) => {
-      const created = await insertUser(trx, {
-        username: input.username,
-        email: input.email,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        phone: input.phone,
-        isAdmin: roles.length > 0,
-        // the administrator vouches for the address
-        emailVerified: true,
-      });
-      for (const role of roles) {
-        await assignRole(trx, { userId: created.id, roleId: role.id, expiresAt: null, assignedBy: actor.user.id });
-      }
-      return created;
-    }),
-  );
-  return toUserJson(user, roles);
-}
+export const createUserByAdmin = staffWrite(
+  { requires: { permission: "user.create" }, stales: [] },
+  async (input: AdminCreateUserInput, actor: Actor): Promise<UserJson> => {
+    const db = getDb();
+    const roles = await resolveRoleIds(input.roleIds ?? [], actor.access);
+    await assertUsernameFree(input.username);
+    await assertEmailFree(input.email);
+    const passwordHash = await hashPassword(input.password);
+    const user = await writingUser(() =>
+      db.transaction().execute(async (trx) => {
+        const created = await insertUser(trx, {
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone: input.phone,
+          isAdmin: roles.length > 0,
+          // the administrator vouches for the address
+          emailVerified: true,
+        });
+        for (const role of roles) {
+          await assignRole(trx, { userId: created.id, roleId: role.id, expiresAt: null, assignedBy: actor.user.id });
+        }
+        return created;
+      }),
+    );
+    return toUserJson(user, roles);
+  },
+);
 
 export type BatchResult = { success: number; failed: number; created: UserJson[]; errors: Array<{ index: number; error: string }> };
 
 /** Creates many users; each failure is reported with its index (0-based) and reason. */
-export async function batchCreateUsers(inputs: Array<AdminCreateUserInput | { error: string }>, actor: Actor): Promise<BatchResult> {
-  assertMay(actor, { permission: "user.create" });
-  // the one place the batch size is counted (the page's lines and /api's entries alike)
-  if (inputs.length === 0)
-    throw new ApiError(400, ADMIN_MESSAGES.batchEmpty, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchEmpty }]);
-  if (inputs.length > BATCH_MAX) {
-    throw new ApiError(400, ADMIN_MESSAGES.batchTooMany, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchTooMany }]);
-  }
-  const result: BatchResult = { success: 0, failed: 0, created: [], errors: [] };
-  for (const [index, input] of inputs.entries()) {
-    if ("error" in input) {
-      result.failed += 1;
-      result.errors.push({ index, error: input.error });
-      continue;
+export const batchCreateUsers = staffWrite(
+  { requires: { permission: "user.create" }, stales: [] },
+  async (inputs: Array<AdminCreateUserInput | { error: string }>, actor: Actor): Promise<BatchResult> => {
+    // the one place the batch size is counted (the page's lines and /api's entries alike)
+    if (inputs.length === 0)
+      throw new ApiError(400, ADMIN_MESSAGES.batchEmpty, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchEmpty }]);
+    if (inputs.length > BATCH_MAX) {
+      throw new ApiError(400, ADMIN_MESSAGES.batchTooMany, "VALIDATION_ERROR", [{ field: "users", message: ADMIN_MESSAGES.batchTooMany }]);
     }
-    try {
-      result.created.push(await createUserByAdmin(input, actor));
-      result.success += 1;
-    } catch (error) {
-      result.failed += 1;
-      result.errors.push({ index, error: error instanceof ApiError ? error.message : "Could not create this user" });
+    const result: BatchResult = { success: 0, failed: 0, created: [], errors: [] };
+    for (const [index, input] of inputs.entries()) {
+      if ("error" in input) {
+        result.failed += 1;
+        result.errors.push({ index, error: input.error });
+        continue;
+      }
+      try {
+        result.created.push(await createUserByAdmin(input, actor));
+        result.success += 1;
+      } catch (error) {
+        result.failed += 1;
+        result.errors.push({ index, error: error instanceof ApiError ? error.message : "Could not create this user" });
+      }
     }
-  }
-  return result;
-}
+    return result;
+  },
+);
 
 /**
  * Applies only the fields that differ from the stored user. Returns changed=false
  * (message 'no changes made') when nothing differs.
  */
-export async function updateUserByAdmin(
-  id: number,
-  input: AdminUpdateUserInput,
-  actor: Actor,
-): Promise<{ changed: boolean; user: UserJson }> {
-  assertMay(actor, { permission: "user.edit" });
-  const db = getDb();
-  const target = await findUserById(db, id);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  await assertMayManage(actor.access, target);
-  const update: Omit<UserUpdate, "id"> = {};
-  if (input.username !== undefined && input.username !== target.username) {
-    await assertUsernameFree(input.username, id);
-    update.username = input.username;
-  }
-  if (input.email !== undefined && input.email !== target.email.toLowerCase()) {
-    await assertEmailFree(input.email, id);
-    update.email = input.email;
-    update.pending_email = null;
-  }
-  if (input.phone !== undefined && (input.phone || null) !== target.phone) update.phone = input.phone || null;
-  // the admin may set an avatar uploaded by the user or by themselves
-  const avatar = await checkAvatarChange(target, input.avatar_url, [target.id, actor.user.id], "avatar_url");
-  if (avatar) update.avatar_url = avatar.url;
-  if (input.is_admin !== undefined && input.is_admin !== target.isAdmin) {
-    assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminSetsAdmin);
-    if (id === actor.user.id && !input.is_admin) {
-      throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+export const updateUserByAdmin = staffWrite(
+  { requires: { permission: "user.edit" }, stales: [] },
+  async (id: number, input: AdminUpdateUserInput, actor: Actor): Promise<{ changed: boolean; user: UserJson }> => {
+    const db = getDb();
+    const target = await findUserById(db, id);
+    if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    await assertMayManage(actor.access, target);
+    const update: Omit<UserUpdate, "id"> = {};
+    if (input.username !== undefined && input.username !== target.username) {
+      await assertUsernameFree(input.username, id);
+      update.username = input.username;
     }
-    update.is_admin = input.is_admin ? 1 : 0;
-  }
-  if (Object.keys(update).length === 0) {
-    return { changed: false, user: await userJsonWithAccess(target) };
-  }
-  const updated = (await writingUser(() => updateUserRow(db, id, update)))!;
-  if (avatar) await settleAvatarChange(updated, target.avatarUrl, avatar);
-  return { changed: true, user: await userJsonWithAccess(updated) };
-}
-
-export async function resetPasswordByAdmin(id: number, newPassword: string, actor: Actor): Promise<void> {
-  assertMay(actor, { permission: "user.edit" });
-  const target = await findUserById(getDb(), id);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  await assertMayManage(actor.access, target);
-  await setPassword(target.id, newPassword);
-}
-
-export async function deleteUserByAdmin(id: number, actor: Actor): Promise<void> {
-  assertMay(actor, { permission: "user.delete" });
-  const db = getDb();
-  const target = await findUserById(db, id);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  if (target.id === actor.user.id) throw new ApiError(400, ADMIN_MESSAGES.cannotDeleteSelf, "VALIDATION_ERROR");
-  await assertMayManage(actor.access, target);
-  const targetAccess = await getAccess(target);
-  const avatar = await findIssuedUpload(target.avatarUrl);
-  try {
-    await db.transaction().execute(async (trx) => {
-      if (targetAccess.userType === "super_admin") await assertNotLastSuperAdmin(trx);
-      if (!(await deleteUserRow(trx, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-    });
-  } catch (error) {
-    if (isForeignKeyViolation(error)) {
-      throw new ApiError(409, ADMIN_MESSAGES.hasLinkedData, "CONFLICT");
+    if (input.email !== undefined && input.email !== target.email.toLowerCase()) {
+      await assertEmailFree(input.email, id);
+      update.email = input.email;
+      update.pending_email = null;
     }
-    throw error;
-  }
-  // the avatar goes with its user
-  if (avatar?.ownerId === target.id && (await countAvatarUsers(db, avatar.url)) === 0) await removeUpload(avatar);
-}
+    if (input.phone !== undefined && (input.phone || null) !== target.phone) update.phone = input.phone || null;
+    // the admin may set an avatar uploaded by the user or by themselves
+    const avatar = await checkAvatarChange(target, input.avatar_url, [target.id, actor.user.id], "avatar_url");
+    if (avatar) update.avatar_url = avatar.url;
+    if (input.is_admin !== undefined && input.is_admin !== target.isAdmin) {
+      assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminSetsAdmin);
+      if (id === actor.user.id && !input.is_admin) {
+        throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+      }
+      update.is_admin = input.is_admin ? 1 : 0;
+    }
+    if (Object.keys(update).length === 0) {
+      return { changed: false, user: await userJsonWithAccess(target) };
+    }
+    const updated = (await writingUser(() => updateUserRow(db, id, update)))!;
+    if (avatar) await settleAvatarChange(updated, target.avatarUrl, avatar);
+    return { changed: true, user: await userJsonWithAccess(updated) };
+  },
+);
+
+export const resetPasswordByAdmin = staffWrite(
+  { requires: { permission: "user.edit" }, stales: [] },
+  async (id: number, newPassword: string, actor: Actor): Promise<void> => {
+    const target = await findUserById(getDb(), id);
+    if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    await assertMayManage(actor.access, target);
+    await setPassword(target.id, newPassword);
+  },
+);
+
+export const deleteUserByAdmin = staffWrite(
+  { requires: { permission: "user.delete" }, stales: [] },
+  async (id: number, actor: Actor): Promise<void> => {
+    const db = getDb();
+    const target = await findUserById(db, id);
+    if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    if (target.id === actor.user.id) throw new ApiError(400, ADMIN_MESSAGES.cannotDeleteSelf, "VALIDATION_ERROR");
+    await assertMayManage(actor.access, target);
+    const targetAccess = await getAccess(target);
+    const avatar = await findIssuedUpload(target.avatarUrl);
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (targetAccess.userType === "super_admin") await assertNotLastSuperAdmin(trx);
+        if (!(await deleteUserRow(trx, id))) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) {
+        throw new ApiError(409, ADMIN_MESSAGES.hasLinkedData, "CONFLICT");
+      }
+      throw error;
+    }
+    // the avatar goes with its user
+    if (avatar?.ownerId === target.id && (await countAvatarUsers(db, avatar.url)) === 0) await removeUpload(avatar);
+  },
+);
 
 // ---------------------------------------------------------------- admin: roles and permissions
 
@@ -541,37 +548,36 @@ async function userAndRole(db: DB, userId: number, roleId: number) {
   return { target, role };
 }
 
-export async function assignRoleToUser(
-  userId: number,
-  roleId: number,
-  expiresAt: string | null,
-  actor: { user: User; access: Access },
-): Promise<void> {
-  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
-  const db = getDb();
-  await userAndRole(db, userId, roleId);
-  if (expiresAt && expiresAt <= new Date().toISOString()) {
-    throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [
-      { field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast },
-    ]);
-  }
-  await assignRole(db, { userId, roleId, expiresAt, assignedBy: actor.user.id });
-}
-
-export async function revokeRoleFromUser(userId: number, roleId: number, actor: { user: User; access: Access }): Promise<void> {
-  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminAssignsRoles);
-  const db = getDb();
-  const { role } = await userAndRole(db, userId, roleId);
-  const held = (await rolesOfUser(db, userId)).some((r) => r.id === roleId);
-  if (!held) throw new ApiError(404, ADMIN_MESSAGES.roleNotHeld, "NOT_FOUND");
-  await db.transaction().execute(async (trx) => {
-    if (role.name === "super_admin") await assertNotLastSuperAdmin(trx);
-    if (role.name === "super_admin" && userId === actor.user.id) {
-      throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+export const assignRoleToUser = staffWrite(
+  { requires: { superAdmin: true }, refusal: ADMIN_MESSAGES.onlySuperAdminAssignsRoles, stales: [] },
+  async (userId: number, roleId: number, expiresAt: string | null, actor: Actor): Promise<void> => {
+    const db = getDb();
+    await userAndRole(db, userId, roleId);
+    if (expiresAt && expiresAt <= new Date().toISOString()) {
+      throw new ApiError(400, ADMIN_MESSAGES.expiryInPast, "VALIDATION_ERROR", [
+        { field: "expiresAt", message: ADMIN_MESSAGES.expiryInPast },
+      ]);
     }
-    await revokeRole(trx, userId, roleId);
-  });
-}
+    await assignRole(db, { userId, roleId, expiresAt, assignedBy: actor.user.id });
+  },
+);
+
+export const revokeRoleFromUser = staffWrite(
+  { requires: { superAdmin: true }, refusal: ADMIN_MESSAGES.onlySuperAdminAssignsRoles, stales: [] },
+  async (userId: number, roleId: number, actor: Actor): Promise<void> => {
+    const db = getDb();
+    const { role } = await userAndRole(db, userId, roleId);
+    const held = (await rolesOfUser(db, userId)).some((r) => r.id === roleId);
+    if (!held) throw new ApiError(404, ADMIN_MESSAGES.roleNotHeld, "NOT_FOUND");
+    await db.transaction().execute(async (trx) => {
+      if (role.name === "super_admin") await assertNotLastSuperAdmin(trx);
+      if (role.name === "super_admin" && userId === actor.user.id) {
+        throw new ApiError(400, ADMIN_MESSAGES.cannotDemoteSelf, "VALIDATION_ERROR");
+      }
+      await revokeRole(trx, userId, roleId);
+    });
+  },
+);
 
 /**
  * Before a super administrator is deleted or loses the role, inside that write's
@@ -583,29 +589,33 @@ async function assertNotLastSuperAdmin(trx: DB): Promise<void> {
   if ((await countSuperAdmins(trx)) <= 1) throw new ApiError(400, ADMIN_MESSAGES.lastSuperAdmin, "VALIDATION_ERROR");
 }
 
-export async function grantPermissionToUser(userId: number, permissionId: number, actor: { user: User; access: Access }): Promise<void> {
-  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminGrantsPermissions);
-  const db = getDb();
-  const target = await findUserById(db, userId);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
-  const access = await getAccess(target);
-  if (!access.hasAdminAccess) {
-    throw new ApiError(400, ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions, "VALIDATION_ERROR");
-  }
-  await grantPermission(db, { userId, permissionId, grantedBy: actor.user.id });
-}
+export const grantPermissionToUser = staffWrite(
+  { requires: { superAdmin: true }, refusal: ADMIN_MESSAGES.onlySuperAdminGrantsPermissions, stales: [] },
+  async (userId: number, permissionId: number, actor: Actor): Promise<void> => {
+    const db = getDb();
+    const target = await findUserById(db, userId);
+    if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
+    const access = await getAccess(target);
+    if (!access.hasAdminAccess) {
+      throw new ApiError(400, ADMIN_MESSAGES.ordinaryUsersNeedNoPermissions, "VALIDATION_ERROR");
+    }
+    await grantPermission(db, { userId, permissionId, grantedBy: actor.user.id });
+  },
+);
 
-export async function revokePermissionFromUser(userId: number, permissionId: number, actor: { access: Access }): Promise<void> {
-  assertSuperAdmin(actor.access, ADMIN_MESSAGES.onlySuperAdminGrantsPermissions);
-  const db = getDb();
-  const target = await findUserById(db, userId);
-  if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
-  if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
-  if (!(await revokePermission(db, userId, permissionId))) {
-    throw new ApiError(404, ADMIN_MESSAGES.permissionNotHeld, "NOT_FOUND");
-  }
-}
+export const revokePermissionFromUser = staffWrite(
+  { requires: { superAdmin: true }, refusal: ADMIN_MESSAGES.onlySuperAdminGrantsPermissions, stales: [] },
+  async (userId: number, permissionId: number, _actor: Actor): Promise<void> => {
+    const db = getDb();
+    const target = await findUserById(db, userId);
+    if (!target) throw new ApiError(404, ADMIN_MESSAGES.userNotFound, "NOT_FOUND");
+    if (!(await findPermission(db, permissionId))) throw new ApiError(404, ADMIN_MESSAGES.permissionNotFound, "NOT_FOUND");
+    if (!(await revokePermission(db, userId, permissionId))) {
+      throw new ApiError(404, ADMIN_MESSAGES.permissionNotHeld, "NOT_FOUND");
+    }
+  },
+);
 
 export async function listAllRoles(): Promise<RoleJson[]> {
   return listRoles(getDb());

