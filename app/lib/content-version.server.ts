@@ -1,7 +1,7 @@
 /**
  * A number that changes whenever something a visitor's page shows changes: catalogue,
  * site settings, exchange rates (and, later, QC photos and the blog). What is kept in
- * memory for anonymous pages (the page cache in scripts/page-cache.ts, the category
+ * memory for anonymous pages (the page cache in server/page-cache.ts, the category
  * list) is read again after it moves. Writes by other processes are caught by SQLite's
  * data_version instead (see dataVersion()).
  *
