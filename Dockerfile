@@ -73,10 +73,11 @@ WORKDIR /app
 COPY --from=runtime-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 # the server and the maintenance scripts, compiled (npm run backup, restore, admin:create,
-# migrate, seed run build/server/<name>.js through scripts/run.mjs)
+# migrate, seed run build/server/<name>.js through scripts/run.mjs), and their launchers
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-COPY scripts/start.mjs scripts/run.mjs ./scripts/
+COPY server/start.mjs ./server/
+COPY scripts/run.mjs ./scripts/
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
@@ -86,4 +87,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # start-up SIGTERM ends it at once, once it serves it stops gracefully (the same flags as
 # `npm start` in package.json)
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "server/start.mjs"]

@@ -1,6 +1,7 @@
 // ESLint (flat config): the recommended rules of JavaScript, TypeScript, React, its hooks
 // and jsx-a11y, and the layer rules of docs/architecture.md: what each folder of app/ may
-// import. `npm run lint` runs it with Prettier's check; `npm test` runs `npm run lint`.
+// import, and which of the project's homes (app/, db/, server/, scripts/, bench/, tests/)
+// may import which. `npm run lint` runs it with Prettier's check; `npm test` runs `npm run lint`.
 import js from "@eslint/js";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import react from "eslint-plugin-react";
@@ -11,10 +12,33 @@ import tseslint from "typescript-eslint";
 /** An import of any of these layers, by the `~/` alias or by a relative path. */
 const layer = (...names) => names.flatMap((name) => [`~/${name}/**`, `**/app/${name}/**`, `../${name}/**`, `../../${name}/**`]);
 
-/** The rule that keeps a folder's imports to the layers below it (message: which rule). */
-const only = (message, groups, { allowTypeImports = false, paths = [] } = {}) => ({
+/** An import of one of the project's top-level folders by a relative path (from up to four folders down). */
+const home = (...names) => names.flatMap((name) => ["../", "../../", "../../../", "../../../../"].map((up) => `${up}${name}/**`));
+
+/** The homes app/ never imports: they run it (the server), use it (the commands, the benchmark). */
+const OUTSIDE_APP = {
+  group: home("server", "scripts", "bench"),
+  message: "app/ never imports server/, scripts/ or bench/: they import app/, not the other way round (docs/architecture.md)",
+};
+
+/** The homes db/ never imports: it is the bottom of the server side. */
+const OUTSIDE_DB = {
+  group: home("server", "scripts", "bench"),
+  message: "db/ never imports server/, scripts/ or bench/: they import db/, not the other way round (docs/architecture.md)",
+};
+
+/**
+ * The rule that keeps a folder's imports to the layers below it (message: which rule);
+ * `also`: further patterns with messages of their own (a later rule for the same files
+ * replaces an earlier one, so a folder's rule carries its home's too); `paths`: names
+ * refused from one module.
+ */
+const only = (message, groups, { allowTypeImports = false, also = [], paths = [] } = {}) => ({
   "no-restricted-imports": "off",
-  "@typescript-eslint/no-restricted-imports": ["error", { paths, patterns: groups.map((group) => ({ group, message, allowTypeImports })) }],
+  "@typescript-eslint/no-restricted-imports": [
+    "error",
+    { paths, patterns: [...groups.map((group) => ({ group, message, allowTypeImports })), ...also] },
+  ],
 });
 
 /** Stored answers are made stale by the one write path only (app/services/writes.server.ts). */
@@ -93,40 +117,75 @@ export default tseslint.config(
     files: ["tests/**/*.ts", "**/*.test.{ts,tsx}"],
     rules: { "no-control-regex": "off", "no-empty-pattern": "off", "@typescript-eslint/no-explicit-any": "off" },
   },
+  // ---------------------------------------------------------------- the homes
+  // app/ and db/ are imported by the server, the commands and the benchmark, never the
+  // other way round; the server is imported by the commands, never the other way round
+  // (docs/architecture.md). The layer rules below repeat their home's rule (OUTSIDE_APP,
+  // OUTSIDE_DB) for the files they cover.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: only(OUTSIDE_APP.message, [OUTSIDE_APP.group]),
+  },
+  {
+    files: ["db/**/*.ts"],
+    rules: only(OUTSIDE_DB.message, [OUTSIDE_DB.group]),
+  },
+  {
+    files: ["server/**/*.{ts,mjs}"],
+    ignores: ["server/**/*.test.ts"],
+    rules: only("server/ is what runs in production: it never imports the commands, the benchmark or the tests (docs/architecture.md)", [
+      home("scripts", "bench", "tests"),
+    ]),
+  },
+  {
+    files: ["scripts/**/*.{ts,mjs}"],
+    ignores: ["scripts/**/*.test.ts"],
+    rules: only("scripts/ holds the commands: they may use server/, never the benchmark or the tests (docs/architecture.md)", [
+      home("bench", "tests"),
+    ]),
+  },
   // ---------------------------------------------------------------- the layers
   {
     files: ["app/lib/**/*.{ts,tsx}"],
     ignores: ["app/lib/**/*.test.{ts,tsx}"],
-    rules: only("app/lib is plumbing: it imports no app layer (docs/architecture.md)", [
-      layer("models", "services", "controllers", "components", "routes"),
-    ]),
+    rules: only(
+      "app/lib is plumbing: it imports no app layer (docs/architecture.md)",
+      [layer("models", "services", "controllers", "components", "routes")],
+      { also: [OUTSIDE_APP] },
+    ),
   },
   {
     files: ["app/schemas/**/*.ts"],
-    rules: only("app/schemas is shared with the browser: schemas import only schemas and client-safe lib modules (docs/architecture.md)", [
-      [...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"],
-    ]),
+    rules: only(
+      "app/schemas is shared with the browser: schemas import only schemas and client-safe lib modules (docs/architecture.md)",
+      [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
+      { also: [OUTSIDE_APP] },
+    ),
   },
   {
     files: ["app/models/**/*.ts"],
-    rules: only("app/models holds queries: it imports lib and schemas only (docs/architecture.md)", [
-      layer("services", "controllers", "components", "routes"),
-    ]),
+    rules: only(
+      "app/models holds queries: it imports lib and schemas only (docs/architecture.md)",
+      [layer("services", "controllers", "components", "routes")],
+      { also: [OUTSIDE_APP] },
+    ),
   },
   {
     files: ["app/services/**/*.ts"],
     rules: only(
       "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
-      { paths: staleSignals },
+      { also: [OUTSIDE_APP], paths: staleSignals },
     ),
   },
   {
     // the one write path signals what changed
     files: ["app/services/writes.server.ts"],
-    rules: only("app/services may use models, lib and schemas, never pages or components (docs/architecture.md)", [
-      layer("controllers", "components", "routes"),
-    ]),
+    rules: only(
+      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      [layer("controllers", "components", "routes")],
+      { also: [OUTSIDE_APP] },
+    ),
   },
   {
     files: ["app/controllers/**/*.ts"],
@@ -142,6 +201,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: "a controller imports only the types of components (docs/architecture.md)",
             },
+            OUTSIDE_APP,
           ],
         },
       ],
@@ -166,6 +226,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: "a component imports only the types of its page controller (docs/architecture.md)",
             },
+            OUTSIDE_APP,
           ],
         },
       ],
@@ -173,8 +234,10 @@ export default tseslint.config(
   },
   {
     files: ["db/migrations/**/*.ts"],
-    rules: only("a migration is frozen: it never imports app code, which changes (docs/architecture.md)", [
-      ["~/**", "**/app/**", "../app/**", "../../app/**"],
-    ]),
+    rules: only(
+      "a migration is frozen: it never imports app code, which changes (docs/architecture.md)",
+      [["~/**", "**/app/**", "../app/**", "../../app/**"]],
+      { also: [OUTSIDE_DB] },
+    ),
   },
 );

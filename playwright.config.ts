@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { startArgs } from "./scripts/start-command";
+import { startArgs } from "./server/start-command";
 
 const port = Number(process.env.E2E_PORT ?? 3457);
 // one data folder per port, so two runs on different ports never share a database

@@ -18,7 +18,7 @@ const POSTGRES_ONLY = [
 /** about the SQLite file itself: its backup, restore and replication, its migrations */
 const SQLITE_ONLY = [
   "tests/integration/backup.test.ts",
-  "scripts/litestream.test.ts",
+  "server/litestream.test.ts",
   "db/migrate.test.ts",
   "db/connection.test.ts",
   // stops of a server replicating with Litestream
@@ -32,7 +32,7 @@ export default defineConfig({
     alias: { "~": path.resolve(import.meta.dirname, "app") },
   },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "scripts/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/integration/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(onPostgres ? SQLITE_ONLY : POSTGRES_ONLY)],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/setup-file.ts"],

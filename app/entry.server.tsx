@@ -83,7 +83,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 let jobRunner: JobRunner | undefined;
 
 /**
- * Starts the background jobs (called by scripts/start.ts once the server listens). They
+ * Starts the background jobs (called by server/start.ts once the server listens). They
  * run inside this build so that they share module state (caches, the mail pool) with the
  * routes; the server reaches these functions through `build.entry.module`.
  */

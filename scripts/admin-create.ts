@@ -7,7 +7,7 @@ import { closeDb, getDb } from "../app/lib/db.server";
 import { adminCreateUserSchema } from "../app/schemas/admin-users";
 import { ensureSuperAdmin } from "../app/services/auth.server";
 import { migrateToLatest } from "../db/migrate";
-import { envOrExit, fail } from "./lib";
+import { envOrExit, fail } from "../server/lib";
 
 const { values } = parseArgs({
   options: { email: { type: "string" }, password: { type: "string" }, username: { type: "string" } },

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { envOrExit, fail } from "./lib";
+import { envOrExit, fail } from "../server/lib";
 
 const target = process.argv[2];
 if (!target) fail("usage: npm run backup -- <file>");

@@ -1,9 +1,9 @@
 /**
- * Compiles the server (scripts/start.ts and everything it imports from app/, db/ and
- * scripts/) into one ES module, build/server/start.js, so `npm start` runs plain node:
+ * Compiles the server (server/start.ts and everything it imports from server/, app/ and
+ * db/) into one ES module, build/server/start.js, so `npm start` runs plain node:
  * (and the campaign worker thread into build/server/campaign-worker.js, decision 018;
- * the maintenance scripts into build/server/<name>.js, which scripts/run.mjs runs where
- * tsx is not installed):
+ * the maintenance scripts, scripts/<name>.ts, into build/server/<name>.js, which
+ * scripts/run.mjs runs where tsx is not installed):
  * no TypeScript loader thread and no compiling at run time (about 50 MB less memory;
  * decision 014). Packages stay in node_modules. Part of `npm run build`.
  */
@@ -16,7 +16,7 @@ await build({
   absWorkingDir: ROOT,
   // the server, and the campaign worker thread it starts (app/services/campaign-worker.server.ts)
   entryPoints: [
-    { in: "scripts/start.ts", out: "start" },
+    { in: "server/start.ts", out: "start" },
     { in: "app/services/campaign-worker.server.ts", out: "campaign-worker" },
     // the maintenance scripts, for the production image (no tsx there: scripts/run.mjs)
     ...["migrate", "seed", "backup", "restore", "admin-create", "db-copy", "uploads-copy"].map((name) => ({

@@ -19,7 +19,7 @@ import { sql, type Kysely } from "kysely";
 import { createPostgresKysely, createPostgresPool } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { migrations } from "../db/migrations/index";
-import { fail } from "./lib";
+import { fail } from "../server/lib";
 
 const [sqliteArgument, postgresUrl] = process.argv.slice(2);
 if (!sqliteArgument || !postgresUrl) fail("usage: npm run db:copy -- <sqlite file> <postgres url>");

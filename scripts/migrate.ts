@@ -1,7 +1,7 @@
 /** `npm run migrate`: applies pending migrations; exits non-zero on failure. */
 import { closeDb, databaseDescription, getDb } from "../app/lib/db.server";
 import { migrateToLatest } from "../db/migrate";
-import { envOrExit, fail } from "./lib";
+import { envOrExit, fail } from "../server/lib";
 
 envOrExit();
 try {

@@ -12,8 +12,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { fail } from "./lib";
-import { restoreFromReplica } from "./litestream";
+import { fail } from "../server/lib";
+import { restoreFromReplica } from "../server/litestream";
 
 const [source, folder] = process.argv.slice(2);
 if (!source || !folder) fail("usage: npm run restore -- <backup file | replica folder | s3://bucket/path> <new data folder>");

@@ -1,8 +1,8 @@
 /** `npm run seed`: migrates, then seeds demo data into empty domains. */
 import { closeDb, getDb } from "../app/lib/db.server";
 import { migrateToLatest } from "../db/migrate";
-import { seedDatabase } from "./demo/seed";
-import { envOrExit } from "./lib";
+import { seedDatabase } from "../server/demo/seed";
+import { envOrExit } from "../server/lib";
 
 envOrExit();
 const db = getDb();

@@ -12,7 +12,7 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { closeDb, getDb } from "../app/lib/db.server";
 import { BucketStorage, FolderStorage, type ListedObject } from "../app/lib/upload-storage.server";
-import { envOrExit, fail } from "./lib";
+import { envOrExit, fail } from "../server/lib";
 
 /** Files copied at once: enough to keep a remote bucket busy, few enough for a small box. */
 const PARALLEL_COPIES = 8;

@@ -198,7 +198,7 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
     choices,
     preferredId: links.some((link) => link.preferred) ? preferred : null,
   };
-  // the page cache (scripts/page-cache.ts) counts the views of the copies it serves by this id
+  // the page cache (server/page-cache.ts) counts the views of the copies it serves by this id
   return data(toView(product, viewer, qcImages, agents, listing), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 

@@ -89,7 +89,7 @@ export function toApiResponse(error: unknown): Response {
     return apiError(400, errors[0]?.message ?? "Invalid input", { code: "VALIDATION_ERROR", errors });
   }
   if (isPayloadTooLarge(error)) {
-    // the server answers this 413 itself (scripts/serve.ts); this is its JSON twin
+    // the server answers this 413 itself (server/serve.ts); this is its JSON twin
     const limit = (error as { limit?: number }).limit;
     return apiError(413, limit ? `The request is too large (at most ${formatBytes(limit)})` : defaultMessage(413), {
       code: "PAYLOAD_TOO_LARGE",

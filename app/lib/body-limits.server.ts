@@ -1,5 +1,5 @@
 /**
- * How large a request body the server accepts. The server (scripts/serve.ts) enforces
+ * How large a request body the server accepts. The server (server/serve.ts) enforces
  * these for every request, by Content-Length before reading and by counting the bytes as
  * they stream, and answers 413 (the JSON envelope under /api, a plain page elsewhere).
  * Multipart readers (app/services/uploads.server.ts) add their own caps per form.

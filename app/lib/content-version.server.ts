@@ -1,7 +1,7 @@
 /**
  * A number that changes whenever something a visitor's page shows changes: the catalogue,
  * QC photos, agents, search words, site settings, exchange rates (and the blog's own
- * number, below). What is kept in memory for anonymous pages (the stored pages, the
+ * number, below). What is kept in memory for anonymous pages (the stored pages of server/page-cache.ts, the
  * category list) is read again after it moves. Only the services' one write path moves
  * them (app/services/writes.server.ts; the lint refuses a call from anywhere else).
  * Writes by other processes are caught by SQLite's data_version instead (see dataVersion()).

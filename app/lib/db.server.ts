@@ -1,7 +1,7 @@
 /**
  * The process-wide database handle used by loaders, actions and services: the SQLite file
  * (DATABASE_PATH), or PostgreSQL when DATABASE_URL is set (docs/decisions/030-postgresql.md).
- * The server migrates before it serves (scripts/start.ts), so this only opens.
+ * The server migrates before it serves (server/start.ts), so this only opens.
  */
 import type SQLite from "better-sqlite3";
 import type pg from "pg";

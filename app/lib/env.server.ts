@@ -216,7 +216,7 @@ export type Env = {
   TRUST_PROXY: number;
   /** whether TRUST_PROXY was given at all (0 given: "no proxy", said; unset: the server says what it means) */
   TRUST_PROXY_SET: boolean;
-  /** continuous backup of the database with Litestream to this folder or bucket (scripts/litestream.ts) */
+  /** continuous backup of the database with Litestream to this folder or bucket (server/litestream.ts) */
   LITESTREAM_REPLICA_URL?: string;
   /** PostgreSQL instead of the SQLite file (docs/self-hosting.md); many instances may share it */
   DATABASE_URL?: string;
@@ -389,7 +389,7 @@ export function adoptSecrets(secrets: { SESSION_SECRET: string; JWT_SECRET: stri
  * The parsed configuration of this process (parsed on first use). The parsed NODE_ENV
  * (production unless set) is written back to the process environment: React, express and
  * Remix pick their production or development code from it when they are first imported,
- * so callers parse the environment before importing them (scripts/start.ts does).
+ * so callers parse the environment before importing them (server/start.ts does).
  */
 export function getEnv(): Env {
   if (!cached) {

@@ -1,5 +1,5 @@
 /**
- * What one HTTP request carries through its async work: the server (scripts/serve.ts)
+ * What one HTTP request carries through its async work: the server (server/serve.ts)
  * runs every request inside requestScope.run(). It counts database queries (logged with
  * the request) and lets the root loader, a layout and a page share what they all need
  * (who the visitor is, what they may do) instead of reading it three times.

@@ -4,11 +4,11 @@
  * Keeping is opt-in, answer by answer, in the standard words: an answer that is the same for
  * everyone it may be given to says `Cache-Control: public, …, s-maxage=N` (a shared cache may
  * give it for N seconds; browsers ask again each time, max-age=0) and names in `Vary` what of
- * the request it depends on. The server's front (scripts/page-cache.ts, scripts/fast-lane.ts)
+ * the request it depends on. The server's front (server/page-cache.ts, server/fast-lane.ts)
  * keeps exactly those, for at most N seconds and a minute, reading `Vary` as:
  * - `Accept-Encoding`: it makes each coding itself;
  * - `Accept-Language`, `Cookie`: the language, currency and agent the app reads from them
- *   (scripts/front-rules.ts `choicesKey`) are in the key, and only visitors are given it (no
+ *   (server/front-rules.ts `choicesKey`) are in the key, and only visitors are given it (no
  *   session or flash-message cookie);
  * - `Authorization`: only callers without credentials are given it;
  * - anything else (or `*`): it cannot tell the requests apart, so the answer is not kept.

@@ -3,7 +3,7 @@
  * bucket (UPLOADS_S3_*, docs/decisions/029-upload-storage.md). A file's key is its path
  * relative to the folder (qc/2026-11/<uuid>.webp) in both, so moving from one to the
  * other is a plain copy (`npm run uploads:copy`). Plumbing only: the uploads service
- * decides what is stored and when, scripts/serve.ts answers /uploads/... from here.
+ * decides what is stored and when, server/serve.ts answers /uploads/... from here.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -6,7 +6,7 @@
  * swept with the other windows), so several instances count a reader once between them.
  *
  * Counted by the post page's loader, by PUT /api/blog/posts/:id/view, and by the
- * server's front when it answers the post page from the page cache (scripts/page-cache.ts):
+ * server's front when it answers the post page from the page cache (server/page-cache.ts):
  * the server and the Remix build each load this module, so the readers seen are kept on
  * globalThis, shared by both.
  */

@@ -7,7 +7,7 @@
  *   names and recorded in the uploads table with the user they were issued to.
  * - Accepting back: only URLs of recorded uploads are accepted from clients.
  * - Deleting: a file is deleted only on behalf of the user it was issued to.
- * - Serving: scripts/serve.ts answers /uploads/... from the storage; resolveUploadPath()
+ * - Serving: server/serve.ts answers /uploads/... from the storage; resolveUploadPath()
  *   maps a request to a file without leaving the folder.
  */
 import crypto from "node:crypto";

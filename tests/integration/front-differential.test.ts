@@ -10,7 +10,7 @@
  */
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runDifferential } from "../../scripts/front-differential";
+import { runDifferential } from "../setup/front-differential";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin } from "../setup/page-client";
 import { databaseUrlOf } from "../setup/postgres";

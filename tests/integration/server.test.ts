@@ -259,7 +259,7 @@ describe("malformed addresses", () => {
     async (requestPath) => {
       const response = await rawGet(server.port, requestPath);
       expect(response.status).toBe(404);
-      expect(response.body).not.toMatch(/URIError|\n\s+at |node_modules|\/scripts\/|\/app\//);
+      expect(response.body).not.toMatch(/URIError|\n\s+at |node_modules|\/server\/|\/scripts\/|\/app\//);
       if (requestPath.startsWith("/api/")) {
         expect(JSON.parse(response.body)).toMatchObject({ success: false, code: "NOT_FOUND" });
       } else {

@@ -8,7 +8,7 @@ import { startFakeRates } from "../fakes/rates";
 import { TEST_ADMIN } from "../setup/api-client";
 import { formLogin, postForm } from "../setup/page-client";
 import { spawn } from "node:child_process";
-import { startArgs } from "../../scripts/start-command";
+import { startArgs } from "../../server/start-command";
 import { ROOT } from "../setup/paths";
 import { DATABASE_URL_FILE, databaseUrlOf } from "../setup/postgres";
 import { childEnv, CLOSED_URL, freePort, makeDataDir, runScript, startTestServer } from "../setup/server";
@@ -197,7 +197,7 @@ describe("npm start", () => {
       // nothing forwarded yet: no warning (the start's own health checks carry no proxy header)
       expect(lines(unset.output(), "while TRUST_PROXY is unset")).toHaveLength(0);
       for (const server of [unset, none, trusted]) {
-        // the first answered by the server's front (scripts/fast-lane.ts: /api/categories is
+        // the first answered by the server's front (server/fast-lane.ts: /api/categories is
         // one of its routes) before express runs, the others by express
         await fetch(`${server.url}/api/categories`, { headers: { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https" } });
         await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { "X-Forwarded-For": "203.0.113.8" } });

@@ -170,7 +170,7 @@ function serverPid(npmPid: number): number {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
       const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (parent === npmPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("scripts/start.mjs")) return Number(entry);
+      if (parent === npmPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("server/start.mjs")) return Number(entry);
     } catch {
       // gone meanwhile
     }

@@ -1,5 +1,5 @@
 /**
- * Starts the real built server (scripts/start.ts, the same code `npm start` runs) on a
+ * Starts the real built server (server/start.ts, the same code `npm start` runs) on a
  * free port with its own DATA_DIR, and stops it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -8,7 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { inject } from "vitest";
 import { ROOT, TMP_ROOT } from "./paths";
-import { startArgs } from "../../scripts/start-command";
+import { startArgs } from "../../server/start-command";
 import { createTestDatabase, DATABASE_URL_FILE, databaseUrlOf } from "./postgres";
 import { startRoundRobinProxy } from "../fakes/round-robin-proxy";
 

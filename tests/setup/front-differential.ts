@@ -19,8 +19,8 @@
  */
 import http from "node:http";
 import zlib from "node:zlib";
-import { countsAsView } from "../app/lib/crawlers";
-import { PASTE_MESSAGES } from "../app/schemas/marketplace-rules";
+import { countsAsView } from "../../app/lib/crawlers";
+import { PASTE_MESSAGES } from "../../app/schemas/marketplace-rules";
 
 export type DifferentialOptions = {
   /** the server's main port and its reference port, on 127.0.0.1 */
@@ -128,7 +128,6 @@ function decode(raw: Buffer, encoding: string): Buffer {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are read as the app sends them
 async function json<T = any>(
   port: number,
   method: string,

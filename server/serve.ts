@@ -274,7 +274,7 @@ function fetchHeaders(incoming: IncomingHttpHeaders): Headers {
   return headers;
 }
 
-/** A request whose address is not one (scripts/front-rules.ts `appRequestUrl`): answered 400. */
+/** A request whose address is not one (server/front-rules.ts `appRequestUrl`): answered 400. */
 class BadAddress extends Error {
   readonly status = 400;
 }
@@ -319,7 +319,7 @@ function toRemixRequest(req: Request, res: Response, trustProxy: number): global
 /**
  * Sends Remix's answer. Pages stream; JSON answers (made whole in memory anyway) go out
  * in one piece with their length, so `compression` leaves the small ones uncoded, as the
- * server's front does (scripts/fast-lane.ts).
+ * server's front does (server/fast-lane.ts).
  */
 async function sendResponse(res: Response, response: globalThis.Response) {
   res.statusMessage = response.statusText;
@@ -630,7 +630,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   });
 
   checkFastRoutes(build);
-  // the front answers stored pages and the hot catalogue reads itself (scripts/fast-lane.ts)
+  // the front answers stored pages and the hot catalogue reads itself (server/fast-lane.ts)
   const front = createFront({
     env,
     getBuild: () => build,

@@ -2,7 +2,7 @@
  * The server's front (docs/decisions/013-fast-lane.md): the few answers that are asked
  * for most often are given here, on the bare node:http request, before express and
  * Remix's router run (together about 2 ms of CPU per request, more than the work itself):
- * - stored storefront pages for visitors without a session (scripts/page-cache.ts);
+ * - stored storefront pages for visitors without a session (server/page-cache.ts);
  * - the public catalogue reads of the API (product, product by item id, search, lists,
  *   categories, exchange rates): their route modules' own loaders, taken from the Remix
  *   build and called directly, so there is one implementation of each.

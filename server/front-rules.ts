@@ -103,7 +103,7 @@ export function requestProtocol(req: IncomingMessage, trustProxy: number): strin
  * Made as @remix-run/express makes it, from express's `req.protocol` and `req.hostname`
  * with `trust proxy` set to TRUST_PROXY's hop count, after the path's repair. The one parse
  * of a request's address: the express path builds its Request from it
- * (scripts/serve.ts), the front its keys and its own Requests (fast-lane.ts, page-cache.ts),
+ * (server/serve.ts), the front its keys and its own Requests (fast-lane.ts, page-cache.ts),
  * so that a kept answer is only ever given to a request the app reads as the same address
  * (a raw `#`, a Host header with a path in it, dot segments: the URL's parse decides for
  * both). Null when it is no address at all, or its host is not a host (the app then

@@ -77,7 +77,7 @@ export function writeConfig(databasePath: string, replicaUrl: string, file: stri
     retention: RETENTION,
   };
   const lines = [
-    "# written by the server at start (scripts/litestream.ts)",
+    "# written by the server at start (server/litestream.ts)",
     "dbs:",
     `  - path: ${JSON.stringify(path.resolve(databasePath))}`,
     `    monitor-interval: ${SYNC_INTERVAL}`,

@@ -4,7 +4,7 @@
  * A real benchmark of the production server on a large catalogue:
  *  1. builds a separate database (a temporary DATA_DIR) with 100,000 products (1,000,000
  *     with --large), bilingual names, categories, SKUs for some, in one transaction;
- *  2. starts the server exactly as `npm start` does (node scripts/start.mjs: the compiled server,
+ *  2. starts the server exactly as `npm start` does (node server/start.mjs: the compiled server,
  *     production mode, SEED_DEMO=0), building first when there is no build;
  *  3. measures with autocannon (10 connections, a warm-up, then --duration seconds) a raw
  *     node:http hello-world server and the catalogue's API and pages, and prints req/s,
@@ -24,10 +24,10 @@ import autocannon from "autocannon";
 import { createKysely, openSqlite } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
-import { seededRandom } from "./demo/catalogue";
+import { seededRandom } from "../server/demo/catalogue";
 import { countWords, htmlToText, readingTime } from "../app/lib/blog-text";
-import { runDifferential } from "./front-differential";
-import { startArgs } from "./start-command";
+import { runDifferential } from "../tests/setup/front-differential";
+import { startArgs } from "../server/start-command";
 import type { SinkStats } from "./bench-campaign-instances";
 import { readMarketplaceInput } from "../app/lib/marketplace-links";
 import { listAgents } from "../app/models/agent.server";
@@ -1286,7 +1286,7 @@ say(
 if (os.loadavg()[0] > 0.5 * os.cpus().length)
   say("machine: WARNING other work is running (load average above half the cores): the figures will be low");
 
-// --postgres URL: the app on PostgreSQL, one instance and then several (scripts/bench-instances.ts)
+// --postgres URL: the app on PostgreSQL, one instance and then several (bench/bench-instances.ts)
 if (args.postgres && args["campaign-instances"]) {
   const { benchCampaignAcrossInstances } = await import("./bench-campaign-instances");
   if (!fs.existsSync(SERVER_BUILD) || !fs.existsSync(COMPILED_SERVER)) fail("build first: npm run build");
@@ -1362,7 +1362,7 @@ if (args.build || !fs.existsSync(SERVER_BUILD) || !fs.existsSync(COMPILED_SERVER
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? newer(full) : fs.statSync(full).mtimeMs > built;
     });
-  if (["app", "db", "scripts"].some((dir) => newer(path.join(ROOT, dir)))) {
+  if (["app", "db", "server", "scripts"].some((dir) => newer(path.join(ROOT, dir)))) {
     say("build: WARNING the code has changed since the last build; pass --build to measure the current code");
   }
 }
@@ -1426,8 +1426,8 @@ if (args.profile) {
   fs.mkdirSync(path.resolve(args.profile), { recursive: true });
   nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`);
 }
-say(`server: node ${[...nodeArgs, "scripts/start.mjs"].join(" ")} on port ${appPort} (as npm start)`);
-const app = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], {
+say(`server: node ${[...nodeArgs, "server/start.mjs"].join(" ")} on port ${appPort} (as npm start)`);
+const app = spawn(process.execPath, [...nodeArgs, "server/start.mjs"], {
   cwd: ROOT,
   env: serverEnv,
   stdio: ["ignore", "inherit", "inherit"],

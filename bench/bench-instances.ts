@@ -20,7 +20,7 @@ import type autocannon from "autocannon";
 import { sql } from "kysely";
 import { createKysely, createPostgresKysely, createPostgresPool, openSqlite, type DB } from "../db/connection";
 import { searchProducts, splitTerms } from "../app/models/product.server";
-import { startArgs } from "./start-command";
+import { startArgs } from "../server/start-command";
 
 export type InstancesBenchTools = {
   cannon: (url: string, seconds: number, rotate?: string[], connections?: number) => Promise<autocannon.Result>;

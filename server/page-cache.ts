@@ -7,7 +7,7 @@
  * address with the same display currency, preferred agent and language, until what it shows changes.
  * The first GET renders it through Remix as usual and the answer is stored with the
  * headers of that render (its CSP nonce was drawn for it). The next requests are answered
- * by the server's front (scripts/fast-lane.ts) from here, before express runs, exactly as
+ * by the server's front (server/fast-lane.ts) from here, before express runs, exactly as
  * the express path would answer them: the same security headers for this request, the
  * content coding `compression` would choose, no body for HEAD; the product's view counted.
  * A copy is dropped when what it shows may have changed: the content version (catalogue,

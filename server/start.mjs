@@ -1,17 +1,17 @@
 /**
- * `npm start`: runs the compiled server (build/server/start.js, see scripts/start.ts for
+ * `npm start`: runs the compiled server (build/server/start.js, see server/start.ts for
  * what it does). Builds once first when there is no build; after changing the code, run
  * `npm run build` (`npm test` and `npm run bench -- --build` do).
  *
  * `npm start` runs it as `node --max-semi-space-size=4 --heap-growing-percent=30
- * scripts/start.mjs` (package.json): a young generation of 4 MB instead of V8's 16 (the
+ * server/start.mjs` (package.json): a young generation of 4 MB instead of V8's 16 (the
  * server makes much short-lived garbage per request and the bigger nursery only held
  * memory), and an old generation collected when it has grown by 30 % since the last full
  * collection instead of V8's own factor, which let about 50 MB of live objects grow to
  * 200 MB of heap between collections under load (RSS 283, peak 371 MB → 206, peak
  * 207 MB; same throughput; no hard cap, so no out-of-memory with more data;
  * docs/performance.md). The Dockerfile, the tests and the benchmark start it with the same
- * flags (scripts/start-command.ts).
+ * flags (server/start-command.ts).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 // so nothing is lost. (A handler that exits was tried: during start-up a SIGTERM now and
 // then reached libuv and never the handler, and the stop waited for the kill.) In the
 // image, tini is PID 1 for this: node as PID 1 would ignore a signal it has no handler for.
-// scripts/start.ts installs the graceful stop (finish requests and jobs, close the
+// server/start.ts installs the graceful stop (finish requests and jobs, close the
 // database) once it serves.
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -1,4 +1,4 @@
-/** Shared by the command-line scripts: configuration errors end the process in one line. */
+/** Shared by the server's start and the command-line scripts: configuration errors end the process in one line. */
 import { ConfigError, getEnv, type Env } from "../app/lib/env.server";
 
 export function envOrExit(): Env {
