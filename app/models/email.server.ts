@@ -708,17 +708,20 @@ type ClaimRow = {
  * kysely transaction can be open in between): through the query builder each cost about
  * 0.4 ms of the thread that answers the site, mostly its own bookkeeping.
  */
-type HotStatements = { claim: SQLite.Statement; sent: SQLite.Statement; retry: SQLite.Statement; count: SQLite.Statement };
-const hotStatements = new WeakMap<SQLite.Database, HotStatements>();
+type SenderStatements = { claim: SQLite.Statement; sent: SQLite.Statement; retry: SQLite.Statement; count: SQLite.Statement };
+const preparedSenderStatements = new WeakMap<SQLite.Database, SenderStatements>();
 
-function hot(sqlite: SQLite.Database): HotStatements {
-  let statements = hotStatements.get(sqlite);
+function senderStatements(sqlite: SQLite.Database): SenderStatements {
+  let statements = preparedSenderStatements.get(sqlite);
   if (!statements) {
     statements = {
       claim: sqlite.prepare(`
         UPDATE email_sends SET status = 'sending', claimed_at = @now
         WHERE id IN (
           SELECT s.id FROM email_sends s
+          -- "status IN (...)" repeats the partial index's own predicate (email_sends_open): SQLite
+          -- uses a partial index only when the query names its WHERE terms as written, and
+          -- "status = 'pending'" alone does not; on PostgreSQL (claimSends below) it does
           WHERE s.run_id = @runId AND s.status IN ('pending', 'sending') AND s.status = 'pending' AND s.next_attempt_at <= @now
             AND EXISTS (SELECT 1 FROM email_campaign_runs r WHERE r.id = @runId AND r.status = 'sending')
           ORDER BY s.next_attempt_at, s.id
@@ -741,7 +744,7 @@ function hot(sqlite: SQLite.Database): HotStatements {
         SET sent_count = sent_count + @sent, failed_count = failed_count + @failed, skipped_count = skipped_count + @skipped
         WHERE id = @runId`),
     };
-    hotStatements.set(sqlite, statements);
+    preparedSenderStatements.set(sqlite, statements);
   }
   return statements;
 }
@@ -768,7 +771,7 @@ export function exchangeSends(db: DB, input: { results: SendResult[]; runId: num
   if (onPostgres(db)) return exchangeSendsPostgres(db, input);
   const finishedAt = new Date(input.now).toISOString();
   return withConnection(db, (sqlite) => {
-    const statements = hot(sqlite);
+    const statements = senderStatements(sqlite);
     const claimed = sqlite
       .transaction(() => {
         const ended = { sent: 0, failed: 0, skipped: 0 };

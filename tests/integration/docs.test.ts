@@ -1,0 +1,60 @@
+/**
+ * The docs kept in step with themselves (issue 36, item 6): every decision record is
+ * listed in docs/README.md and says when it was taken and whether it stands; every page of
+ * docs/ is reachable from the index; every link of the index and of docs/architecture.md
+ * leads to a file that exists; decisions name the constants they describe rather than
+ * quote values the code may change.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../setup/paths";
+
+const DOCS = path.join(ROOT, "docs");
+const index = fs.readFileSync(path.join(DOCS, "README.md"), "utf8");
+const decisions = fs.readdirSync(path.join(DOCS, "decisions")).filter((file) => file.endsWith(".md"));
+const linksOf = (markdown: string) =>
+  [...markdown.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]).filter((link) => !/^[a-z]+:/.test(link));
+
+describe("docs/", () => {
+  it("lists every decision record in the index, in order, each with a date and a status", () => {
+    const listed = [...index.matchAll(/\(decisions\/(\d{3}-[^)]+\.md)\)/g)].map((match) => match[1]);
+    expect(listed).toEqual([...decisions].sort());
+    for (const file of decisions) {
+      const head = fs
+        .readFileSync(path.join(DOCS, "decisions", file), "utf8")
+        .split("\n")
+        .slice(0, 8)
+        .join("\n");
+      expect(head, `${file}: a "- Date: YYYY-MM-DD" line under its title`).toMatch(/^- Date: \d{4}-\d{2}-\d{2}$/m);
+      expect(head, `${file}: a "- Status: …" line under its title`).toMatch(/^- Status: \S/m);
+    }
+  });
+
+  it("links every page of docs/ from the index", () => {
+    const pages = fs.readdirSync(DOCS).filter((file) => file.endsWith(".md") && file !== "README.md");
+    const product = fs.readdirSync(path.join(DOCS, "product")).map((file) => `product/${file}`);
+    for (const page of [...pages, ...product]) expect(linksOf(index), page).toContain(page);
+  });
+
+  it("has no link in the index or the architecture page to a file that is not there", () => {
+    for (const [page, from] of [
+      ["README.md", DOCS],
+      ["architecture.md", DOCS],
+    ] as const) {
+      const markdown = fs.readFileSync(path.join(DOCS, page), "utf8");
+      for (const link of linksOf(markdown)) expect(fs.existsSync(path.resolve(from, link)), `${page} → ${link}`).toBe(true);
+    }
+  });
+
+  it("names the stored pages' limits by their constants in the decisions, not by values that drift", () => {
+    for (const file of ["012-page-cache.md", "013-fast-lane.md"]) {
+      const text = fs.readFileSync(path.join(DOCS, "decisions", file), "utf8");
+      expect(text, file).not.toMatch(/\b\d+ MB in all\b|\banswers and \d+ MB\b/);
+    }
+    const pageCache = fs.readFileSync(path.join(ROOT, "server", "page-cache.ts"), "utf8");
+    const fastLane = fs.readFileSync(path.join(ROOT, "server", "fast-lane.ts"), "utf8");
+    for (const name of ["MAX_ENTRIES", "MAX_BYTES_PER_PAGE", "MAX_BYTES"]) expect(pageCache).toMatch(new RegExp(`const ${name} =`));
+    for (const name of ["KEPT_MAX", "KEPT_MAX_BYTES"]) expect(fastLane).toMatch(new RegExp(`const ${name} =`));
+  });
+});
