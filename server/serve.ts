@@ -22,6 +22,7 @@ import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
 import { checkFastRoutes, COMPRESS_MIN_BYTES, createFront } from "./fast-lane";
 import { appRequestUrl, repairedTarget } from "./front-rules";
+import { escapeHtml } from "~/lib/text";
 import { notePageCache, storePageCache } from "./page-cache";
 import {
   IMMUTABLE_CACHE_CONTROL,
@@ -72,9 +73,6 @@ export function reactServerBuild(): "production" | "development" | "unknown" {
 }
 
 const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * A small self-contained page for the few answers the server gives before Remix runs

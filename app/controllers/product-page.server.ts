@@ -34,6 +34,7 @@ import { approvedQcImages, groupIntoSets, latestQcDates, receiveQcUpload, upload
 import { agentLinksFor, enabledAgents } from "~/services/agents.server";
 import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
+import { decodeEntities } from "~/lib/text";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export const notFound = (): Response => pageNotFound("Not found");
@@ -70,7 +71,6 @@ export async function productCards(products: Product[]): Promise<ProductCardData
 }
 
 const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|tr)>|<br\s*\/?>/gi;
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
 
 /** Plain-text paragraphs of a description (markup, if any, is reduced to its text). */
 export function descriptionParagraphs(product: Pick<Product, "description" | "descriptionItems">): string[] {
@@ -78,10 +78,7 @@ export function descriptionParagraphs(product: Pick<Product, "description" | "de
   if (items.length) return items;
   let text = product.description ?? "";
   if (/<[a-z!/][\s\S]*>/i.test(text)) {
-    text = text
-      .replace(BLOCK_END, (tag) => (/^<br/i.test(tag) ? "\n" : "\n\n"))
-      .replace(/<[^>]*>/g, "")
-      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity);
+    text = decodeEntities(text.replace(BLOCK_END, (tag) => (/^<br/i.test(tag) ? "\n" : "\n\n")).replace(/<[^>]*>/g, ""));
   }
   return text
     .split(/\n\s*\n/)

@@ -2,6 +2,7 @@
  * The blog's text rules (docs/product/admin.md 5), pure and client-safe: slugs of posts,
  * categories and tags, the plain text of a post's HTML, and the reading time.
  */
+import { decodeEntities } from "./text";
 
 /**
  * The small table of Chinese words a post slug spells in pinyin (longest first when they
@@ -114,18 +115,6 @@ export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
     const candidate = `${base}-${n}`;
     if (!taken.has(candidate)) return candidate;
   }
-}
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (entity, name: string) => {
-    if (name[0] === "#") {
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
-    }
-    return ENTITIES[name.toLowerCase()] ?? entity;
-  });
 }
 
 /** The text of (sanitised) HTML: tags stripped, block ends as spaces, entities decoded, spaces collapsed. */

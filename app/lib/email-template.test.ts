@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeEntities, escapeHtml, fillVariables, htmlToText, renderMessage } from "./email-template";
+import { fillVariables, htmlToText, renderMessage } from "./email-template";
+import { decodeEntities, escapeHtml } from "./text";
 
 const builtins = {
   userName: `Ann <b>"O'Neil"</b> & co`,

@@ -4,10 +4,7 @@
  * both parts. Pure functions, no I/O (the sender and the previews share them).
  */
 import { VARIABLE_PATTERN } from "~/schemas/email-rules";
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+import { decodeEntities, escapeHtml } from "./text";
 
 /**
  * Replaces `{{name}}` with its value: HTML-escaped for `html`, as is for `text`, on one
@@ -20,30 +17,6 @@ export function fillVariables(template: string, values: Readonly<Record<string, 
     if (mode === "html") return escapeHtml(value);
     if (mode === "subject") return value.replace(/[\r\n]+/g, " ");
     return value;
-  });
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  copy: "©",
-  reg: "®",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-};
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
-    if (entity[0] === "#") {
-      const code = entity[1] === "x" || entity[1] === "X" ? Number.parseInt(entity.slice(2), 16) : Number.parseInt(entity.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
   });
 }
 

@@ -14,6 +14,7 @@
  */
 import sanitizeHtml from "sanitize-html";
 import { isAllowedImageSrc } from "./blog-text";
+import { escapeHtml } from "./text";
 
 export { isAllowedImageSrc };
 
@@ -150,8 +151,6 @@ const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
     },
   },
 };
-
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Bare web addresses in escaped text become links (trailing punctuation stays outside). */
 function linkify(escaped: string): string {

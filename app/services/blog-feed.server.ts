@@ -7,7 +7,7 @@
 import crypto from "node:crypto";
 import { getDb } from "~/lib/db.server";
 import { lastPostChange, listPosts, type BlogPost } from "~/models/blog.server";
-import { xmlSafe } from "~/lib/text";
+import { escapeHtml, escapeXml, xmlSafe } from "~/lib/text";
 import { FEED_SIZE } from "~/schemas/blog-rules";
 import { authorName, postPath, postSummary } from "./blog.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
@@ -19,12 +19,6 @@ const CONTENT_TYPES: Record<FeedKind, string> = {
   rss: "application/rss+xml; charset=utf-8",
   atom: "application/atom+xml; charset=utf-8",
 };
-
-/** Text in XML: what XML 1.0 forbids dropped (a pasted U+000B), the five specials escaped. */
-const escapeXml = (value: string) =>
-  xmlSafe(value).replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
-
-const escapeHtml = (value: string) => value.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
 
 /**
  * An RSS description: HTML by the RSS spec, so plain text (a post's summary) is written

@@ -17,7 +17,7 @@ import path from "node:path";
 import nodemailer, { type Transporter, type TransportOptions } from "nodemailer";
 import { domainToASCII } from "node:url";
 import libmime from "libmime";
-import { escapeHtml } from "~/lib/email-template";
+import { escapeHtml } from "~/lib/text";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 

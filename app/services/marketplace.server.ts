@@ -23,6 +23,7 @@ import { agentPatterns, allAgents, readPastedLink, agentLinksFor } from "./agent
 import type { SyncExternalBody } from "~/schemas/catalogue";
 import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
 import { limitMarketplaceFetches } from "./rate-limit.server";
+import { decodeEntities } from "~/lib/text";
 import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "./marketplace-fetch.server";
 
 export type CrawledSku = { name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
@@ -92,14 +93,6 @@ async function get(url: string, platform: Platform): Promise<FetchAnswer> {
     throw new FetchFailed(platform, (error as Error).message);
   }
 }
-
-const decodeEntities = (text: string) =>
-  text
-    .replace(/&gt;/g, ">")
-    .replace(/&lt;/g, "<")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 
 // ---------------------------------------------------------------- weidian
 
@@ -448,7 +441,7 @@ export async function resolveShortLink(url: string): Promise<{ platform: Platfor
       if (!answer || answer.status !== 200) return null;
       for (const match of answer.body.match(LINKS_IN_PAGE) ?? []) {
         try {
-          const inPage = itemOf(new URL(match.replace(/\\\//g, "/").replace(/&amp;/g, "&")));
+          const inPage = itemOf(new URL(decodeEntities(match.replace(/\\\//g, "/"))));
           if (inPage) return inPage;
         } catch {
           // not a URL after all

@@ -16,7 +16,7 @@
 import zlib from "node:zlib";
 import { blogVersion, contentVersion } from "~/lib/content-version.server";
 import { dataVersion } from "~/lib/db.server";
-import { xmlSafe } from "~/lib/text";
+import { escapeXml } from "~/lib/text";
 import { blogSitemapSources } from "./blog.server";
 import { catalogueSitemapProducts, catalogueSitemapSources } from "./catalogue.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
@@ -55,9 +55,6 @@ const sources: SitemapSource[] = [staticPages, ...catalogueSitemapSources, ...bl
 export function registerSitemapSource(source: SitemapSource): void {
   if (!sources.some((s) => s.name === source.name)) sources.push(source);
 }
-
-const escapeXml = (value: string) =>
-  xmlSafe(value).replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
