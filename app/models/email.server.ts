@@ -1,7 +1,7 @@
 /**
  * E-mail marketing queries: templates, campaigns, runs, the per-recipient send log and
  * unsubscribes (docs/decisions/018-email-campaigns.md). A log row ends (sent, failed,
- * skipped) only in exchangeSends, together with its run's counters in one transaction, so
+ * skipped) only in recordWaveAndClaimNext, together with its run's counters in one transaction, so
  * the counters are always the log's counts.
  */
 import type SQLite from "better-sqlite3";
@@ -767,8 +767,11 @@ export type SendResult =
  * recorded before it is always seen. Recording one wave and claiming the next together
  * writes their shared pages once, and the rows in flight never outnumber the wave.
  */
-export function exchangeSends(db: DB, input: { results: SendResult[]; runId: number; now: number; limit: number }): Promise<ClaimedSend[]> {
-  if (onPostgres(db)) return exchangeSendsPostgres(db, input);
+export function recordWaveAndClaimNext(
+  db: DB,
+  input: { results: SendResult[]; runId: number; now: number; limit: number },
+): Promise<ClaimedSend[]> {
+  if (onPostgres(db)) return recordWaveAndClaimNextPostgres(db, input);
   const finishedAt = new Date(input.now).toISOString();
   return withConnection(db, (sqlite) => {
     const statements = senderStatements(sqlite);
@@ -811,11 +814,11 @@ const toClaimedSend = (row: ClaimRow): ClaimedSend => ({
 });
 
 /**
- * exchangeSends() on PostgreSQL: the same transaction through kysely. Many instances may
+ * recordWaveAndClaimNext() on PostgreSQL: the same transaction through kysely. Many instances may
  * claim rows of one run at once: each takes rows no other transaction holds
  * (FOR UPDATE SKIP LOCKED), so no row is claimed twice.
  */
-async function exchangeSendsPostgres(
+async function recordWaveAndClaimNextPostgres(
   db: DB,
   input: { results: SendResult[]; runId: number; now: number; limit: number },
 ): Promise<ClaimedSend[]> {

@@ -53,7 +53,7 @@ export async function serializeOn(db: DB, key: string): Promise<void> {
  * Runs `work` in a transaction that holds `key` (serializeOn()): a check and the write it
  * allows, taking turns with every other transaction on the same key.
  */
-export function inTurn<T>(db: DB, key: string, work: (trx: DB) => Promise<T>): Promise<T> {
+export function lockedTransaction<T>(db: DB, key: string, work: (trx: DB) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await serializeOn(trx, key);
     return work(trx);

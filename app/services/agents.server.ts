@@ -7,7 +7,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
-import { inTurn } from "~/models/sql-dialect.server";
+import { lockedTransaction } from "~/models/sql-dialect.server";
 // registers the decoder of Pandabuy's encrypted links with the link reader
 import "~/lib/pandabuy.server";
 import { contentVersion } from "~/lib/content-version.server";
@@ -249,7 +249,7 @@ export const moveAgent = staffWrite(
   async (id: number, direction: "up" | "down", _actor: Actor): Promise<boolean> => {
     // the list is read and numbered again in one turn (decision 030): two moves made at
     // the same moment both count, neither numbers the list from what the other changed
-    const moved = await inTurn(getDb(), "agents-order", async (trx) => {
+    const moved = await lockedTransaction(getDb(), "agents-order", async (trx) => {
       const agents = await listAgents(trx);
       const index = agents.findIndex((agent) => agent.id === id);
       if (index === -1) throw notFound();

@@ -84,7 +84,7 @@ import type { JobDefinition } from "./jobs.server";
 import type { SitemapSource } from "./sitemap.server";
 import { contentWrite, pagesChanged, staffWrite } from "./writes.server";
 import { isUniqueViolation } from "~/lib/db-errors.server";
-import { inTurn, serializeOn } from "~/models/sql-dialect.server";
+import { lockedTransaction, serializeOn } from "~/models/sql-dialect.server";
 
 export type { BlogCategory, BlogComment, BlogPost, BlogTag, BlogTagWithCount, PostNeighbour, QueuedComment };
 
@@ -590,7 +590,7 @@ export function publishNowTime(current: Pick<BlogPost, "status" | "publishedAt">
 async function deletePostByAdminWrite(id: number, _actor: Actor): Promise<BlogPost> {
   const post = await currentPost(id);
   // its tags no other post uses go with it: in turn with the saves that use tags
-  await inTurn(db(), "blog-tags", (trx) => deletePost(trx, id));
+  await lockedTransaction(db(), "blog-tags", (trx) => deletePost(trx, id));
   return post;
 }
 
@@ -699,7 +699,7 @@ async function assertParent(trx: DB, parentId: number | null | undefined, selfId
  * submit cannot take one slug twice, nor two crossing moves make a loop.
  */
 function blogCategoryWrite<T>(work: (trx: DB) => Promise<T>): Promise<T> {
-  return inTurn(db(), "blog-categories", work);
+  return lockedTransaction(db(), "blog-categories", work);
 }
 
 async function createBlogCategoryWrite(body: BlogCategoryBody, _actor: Actor): Promise<BlogCategory> {
@@ -787,7 +787,7 @@ async function addCommentWrite(postId: number, body: CommentBody, actor: Actor):
   const held = !staff && (settings.commentModeration || countLinks(content) > COMMENT_LINKS_MAX);
   // checked and written in one transaction that the author's other comments wait for
   // (on PostgreSQL a transaction alone would let two quick posts both pass)
-  const id = await inTurn(db(), `comment-flood:${actor.user.id}`, async (trx) => {
+  const id = await lockedTransaction(db(), `comment-flood:${actor.user.id}`, async (trx) => {
     const last = await lastCommentAt(trx, actor.user.id);
     if (last) {
       const wait = COMMENT_FLOOD_SECONDS - Math.floor((Date.now() - Date.parse(last)) / 1000);

@@ -28,7 +28,7 @@ import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import {
   createRun,
-  exchangeSends,
+  recordWaveAndClaimNext,
   findCampaign,
   findRun,
   findTemplate,
@@ -107,7 +107,7 @@ let stepIds = 0;
 
 /** The send log, in this thread (the only one with the database). */
 const sendLog: SendLog = {
-  exchange: (input) => exchangeSends(getDb(), input),
+  exchange: (input) => recordWaveAndClaimNext(getDb(), input),
   relayAnswered: (runId) => resetOutages(getDb(), runId),
 };
 

@@ -42,7 +42,7 @@ export type WaveJob = {
 
 export type StepEnd = { outage: string | null };
 
-/** The send log as the waves use it: record a wave and claim the next (exchangeSends), note that the relay answers again. */
+/** The send log as the waves use it: record a wave and claim the next (recordWaveAndClaimNext), note that the relay answers again. */
 export type SendLog = {
   exchange: (input: { results: SendResult[]; runId: number; now: number; limit: number }) => Promise<ClaimedSend[]>;
   relayAnswered: (runId: number) => Promise<void>;

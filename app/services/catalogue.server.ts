@@ -11,7 +11,7 @@ import { ApiError, type FieldError } from "~/lib/api.server";
 import { contentVersion } from "~/lib/content-version.server";
 import { countsAsView } from "~/lib/crawlers";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
-import { inTurn } from "~/models/sql-dialect.server";
+import { lockedTransaction } from "~/models/sql-dialect.server";
 import { log } from "~/lib/log.server";
 import { answerDependsOn } from "~/lib/request-scope.server";
 import type { Access } from "~/lib/permissions";
@@ -631,7 +631,7 @@ async function assertNameFree(db: DB, name: string, parentId: number | null, sel
  * a double submit cannot make two categories of one name, nor two moves a three-level tree.
  */
 function categoryWrite<T>(work: (db: DB) => Promise<T>): Promise<T> {
-  return inTurn(getDb(), "categories", work);
+  return lockedTransaction(getDb(), "categories", work);
 }
 
 export const createCategory = staffWrite(
