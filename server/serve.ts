@@ -537,10 +537,13 @@ function forwardedWithoutTrust(): (req: http.IncomingMessage) => void {
 }
 
 /**
- * How long a connection idle at a stop is kept for a request already on its way (sent by a
- * client that had not yet heard of the stop); then it is closed.
+ * How long a connection left idle and open at a stop is kept for a request already on its
+ * way (sent by a client that had not yet heard of the stop); then it is closed. Counted
+ * from the stop, and again from the end of each answer that was already on its way at the
+ * stop (its headers had gone, so it could not say Connection: close): the client of such
+ * an answer sends its next request on the same connection as soon as it has it.
  */
-const IDLE_GRACE_MS = 300;
+const IDLE_GRACE_MS = 500;
 
 /** What app/entry.server.tsx offers the server besides rendering. */
 type AppEntry = { startBackgroundWork?: () => Promise<void>; stopBackgroundWork?: () => Promise<void> };
@@ -697,8 +700,8 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
    * - every answer from now on, and every one in progress whose headers have not gone,
    *   closes its connection after it (Connection: close);
    * - connections idle at the stop get a moment (IDLE_GRACE_MS) for a request already sent
-   *   to arrive, which is answered the same way; then the idle ones are closed, again at
-   *   each grace while answers end;
+   *   to arrive, which is answered the same way, and so do those whose answer was already
+   *   going out at the stop, from its end; then the idle ones are closed;
    * - what still runs after 10 s is cut off.
    */
   const close = () => {
@@ -706,16 +709,25 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
       stopping = true;
       reference?.close();
       reference?.closeAllConnections();
+      // the last moment a connection became idle and stayed open: the stop, or the end of
+      // an answer whose headers had gone before it
+      let idleFrom = performance.now();
       // the answer a connection is making (node's own field: the response its socket is writing)
       for (const socket of connections) {
         const res = (socket as net.Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
-        if (res && !res.headersSent) res.shouldKeepAlive = false;
+        if (!res) continue;
+        if (!res.headersSent) res.shouldKeepAlive = false;
+        else if (res.shouldKeepAlive) res.once("finish", () => (idleFrom = performance.now()));
       }
       net.Server.prototype.close.call(server, () => {
         clearInterval(sweep);
         resolve();
       });
-      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_GRACE_MS);
+      // idle connections are closed once every one has had the grace since it became idle;
+      // a closing while a request is still on its way to an idle connection would reset it
+      const sweep = setInterval(() => {
+        if (performance.now() - idleFrom >= IDLE_GRACE_MS) server.closeIdleConnections();
+      }, IDLE_GRACE_MS / 5);
       // requests still running after 10 s are cut off
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     })
