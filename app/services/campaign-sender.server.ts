@@ -26,23 +26,10 @@ import { ApiError } from "~/lib/api.server";
 import { getDb, setAutomaticCheckpoints } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
-import {
-  createRun,
-  recordWaveAndClaimNext,
-  findCampaign,
-  findRun,
-  findTemplate,
-  openRunOfCampaign,
-  openSends,
-  recoverInFlight,
-  resetOutages,
-  runsWithStatus,
-  scheduledCampaigns,
-  setCampaignStatus,
-  transition,
-  type Campaign,
-  type CampaignRun,
-} from "~/models/email.server";
+import { findTemplate } from "~/models/email/templates.server";
+import { findCampaign, scheduledCampaigns, setCampaignStatus, type Campaign } from "~/models/email/campaigns.server";
+import { createRun, findRun, openRunOfCampaign, runsWithStatus, transition, type CampaignRun } from "~/models/email/runs.server";
+import { recordWaveAndClaimNext, openSends, recoverInFlight, resetOutages } from "~/models/email/send-log.server";
 import { ACTIVE_DAYS, EMAIL_MESSAGES, type CampaignStatus, type RecurringPattern } from "~/schemas/email";
 import { OUTAGE_FAILURES, runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/campaign-waves.server";
 import type { FromWorker, LogRequest, ToWorker } from "~/services/campaign-worker.server";

@@ -16,7 +16,7 @@
  */
 import { renderMessage } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
-import type { ClaimedSend, SendResult } from "~/models/email.server";
+import type { ClaimedSend, SendResult } from "~/models/email/send-log.server";
 import { BulkMailError, sendBulkMail, type BulkMail } from "~/services/mailer.server";
 import { unsubscribeUrl } from "~/services/unsubscribe.server";
 

@@ -18,7 +18,7 @@ import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import SQLite from "better-sqlite3";
 import { getEnv } from "~/lib/env.server";
-import type { ClaimedSend } from "~/models/email.server";
+import type { ClaimedSend } from "~/models/email/send-log.server";
 import { runWaves, type SendLog, type StepEnd, type WaveJob } from "~/services/campaign-waves.server";
 import { closeMail } from "~/services/mailer.server";
 

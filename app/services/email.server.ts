@@ -13,32 +13,27 @@ import { log } from "~/lib/log.server";
 import type { Access } from "~/lib/permissions";
 import {
   campaignNamesUsingTemplate,
-  campaignStatusCounts,
-  countAudience,
   countTemplates,
-  countUnsubscribes,
-  deleteCampaignUnlessSending,
   deleteTemplate,
-  failedSends,
-  findCampaign,
   findTemplate,
-  insertCampaign,
   insertTemplate,
-  listCampaigns,
-  listRuns,
   listTemplates,
-  retryingSends,
-  sendsByDay,
-  sendStatusCounts,
-  setCampaignStatus,
-  transition,
-  updateDraftCampaign,
   updateTemplate,
-  type Campaign,
-  type CampaignRun,
   type EmailTemplate,
-  type SendFailure,
-} from "~/models/email.server";
+} from "~/models/email/templates.server";
+import {
+  campaignStatusCounts,
+  deleteCampaignUnlessSending,
+  findCampaign,
+  insertCampaign,
+  listCampaigns,
+  setCampaignStatus,
+  updateDraftCampaign,
+  type Campaign,
+} from "~/models/email/campaigns.server";
+import { countAudience, listRuns, transition, type CampaignRun } from "~/models/email/runs.server";
+import { failedSends, retryingSends, sendsByDay, sendStatusCounts, type SendFailure } from "~/models/email/send-log.server";
+import { countUnsubscribes } from "~/models/email/unsubscribes.server";
 import { findUserById, type User } from "~/models/user.server";
 import {
   ACTIVE_DAYS,

@@ -9,7 +9,7 @@ import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
-import { deleteUnsubscribe, findUnsubscribe, insertUnsubscribe } from "~/models/email.server";
+import { deleteUnsubscribe, findUnsubscribe, insertUnsubscribe } from "~/models/email/unsubscribes.server";
 import { findUserById } from "~/models/user.server";
 import { derivedKey, safeEqual } from "~/services/crypto.server";
 
