@@ -16,18 +16,9 @@ import { storeBlogImageFile } from "~/controllers/blog-api.server";
 import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { BLOG_MESSAGES as M, EDITOR_STATUSES, postInputSchema, type PostStatus } from "~/schemas/blog";
-import {
-  categoryTree,
-  createPost,
-  flattenTree,
-  getPost,
-  isPublic,
-  listCategoriesFor,
-  postPath,
-  publishNowTime,
-  updatePostByAdmin,
-  type BlogPost,
-} from "~/services/blog.server";
+import { isPublic, postPath, type BlogPost } from "~/services/blog/common.server";
+import { createPost, getPost, publishNowTime, updatePostByAdmin } from "~/services/blog/posts.server";
+import { categoryTree, flattenTree, listCategoriesFor } from "~/services/blog/categories.server";
 import { isUploadedFile, sentFileName, withMultipart } from "~/services/uploads.server";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 

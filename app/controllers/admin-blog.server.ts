@@ -29,27 +29,19 @@ import {
   commentQueueQuerySchema,
   moderateSchema,
 } from "~/schemas/blog";
+import { isPublic, postPath, type BlogCategory } from "~/services/blog/common.server";
+import { loadBlogSettings, saveBlogSettings } from "~/services/blog/settings.server";
+import { adminPostList, deletePostByAdmin, getPost, togglePublished } from "~/services/blog/posts.server";
 import {
-  adminPostList,
   categoryTree,
-  commentQueue,
   createBlogCategory,
   deleteBlogCategoryByAdmin,
-  deletePostByAdmin,
   descendantIds,
   flattenTree,
-  getPost,
-  isPublic,
   listCategoriesFor,
-  loadBlogSettings,
-  moderateComment,
-  postPath,
-  removeComment,
-  saveBlogSettings,
-  togglePublished,
   updateBlogCategoryByAdmin,
-  type BlogCategory,
-} from "~/services/blog.server";
+} from "~/services/blog/categories.server";
+import { commentQueue, moderateComment, removeComment } from "~/services/blog/comments.server";
 import { idOf } from "~/lib/ids";
 
 export const requireBlogStaff = (request: Request) => requireAdmin(request, { anyOf: BLOG_PERMISSIONS });

@@ -14,30 +14,11 @@ import { getAccess, requireUser } from "~/services/permissions.server";
 import { orNotFound } from "~/controllers/product-page.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { BLOG_MESSAGES as M, commentInputSchema } from "~/schemas/blog";
-import {
-  addComment,
-  authorName,
-  categoryTree,
-  flattenTree,
-  getPost,
-  isPublic,
-  likeComment,
-  likePost,
-  listCategoriesFor,
-  listComments,
-  listTagsWithCounts,
-  loadBlogSettings,
-  countPostView,
-  popularPosts,
-  postNavigation,
-  postPath,
-  postSummary,
-  removeComment,
-  viewerLikesPost,
-  type BlogComment,
-  type BlogPost,
-  type PostList,
-} from "~/services/blog.server";
+import { authorName, isPublic, postPath, postSummary, type BlogComment, type BlogPost } from "~/services/blog/common.server";
+import { loadBlogSettings } from "~/services/blog/settings.server";
+import { getPost, countPostView, popularPosts, postNavigation, type PostList } from "~/services/blog/posts.server";
+import { categoryTree, flattenTree, listCategoriesFor, listTagsWithCounts } from "~/services/blog/categories.server";
+import { addComment, likeComment, likePost, listComments, removeComment, viewerLikesPost } from "~/services/blog/comments.server";
 
 export const POST_BODY_SLOT = "post-body";
 

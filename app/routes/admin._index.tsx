@@ -6,7 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { requireAdmin } from "~/services/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
-import { blogDashboardCounts } from "~/services/blog.server";
+import { blogDashboardCounts } from "~/services/blog/sitemap.server";
 import { catalogueCounts } from "~/services/catalogue.server";
 import { countUsersForDashboard } from "~/services/users.server";
 import { useT } from "~/i18n/i18n";

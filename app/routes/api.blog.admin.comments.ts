@@ -3,7 +3,8 @@ import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { commentQueueQuerySchema } from "~/schemas/blog";
-import { commentJson, commentQueue } from "~/services/blog.server";
+import { commentJson } from "~/services/blog/common.server";
+import { commentQueue } from "~/services/blog/comments.server";
 
 /** GET /api/blog/admin/comments?status=pending|approved|rejected|spam|all&page&limit: the moderation queue (blog.edit). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

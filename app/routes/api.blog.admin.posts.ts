@@ -4,7 +4,7 @@ import { BLOG_PERMISSIONS } from "~/controllers/blog-api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { apiAdminPostListQuerySchema } from "~/schemas/blog";
-import { adminPostList, postListJson } from "~/services/blog.server";
+import { adminPostList, postListJson } from "~/services/blog/posts.server";
 
 /** GET /api/blog/admin/posts?search&category&status&page&limit: every status (any blog permission). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

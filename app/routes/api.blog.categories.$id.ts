@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ApiError, apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { BLOG_MESSAGES, blogCategoryUpdateSchema } from "~/schemas/blog";
-import { categoryJson, deleteBlogCategoryByAdmin, listCategoriesFor, updateBlogCategoryByAdmin } from "~/services/blog.server";
+import { categoryJson } from "~/services/blog/common.server";
+import { deleteBlogCategoryByAdmin, listCategoriesFor, updateBlogCategoryByAdmin } from "~/services/blog/categories.server";
 
 /** GET /api/blog/categories/:id → {data: category} (hidden ones only for blog staff). */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

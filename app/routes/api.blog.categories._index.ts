@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { blogCategoryInputSchema } from "~/schemas/blog";
-import { categoryJson, createBlogCategory, listCategoriesFor } from "~/services/blog.server";
+import { categoryJson } from "~/services/blog/common.server";
+import { createBlogCategory, listCategoriesFor } from "~/services/blog/categories.server";
 
 /** GET /api/blog/categories → {data: [category]}: flat, with parent_id and post_count (visible ones for visitors). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
 import { requireApiUser } from "~/services/permissions.server";
 import { BLOG_MESSAGES, commentUpdateSchema } from "~/schemas/blog";
-import { commentJson, editComment, removeComment } from "~/services/blog.server";
+import { commentJson } from "~/services/blog/common.server";
+import { editComment, removeComment } from "~/services/blog/comments.server";
 
 export const loader = () => methodNotAllowed(["PUT", "DELETE"]);
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
 import { requireApiUser } from "~/services/permissions.server";
 import { likeSchema } from "~/schemas/blog";
-import { likeComment } from "~/services/blog.server";
+import { likeComment } from "~/services/blog/comments.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { moderateSchema } from "~/schemas/blog";
-import { commentJson, moderateComment } from "~/services/blog.server";
+import { commentJson } from "~/services/blog/common.server";
+import { moderateComment } from "~/services/blog/comments.server";
 
 export const loader = () => methodNotAllowed(["PUT"]);
 

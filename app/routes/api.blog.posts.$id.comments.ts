@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { optionalApiUser, requireApiUser } from "~/services/permissions.server";
 import { BLOG_MESSAGES, commentInputSchema } from "~/schemas/blog";
-import { addComment, commentJson, listComments } from "~/services/blog.server";
+import { commentJson } from "~/services/blog/common.server";
+import { addComment, listComments } from "~/services/blog/comments.server";
 
 /** GET /api/blog/posts/:id/comments → {data: [comment]}: approved ones, plus the caller's own pending ones. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

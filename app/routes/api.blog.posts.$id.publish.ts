@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { publishSchema } from "~/schemas/blog";
-import { postJson, setPostStatus } from "~/services/blog.server";
+import { postJson } from "~/services/blog/common.server";
+import { setPostStatus } from "~/services/blog/posts.server";
 
 export const loader = () => methodNotAllowed(["PUT"]);
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { optionalApiUser } from "~/services/permissions.server";
-import { countPostView, getPost } from "~/services/blog.server";
+import { countPostView, getPost } from "~/services/blog/posts.server";
 
 export const loader = () => methodNotAllowed(["PUT"]);
 

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { optionalApiUser, requireApiAdmin } from "~/services/permissions.server";
 import { postUpdateSchema } from "~/schemas/blog";
-import { deletePostByAdmin, getPost, postJson, updatePostByAdmin } from "~/services/blog.server";
+import { postJson } from "~/services/blog/common.server";
+import { deletePostByAdmin, getPost, updatePostByAdmin } from "~/services/blog/posts.server";
 
 /** GET /api/blog/posts/:slug → {data: post} (any status for holders of blog.edit, else public posts only). */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

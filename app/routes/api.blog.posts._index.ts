@@ -3,7 +3,8 @@ import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { postInputSchema, postListQuerySchema } from "~/schemas/blog";
-import { createPost, listPublicPosts, postJson, postListJson } from "~/services/blog.server";
+import { postJson } from "~/services/blog/common.server";
+import { createPost, listPublicPosts, postListJson } from "~/services/blog/posts.server";
 
 /** GET /api/blog/posts?page&limit → {data: {posts, page, totalPages, totalPosts, hasNext, hasPrev}}: public posts, pinned first. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -3,7 +3,8 @@ import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { optionalApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { postListQuerySchema } from "~/schemas/blog";
-import { categoryJson, listCategoryPosts, postListJson } from "~/services/blog.server";
+import { categoryJson } from "~/services/blog/common.server";
+import { listCategoryPosts, postListJson } from "~/services/blog/posts.server";
 
 /** GET /api/blog/posts/category/:slug?page&limit: public posts of a category and its subcategories. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { optionalApiUser } from "~/services/permissions.server";
-import { getPost, postJson } from "~/services/blog.server";
+import { postJson } from "~/services/blog/common.server";
+import { getPost } from "~/services/blog/posts.server";
 
 /** GET /api/blog/posts/id/:id → {data: post} (any status for holders of blog.edit, else public posts only). */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

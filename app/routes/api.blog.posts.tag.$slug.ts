@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { parseQuery } from "~/lib/query.server";
 import { postListQuerySchema } from "~/schemas/blog";
-import { listTagPosts, postListJson, tagJson } from "~/services/blog.server";
+import { tagJson } from "~/services/blog/common.server";
+import { listTagPosts, postListJson } from "~/services/blog/posts.server";
 
 /** GET /api/blog/posts/tag/:slug?page&limit: public posts with a tag. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { BLOG_MESSAGES, blogSettingsSchema } from "~/schemas/blog";
-import { blogSettingsJson, loadBlogSettings, saveBlogSettings } from "~/services/blog.server";
+import { blogSettingsJson, loadBlogSettings, saveBlogSettings } from "~/services/blog/settings.server";
 
 /** GET /api/blog/settings → {data: {comments_enabled, comment_moderation, posts_per_page}}. */
 export const loader = () => apiRoute(async () => ok({ data: blogSettingsJson(await loadBlogSettings()) }));

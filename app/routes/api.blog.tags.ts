@@ -1,5 +1,5 @@
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { listTagsWithCounts } from "~/services/blog.server";
+import { listTagsWithCounts } from "~/services/blog/categories.server";
 
 /** GET /api/blog/tags → {data: [{id, name, slug, post_count}]} (post_count: public posts), most used first. */
 export const loader = () =>

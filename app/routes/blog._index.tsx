@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.server";
 import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useT } from "~/i18n/i18n";
-import { blogSearchTerm, featuredPosts, listPublicPosts, searchPosts } from "~/services/blog.server";
+import { blogSearchTerm, featuredPosts, listPublicPosts, searchPosts } from "~/services/blog/posts.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */

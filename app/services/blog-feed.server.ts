@@ -9,7 +9,7 @@ import { getDb } from "~/lib/db.server";
 import { lastPostChange, listPosts, type BlogPost } from "~/models/blog.server";
 import { escapeHtml, escapeXml, xmlSafe } from "~/lib/text";
 import { FEED_SIZE } from "~/schemas/blog-rules";
-import { authorName, postPath, postSummary } from "./blog.server";
+import { authorName, postPath, postSummary } from "./blog/common.server";
 import { loadSettings, siteBaseUrl, toSiteInfo } from "./site-settings.server";
 
 export type FeedKind = "rss" | "atom";

@@ -2,7 +2,7 @@
  * Every background job the server runs (app/services/jobs.server.ts). A feature adds its
  * definitions here, one entry each; the definition lives with the service that owns the work.
  */
-import { blogPublishJob } from "~/services/blog.server";
+import { blogPublishJob } from "~/services/blog/posts.server";
 import { importRunJob } from "~/services/bulk-import.server";
 import { campaignRunJob, campaignStartJob, emailSchedulerJob } from "~/services/campaign-sender.server";
 import { ratesRefreshJob } from "~/services/currency.server";

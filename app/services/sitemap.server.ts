@@ -17,7 +17,7 @@ import zlib from "node:zlib";
 import { blogVersion, contentVersion } from "~/lib/content-version.server";
 import { dataVersion } from "~/lib/db.server";
 import { escapeXml } from "~/lib/text";
-import { blogSitemapSources } from "./blog.server";
+import { blogSitemapSources } from "./blog/sitemap.server";
 import { catalogueSitemapProducts, catalogueSitemapSources } from "./catalogue.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
 
