@@ -270,9 +270,7 @@ describe("no write outside the write path", () => {
 
   it("every function said not to be a staff write still exists", () => {
     const names = new Set(
-      Object.entries(modules).flatMap(([file, exports]) =>
-        Object.keys(exports).map((name) => `${moduleName(file)}.${name}`),
-      ),
+      Object.entries(modules).flatMap(([file, exports]) => Object.keys(exports).map((name) => `${moduleName(file)}.${name}`)),
     );
     for (const name of Object.keys(NOT_STAFF_WRITES)) expect(names, name).toContain(name);
   });
