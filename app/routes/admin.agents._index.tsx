@@ -4,7 +4,7 @@ import { AdminErrorPage } from "~/components/admin/admin-error";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isServiceError } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
-import { agentTemplateFor, buildAgentLink } from "~/lib/marketplace-links";
+import { agentTemplateFor, buildAgentLink } from "~/marketplace/links";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS } from "~/schemas/catalogue-rules";

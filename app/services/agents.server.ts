@@ -9,7 +9,7 @@ import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
 import { lockedTransaction } from "~/models/sql-dialect.server";
 // registers the decoder of Pandabuy's encrypted links with the link reader
-import "~/lib/pandabuy.server";
+import "~/marketplace/pandabuy.server";
 import { contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
 import {
@@ -21,7 +21,7 @@ import {
   findLinks,
   linkFormProblem,
   readAgentUrl,
-} from "~/lib/marketplace-links";
+} from "~/marketplace/links";
 import { log } from "~/lib/log.server";
 import {
   deleteAgent,

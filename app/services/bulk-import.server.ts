@@ -9,7 +9,7 @@ import { setImmediate } from "node:timers/promises";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
-import { findLinks, readLink, readNumber, type LinkReading } from "~/lib/marketplace-links";
+import { findLinks, readLink, readNumber, type LinkReading } from "~/marketplace/links";
 import { isXlsx, readCsv, readXlsx, SheetRefused, type SheetRefusal, type SheetRow } from "~/lib/spreadsheet.server";
 import {
   finishImportJobIfDone,

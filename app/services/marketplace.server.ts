@@ -10,7 +10,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
-import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInputs } from "~/lib/marketplace-links";
+import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInputs } from "~/marketplace/links";
 import { canAny, type Access } from "~/lib/permissions";
 import { findProductByPlatformItem, findProductsByItemId, type Product } from "~/models/product.server";
 import type { User } from "~/models/user.server";
@@ -24,7 +24,7 @@ import type { SyncExternalBody } from "~/schemas/catalogue";
 import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
 import { limitMarketplaceFetches } from "./rate-limit.server";
 import { decodeEntities } from "~/lib/text";
-import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "./marketplace-fetch.server";
+import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "~/marketplace/fetch.server";
 
 export type CrawledSku = { name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
 

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readMarketplaceInput } from "~/lib/marketplace-links";
+import { readMarketplaceInput } from "~/marketplace/links";
 import { agentPatterns } from "~/services/agents.server";
 
 type Entry = { link: string; expect: { platform: string; itemId: string } | null; source: string; note?: string };

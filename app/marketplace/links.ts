@@ -462,7 +462,7 @@ function readUnknownAgentUrl(url: URL): Item | null {
 /**
  * A link that carries its item in a form only code can read (an encrypted parameter):
  * the decoder answers the link inside, or null. Server modules register theirs
- * (app/lib/pandabuy.server.ts); the reader itself stays free of Node's crypto.
+ * (app/marketplace/pandabuy.server.ts); the reader itself stays free of Node's crypto.
  */
 export type LinkDecoder = (url: URL) => string | null;
 const decoders: LinkDecoder[] = [];

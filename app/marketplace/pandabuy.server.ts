@@ -6,7 +6,7 @@
  * (OpenSSL 3 keeps single DES in its legacy provider only).
  */
 import crypto from "node:crypto";
-import { registerLinkDecoder, type LinkDecoder } from "./marketplace-links";
+import { registerLinkDecoder, type LinkDecoder } from "./links";
 
 /** The key and IV for each digit, as Pandabuy's own page uses them. */
 const KEYS: ReadonlyArray<{ key: string; iv: string }> = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMarketplaceInput } from "./marketplace-links";
+import { readMarketplaceInput } from "./links";
 import { decryptPandabuy } from "./pandabuy.server";
 
 // a real shared link (tests/fixtures/link-corpus.json names its source)
