@@ -25,7 +25,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
 import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
 import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
-import { readPastedLink } from "~/services/agents.server";
+import { readPastedLink } from "~/marketplace/agent-links.server";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import type { Translate } from "~/i18n/i18n";
 import { crawlItem, FetchFailed, FetchRefused, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";

@@ -29,7 +29,7 @@ import { findUserById } from "~/models/user.server";
 import { listingPlatform } from "~/schemas/catalogue-rules";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns } from "./agents.server";
+import { agentPatterns } from "~/marketplace/agent-links.server";
 import { enqueueJob, type JobDefinition } from "./jobs.server";
 import { findPasted, importFailureText, importItem } from "./marketplace.server";
 import { getAccess, type Actor } from "./permissions.server";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMarketplaceInput } from "~/marketplace/links";
-import { agentPatterns } from "~/services/agents.server";
+import { agentPatterns } from "~/marketplace/agent-links.server";
 
 type Entry = { link: string; expect: { platform: string; itemId: string } | null; source: string; note?: string };
 
