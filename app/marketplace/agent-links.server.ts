@@ -5,8 +5,6 @@
  * product page, the shopper's preferred agent first. The agents themselves (the table, the
  * back office's writes, the list kept in memory) are app/services/agents.server.ts's.
  */
-// registers the decoder of Pandabuy's encrypted links with the link reader
-import "./pandabuy.server";
 import { log } from "~/lib/log.server";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { allAgents, type Agent } from "~/services/agents.server";
@@ -18,8 +16,13 @@ import {
   readAgentUrl,
   readMarketplaceInput,
   type AgentPattern,
+  type LinkDecoder,
   type LinkReading,
 } from "./links";
+import { pandabuyDecoder } from "./pandabuy.server";
+
+/** The link forms only code can read, which the server reads links with: Pandabuy's encrypted `url=`. */
+export const LINK_DECODERS: readonly LinkDecoder[] = [pandabuyDecoder];
 
 /** The broken link forms already logged (agent id and form): each is logged once a process. */
 const loggedBroken = new Set<string>();
@@ -64,9 +67,9 @@ function toPattern(agent: Agent): AgentPattern {
   };
 }
 
-/** What a shopper pasted, read with every agent's templates. */
+/** What a shopper pasted, read with every agent's templates and the server's decoders. */
 export async function readPastedLink(text: string): Promise<LinkReading> {
-  return readMarketplaceInput(text, await agentPatterns());
+  return readMarketplaceInput(text, await agentPatterns(), LINK_DECODERS);
 }
 
 export type LinkTest = { reading: LinkReading; agent: string | null };
@@ -77,7 +80,7 @@ export type LinkTest = { reading: LinkReading; agent: string | null };
  */
 export async function testLink(text: string): Promise<LinkTest> {
   const patterns = await agentPatterns();
-  const reading = readMarketplaceInput(text, patterns);
+  const reading = readMarketplaceInput(text, patterns, LINK_DECODERS);
   if (reading.kind !== "item" || reading.via !== "agent") return { reading, agent: null };
   // the agent whose own forms read one of the text's links to this item
   for (const link of findLinks(text)) {

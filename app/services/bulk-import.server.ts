@@ -29,7 +29,7 @@ import { findUserById } from "~/models/user.server";
 import { listingPlatform } from "~/schemas/catalogue-rules";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns } from "~/marketplace/agent-links.server";
+import { agentPatterns, LINK_DECODERS } from "~/marketplace/agent-links.server";
 import { enqueueJob, type JobDefinition } from "./jobs.server";
 import { findPasted, importFailureText, importItem } from "./marketplace.server";
 import { getAccess, type Actor } from "./permissions.server";
@@ -94,7 +94,7 @@ function readRow(cells: string[], agents: Awaited<ReturnType<typeof agentPattern
   for (const cell of cells) {
     const candidates = /^\d{5,20}$/.test(cell) ? [cell] : findLinks(cell);
     for (const link of candidates) {
-      const reading: LinkReading = /^\d+$/.test(link) ? readNumber(link) : readLink(link, agents);
+      const reading: LinkReading = /^\d+$/.test(link) ? readNumber(link) : readLink(link, agents, LINK_DECODERS);
       if (reading.kind === "item") return { link, reading };
       first ??= { link, reading };
     }

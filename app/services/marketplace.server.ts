@@ -19,7 +19,7 @@ import { getDb } from "~/lib/db.server";
 import { answerNotKept } from "~/lib/request-scope.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns, readPastedLink, agentLinksFor } from "~/marketplace/agent-links.server";
+import { agentPatterns, readPastedLink, agentLinksFor, LINK_DECODERS } from "~/marketplace/agent-links.server";
 import { allAgents } from "./agents.server";
 import type { SyncExternalBody } from "~/schemas/catalogue";
 import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
@@ -515,7 +515,7 @@ export type PastedEntry = { link: string; outcome: FindOutcome };
  * once): the list a shopper gets for a text that holds several links.
  */
 export async function findPastedAll(text: string, options: { beforeFetch?: () => Promise<void> } = {}): Promise<PastedEntry[]> {
-  const readings = readMarketplaceInputs(text, await agentPatterns()).slice(0, PASTE_MAX_LINKS);
+  const readings = readMarketplaceInputs(text, await agentPatterns(), LINK_DECODERS).slice(0, PASTE_MAX_LINKS);
   const entries: PastedEntry[] = [];
   for (const { link } of readings) entries.push({ link, outcome: await findPasted(link, options) });
   return entries;
