@@ -14,7 +14,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { productPath } from "~/services/catalogue.server";
-import { findPasted, importFailureText, importItem } from "~/services/marketplace.server";
+import { findPasted, importFailureText, importItem } from "~/marketplace/import.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { readPastedText } from "~/controllers/pasted-links.server";
 import { useI18n } from "~/i18n/i18n";

@@ -10,7 +10,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
-import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInputs } from "~/marketplace/links";
+import { readAgentUrl, readMarketplaceUrl, type LinkReading, readMarketplaceInputs } from "./links";
 import { canAny, type Access } from "~/lib/permissions";
 import { findProductByPlatformItem, findProductsByItemId, type Product } from "~/models/product.server";
 import type { User } from "~/models/user.server";
@@ -19,13 +19,13 @@ import { getDb } from "~/lib/db.server";
 import { answerNotKept } from "~/lib/request-scope.server";
 import { marketplaceUrl, PLATFORM_LABELS, type Platform } from "~/schemas/catalogue-rules";
 import { CRAWL_MESSAGES as C, PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns, readPastedLink, agentLinksFor, LINK_DECODERS } from "~/marketplace/agent-links.server";
-import { allAgents } from "./agents.server";
+import { agentPatterns, readPastedLink, agentLinksFor, LINK_DECODERS } from "./agent-links.server";
+import { allAgents } from "~/services/agents.server";
 import type { SyncExternalBody } from "~/schemas/catalogue";
-import { getProduct, syncExternalProduct, type ProductWithSkus } from "./catalogue.server";
-import { limitMarketplaceFetches } from "./rate-limit.server";
+import { getProduct, syncExternalProduct, type ProductWithSkus } from "~/services/catalogue.server";
+import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { decodeEntities } from "~/lib/text";
-import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "~/marketplace/fetch.server";
+import { FetchRefused, fetchOnce, followRedirects, type FetchAnswer } from "./fetch.server";
 
 export type CrawledSku = { name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
 
