@@ -28,7 +28,10 @@ import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-w
 import { readPastedLink } from "~/marketplace/agent-links.server";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import type { Translate } from "~/i18n/i18n";
-import { crawlItem, FetchFailed, FetchRefused, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/marketplace/import.server";
+import { crawlItem } from "~/marketplace/crawl.server";
+import { FetchFailed, ItemNotFound, type CrawledProduct } from "~/marketplace/crawl-adapter.server";
+import { FetchRefused } from "~/marketplace/fetch.server";
+import { resolveShortLink } from "~/marketplace/short-links.server";
 import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
 
 export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };

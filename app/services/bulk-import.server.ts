@@ -31,7 +31,8 @@ import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
 import { agentPatterns, LINK_DECODERS } from "~/marketplace/agent-links.server";
 import { enqueueJob, type JobDefinition } from "./jobs.server";
-import { findPasted, importFailureText, importItem } from "~/marketplace/import.server";
+import { findPasted } from "~/marketplace/find.server";
+import { importFailureText, importItem } from "~/marketplace/import.server";
 import { getAccess, type Actor } from "./permissions.server";
 import { staffWrite } from "./writes.server";
 
