@@ -12,6 +12,14 @@ import tseslint from "typescript-eslint";
 /** An import of any of these layers, by the `~/` alias or by a relative path. */
 const layer = (...names) => names.flatMap((name) => [`~/${name}/**`, `**/app/${name}/**`, `../${name}/**`, `../../${name}/**`]);
 
+/** An import of a folder's server modules (`*.server`), by the `~/` alias or by a relative path. */
+const serverModules = (name) => [
+  `~/${name}/**/*.server`,
+  `**/app/${name}/**/*.server`,
+  `../${name}/**/*.server`,
+  `../../${name}/**/*.server`,
+];
+
 /** An import of one of the project's top-level folders by a relative path (from up to four folders down). */
 const home = (...names) => names.flatMap((name) => ["../", "../../", "../../../", "../../../../"].map((up) => `${up}${name}/**`));
 
@@ -149,15 +157,15 @@ export default tseslint.config(
     files: ["app/lib/**/*.{ts,tsx}"],
     ignores: ["app/lib/**/*.test.{ts,tsx}"],
     rules: only(
-      "app/lib is plumbing: it imports no app layer (docs/architecture.md)",
-      [layer("models", "services", "controllers", "components", "routes")],
+      "app/lib is plumbing: it imports no app layer, nor a feature folder (docs/architecture.md)",
+      [layer("models", "services", "marketplace", "controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
     ),
   },
   {
     files: ["app/schemas/**/*.ts"],
     rules: only(
-      "app/schemas is shared with the browser: schemas import only schemas and client-safe lib modules (docs/architecture.md)",
+      "app/schemas is shared with the browser: schemas import only schemas and client-safe lib and app/marketplace modules (docs/architecture.md)",
       [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
       { also: [OUTSIDE_APP] },
     ),
@@ -166,14 +174,14 @@ export default tseslint.config(
     files: ["app/models/**/*.ts"],
     rules: only(
       "app/models holds queries: it imports lib and schemas only (docs/architecture.md)",
-      [layer("services", "controllers", "components", "routes")],
+      [layer("services", "marketplace", "controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
     ),
   },
   {
     files: ["app/services/**/*.ts"],
     rules: only(
-      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      "app/services may use models, lib, schemas and app/marketplace, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
       { also: [OUTSIDE_APP], paths: staleSignals },
     ),
@@ -182,9 +190,33 @@ export default tseslint.config(
     // the one write path signals what changed
     files: ["app/services/writes.server.ts"],
     rules: only(
-      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      "app/services may use models, lib, schemas and app/marketplace, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
+    ),
+  },
+  // ---------------------------------------------------------------- the feature folders
+  {
+    // "a pasted link becomes an item", whole (docs/architecture.md, "Feature folders"): its
+    // server modules use services, models, lib and schemas as a service does, and make
+    // stored answers stale through the one write path only (pagesChanged, staffWrite,
+    // contentWrite)
+    files: ["app/marketplace/**/*.ts"],
+    rules: only(
+      "app/marketplace may use services, models, lib and schemas, never pages or components (docs/architecture.md)",
+      [layer("controllers", "components", "routes")],
+      { also: [OUTSIDE_APP], paths: staleSignals },
+    ),
+  },
+  {
+    // its client-safe modules (no .server: the link grammar) are imported by schemas and
+    // components, so they import as a schema does
+    files: ["app/marketplace/**/*.ts"],
+    ignores: ["app/marketplace/**/*.server.ts", "app/marketplace/**/*.test.ts"],
+    rules: only(
+      "app/marketplace's client-safe modules (no .server) run in the browser: they import only schemas, client-safe lib modules and each other (docs/architecture.md)",
+      [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
+      { also: [OUTSIDE_APP], paths: staleSignals },
     ),
   },
   {
@@ -218,7 +250,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: [...layer("models", "services", "routes"), "~/lib/*.server"],
+              group: [...layer("models", "services", "routes"), "~/lib/*.server", ...serverModules("marketplace")],
               message: "components run in the browser: no server modules, not even their types (docs/architecture.md)",
             },
             {
