@@ -23,6 +23,9 @@ const serverModules = (name) => [
 /** An import of one of the project's top-level folders by a relative path (from up to four folders down). */
 const home = (...names) => names.flatMap((name) => ["../", "../../", "../../../", "../../../../"].map((up) => `${up}${name}/**`));
 
+/** What code shared with the browser may not import: the server-side layers, and any `.server` module. */
+const CLIENT_SAFE = [...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"];
+
 /** The homes app/ never imports: they run it (the server), use it (the commands, the benchmark). */
 const OUTSIDE_APP = {
   group: home("server", "scripts", "bench"),
@@ -166,7 +169,7 @@ export default tseslint.config(
     files: ["app/schemas/**/*.ts"],
     rules: only(
       "app/schemas is shared with the browser: schemas import only schemas and client-safe lib and app/marketplace modules (docs/architecture.md)",
-      [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
+      [CLIENT_SAFE],
       { also: [OUTSIDE_APP] },
     ),
   },
@@ -179,9 +182,13 @@ export default tseslint.config(
     ),
   },
   {
-    files: ["app/services/**/*.ts"],
+    // the services, and the feature folder app/marketplace ("a pasted link becomes an item",
+    // whole: docs/architecture.md, "Feature folders"), whose server modules import as a
+    // service does and make stored answers stale through the one write path only
+    // (pagesChanged, staffWrite, contentWrite)
+    files: ["app/services/**/*.ts", "app/marketplace/**/*.ts"],
     rules: only(
-      "app/services may use models, lib, schemas and app/marketplace, never pages or components (docs/architecture.md)",
+      "app/services and app/marketplace may use models, lib, schemas and each other, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
       { also: [OUTSIDE_APP], paths: staleSignals },
     ),
@@ -190,33 +197,20 @@ export default tseslint.config(
     // the one write path signals what changed
     files: ["app/services/writes.server.ts"],
     rules: only(
-      "app/services may use models, lib, schemas and app/marketplace, never pages or components (docs/architecture.md)",
+      "app/services and app/marketplace may use models, lib, schemas and each other, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
     ),
   },
-  // ---------------------------------------------------------------- the feature folders
   {
-    // "a pasted link becomes an item", whole (docs/architecture.md, "Feature folders"): its
-    // server modules use services, models, lib and schemas as a service does, and make
-    // stored answers stale through the one write path only (pagesChanged, staffWrite,
-    // contentWrite)
-    files: ["app/marketplace/**/*.ts"],
-    rules: only(
-      "app/marketplace may use services, models, lib and schemas, never pages or components (docs/architecture.md)",
-      [layer("controllers", "components", "routes")],
-      { also: [OUTSIDE_APP], paths: staleSignals },
-    ),
-  },
-  {
-    // its client-safe modules (no .server: the link grammar) are imported by schemas and
-    // components, so they import as a schema does
+    // app/marketplace's client-safe modules (no .server: the link grammar) are imported by
+    // schemas and components, so they import as a schema does
     files: ["app/marketplace/**/*.ts"],
     ignores: ["app/marketplace/**/*.server.ts", "app/marketplace/**/*.test.ts"],
     rules: only(
       "app/marketplace's client-safe modules (no .server) run in the browser: they import only schemas, client-safe lib modules and each other (docs/architecture.md)",
-      [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
-      { also: [OUTSIDE_APP], paths: staleSignals },
+      [CLIENT_SAFE],
+      { also: [OUTSIDE_APP] },
     ),
   },
   {
