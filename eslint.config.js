@@ -12,8 +12,19 @@ import tseslint from "typescript-eslint";
 /** An import of any of these layers, by the `~/` alias or by a relative path. */
 const layer = (...names) => names.flatMap((name) => [`~/${name}/**`, `**/app/${name}/**`, `../${name}/**`, `../../${name}/**`]);
 
+/** An import of a folder's server modules (`*.server`), by the `~/` alias or by a relative path. */
+const serverModules = (name) => [
+  `~/${name}/**/*.server`,
+  `**/app/${name}/**/*.server`,
+  `../${name}/**/*.server`,
+  `../../${name}/**/*.server`,
+];
+
 /** An import of one of the project's top-level folders by a relative path (from up to four folders down). */
 const home = (...names) => names.flatMap((name) => ["../", "../../", "../../../", "../../../../"].map((up) => `${up}${name}/**`));
+
+/** What code shared with the browser may not import: the server-side layers, and any `.server` module. */
+const CLIENT_SAFE = [...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"];
 
 /** The homes app/ never imports: they run it (the server), use it (the commands, the benchmark). */
 const OUTSIDE_APP = {
@@ -149,16 +160,16 @@ export default tseslint.config(
     files: ["app/lib/**/*.{ts,tsx}"],
     ignores: ["app/lib/**/*.test.{ts,tsx}"],
     rules: only(
-      "app/lib is plumbing: it imports no app layer (docs/architecture.md)",
-      [layer("models", "services", "controllers", "components", "routes")],
+      "app/lib is plumbing: it imports no app layer, nor a feature folder (docs/architecture.md)",
+      [layer("models", "services", "marketplace", "controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
     ),
   },
   {
     files: ["app/schemas/**/*.ts"],
     rules: only(
-      "app/schemas is shared with the browser: schemas import only schemas and client-safe lib modules (docs/architecture.md)",
-      [[...layer("models", "services", "controllers", "components", "routes"), "~/lib/*.server", "**/*.server"]],
+      "app/schemas is shared with the browser: schemas import only schemas and client-safe lib and app/marketplace modules (docs/architecture.md)",
+      [CLIENT_SAFE],
       { also: [OUTSIDE_APP] },
     ),
   },
@@ -166,14 +177,18 @@ export default tseslint.config(
     files: ["app/models/**/*.ts"],
     rules: only(
       "app/models holds queries: it imports lib and schemas only (docs/architecture.md)",
-      [layer("services", "controllers", "components", "routes")],
+      [layer("services", "marketplace", "controllers", "components", "routes")],
       { also: [OUTSIDE_APP] },
     ),
   },
   {
-    files: ["app/services/**/*.ts"],
+    // the services, and the feature folder app/marketplace ("a pasted link becomes an item",
+    // whole: docs/architecture.md, "Feature folders"), whose server modules import as a
+    // service does and make stored answers stale through the one write path only
+    // (pagesChanged, staffWrite, contentWrite)
+    files: ["app/services/**/*.ts", "app/marketplace/**/*.ts"],
     rules: only(
-      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      "app/services and app/marketplace may use models, lib, schemas and each other, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
       { also: [OUTSIDE_APP], paths: staleSignals },
     ),
@@ -182,8 +197,19 @@ export default tseslint.config(
     // the one write path signals what changed
     files: ["app/services/writes.server.ts"],
     rules: only(
-      "app/services may use models, lib and schemas, never pages or components (docs/architecture.md)",
+      "app/services and app/marketplace may use models, lib, schemas and each other, never pages or components (docs/architecture.md)",
       [layer("controllers", "components", "routes")],
+      { also: [OUTSIDE_APP] },
+    ),
+  },
+  {
+    // app/marketplace's client-safe modules (no .server: the link grammar) are imported by
+    // schemas and components, so they import as a schema does
+    files: ["app/marketplace/**/*.ts"],
+    ignores: ["app/marketplace/**/*.server.ts", "app/marketplace/**/*.test.ts"],
+    rules: only(
+      "app/marketplace's client-safe modules (no .server) run in the browser: they import only schemas, client-safe lib modules and each other (docs/architecture.md)",
+      [CLIENT_SAFE],
       { also: [OUTSIDE_APP] },
     ),
   },
@@ -218,7 +244,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: [...layer("models", "services", "routes"), "~/lib/*.server"],
+              group: [...layer("models", "services", "routes"), "~/lib/*.server", ...serverModules("marketplace")],
               message: "components run in the browser: no server modules, not even their types (docs/architecture.md)",
             },
             {

@@ -29,7 +29,7 @@ import { countWords, htmlToText, readingTime } from "../app/lib/blog-text";
 import { runDifferential } from "../tests/setup/front-differential";
 import { startArgs } from "../server/start-command";
 import type { SinkStats } from "./bench-campaign-instances";
-import { readMarketplaceInput } from "../app/lib/marketplace-links";
+import { readMarketplaceInput } from "../app/marketplace/links";
 import { listAgents } from "../app/models/agent.server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -25,10 +25,13 @@ import type { SubmissionResult } from "@conform-to/react";
 import { categoriesForStorefront, createProduct, getProduct, updateProductByAdmin } from "~/services/catalogue.server";
 import { IMPORT_MESSAGES } from "~/schemas/marketplace-rules";
 import { listingStatesOf, priceHistoryOf, reportsOf } from "~/services/listing-watch.server";
-import { readPastedLink } from "~/services/agents.server";
+import { readPastedLink } from "~/marketplace/agent-links.server";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import type { Translate } from "~/i18n/i18n";
-import { crawlItem, FetchFailed, FetchRefused, ItemNotFound, resolveShortLink, type CrawledProduct } from "~/services/marketplace.server";
+import { crawlItem } from "~/marketplace/crawl.server";
+import { FetchFailed, ItemNotFound, type CrawledProduct } from "~/marketplace/crawl-adapter.server";
+import { FetchRefused } from "~/marketplace/fetch.server";
+import { resolveShortLink } from "~/marketplace/short-links.server";
 import { isUploadedFile, sentFileName, storeImage, withMultipart } from "~/services/uploads.server";
 
 export type ProductFormMode = { kind: "create" } | { kind: "edit"; id: number };

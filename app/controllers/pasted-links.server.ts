@@ -10,7 +10,7 @@ import { productPath } from "~/services/catalogue.server";
 import { redirect } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";
-import { findPasted, findPastedAll, itemLinks, type FindOutcome } from "~/services/marketplace.server";
+import { findPasted, findPastedAll, itemLinks, type FindOutcome } from "~/marketplace/find.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { getPageUser } from "~/services/request-user.server";
 import { marketplaceUrl, type Platform } from "~/schemas/catalogue-rules";

@@ -31,7 +31,8 @@ import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gal
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import type { Language } from "~/i18n/languages";
 import { approvedQcImages, groupIntoSets, latestQcDates, receiveQcUpload, uploaderState, type QcImage } from "~/services/qc.server";
-import { agentLinksFor, enabledAgents } from "~/services/agents.server";
+import { agentLinksFor } from "~/marketplace/agent-links.server";
+import { enabledAgents } from "~/services/agents.server";
 import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { decodeEntities } from "~/lib/text";

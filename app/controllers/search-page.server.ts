@@ -20,7 +20,7 @@ import {
   type CategoryWithCount,
 } from "~/services/catalogue.server";
 import { countSearch, searchCountsWritten, normalizeSearch, popularSearches } from "~/services/search.server";
-import { isPastedLink } from "~/services/marketplace.server";
+import { isPastedLink } from "~/marketplace/find.server";
 import { plainLine } from "~/lib/text";
 import { readPastedText } from "~/controllers/pasted-links.server";
 

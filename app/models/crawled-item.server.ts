@@ -1,6 +1,6 @@
 /**
  * Marketplace answers kept for every instance (migration 20261129090000_crawled_items):
- * crawlItem() (app/services/marketplace.server.ts) reads here before it fetches and
+ * crawlItem() (app/marketplace/crawl.server.ts) reads here before it fetches and
  * writes what it fetched, so an item asked of one instance and then of another reaches
  * the marketplace once.
  */

@@ -4,7 +4,7 @@ import { canAny } from "~/lib/permissions";
 import { requireApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { crawlQuerySchema } from "~/schemas/marketplace";
-import { crawledJson, crawlItem } from "~/services/marketplace.server";
+import { crawledJson, crawlItem } from "~/marketplace/crawl.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 
 /** The crawl endpoints of docs/product/storefront.md 7: weidian, taobao (Tmall too: platform=tmall) and 1688. */

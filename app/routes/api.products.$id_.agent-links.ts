@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
-import { agentLinksFor } from "~/services/agents.server";
+import { agentLinksFor } from "~/marketplace/agent-links.server";
 import { getProduct } from "~/services/catalogue.server";
 
 /**

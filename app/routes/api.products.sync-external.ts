@@ -4,7 +4,7 @@ import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { syncExternalSchema } from "~/schemas/catalogue";
 import { productJson } from "~/services/catalogue.server";
-import { syncExternal } from "~/services/marketplace.server";
+import { syncExternal } from "~/marketplace/import.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { blankToNull, booleanish } from "./catalogue";
 import { PLATFORMS } from "./catalogue-rules";
-import { linkFormProblem } from "~/lib/marketplace-links";
+import { linkFormProblem } from "~/marketplace/links";
 import { AGENT_MESSAGES as A, CRAWL_MESSAGES as C, LISTING_MESSAGES as L } from "./marketplace-rules";
 
 export * from "./marketplace-rules";
@@ -32,7 +32,7 @@ function linkFormMessage(value: string): string | null {
 }
 
 /**
- * A link form, compiled as the link reader compiles it (app/lib/marketplace-links.ts): one
+ * A link form, compiled as the link reader compiles it (app/marketplace/links.ts): one
  * that could not be read back is refused on save, with what is wrong.
  */
 const template = z.preprocess(

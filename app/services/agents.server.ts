@@ -1,28 +1,15 @@
 /**
- * Shopping agents (docs/decisions/020-marketplace-links.md): "Buy via" links on product
- * pages, the shopper's preferred agent first; the back office's agent list; and the agents'
- * link templates handed to the link reader, so agent links pasted by shoppers are read
- * back to marketplace items. Kept in memory until an agent changes (or another process
- * writes the database).
+ * Shopping agents (docs/decisions/020-marketplace-links.md): the agents' table as the
+ * back office edits it (super admin), the shopper's choice of agent, and every agent in
+ * memory until one changes (or another process writes the database). What the agents'
+ * link forms read and write (links pasted by shoppers read back to items, "Buy via" links
+ * built) is the marketplace folder's: app/marketplace/agent-links.server.ts.
  */
 import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
 import { lockedTransaction } from "~/models/sql-dialect.server";
-// registers the decoder of Pandabuy's encrypted links with the link reader
-import "~/lib/pandabuy.server";
 import { contentVersion } from "~/lib/content-version.server";
 import { dataVersion, getDb } from "~/lib/db.server";
-import {
-  agentTemplateFor,
-  buildAgentLink,
-  readMarketplaceInput,
-  type AgentPattern,
-  type LinkReading,
-  findLinks,
-  linkFormProblem,
-  readAgentUrl,
-} from "~/lib/marketplace-links";
-import { log } from "~/lib/log.server";
 import {
   deleteAgent,
   findAgent,
@@ -35,7 +22,6 @@ import {
   type Agent,
   type AgentInput,
 } from "~/models/agent.server";
-import type { Platform } from "~/schemas/catalogue-rules";
 import { AGENT_MESSAGES as M, type AgentBody } from "~/schemas/marketplace";
 import type { Actor } from "./permissions.server";
 import { staffWrite } from "./writes.server";
@@ -61,97 +47,6 @@ export function allAgents(): Promise<Agent[]> {
 /** After a write (staffWrite then makes the stored pages stale: product pages show the agents' links). */
 function changed() {
   cached = undefined;
-}
-
-/** The broken link forms already logged (agent id and form): each is logged once a process. */
-const loggedBroken = new Set<string>();
-
-/**
- * A stored link form the reader cannot read back (the form refuses such forms on save, but
- * a row may come from before that, a script or the database shell): left out, alone, so
- * that agent's other forms and every other agent still read; logged once.
- */
-function readable(agent: Agent, platform: Platform, template: string): boolean {
-  const problem = linkFormProblem(template);
-  if (!problem) return true;
-  const key = `${agent.id}\n${platform}\n${template}`;
-  if (!loggedBroken.has(key)) {
-    loggedBroken.add(key);
-    log.warn(
-      `agent ${JSON.stringify(agent.name)} (id ${agent.id}): its ${platform} link form ${JSON.stringify(template)} cannot be read back ` +
-        `(${problem}); links of that form are not recognised until it is fixed at /admin/agents/${agent.id}`,
-    );
-  }
-  return false;
-}
-
-/** The patterns made of each list of agents read (made once, not at every pasted link). */
-const patternsOf = new WeakMap<Agent[], AgentPattern[]>();
-
-/** The agents' templates as the link reader takes them (disabled agents' links are still read; broken forms are not). */
-export async function agentPatterns(): Promise<AgentPattern[]> {
-  const agents = await allAgents();
-  let patterns = patternsOf.get(agents);
-  if (!patterns) patternsOf.set(agents, (patterns = agents.map(toPattern)));
-  return patterns;
-}
-
-function toPattern(agent: Agent): AgentPattern {
-  return {
-    name: agent.name,
-    templates: Object.fromEntries(
-      Object.entries(agent.templates).filter(([platform, template]) => readable(agent, platform as Platform, template)),
-    ),
-    readOnly: agent.readPatterns.filter(({ platform, template }) => readable(agent, platform, template)),
-  };
-}
-
-/** What a shopper pasted, read with every agent's templates. */
-export async function readPastedLink(text: string): Promise<LinkReading> {
-  return readMarketplaceInput(text, await agentPatterns());
-}
-
-export type LinkTest = { reading: LinkReading; agent: string | null };
-
-/**
- * The back office's "test a link": how a pasted link is read, and which agent's forms
- * read it (null: a marketplace's own link, or a link carried inside another).
- */
-export async function testLink(text: string): Promise<LinkTest> {
-  const patterns = await agentPatterns();
-  const reading = readMarketplaceInput(text, patterns);
-  if (reading.kind !== "item" || reading.via !== "agent") return { reading, agent: null };
-  // the agent whose own forms read one of the text's links to this item
-  for (const link of findLinks(text)) {
-    let url: URL;
-    try {
-      url = new URL(link);
-    } catch {
-      continue;
-    }
-    const by = patterns.find((agent) => readAgentUrl(url, [agent], [])?.itemId === reading.itemId);
-    if (by) return { reading, agent: by.name };
-  }
-  return { reading, agent: null };
-}
-
-export type AgentLink = { id: number; name: string; url: string; preferred: boolean };
-
-/** The enabled agents' links to an item, the preferred agent first (then the admin's order); none from a form that cannot be read back. */
-export async function agentLinksFor(
-  item: { platform: Platform | null; platformItemId: string | null },
-  preferredId: number | null,
-): Promise<AgentLink[]> {
-  if (!item.platform || !item.platformItemId) return [];
-  const target = { platform: item.platform, itemId: item.platformItemId };
-  const links = (await allAgents()).flatMap((agent) => {
-    const template = agent.enabled ? agentTemplateFor(agent.templates, item.platform!) : null;
-    // a broken stored form gives no link (it would be a broken one), alone: the other agents' stay
-    if (!template || !readable(agent, item.platform!, template)) return [];
-    const referral = agent.referralParam && agent.referralCode ? `${agent.referralParam}=${encodeURIComponent(agent.referralCode)}` : null;
-    return [{ id: agent.id, name: agent.name, url: buildAgentLink(template, target, referral), preferred: agent.id === preferredId }];
-  });
-  return [...links.filter((link) => link.preferred), ...links.filter((link) => !link.preferred)];
 }
 
 /** Enabled agents to choose from (the preference form). */

@@ -9,7 +9,7 @@ import { setImmediate } from "node:timers/promises";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
-import { findLinks, readLink, readNumber, type LinkReading } from "~/lib/marketplace-links";
+import { findLinks, readLink, readNumber, type LinkReading } from "~/marketplace/links";
 import { isXlsx, readCsv, readXlsx, SheetRefused, type SheetRefusal, type SheetRow } from "~/lib/spreadsheet.server";
 import {
   finishImportJobIfDone,
@@ -29,9 +29,10 @@ import { findUserById } from "~/models/user.server";
 import { listingPlatform } from "~/schemas/catalogue-rules";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M } from "~/schemas/import-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { agentPatterns } from "./agents.server";
+import { agentPatterns, LINK_DECODERS } from "~/marketplace/agent-links.server";
 import { enqueueJob, type JobDefinition } from "./jobs.server";
-import { findPasted, importFailureText, importItem } from "./marketplace.server";
+import { findPasted } from "~/marketplace/find.server";
+import { importFailureText, importItem } from "~/marketplace/import.server";
 import { getAccess, type Actor } from "./permissions.server";
 import { staffWrite } from "./writes.server";
 
@@ -94,7 +95,7 @@ function readRow(cells: string[], agents: Awaited<ReturnType<typeof agentPattern
   for (const cell of cells) {
     const candidates = /^\d{5,20}$/.test(cell) ? [cell] : findLinks(cell);
     for (const link of candidates) {
-      const reading: LinkReading = /^\d+$/.test(link) ? readNumber(link) : readLink(link, agents);
+      const reading: LinkReading = /^\d+$/.test(link) ? readNumber(link) : readLink(link, agents, LINK_DECODERS);
       if (reading.kind === "item") return { link, reading };
       first ??= { link, reading };
     }

@@ -26,7 +26,8 @@ import {
 import { LISTING_MISSES_UNAVAILABLE } from "~/schemas/marketplace-rules";
 import { setWatchedPrice } from "./catalogue.server";
 import type { JobDefinition } from "./jobs.server";
-import { crawlItem, FetchFailed, ItemNotFound } from "./marketplace.server";
+import { crawlItem } from "~/marketplace/crawl.server";
+import { FetchFailed, ItemNotFound } from "~/marketplace/crawl-adapter.server";
 import { limitListingReports } from "./rate-limit.server";
 
 const HOUR_MS = 60 * 60_000;

@@ -5,9 +5,10 @@
  * (ForbiddenError, 403) before it reads or changes anything, and lets the one holding it
  * through. A page and its /api twin cannot drift, since both call these.
  *
- * The writes are not listed here: every service module is imported and every staff write
- * it exports (staffWrite registers them) is tried with the requirement it declares; and the
- * services' sources are read for an exported function that takes an actor without being a
+ * The writes are not listed here: every service module (app/services, and the server
+ * modules of the marketplace feature folder, app/marketplace) is imported and every staff
+ * write it exports (staffWrite registers them) is tried with the requirement it declares;
+ * and their sources are read for an exported function that takes an actor without being a
  * staff write, so a new write without a requirement fails this file.
  */
 import fs from "node:fs";
@@ -24,10 +25,17 @@ import { assertMay, type Actor, type Requirement } from "./permissions.server";
 import { staffWrites, type StaffWrite } from "./writes.server";
 
 // every service module, so that every staff write is defined (the campaign worker is a
-// thread's entry, not a module of writes)
-const modules = import.meta.glob<Record<string, unknown>>(["./**/*.server.ts", "!./**/*.test.ts", "!./campaign-worker.server.ts"], {
-  eager: true,
-});
+// thread's entry, not a module of writes); the marketplace folder's too (its import writes)
+const modules = import.meta.glob<Record<string, unknown>>(
+  ["./**/*.server.ts", "../marketplace/*.server.ts", "!./**/*.test.ts", "!../marketplace/*.test.ts", "!./campaign-worker.server.ts"],
+  { eager: true },
+);
+
+/** The folders whose modules are read: the services (and their subfolders), the marketplace feature folder. */
+const FOLDERS = ["./", "../marketplace/"] as const;
+
+/** A module's name as this file lists it: "qc", "blog/posts" (app/services/…), "marketplace/import" (app/marketplace/…). */
+const moduleName = (file: string) => file.replace(/^\.\.?\//, "").replace(/\.server\.ts$/, "");
 
 function actor(userType: Access["userType"], permissions: readonly Permission[] = []): Actor {
   return {
@@ -46,9 +54,6 @@ const shopper = actor("user", PERMISSIONS);
 const plainAdmin = actor("admin");
 
 type Write = StaffWrite<never[], unknown>;
-
-/** A service module's name as the lists below say it: its path under app/services without ".server.ts" ("qc", "blog/posts"). */
-const moduleName = (file: string) => file.replace(/^\.\//, "").replace(/\.server\.ts$/, "");
 
 /** The staff writes the services export, by name. */
 const exported: Array<[string, Write]> = Object.entries(modules).flatMap(([file, exports]) =>
@@ -217,7 +222,8 @@ describe("write services check the actor themselves", () => {
 });
 
 /**
- * Exported service functions that take an actor and are not staff writes, each with why.
+ * Exported service functions (app/services, app/marketplace) that take an actor and are
+ * not staff writes, each with why.
  * Any other such function fails the test below: a write is declared with staffWrite.
  */
 const NOT_STAFF_WRITES: Record<string, string> = {
@@ -228,8 +234,8 @@ const NOT_STAFF_WRITES: Record<string, string> = {
   "email.previewHtmlTemplate": "a read: a template as a recipient sees it, with the admin's name",
   "catalogue.syncExternalProduct":
     "a shopper's import as well as an editor's: its rules inside (an editor's sync updates, anyone else's only creates)",
-  "marketplace.syncExternal": "open to every signed-in user: a shopper names an item, staff give its data",
-  "marketplace.importItem": "open to every signed-in user: the item as the marketplace gives it, counted against their limit",
+  "marketplace/import.syncExternal": "open to every signed-in user: a shopper names an item, staff give its data",
+  "marketplace/import.importItem": "open to every signed-in user: the item as the marketplace gives it, counted against their limit",
   "qc.receiveQcUpload": "open to every signed-in user: a shopper's photos wait for review, staff's are published (qc.upload)",
 };
 
@@ -239,10 +245,18 @@ const ACTOR_TYPE = /\bActor\b|\{ user: User; access: Access \}|\{ access: Access
 describe("no write outside the write path", () => {
   it("every exported service function that takes an actor is a staff write, or said here why not", () => {
     const outside: string[] = [];
-    const dir = path.dirname(new URL(import.meta.url).pathname);
-    for (const file of fs.readdirSync(dir, { recursive: true }) as string[]) {
-      if (!file.endsWith(".server.ts") || ["permissions.server.ts", "writes.server.ts"].includes(file)) continue;
-      const source = ts.createSourceFile(file, fs.readFileSync(path.join(dir, file), "utf8"), ts.ScriptTarget.Latest, true);
+    const here = path.dirname(new URL(import.meta.url).pathname);
+    const files = FOLDERS.flatMap((folder) =>
+      (fs.readdirSync(path.join(here, folder), { recursive: folder === "./" }) as string[])
+        .filter((file) => file.endsWith(".server.ts") && !["permissions.server.ts", "writes.server.ts"].includes(file))
+        .map((file) => `${folder}${file}`),
+    );
+    expect(
+      files.filter((file) => file.startsWith("../marketplace/")),
+      "the marketplace folder's modules are read too",
+    ).not.toEqual([]);
+    for (const file of files) {
+      const source = ts.createSourceFile(file, fs.readFileSync(path.join(here, file), "utf8"), ts.ScriptTarget.Latest, true);
       for (const statement of source.statements) {
         if (
           !ts.canHaveModifiers(statement) ||

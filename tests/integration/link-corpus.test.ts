@@ -9,8 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readMarketplaceInput } from "~/lib/marketplace-links";
-import { agentPatterns } from "~/services/agents.server";
+import { readMarketplaceInput } from "~/marketplace/links";
+import { agentPatterns, LINK_DECODERS } from "~/marketplace/agent-links.server";
 
 type Entry = { link: string; expect: { platform: string; itemId: string } | null; source: string; note?: string };
 
@@ -30,7 +30,7 @@ describe("the link corpus", () => {
     const claimed: string[] = [];
     let items = 0;
     for (const entry of corpus) {
-      const reading = readMarketplaceInput(entry.link, agents);
+      const reading = readMarketplaceInput(entry.link, agents, LINK_DECODERS);
       if (needsNetwork(entry)) {
         expect(["short", "unresolvable"], entry.link).toContain(reading.kind);
         continue;

@@ -11,11 +11,11 @@ import {
   readMarketplaceInputs,
   type AgentPattern,
   type Marketplace,
-} from "~/lib/marketplace-links";
+} from "~/marketplace/links";
 
 let agents: AgentPattern[];
 
-// the link reading of app/lib/marketplace-links.ts with the agents the migration stores
+// the link reading of app/marketplace/links.ts with the agents the migration stores
 beforeAll(async () => {
   // the agents the migration seeds from docs/marketplace-links.md
   agents = (await listAgents(getDb())).map((agent) => ({ name: agent.name, templates: agent.templates, readOnly: agent.readPatterns }));

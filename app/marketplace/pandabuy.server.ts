@@ -3,10 +3,11 @@
  * the public link converters read them this way. "PJ", a digit d, one letter, then the
  * URL-encoded base64 of a DES-CBC (PKCS#7) ciphertext with one byte inserted at index d;
  * the digit also picks the key and IV. Single DES is triple DES with one key three times
- * (OpenSSL 3 keeps single DES in its legacy provider only).
+ * (OpenSSL 3 keeps single DES in its legacy provider only). The server reads links with
+ * it through LINK_DECODERS (app/marketplace/agent-links.server.ts).
  */
 import crypto from "node:crypto";
-import { registerLinkDecoder, type LinkDecoder } from "./marketplace-links";
+import type { LinkDecoder } from "./links";
 
 /** The key and IV for each digit, as Pandabuy's own page uses them. */
 const KEYS: ReadonlyArray<{ key: string; iv: string }> = [
@@ -54,5 +55,3 @@ export const pandabuyDecoder: LinkDecoder = (url) => {
   const value = url.searchParams.get("url");
   return value ? decryptPandabuy(value) : null;
 };
-
-registerLinkDecoder(pandabuyDecoder);

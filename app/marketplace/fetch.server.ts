@@ -18,7 +18,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { getEnv } from "~/lib/env.server";
-import { SHORT_LINK_HOSTS } from "~/lib/marketplace-links";
+import { SHORT_LINK_HOSTS } from "./links";
 import { answerNotKept } from "~/lib/request-scope.server";
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readMarketplaceInput } from "./marketplace-links";
-import { decryptPandabuy } from "./pandabuy.server";
+import { readMarketplaceInput } from "./links";
+import { decryptPandabuy, pandabuyDecoder } from "./pandabuy.server";
 
 // a real shared link (tests/fixtures/link-corpus.json names its source)
 const ENCRYPTED =
@@ -14,13 +14,13 @@ describe("Pandabuy's encrypted links", () => {
   });
 
   it("are read as the item, on pandabuy.com only", () => {
-    expect(readMarketplaceInput(`https://www.pandabuy.com/product?url=${ENCRYPTED}&utm_source=url`)).toEqual({
+    expect(readMarketplaceInput(`https://www.pandabuy.com/product?url=${ENCRYPTED}&utm_source=url`, [], [pandabuyDecoder])).toEqual({
       kind: "item",
       platform: "taobao",
       itemId: "674680652328",
       via: "agent",
     });
-    expect(readMarketplaceInput(`https://pandabuy.example/product?url=${ENCRYPTED}`).kind).toBe("unsupported");
+    expect(readMarketplaceInput(`https://pandabuy.example/product?url=${ENCRYPTED}`, [], [pandabuyDecoder]).kind).toBe("unsupported");
   });
 
   it("answer null for what is not one: another prefix, a broken value, a wrong digit", () => {

@@ -461,17 +461,14 @@ function readUnknownAgentUrl(url: URL): Item | null {
 
 /**
  * A link that carries its item in a form only code can read (an encrypted parameter):
- * the decoder answers the link inside, or null. Server modules register theirs
- * (app/lib/pandabuy.server.ts); the reader itself stays free of Node's crypto.
+ * the decoder answers the link inside, or null. The reader uses the decoders its caller
+ * hands it (the server's: LINK_DECODERS, app/marketplace/agent-links.server.ts, with
+ * app/marketplace/pandabuy.server.ts), so it stays free of Node's crypto, and what a link
+ * reads as never depends on which modules happen to be imported.
  */
 export type LinkDecoder = (url: URL) => string | null;
-const decoders: LinkDecoder[] = [];
 
-export function registerLinkDecoder(decoder: LinkDecoder): void {
-  if (!decoders.includes(decoder)) decoders.push(decoder);
-}
-
-function decodedLink(url: URL): string | null {
+function decodedLink(url: URL, decoders: readonly LinkDecoder[]): string | null {
   for (const decode of decoders) {
     try {
       const inner = decode(url);
@@ -493,10 +490,15 @@ export function readNumber(text: string): LinkReading {
 /**
  * One link read: a marketplace's own, an agent's (the table's templates), or a link
  * carried inside it (a redirect's q=, an unknown site's url=, an "=" sent as %3D by a
- * pasted redirect), two levels deep at most. Short links are named for the server to
- * resolve; a link that names no item is unsupported.
+ * pasted redirect; a form only code can read, by `decoders`), two levels deep at most.
+ * Short links are named for the server to resolve; a link that names no item is unsupported.
  */
-export function readLink(link: string, agents: readonly AgentPattern[] = [], depth = 0): LinkReading {
+export function readLink(
+  link: string,
+  agents: readonly AgentPattern[] = [],
+  decoders: readonly LinkDecoder[] = [],
+  depth = 0,
+): LinkReading {
   let url: URL;
   try {
     url = new URL(link);
@@ -514,9 +516,9 @@ export function readLink(link: string, agents: readonly AgentPattern[] = [], dep
     if (unknownAgent) return { kind: "item", ...unknownAgent, via: "agent" };
   }
   if (depth < 2) {
-    const inner = decodedLink(url);
+    const inner = decodedLink(url, decoders);
     if (inner) {
-      const reading = readLink(inner, agents, depth + 1);
+      const reading = readLink(inner, agents, decoders, depth + 1);
       if (reading.kind === "item") return { ...reading, via: "agent" };
     }
     // a link carried in a parameter (url=, q=, keyword=, h5Url=…; after a #/route too),
@@ -527,7 +529,7 @@ export function readLink(link: string, agents: readonly AgentPattern[] = [], dep
       for (let round = 0; round < 3; round++) {
         const inner = findLinks(text)[0];
         if (inner) {
-          const reading = readLink(inner, agents, depth + 1);
+          const reading = readLink(inner, agents, decoders, depth + 1);
           if (reading.kind === "item") return { ...reading, via: "agent" };
           break;
         }
@@ -540,7 +542,7 @@ export function readLink(link: string, agents: readonly AgentPattern[] = [], dep
     const rest = url.href.slice(url.origin.length);
     const decoded = decodeSafe(rest);
     if (decoded !== rest && !/https?:\/\//i.test(decoded)) {
-      const reading = readLink(url.origin + decoded, agents, depth + 1);
+      const reading = readLink(url.origin + decoded, agents, decoders, depth + 1);
       if (reading.kind === "item") return reading;
     }
   }
@@ -556,15 +558,19 @@ const USEFULNESS: Record<LinkReading["kind"], number> = { item: 3, short: 2, unr
  * Reads what a shopper pasted: a marketplace link (also inside share text), an agent's
  * link, or a bare number (10–15 digits; see `kind: "number"`). In a text with several
  * links, the first that names an item wins (an unknown first link does not hide a good
- * second one); else the first the server can resolve.
+ * second one); else the first the server can resolve. `decoders`: see LinkDecoder.
  */
-export function readMarketplaceInput(input: string, agents: readonly AgentPattern[] = []): LinkReading {
+export function readMarketplaceInput(
+  input: string,
+  agents: readonly AgentPattern[] = [],
+  decoders: readonly LinkDecoder[] = [],
+): LinkReading {
   const text = input.trim();
   if (!text) return { kind: "empty" };
   if (/^\d+$/.test(text)) return readNumber(text);
   let best: LinkReading = { kind: "unsupported" };
   for (const link of findLinks(text)) {
-    const reading = readLink(link, agents);
+    const reading = readLink(link, agents, decoders);
     if (reading.kind === "item") return reading;
     if (USEFULNESS[reading.kind] > USEFULNESS[best.kind]) best = reading;
   }
@@ -575,7 +581,11 @@ export function readMarketplaceInput(input: string, agents: readonly AgentPatter
  * Every link of a pasted text read, in the order pasted (one line of digits counts as a
  * link too); the same item named twice is listed once, where it first appears.
  */
-export function readMarketplaceInputs(input: string, agents: readonly AgentPattern[] = []): Array<{ link: string; reading: LinkReading }> {
+export function readMarketplaceInputs(
+  input: string,
+  agents: readonly AgentPattern[] = [],
+  decoders: readonly LinkDecoder[] = [],
+): Array<{ link: string; reading: LinkReading }> {
   const seen = new Set<string>();
   const readings: Array<{ link: string; reading: LinkReading }> = [];
   for (const line of input.split(/\r?\n/)) {
@@ -583,7 +593,7 @@ export function readMarketplaceInputs(input: string, agents: readonly AgentPatte
     if (!text) continue;
     const entries = /^\d+$/.test(text)
       ? [{ link: text, reading: readNumber(text) }]
-      : findLinks(text).map((link) => ({ link, reading: readLink(link, agents) }));
+      : findLinks(text).map((link) => ({ link, reading: readLink(link, agents, decoders) }));
     for (const entry of entries) {
       // Taobao and Tmall share item numbers: one listing, listed once
       const key =

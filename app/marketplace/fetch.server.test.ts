@@ -2,7 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchOnce, FetchRefused, isAllowedHost, isPrivateAddress } from "./marketplace-fetch.server";
+import { fetchOnce, FetchRefused, isAllowedHost, isPrivateAddress } from "./fetch.server";
 
 describe("the outside fetch guard", () => {
   it.each([
