@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { dialect, getDb } from "~/lib/db.server";
 import { findJob, insertJob } from "~/models/job.server";
+import { waitFor } from "../../tests/setup/wait";
 import { startJobRunner, type JobRunner } from "./jobs.server";
 
 const runners: JobRunner[] = [];
@@ -17,13 +18,7 @@ afterEach(async () => {
 let counter = 0;
 const uniqueName = (base: string) => `${base}.${Date.now()}.${counter++}`;
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (check: () => Promise<boolean> | boolean, what: string) => waitFor(check, { what });
 
 describe("one queue, two instances", () => {
   it("runs each of 120 jobs exactly once while two runners claim at the same time", async () => {
@@ -34,6 +29,7 @@ describe("one queue, two instances", () => {
       run: async (payload: unknown) => {
         const n = (payload as { n: number }).n;
         runs.set(n, [...(runs.get(n) ?? []), instance]);
+        // a job takes a moment, so the two runners' claims overlap
         await new Promise((resolve) => setTimeout(resolve, 2));
       },
     });
@@ -42,7 +38,7 @@ describe("one queue, two instances", () => {
       runners.push(await startJobRunner({ definitions: [definition(instance)], pollMs: 10, concurrency: 4, instance }));
     }
     for (let n = 0; n < 120; n++) await insertJob(getDb(), { name, payload: { n }, runAt: Date.now() });
-    await until(() => runs.size === 120);
+    await until(() => runs.size === 120, "all 120 jobs run");
     await Promise.all(runners.map((runner) => runner.idle()));
     expect([...runs.values()].filter((instances) => instances.length !== 1)).toEqual([]);
     expect(new Set([...runs.values()].flat())).toEqual(new Set(["a", "b"]));
@@ -72,7 +68,7 @@ describe("one queue, two instances", () => {
         leaseMs: 600,
       }),
     );
-    await until(async () => (await findJob(db, lost))?.status === "done");
+    await until(async () => (await findJob(db, lost))?.status === "done", "the lost job taken back and run");
     const other = await findJob(db, alive);
     if (dialect() === "postgres") {
       // another instance still renews it: it stays theirs
@@ -80,7 +76,7 @@ describe("one queue, two instances", () => {
       expect(ran).toEqual(["killed-instance"]);
     } else {
       // one process owns a SQLite file: whatever was running when it started is taken back
-      await until(async () => (await findJob(db, alive))?.status === "done");
+      await until(async () => (await findJob(db, alive))?.status === "done", "the job left running taken back and run");
       expect(ran.sort()).toEqual(["killed-instance", "live-instance"]);
     }
     expect((await findJob(db, lost))?.attempts).toBe(1);
@@ -102,12 +98,18 @@ describe("one queue, two instances", () => {
       runners.push(await startJobRunner({ definitions: [definition(instance)], pollMs: 10, instance, leaseMs: 300 }));
     }
     const { id } = await insertJob(getDb(), { name, runAt: Date.now() });
-    await until(() => starts.length === 1);
-    // three lease periods: without the renewals the second runner would take it back
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await until(() => starts.length === 1, "the long job started");
+    // until its lease, renewed, reaches three lease periods past its start: without the
+    // renewals the second runner would have taken it back after the first
+    const lease = async () =>
+      (await getDb().selectFrom("jobs").select(["started_at", "lease_until"]).where("id", "=", id).executeTakeFirst()) ?? null;
+    await until(async () => {
+      const held = await lease();
+      return Number(held?.lease_until) >= Number(held?.started_at) + 3 * 300;
+    }, "the long job's lease renewed to three periods past its start");
     expect(starts).toHaveLength(1);
     release();
-    await until(async () => (await findJob(getDb(), id))?.status === "done");
+    await until(async () => (await findJob(getDb(), id))?.status === "done", "the long job done");
     expect(starts).toHaveLength(1);
   });
 });

@@ -140,8 +140,9 @@ describe("the job runner", () => {
     const third = await start([plain]);
     await until(() => otherRuns === 1);
     await third.stop();
-    await start([plain]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const fourth = await start([plain]);
+    // it has looked at the queue (at its start, and once more) and found nothing due
+    await fourth.idle();
     expect(otherRuns).toBe(1);
   });
 
@@ -195,6 +196,7 @@ describe("the job runner", () => {
           run: async () => {
             active += 1;
             peak = Math.max(peak, active);
+            // a job that takes a while, so more would run at once if the runner let them
             await new Promise((resolve) => setTimeout(resolve, 30));
             active -= 1;
           },

@@ -131,7 +131,7 @@ test.describe("the page's texts", () => {
     // a client navigation waits for the catalogue: still here while it is held back
     // (the site's name in the header: a client-side link)
     await page.locator(".site-header__brand").click();
-    await page.waitForTimeout(300);
+    await expect.poll(() => fetched.length, { message: "the navigation asking for the held-back catalogue" }).toBe(1);
     await expect(page).toHaveURL(/\/search\?q=hoodie$/);
     release();
     await expect(page).toHaveURL(/\/$/);
@@ -187,15 +187,18 @@ test.describe("the services' messages in Chinese", () => {
     allowedConsoleErrors.push(/status of 400/);
     // the server's page shows a translated message: the page carries it translated and
     // hydrates with it, without the message pairs (a page hydrating to the English words
-    // would fail on React's mismatch error). The pairs come slowly here, after hydration.
+    // would fail on React's mismatch error). The pairs are held back here until it has hydrated.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/build\/_shared\/messages-/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await released;
       await route.continue();
     });
     await page.goto("/unsubscribe?token=not-a-token");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
     await expect(page.locator("main")).toContainText("此退订链接无效");
     if (javaScriptEnabled) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    release();
     await expect(page.locator("main")).toContainText("此退订链接无效");
 
     // a message that comes after the page has hydrated is translated too

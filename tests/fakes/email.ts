@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import { expect } from "vitest";
 import { api, apiLogin, TEST_ADMIN, type ApiResult } from "../setup/api-client";
 import type { ServerDb } from "../setup/server-db";
+import { waitFor } from "../setup/wait";
 
 export type Recipient = { id: number; email: string; username: string };
 
@@ -119,10 +120,7 @@ export function deliveries(messages: Array<{ to: string[] }>, addresses: string[
   return counts;
 }
 
+/** Polls until `check` holds (tests/setup/wait.ts), failing after `timeoutMs` with `what`. */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(check, { timeoutMs, what });
 }

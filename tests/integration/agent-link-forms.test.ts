@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm } from "../setup/page-client";
-import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
+import { makeDataDir, outputCaughtUp, startTestServer, type TestServer } from "../setup/server";
 import { withServerDb } from "../setup/server-db";
 
 let server: TestServer;
@@ -110,7 +110,7 @@ describe("a link form stored broken", () => {
     expect(links.find((link) => link.name === "Broken Forms")).toBeUndefined();
 
     // said once in the log for each broken form, however many links were read
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await outputCaughtUp(server);
     const warnings = server
       .output()
       .split("\n")

@@ -7,6 +7,7 @@ import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, postForm } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 import { openServerDb, run, sql } from "../setup/server-db";
+import { clockPast } from "../setup/wait";
 
 let server: TestServer;
 let superToken: string;
@@ -413,7 +414,8 @@ describe("GET, PUT, DELETE /api/admin/users/:id", () => {
   it("applies only the changed fields and says 'no changes made' when nothing differs", async () => {
     const user = await createUser();
     const before = (await api(server.url, `/api/admin/users/${user.id}`, { token: superToken })).body.data;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // the change comes in a later millisecond than the user's last one
+    await clockPast(Date.parse(before.updated_at), "the millisecond after the user's updated_at");
     const changed = await api(server.url, `/api/admin/users/${user.id}`, {
       method: "PUT",
       token: superToken,

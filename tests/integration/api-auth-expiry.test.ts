@@ -12,6 +12,7 @@ import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
 import { openServerDb, type ServerDb } from "../setup/server-db";
+import { clockPast } from "../setup/wait";
 
 const USER_MAX_AGE = 60;
 const ADMIN_MAX_AGE = 600;
@@ -23,7 +24,6 @@ let user: TestAccount;
 let userLogin: { accessToken: string; refreshToken: string };
 let adminLogin: { accessToken: string; refreshToken: string; user: { id: number } };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const refresh = (refreshToken: string) => client(server.url)("/api/auth/refresh-token", { body: { refreshToken } });
 
 /** Moves the first issue of every refresh chain of a user `seconds` into the past. */
@@ -66,7 +66,9 @@ describe("access tokens", () => {
   });
 
   it("answer 401 with code TOKEN_EXPIRED once expired", async () => {
-    await sleep(Math.max(0, decodeJwt(adminLogin.accessToken).exp! * 1000 + 1_100 - Date.now()));
+    // expired from the whole second of their `exp` on (the server's clock is this machine's)
+    const expiry = Math.max(...[userLogin, adminLogin].map((login) => decodeJwt(login.accessToken).exp! * 1000));
+    await clockPast(expiry, "the access tokens' expiry");
     const response = await client(server.url)("/api/users/me", { token: userLogin.accessToken });
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ success: false, code: "TOKEN_EXPIRED", message: expect.any(String) });

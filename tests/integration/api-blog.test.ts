@@ -11,6 +11,7 @@ import { COMMENT_TAGS, findXss, XSS_PAYLOADS } from "../fixtures/xss-payloads";
 import { asHtmlText, childNamed, childrenNamed, parseXml } from "../fixtures/xml";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
+import { clockPast } from "../setup/wait";
 
 let server: TestServer;
 let admin: string;
@@ -941,7 +942,6 @@ describe("feeds and the sitemap", () => {
   });
 
   it("moves Last-Modified forward when a post leaves the feed (unpublished or deleted): If-Modified-Since alone gets the new feed", async () => {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const feeds = ["/blog/feed.xml", "/blog/atom.xml"];
     const leaving = await createPost({ title: unique("Leaving the feed "), status: "published" });
     const deleted = await createPost({ title: unique("Deleted from the feed "), status: "published" });
@@ -964,11 +964,13 @@ describe("feeds and the sitemap", () => {
         expect((await fetch(`${server.url}${path}`, { headers: { "If-Modified-Since": lastModified } })).status, path).toBe(304);
       }
     };
-    // HTTP dates count whole seconds
-    await sleep(1100);
+    // HTTP dates count whole seconds: each change comes in a second after the copies' Last-Modified
+    const nextSecond = () =>
+      clockPast(Math.max(...[...stamps.values()].map((stamp) => Date.parse(stamp))) + 999, "the second after the feeds' Last-Modified");
+    await nextSecond();
     await call(`/api/blog/posts/${leaving.id}`, { method: "PUT", token: admin, body: { status: "draft" } });
     await changedSince(leaving.title);
-    await sleep(1100);
+    await nextSecond();
     expect((await call(`/api/blog/posts/${deleted.id}`, { method: "DELETE", token: admin })).status).toBe(200);
     await changedSince(deleted.title);
   });
@@ -1070,7 +1072,7 @@ describe("scheduled publishing", () => {
     expect(post.status).toBe("scheduled");
     const dataDir = server.dataDir;
     expect(await server.stop()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt - Date.now()) + 200));
+    await clockPast(dueAt, "the post's time, while the server is down");
     server = await startTestServer({ dataDir });
     // the job runs as the server starts: no 15 s wait
     const deadline = Date.now() + 5000;

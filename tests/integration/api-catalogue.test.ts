@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { databaseUrlOf } from "../setup/postgres";
-import { startTestServer, type TestServer } from "../setup/server";
+import { outputCaughtUp, startTestServer, type TestServer } from "../setup/server";
 import { startFakeRates, type FakeRates } from "../fakes/rates";
 import { rawGet } from "./http";
 
@@ -794,7 +794,7 @@ describe("exchange rates", () => {
     const failed = await api(server.url, "/api/admin/exchange-rates/refresh", { method: "POST", token: admin });
     expect(failed.body.fetched).toBe(false);
     expect(failed.body.data.rates.USD).toBeCloseTo(1 / 0.15, 4);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await outputCaughtUp(server);
     expect(
       server
         .output()

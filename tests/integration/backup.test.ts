@@ -13,7 +13,9 @@ import { describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage } from "../setup/page-client";
 import { ROOT } from "../setup/paths";
+import { replicaCaughtUp } from "../setup/replica";
 import { childEnv, makeDataDir, runScript, startTestServer } from "../setup/server";
+import { waitFor } from "../setup/wait";
 
 describe("npm run backup", () => {
   it("makes a copy that opens and passes integrity_check under concurrent writes", async () => {
@@ -43,8 +45,16 @@ describe("npm run backup", () => {
     let writerOut = "";
     writer.stdout.on("data", (chunk) => (writerOut += chunk));
     writer.stderr.on("data", (chunk) => (writerOut += chunk));
-    await new Promise<void>((resolve) => writer.stdout.once("data", () => resolve()));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // the backup starts once the writer's first transactions are in (and it goes on writing)
+    const reader = new SQLite(dbFile, { readonly: true });
+    try {
+      await waitFor(() => (reader.prepare("SELECT count(*) AS n FROM load_test").get() as { n: number }).n > 0, {
+        what: "the writer's first rows",
+        detail: () => writerOut,
+      });
+    } finally {
+      reader.close();
+    }
 
     const target = path.join(dataDir, "backups", "copy.db");
     const result = await runScript("backup", [target], { DATA_DIR: dataDir });
@@ -109,6 +119,11 @@ async function makeCategory(url: string, token: string, name: string): Promise<n
   return made.body.data.id as number;
 }
 
+/** What a signed-in visitor's next request on a restored shop needs: the signing secrets, the session, the refresh token. */
+const SIGNED_IN = `SELECT 'secret ' || name FROM instance_secrets
+  UNION ALL SELECT 'session ' || id FROM sessions
+  UNION ALL SELECT 'refresh token ' || token_hash FROM refresh_tokens`;
+
 const categoryNames = async (url: string) => ((await api(url, "/api/categories")).body.data as Array<{ name: string }>).map((c) => c.name);
 
 describe("restoring from a plain backup, as docs/self-hosting.md says", () => {
@@ -157,8 +172,8 @@ describe("continuous backup (LITESTREAM_REPLICA_URL)", () => {
     const token = await adminToken(server.url);
     expect(server.output()).toContain("continuous backup: Litestream");
     for (let n = 0; n < 5; n++) await makeCategory(server.url, token, `Replicated ${n}`);
-    // Litestream looks at the WAL every 250 ms and ships what it finds
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Litestream looks at the WAL every 250 ms and ships what it finds: in the replica within 1.5 s
+    await replicaCaughtUp(server.dataDir, replica, "SELECT name FROM categories", { timeoutMs: 1500 });
 
     const restoredFolder = path.join(makeDataDir({ fromTemplate: false }), "from-replica");
     const restore = await runScript("restore", [replica, restoredFolder], {});
@@ -192,7 +207,8 @@ describe("continuous backup (LITESTREAM_REPLICA_URL)", () => {
     const userId = login.user.id;
     const unsubscribe = `/unsubscribe?token=${userId}.${crypto.createHmac("sha256", key).update(`unsubscribe:${userId}`).digest("base64url").slice(0, 22)}`;
     expect(await (await fetch(`${server.url}${unsubscribe}`)).text()).toContain(">Unsubscribe</button>");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Litestream has shipped the secrets, the session and the refresh token
+    await replicaCaughtUp(server.dataDir, replica, SIGNED_IN);
     expect(await server.stop()).toBe(0);
 
     // the box is lost: a new machine, an empty data folder (no secrets.json), the same replica
@@ -222,8 +238,11 @@ describe("continuous backup (LITESTREAM_REPLICA_URL)", () => {
     expect(before).toBeGreaterThan(0);
     await server.stop("SIGKILL");
     // its watcher notices within a second or two
-    const deadline = Date.now() + 5000;
-    while (litestreams() >= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => litestreams() < before, {
+      what: "Litestream stopping after its server was killed",
+      timeoutMs: 5000,
+      intervalMs: 100,
+    });
     expect(litestreams()).toBeLessThan(before);
   }, 60_000);
 });

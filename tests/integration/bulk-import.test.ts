@@ -11,6 +11,7 @@ import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { formLogin, getPage, postForm } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 import { withServerDb } from "../setup/server-db";
+import { waitFor } from "../setup/wait";
 
 let server: TestServer;
 let fake: FakeMarketplace;
@@ -307,7 +308,9 @@ describe("bulk import", () => {
     // each answer takes a while: the server stops in the middle
     for (const id of ids) fake.set("taobao", id, { title: `Slow ${id}`, price: 1, delayMs: 100 });
     const path = await start({ links: ids.map((id) => `https://item.taobao.com/item.htm?id=${id}`).join("\n") });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await waitFor(() => ids.filter((id) => fake.hits("taobao", id) > 0).length >= 3, {
+      what: "the import's first rows asked of the marketplace",
+    });
     const dataDir = server.dataDir;
     expect(await server.stop()).toBe(0);
     server = await startTestServer({ dataDir, env: { MARKETPLACE_BASE_URL: fake.url, MARKETPLACE_TIMEOUT_MS: "2000" } });

@@ -201,7 +201,9 @@ describe("sent at the same moment", () => {
             )
             .toBe(1);
         } else {
-          // SQLite: the app's write waits for this one's lock (its busy timeout)
+          // SQLite: the app's write waits for this one's lock (its busy timeout). SQLite shows
+          // no waiting connection to poll for (no pg_stat_activity): a moment for the request
+          // to reach the lock; the answer is a 404 either way
           await new Promise((resolve) => setTimeout(resolve, 300));
         }
       });

@@ -13,6 +13,7 @@ import { createCampaign, deliveries, emailApi, execute, insertRecipients, until,
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
 import { openServerDb, row, rows, sql, type ServerDb } from "../setup/server-db";
+import { clockPast } from "../setup/wait";
 
 const CONNECTIONS = 3;
 const servers: TestServer[] = [];
@@ -165,7 +166,7 @@ describe("a campaign run across restarts", () => {
     });
     expect((await execute(call, created.id)).body.data.status).toBe("scheduled");
     expect(await server.stop("SIGTERM")).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await clockPast(Date.parse(at), "the campaign's time, while the server is down");
     const ofCampaign = () => smtp!.messages.filter((m) => m.subject.includes(marker));
     expect(ofCampaign()).toHaveLength(0);
 

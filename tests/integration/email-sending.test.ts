@@ -20,6 +20,7 @@ import {
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startTestServer, type TestServer } from "../setup/server";
 import { openServerDb, row, rows, run, sql, type ServerDb } from "../setup/server-db";
+import { clockPast } from "../setup/wait";
 
 const CONNECTIONS = 3;
 const JWT_SECRET = "email-sending-tests-jwt-secret-0123456789";
@@ -413,7 +414,10 @@ describe("relay answers", () => {
       expect(paused.failed_count).toBe(0);
       expect(paused.runs[0].status).toBe("waiting");
       expect(paused.runs[0].pause_reason).toMatch(/SMTP relay is not accepting mail .*Nobody is marked failed; sending resumes by itself/);
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // down for a while: at the end of its wait the run tries the relay again, finds it still
+      // down and waits again (a second outage), still failing nobody
+      const outages = sql<{ n: number }>`SELECT max(outage_count) AS n FROM email_campaign_runs WHERE campaign_id = ${created.id}`;
+      await until(async () => Number((await row(db, outages))!.n) >= 2, 10_000, "a second outage: the relay tried again while still down");
       await smtp.up();
       const done = await waitForCampaign(call, created.id, (c) => c.status === "completed", 30_000);
       expect(done).toMatchObject({ sent_count: 30, failed_count: 0, pending_count: 0 });
@@ -449,6 +453,8 @@ describe("pause and resume", () => {
       expect(pause.body).toMatchObject({ success: true, message: "Campaign paused", data: { status: "paused" } });
       const atPause = ofCampaign(marker).length;
 
+      // a fixed window on purpose: it is what is measured (nothing may arrive later than 1 s
+      // after the pause, and a message that did would show in the half second after)
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const afterPause = ofCampaign(marker);
       expect(afterPause.length - atPause).toBeLessThanOrEqual(CONNECTIONS);
@@ -494,7 +500,8 @@ describe("schedules", () => {
     });
     const scheduled = await execute(call, created.id);
     expect(scheduled.body).toMatchObject({ message: "Campaign scheduled", data: { status: "scheduled", next_run_at: at } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // just before its time, nothing has gone
+    await clockPast(Date.parse(at) - 250, "a moment before the campaign's time");
     expect(ofCampaign(marker)).toHaveLength(0);
     const done = await waitForCampaign(call, created.id, (c) => c.status === "completed");
     const [mail] = ofCampaign(marker);

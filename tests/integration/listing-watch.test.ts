@@ -13,6 +13,7 @@ import { formLogin, getPage, postForm, toastAfter } from "../setup/page-client";
 import { databaseUrlOf } from "../setup/postgres";
 import { makeDataDir, startTestServer, type TestServer } from "../setup/server";
 import { openServerDb, rows, sql, type ServerDb } from "../setup/server-db";
+import { waitFor as waitUntil } from "../setup/wait";
 
 let fake: FakeMarketplace;
 let counter = 0;
@@ -195,8 +196,19 @@ describe("a restart in the middle of a round", () => {
     const again = await startTestServer({ dataDir, env });
     try {
       await waitFor(() => ids.every((id) => fake.hits("weidian", id) > 0), Boolean, 20_000);
-      // a little longer: nothing may come twice
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // two more rounds of the watch after that (its periodic job run again twice): nothing may come twice
+      const rounds = new Set<string>();
+      await waitUntil(
+        async () => {
+          const [job] = await readDb(
+            dataDir,
+            sql<{ run_at: number }>`SELECT run_at FROM jobs WHERE key = 'every:listings.watch' AND status IN ('pending', 'running')`,
+          );
+          if (job) rounds.add(String(job.run_at));
+          return rounds.size >= 3;
+        },
+        { what: "two more rounds of the listing watch", detail: () => `next runs seen: ${[...rounds].join(", ")}` },
+      );
       expect(ids.map((id) => fake.hits("weidian", id))).toEqual(ids.map(() => 1));
     } finally {
       await again.stop();

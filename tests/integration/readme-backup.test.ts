@@ -13,6 +13,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { ROOT } from "../setup/paths";
+import { replicaCaughtUp } from "../setup/replica";
 import { childEnv, freePort, makeDataDir, startTestServer } from "../setup/server";
 
 /** The inline commands of the README's "Backup and restore" section, in order. */
@@ -104,8 +105,13 @@ describe("the README's backup and restore (npm)", () => {
     expect(backup.output).toContain("integrity ok");
     const tar = await runAsTyped(command(commands, "tar -C /srv/shop-data -czf "), old);
     expect(tar.code, `${tar.line}\n${tar.output}`).toBe(0);
-    // Litestream ships within a second; the stop ships the rest
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Litestream ships within a second (the category, and the signing secrets the old tokens
+    // need); the stop ships the rest
+    await replicaCaughtUp(
+      shop.dataDir,
+      path.join(backups, "replica"),
+      "SELECT 'category ' || name FROM categories UNION ALL SELECT 'secret ' || name FROM instance_secrets",
+    );
     expect(await shop.stop()).toBe(0);
 
     // 2. restore (the backup file, and the replica, each into a new empty folder), 3. the uploads, 4. start

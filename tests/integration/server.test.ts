@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../setup/server";
+import { outputCaughtUp, startTestServer, type TestServer } from "../setup/server";
+import { waitFor } from "../setup/wait";
 import { rawGet } from "./http";
 
 let server: TestServer;
@@ -271,7 +272,8 @@ describe("malformed addresses", () => {
 
   it("logs no router warnings for them", async () => {
     await rawGet(server.port, "/%E0%A4%A?probe=warn");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // a warning for it would be in the output by now
+    await outputCaughtUp(server);
     expect(server.output()).not.toContain("could not be decoded");
   });
 });
@@ -396,8 +398,9 @@ describe("headers, assets and pages", () => {
         .output()
         .split("\n")
         .filter((line) => line.includes("/robots.txt?probe=log-line"));
-    for (let i = 0; i < 100 && logged().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => logged().length > 0, { what: "the log line of GET /robots.txt?probe=log-line" });
+    // a second line for it would come before the line of a later request
+    await outputCaughtUp(server);
     const lines = logged();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/GET \/robots\.txt\?probe=log-line 200 .* \d+q$/);

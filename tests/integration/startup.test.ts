@@ -11,8 +11,9 @@ import { spawn } from "node:child_process";
 import { startArgs } from "../../server/start-command";
 import { ROOT } from "../setup/paths";
 import { DATABASE_URL_FILE, databaseUrlOf } from "../setup/postgres";
-import { childEnv, CLOSED_URL, freePort, makeDataDir, runScript, startTestServer } from "../setup/server";
+import { childEnv, CLOSED_URL, freePort, makeDataDir, outputCaughtUp, runScript, startTestServer } from "../setup/server";
 import { openServerDb, row, rows, run, sql, withServerDb } from "../setup/server-db";
+import { waitFor } from "../setup/wait";
 import { rawGet } from "./http";
 
 describe("npm start", () => {
@@ -56,8 +57,11 @@ describe("npm start", () => {
     const server = await startTestServer({ env: { NODE_ENV: undefined } });
     try {
       // the line comes once the background work has started, which may be just after the first answer
-      const deadline = Date.now() + 5000;
-      while (!server.output().includes("listening on") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => server.output().includes("listening on"), {
+        what: "the line 'listening on'",
+        timeoutMs: 5000,
+        detail: server.output,
+      });
       expect(server.output()).toMatch(/NODE_ENV production, React production build\)/);
       for (const requestPath of ["/%E0%A4%A", "/api/%E0%A4%A", "/product/%E0%A4%A"]) {
         const response = await rawGet(server.port, requestPath);
@@ -123,8 +127,20 @@ describe("npm start", () => {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on("exit", (code, signal) => resolve({ code, signal })),
     );
-    // as soon as it runs: the migrations and the demo seed take longer than this
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // as soon as it works on its database (opened to migrate it): the migrations and the demo
+    // seed take far longer than a check of this
+    const database = databaseUrlOf(dataDir) ? openServerDb(dataDir) : null;
+    const opened = async () => {
+      if (!database) return fs.existsSync(path.join(dataDir, "app.db"));
+      const others = sql<{ n: number }>`
+        SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      return Number((await row(database, others))?.n) > 0;
+    };
+    try {
+      await waitFor(opened, { what: "the starting server opening its database", detail: () => output });
+    } finally {
+      await database?.close();
+    }
     const sent = performance.now();
     child.kill("SIGTERM");
     // before it serves, a stop has its default effect: the process ends, nothing to finish
@@ -147,8 +163,7 @@ describe("npm start", () => {
     const rates = await startFakeRates();
     const server = await startTestServer({ env: { RATES_URL: rates.primaryUrl, RATES_BACKUP_URL: rates.backupUrl } });
     try {
-      const deadline = Date.now() + 5000;
-      while (!rates.hits.primary && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => rates.hits.primary > 0, { what: "the rate refresh asking the primary rate file", timeoutMs: 5000 });
       expect(rates.hits.primary).toBe(1);
     } finally {
       expect(await server.stop("SIGTERM")).toBe(0);
@@ -174,8 +189,10 @@ describe("npm start", () => {
       for (const server of [direct, proxied]) {
         await fetch(`${server.url}/healthz?probe=ip`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
       const line = (output: string) => output.split("\n").find((l) => l.includes("/healthz?probe=ip")) ?? "";
+      for (const server of [direct, proxied]) {
+        await waitFor(() => line(server.output()), { what: `the log line of /healthz?probe=ip (${server.url})`, detail: server.output });
+      }
       expect(line(direct.output())).toMatch(/ 127\.0\.0\.1 GET /);
       expect(line(proxied.output())).toMatch(/ 203\.0\.113\.9 GET /);
     } finally {
@@ -203,7 +220,8 @@ describe("npm start", () => {
         await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { "X-Forwarded-For": "203.0.113.8" } });
         await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { Forwarded: "for=203.0.113.9" } });
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // everything the three printed for these requests is in their output, the warning too
+      await Promise.all([unset, none, trusted].map(outputCaughtUp));
       const warned = lines(unset.output(), "while TRUST_PROXY is unset");
       expect(warned).toHaveLength(1);
       expect(warned[0]).toContain(" WARN ");

@@ -121,6 +121,7 @@ describe("a stop", () => {
   it("resets no request the server has received: answers in progress and requests on their way get Connection: close", async () => {
     const server = await startTestServer();
     const load = keepAliveLoad(server.port, 40, (n) => ({ method: "GET", path: n % 2 ? "/healthz" : "/api/categories" }));
+    // the load runs for a set time before the stop (a drill, not a wait for something)
     await sleep(1500);
     const stopped = server.stop("SIGTERM");
     const startedAt = Date.now();
@@ -194,6 +195,7 @@ describe("a stop of `npm start` with Litestream on, under load", () => {
       const token = (await apiLogin(started.url, TEST_ADMIN.email, TEST_ADMIN.password)).accessToken;
       const server = { port: started.port, gone: () => started.npm.exitCode !== null };
       const load = writers(server, token, 6);
+      // the writers run for a set time before the stop (a drill, not a wait for something)
       await sleep(1500);
       const signal = target === "group" ? "SIGINT" : "SIGTERM";
       if (target === "npm") process.kill(started.npm.pid!, signal);

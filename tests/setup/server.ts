@@ -11,6 +11,7 @@ import { ROOT, TMP_ROOT } from "./paths";
 import { startArgs } from "../../server/start-command";
 import { createTestDatabase, DATABASE_URL_FILE, databaseUrlOf } from "./postgres";
 import { startRoundRobinProxy } from "../fakes/round-robin-proxy";
+import { waitFor } from "./wait";
 
 export type TestServer = {
   url: string;
@@ -55,6 +56,19 @@ export function makeDataDir(options: { fromTemplate?: boolean } = {}): string {
     fs.writeFileSync(path.join(dataDir, DATABASE_URL_FILE), url);
   }
   return dataDir;
+}
+
+let probes = 0;
+
+/**
+ * Waits until the server has logged a request sent now (the line of a request goes out
+ * once its answer has): every line it printed before, on stdout or stderr, is then in
+ * output(). What a check that a line is not there, or there only once, waits for.
+ */
+export async function outputCaughtUp(server: Pick<TestServer, "url" | "output">): Promise<void> {
+  const probe = `/healthz?caught-up=${process.pid}-${(probes += 1)}`;
+  await (await fetch(`${server.url}${probe}`)).text();
+  await waitFor(() => server.output().includes(` GET ${probe} `), { what: `the server's log line of GET ${probe}` });
 }
 
 /** Environment for a child process: the parent's, minus anything that would leak in. */
