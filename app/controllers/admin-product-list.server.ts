@@ -13,14 +13,9 @@ import { adminProductListQuerySchema, productSelectionSchema } from "~/schemas/c
 import { ADMIN_EXTERNAL_PAGE_SIZE, ADMIN_LOCAL_PAGE_SIZE } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
 import { listingStatesOf } from "~/services/listing-watch.server";
-import {
-  categoriesForStorefront,
-  deleteProductByAdmin,
-  deleteProductsByAdmin,
-  getProduct,
-  listCatalogue,
-  productPath,
-} from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
+import { deleteProductByAdmin, deleteProductsByAdmin, getProduct, listCatalogue } from "~/services/catalogue/products.server";
+import { categoriesForStorefront } from "~/services/catalogue/categories.server";
 import { idOf } from "~/lib/ids";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 

@@ -9,7 +9,7 @@ import type { CurrencyCode } from "~/lib/currency";
 import { readCurrency } from "~/lib/currency.server";
 import { listingPageQuerySchema, readPriceBound, type ListingPageQuery } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
-import type { ShopperFilters } from "~/services/catalogue.server";
+import type { ShopperFilters } from "~/services/catalogue/products.server";
 import { getRates } from "~/services/currency.server";
 
 export type ListingQuery = {

@@ -6,7 +6,7 @@
  */
 import type { PastedView } from "~/components/storefront/import-panel";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
-import { productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
 import { redirect } from "@remix-run/node";
 import { ApiError } from "~/lib/api.server";
 import { PASTE_MESSAGES } from "~/schemas/marketplace-rules";

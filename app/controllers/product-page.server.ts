@@ -15,18 +15,9 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 import { unknownItemPage } from "./pasted-links.server";
-import {
-  collect,
-  collectionState,
-  countViewOf,
-  getProduct,
-  getProductByItem,
-  productPath,
-  shouldCountView,
-  uncollect,
-  type Product,
-  type ProductWithSkus,
-} from "~/services/catalogue.server";
+import { productPath, type Product, type ProductWithSkus } from "~/services/catalogue/common.server";
+import { countViewOf, getProduct, getProductByItem, shouldCountView } from "~/services/catalogue/products.server";
+import { collect, collectionState, uncollect } from "~/services/catalogue/collections.server";
 import type { QcPhoto, QcUploadActionData } from "~/components/storefront/qc-gallery";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import type { Language } from "~/i18n/languages";

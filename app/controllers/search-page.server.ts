@@ -11,14 +11,9 @@ import { readListingQuery } from "~/controllers/listing-page.server";
 import { SEARCH_TERM_HEADER } from "~/lib/content-version.server";
 import { SEARCH_TERM_MAX, type SearchSort } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
-import {
-  categoriesForStorefront,
-  listCatalogue,
-  SEARCH_COUNT_CAP,
-  searchCatalogue,
-  shouldCountView,
-  type CategoryWithCount,
-} from "~/services/catalogue.server";
+import { SEARCH_COUNT_CAP, type CategoryWithCount } from "~/services/catalogue/common.server";
+import { listCatalogue, searchCatalogue, shouldCountView } from "~/services/catalogue/products.server";
+import { categoriesForStorefront } from "~/services/catalogue/categories.server";
 import { countSearch, searchCountsWritten, normalizeSearch, popularSearches } from "~/services/search.server";
 import { isPastedLink } from "~/marketplace/find.server";
 import { plainLine } from "~/lib/text";

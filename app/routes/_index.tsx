@@ -7,7 +7,8 @@ import { useT } from "~/i18n/i18n";
 import { productCards, storefrontAccess } from "~/controllers/product-page.server";
 import { categoryTree } from "~/controllers/root.server";
 import type { RootLoaderData } from "~/root";
-import { categoriesForStorefront, homeLists } from "~/services/catalogue.server";
+import { homeLists } from "~/services/catalogue/products.server";
+import { categoriesForStorefront } from "~/services/catalogue/categories.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */

@@ -7,7 +7,7 @@ import { requireAdmin } from "~/services/permissions.server";
 import { USER_MANAGEMENT_PERMISSIONS } from "~/schemas/admin-users";
 import { getAppVersion } from "~/services/site-tools.server";
 import { blogDashboardCounts } from "~/services/blog/sitemap.server";
-import { catalogueCounts } from "~/services/catalogue.server";
+import { catalogueCounts } from "~/services/catalogue/products.server";
 import { countUsersForDashboard } from "~/services/users.server";
 import { useT } from "~/i18n/i18n";
 

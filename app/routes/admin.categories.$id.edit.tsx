@@ -11,7 +11,7 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryInputSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
-import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } from "~/services/catalogue.server";
+import { getCategory, parentChoices, subcategoryCount, updateCategoryByAdmin } from "~/services/catalogue/categories.server";
 import { readLanguage, translateMessage } from "~/i18n/i18n.server";
 import { translatorFor, useT } from "~/i18n/i18n";
 import { rootLanguage } from "~/lib/meta";

@@ -24,7 +24,7 @@ import {
   moveCategory,
   parentChoices,
   updateCategoryByAdmin,
-} from "~/services/catalogue.server";
+} from "~/services/catalogue/categories.server";
 import { AdminList, AdminSearch, DeleteLink } from "~/components/admin/admin-list";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
 import { useI18n } from "~/i18n/i18n";

@@ -9,7 +9,7 @@ import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
 import { CATALOGUE_MESSAGES as M } from "~/schemas/catalogue-messages";
-import { createCategory, parentChoices } from "~/services/catalogue.server";
+import { createCategory, parentChoices } from "~/services/catalogue/categories.server";
 import { readLanguage, translateMessage } from "~/i18n/i18n.server";
 import { useT } from "~/i18n/i18n";
 

@@ -7,7 +7,8 @@ import { productIdParam } from "~/controllers/admin-product-form.server";
 import { pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useT } from "~/i18n/i18n";
 import { QC_MESSAGES as M } from "~/schemas/qc-rules";
-import { getProduct, productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
+import { getProduct } from "~/services/catalogue/products.server";
 import { orNotFound } from "~/controllers/product-page.server";
 
 /** /admin/products/:id/qc (docs/product/admin.md 2): the upload area and the product's QC photos. */

@@ -13,7 +13,7 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { qcManagerQuerySchema } from "~/schemas/qc";
 import { QC_FILTERS, QC_LIMITS, QC_MESSAGES as M, QC_PAGE_SIZES } from "~/schemas/qc-rules";
-import { productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
 import { findFolderProduct, productForQc, qcFolders, qcTotals } from "~/services/qc.server";
 import { AdminList, AdminSearch, AdminSegments } from "~/components/admin/admin-list";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";

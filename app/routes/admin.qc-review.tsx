@@ -11,7 +11,7 @@ import { requireAdmin } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { pendingQuerySchema, reviewSelectionSchema } from "~/schemas/qc";
 import { QC_MESSAGES as M, QC_PAGE_SIZES, reviewFailureText, QC_REASON_MAX } from "~/schemas/qc-rules";
-import { productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
 import { pendingQueue, reviewQcImage, reviewQcImages } from "~/services/qc.server";
 import { requireQcViewer, toAdminQcImage } from "~/controllers/admin-qc.server";
 import { AdminList } from "~/components/admin/admin-list";

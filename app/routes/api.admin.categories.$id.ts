@@ -3,7 +3,7 @@ import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES, categoryInputSchema } from "~/schemas/catalogue";
-import { categoryJson, deleteCategoryByAdmin, getCategory, updateCategoryByAdmin } from "~/services/catalogue.server";
+import { categoryJson, deleteCategoryByAdmin, getCategory, updateCategoryByAdmin } from "~/services/catalogue/categories.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {

@@ -3,7 +3,7 @@ import { apiRoute, byMethod, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { categoryCreateFormSchema } from "~/schemas/catalogue";
-import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue.server";
+import { categoriesForStorefront, categoryJson, createCategory } from "~/services/catalogue/categories.server";
 
 /** GET /api/admin/categories → {data: [category]} (back-office access). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -3,7 +3,7 @@ import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { categoryBatchSortSchema } from "~/schemas/catalogue";
-import { batchSortCategories } from "~/services/catalogue.server";
+import { batchSortCategories } from "~/services/catalogue/categories.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -3,7 +3,8 @@ import { apiRoute, byMethod, ok, parseId, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { productUpdateSchema } from "~/schemas/catalogue";
-import { deleteProductByAdmin, getProduct, productDetailJson, updateProductByAdmin } from "~/services/catalogue.server";
+import { productDetailJson } from "~/services/catalogue/common.server";
+import { deleteProductByAdmin, getProduct, updateProductByAdmin } from "~/services/catalogue/products.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(async () => {

@@ -4,7 +4,8 @@ import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiAdmin } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productInputSchema, productListQuerySchema, REPEATED_QUERY_KEYS } from "~/schemas/catalogue";
-import { createProduct, listCatalogue, productDetailJson, productJson } from "~/services/catalogue.server";
+import { productDetailJson, productJson } from "~/services/catalogue/common.server";
+import { createProduct, listCatalogue } from "~/services/catalogue/products.server";
 
 const PRODUCT_ACCESS = { anyOf: ["product.create", "product.edit", "product.delete"] } as const;
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { getApiUser } from "~/services/request-user.server";
 import { getAccess } from "~/services/permissions.server";
-import { categoriesForStorefront, categoryJson } from "~/services/catalogue.server";
+import { categoriesForStorefront, categoryJson } from "~/services/catalogue/categories.server";
 
 /**
  * GET /api/categories → {data: [category with parent_id, sort_order, product_count]}; the

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PRODUCT_ID_HEADER } from "~/lib/content-version.server";
 import { SHARED_WITH_EVERYONE } from "~/lib/shared-answers.server";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
-import { getProduct, productDetailJson, shouldCountView } from "~/services/catalogue.server";
+import { productDetailJson } from "~/services/catalogue/common.server";
+import { getProduct, shouldCountView } from "~/services/catalogue/products.server";
 
 /** GET /api/products/:id?incrementView=false → {data: product with skus}. A view is counted unless told not to (or a crawler asks). */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { agentLinksFor } from "~/marketplace/agent-links.server";
-import { getProduct } from "~/services/catalogue.server";
+import { getProduct } from "~/services/catalogue/products.server";
 
 /**
  * GET /api/products/:id/agent-links → {data: [{name, url}]}: the enabled shopping agents'

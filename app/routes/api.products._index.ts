@@ -5,7 +5,8 @@ import { SHARED_WITH_VISITORS } from "~/lib/shared-answers.server";
 import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { productListQuerySchema, REPEATED_QUERY_KEYS } from "~/schemas/catalogue";
-import { listCatalogue, productJson } from "~/services/catalogue.server";
+import { productJson } from "~/services/catalogue/common.server";
+import { listCatalogue } from "~/services/catalogue/products.server";
 
 /**
  * GET /api/products?page&limit&isExternal&q&categoryId&platform&minPrice&maxPrice&hasQc&sortBy

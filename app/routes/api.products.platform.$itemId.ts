@@ -4,7 +4,8 @@ import { SHARED_WITH_EVERYONE } from "~/lib/shared-answers.server";
 import { ApiError, apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
-import { getProductByItem, productDetailJson, shouldCountView } from "~/services/catalogue.server";
+import { productDetailJson } from "~/services/catalogue/common.server";
+import { getProductByItem, shouldCountView } from "~/services/catalogue/products.server";
 
 /** GET /api/products/platform/:itemId?platform&incrementView → {data: product}. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

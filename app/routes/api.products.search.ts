@@ -6,7 +6,8 @@ import { SHARED_WITH_VISITORS } from "~/lib/shared-answers.server";
 import { getAccess } from "~/services/permissions.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { CATALOGUE_MESSAGES, REPEATED_QUERY_KEYS, searchQuerySchema } from "~/schemas/catalogue";
-import { productJson, searchCatalogue } from "~/services/catalogue.server";
+import { productJson } from "~/services/catalogue/common.server";
+import { searchCatalogue } from "~/services/catalogue/products.server";
 import { popularSearches } from "~/services/search.server";
 
 /**

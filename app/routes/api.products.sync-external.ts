@@ -3,7 +3,7 @@ import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { syncExternalSchema } from "~/schemas/catalogue";
-import { productJson } from "~/services/catalogue.server";
+import { productJson } from "~/services/catalogue/common.server";
 import { syncExternal } from "~/marketplace/import.server";
 
 export const loader = () => methodNotAllowed(["POST"]);

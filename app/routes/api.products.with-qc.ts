@@ -5,7 +5,7 @@ import { sidebarRules } from "~/lib/permissions";
 import { ApiError } from "~/lib/api.server";
 import { pageEnvelope, parseQuery } from "~/lib/query.server";
 import { withQcQuerySchema } from "~/schemas/qc";
-import { productJson } from "~/services/catalogue.server";
+import { productJson } from "~/services/catalogue/common.server";
 import { qcFolders, qcImageJson } from "~/services/qc.server";
 
 /**

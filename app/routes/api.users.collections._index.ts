@@ -4,7 +4,8 @@ import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { parseQuery } from "~/lib/query.server";
 import { collectionsQuerySchema } from "~/schemas/catalogue";
-import { productJson, userCollection } from "~/services/catalogue.server";
+import { productJson } from "~/services/catalogue/common.server";
+import { userCollection } from "~/services/catalogue/collections.server";
 
 /**
  * GET /api/users/collections?sortBy=date|price|name&sortOrder=desc|asc&page=1&limit=10 →

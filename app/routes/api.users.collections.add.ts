@@ -3,7 +3,7 @@ import { byMethod, methodNotAllowed, ok, readBody } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES, collectionBodySchema } from "~/schemas/catalogue";
-import { collect } from "~/services/catalogue.server";
+import { collect } from "~/services/catalogue/collections.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -3,7 +3,7 @@ import { byMethod, methodNotAllowed, ok, parseId } from "~/lib/api.server";
 import { NO_TOKEN } from "~/schemas/catalogue-messages";
 import { requireApiUser } from "~/services/permissions.server";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
-import { uncollect } from "~/services/catalogue.server";
+import { uncollect } from "~/services/catalogue/collections.server";
 
 export const loader = () => methodNotAllowed(["DELETE"]);
 

@@ -9,7 +9,8 @@ import { useT } from "~/i18n/i18n";
 import { idParam, orNotFound, productCards, storefrontAccess } from "~/controllers/product-page.server";
 import { readListingQuery } from "~/controllers/listing-page.server";
 import { LIST_SORTS } from "~/schemas/catalogue-rules";
-import { categoriesForStorefront, getCategory, listCatalogue } from "~/services/catalogue.server";
+import { listCatalogue } from "~/services/catalogue/products.server";
+import { categoriesForStorefront, getCategory } from "~/services/catalogue/categories.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
 
 /** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */

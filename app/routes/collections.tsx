@@ -13,7 +13,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { collectionBodySchema, collectionsQuerySchema } from "~/schemas/catalogue";
 import { COLLECTIONS_PAGE_SIZE } from "~/schemas/catalogue-rules";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
-import { uncollect, userCollection } from "~/services/catalogue.server";
+import { uncollect, userCollection } from "~/services/catalogue/collections.server";
 import { useT, type Translate } from "~/i18n/i18n";
 
 /** The sort select: one value per sort and order (the default first). */

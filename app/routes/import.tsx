@@ -13,7 +13,7 @@ import { getAccess } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { PLATFORMS, type Platform } from "~/schemas/catalogue-rules";
 import { PASTE_MESSAGES as P } from "~/schemas/marketplace-rules";
-import { productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
 import { findPasted } from "~/marketplace/find.server";
 import { importFailureText, importItem } from "~/marketplace/import.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";

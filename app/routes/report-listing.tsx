@@ -8,7 +8,8 @@ import { safeRedirect } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { LISTING_MESSAGES as L, listingReportSchema, PASTE_MESSAGES } from "~/schemas/marketplace";
-import { getProduct, productPath } from "~/services/catalogue.server";
+import { productPath } from "~/services/catalogue/common.server";
+import { getProduct } from "~/services/catalogue/products.server";
 import { reportDeadLink } from "~/services/listing-watch.server";
 import { idOf } from "~/lib/ids";
 

@@ -24,7 +24,7 @@ import {
   type ListingState,
 } from "~/models/listing.server";
 import { LISTING_MISSES_UNAVAILABLE } from "~/schemas/marketplace-rules";
-import { setWatchedPrice } from "./catalogue.server";
+import { setWatchedPrice } from "./catalogue/products.server";
 import type { JobDefinition } from "./jobs.server";
 import { crawlItem } from "~/marketplace/crawl.server";
 import { FetchFailed, ItemNotFound } from "~/marketplace/crawl-adapter.server";

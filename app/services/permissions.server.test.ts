@@ -20,7 +20,7 @@ import { getDb } from "~/lib/db.server";
 import { PERMISSIONS, type Access, type Permission } from "~/lib/permissions";
 import { listCategories } from "~/models/category.server";
 import type { User } from "~/models/user.server";
-import { createCategory } from "./catalogue.server";
+import { createCategory } from "./catalogue/categories.server";
 import { assertMay, type Actor, type Requirement } from "./permissions.server";
 import { staffWrites, type StaffWrite } from "./writes.server";
 
@@ -155,15 +155,15 @@ describe("write services check the actor themselves", () => {
         "blog/settings.saveBlogSettings": "blog.edit; stale: blog",
         "bulk-import.retryFailedRows": "product.create; stale: nothing",
         "bulk-import.startImport": "product.create; stale: nothing",
-        "catalogue.batchSortCategories": "product.edit; stale: shop",
-        "catalogue.createCategory": "product.create; stale: shop",
-        "catalogue.createProduct": "product.create; stale: shop",
-        "catalogue.deleteCategoryByAdmin": "product.delete; stale: shop",
-        "catalogue.deleteProductByAdmin": "product.delete; stale: shop",
-        "catalogue.deleteProductsByAdmin": "product.delete; stale: shop",
-        "catalogue.moveCategory": "product.edit; stale: shop",
-        "catalogue.updateCategoryByAdmin": "product.edit; stale: shop",
-        "catalogue.updateProductByAdmin": "product.edit; stale: shop",
+        "catalogue/categories.batchSortCategories": "product.edit; stale: shop",
+        "catalogue/categories.createCategory": "product.create; stale: shop",
+        "catalogue/categories.deleteCategoryByAdmin": "product.delete; stale: shop",
+        "catalogue/categories.moveCategory": "product.edit; stale: shop",
+        "catalogue/categories.updateCategoryByAdmin": "product.edit; stale: shop",
+        "catalogue/products.createProduct": "product.create; stale: shop",
+        "catalogue/products.deleteProductByAdmin": "product.delete; stale: shop",
+        "catalogue/products.deleteProductsByAdmin": "product.delete; stale: shop",
+        "catalogue/products.updateProductByAdmin": "product.edit; stale: shop",
         "currency.forceRefreshRates": "super admin; stale: shop",
         "currency.setManualRatesFromInput": "super admin; stale: shop",
         "currency.switchToAutomaticRates": "super admin; stale: shop",
@@ -201,7 +201,7 @@ describe("write services check the actor themselves", () => {
   });
 
   it("refuses a call without an actor in last place: a staff write never runs unchecked", async () => {
-    const [, write] = exported.find(([name]) => name === "catalogue.createCategory")!;
+    const [, write] = exported.find(([name]) => name === "catalogue/categories.createCategory")!;
     const misplaced = (write as unknown as (...args: unknown[]) => Promise<unknown>)(plainAdmin, { name: "Misplaced" });
     await expect(misplaced).rejects.toThrow(/without an actor in last place/);
   });
@@ -232,7 +232,7 @@ const NOT_STAFF_WRITES: Record<string, string> = {
   "email.previewDefaults": "a read: the admin's own name in a preview (the page requires the e-mail section)",
   "email.campaignPreview": "a read: a campaign as a recipient sees it, with the admin's name",
   "email.previewHtmlTemplate": "a read: a template as a recipient sees it, with the admin's name",
-  "catalogue.syncExternalProduct":
+  "catalogue/products.syncExternalProduct":
     "a shopper's import as well as an editor's: its rules inside (an editor's sync updates, anyone else's only creates)",
   "marketplace/import.syncExternal": "open to every signed-in user: a shopper names an item, staff give its data",
   "marketplace/import.importItem": "open to every signed-in user: the item as the marketplace gives it, counted against their limit",

@@ -18,7 +18,7 @@ import { blogVersion, contentVersion } from "~/lib/content-version.server";
 import { dataVersion } from "~/lib/db.server";
 import { escapeXml } from "~/lib/text";
 import { blogSitemapSources } from "./blog/sitemap.server";
-import { catalogueSitemapProducts, catalogueSitemapSources } from "./catalogue.server";
+import { catalogueSitemapProducts, catalogueSitemapSources } from "./catalogue/sitemap.server";
 import { loadSettings, siteBaseUrl } from "./site-settings.server";
 
 export type SitemapEntry = {
