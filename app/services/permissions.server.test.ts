@@ -56,9 +56,10 @@ const plainAdmin = actor("admin");
 type Write = StaffWrite<never[], unknown>;
 
 /** The staff writes the services export, by name. */
+const registered = new Set<unknown>(staffWrites());
 const exported: Array<[string, Write]> = Object.entries(modules).flatMap(([file, exports]) =>
   Object.entries(exports)
-    .filter(([, value]) => staffWrites().includes(value as Write))
+    .filter(([, value]) => registered.has(value))
     .map(([name, value]): [string, Write] => [`${moduleName(file)}.${name}`, value as Write]),
 );
 
