@@ -8,7 +8,7 @@
  * from the SQLite benchmark database of --data-dir (made with `npm run bench -- --db-only
  * --data-dir DIR`), migrated and copied with `npm run db:copy`.
  *
- * Measured: product pages and searches (each address new, so nothing kept answers them)
+ * Measured: product pages and searches (each address new, so no stored answer answers them)
  * in req/s and latency for each count of instances, and the search's latency from one
  * client (what one search costs on PostgreSQL).
  */

@@ -1669,7 +1669,7 @@ if (writes)
 if (differential) {
   const d = differential;
   say(
-    `differential (seed ${d.seed}): ${d.requests} requests, ${d.compared} answers from memory compared (${d.storedPages} pages, ${d.keptAnswers} API answers), ${d.changes} content changes, ${d.raced} raced, ${d.mismatches.length} mismatches`,
+    `differential (seed ${d.seed}): ${d.requests} requests, ${d.compared} answers from memory compared (${d.storedPages} pages, ${d.storedJson} API answers), ${d.changes} content changes, ${d.raced} raced, ${d.mismatches.length} mismatches`,
   );
 }
 

@@ -1,14 +1,18 @@
 /**
  * What the server's front reads from a request before it answers from memory
- * (docs/decisions/022-front-rules.md). Each rule reads the request exactly as the app
- * does, with the app's own functions where there are any, so that a stored page or kept
- * answer is only ever given to a request the app would answer the same way:
- * - who may be given what was kept (a visitor: no session, no flash message, no token);
+ * (docs/stored-pages.md, docs/decisions/022-front-rules.md). Each rule reads the request
+ * exactly as the app does, with the app's own functions or express's own packages, so
+ * that a stored answer is only ever given to a request the app would answer the same way:
+ * - the address the app reads, and the key of a stored answer;
+ * - who may be given a stored answer (a visitor: no session, no flash message, no token);
  * - the visitor's choices a page depends on (display currency, preferred agent, language);
- * - the encoding of the answer, negotiated as the express path's `compression` does.
+ * - the client's address (proxy-addr, as express's `req.ip`), the coding of the answer
+ *   (Negotiator, as `compression` calls it) and its Vary (the `vary` package).
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Negotiator from "negotiator";
+import proxyAddress from "proxy-addr";
+import vary from "vary";
 import { preferredAgentOfCookieHeader } from "../app/lib/agent-preference.server";
 import { currencyOfCookieHeader } from "../app/lib/currency.server";
 import { chooseLanguage } from "../app/i18n/languages";
@@ -22,7 +26,7 @@ export function mayCarrySession(cookie: string | undefined): boolean {
   return cookie !== undefined && /(?:^|[;,\s])(?:sid|toast)\s*=/.test(cookie);
 }
 
-/** A caller the front may give an answer kept for visitors: no session cookie, no credentials. */
+/** A caller the front may give an answer stored for visitors: no session cookie, no credentials. */
 export function isVisitor(headers: { cookie?: string; authorization?: string }): boolean {
   return !headers.authorization && !mayCarrySession(headers.cookie);
 }
@@ -39,11 +43,45 @@ export function choicesKey(pathname: string, cookie: string | undefined, acceptL
 
 export type Encoding = "br" | "gzip" | "deflate" | "identity";
 
-/** `Vary` with Accept-Encoding added, as the `vary` package (inside compression) does. */
+/** `Vary` with Accept-Encoding added, as `compression` adds it (with the same package). */
 export function varyWithEncoding(existing: string | undefined): string {
-  if (!existing) return "Accept-Encoding";
-  if (existing.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(existing)) return existing;
-  return `${existing}, Accept-Encoding`;
+  return vary.append(existing ?? "", "Accept-Encoding");
+}
+
+/** Answers below this size are sent as they are (compressing costs more than it saves): `compression`'s threshold. */
+export const COMPRESS_MIN_BYTES = 4096;
+
+/**
+ * Whether an answer of this type goes out whole, with its Content-Length (JSON: made whole
+ * in memory anyway), or streams (pages). `compression` codes a whole answer only from
+ * COMPRESS_MIN_BYTES, a streamed one always: the smallest body coded.
+ */
+export function sentWhole(contentType: string | null | undefined): boolean {
+  return (contentType ?? "").startsWith("application/json");
+}
+
+/** "::ffff:1.2.3.4" (IPv4 on a dual-stack socket) reads as "1.2.3.4". */
+export function normalizeIp(ip: string): string {
+  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
+}
+
+/**
+ * The address of the client, as express's `req.ip` finds it with `trust proxy` set to a hop
+ * count (the same package, with express's own rule for a count: trust the first N hops).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: number): string {
+  const address: string | undefined = proxyAddress(req, (_address, hop) => hop < trustProxy);
+  return normalizeIp(address ?? "");
+}
+
+/** A request's headers as a Fetch Headers object, repeated headers kept. */
+export function fetchHeaders(incoming: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(incoming)) {
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else if (values) headers.set(key, values);
+  }
+  return headers;
 }
 
 // the lists of compression 1.8 (node has brotli): offered, and preferred when the client
@@ -103,8 +141,8 @@ export function requestProtocol(req: IncomingMessage, trustProxy: number): strin
  * Made as @remix-run/express makes it, from express's `req.protocol` and `req.hostname`
  * with `trust proxy` set to TRUST_PROXY's hop count, after the path's repair. The one parse
  * of a request's address: the express path builds its Request from it
- * (server/serve.ts), the front its keys and its own Requests (fast-lane.ts, page-cache.ts),
- * so that a kept answer is only ever given to a request the app reads as the same address
+ * (server/serve.ts), the front its keys and its own Requests (front.ts),
+ * so that a stored answer is only ever given to a request the app reads as the same address
  * (a raw `#`, a Host header with a path in it, dot segments: the URL's parse decides for
  * both). Null when it is no address at all, or its host is not a host (the app then
  * answers it with a 400).
@@ -145,4 +183,49 @@ function parseAddress(req: IncomingMessage, protocol: string, host: string): URL
   } catch {
     return null;
   }
+}
+
+/** Paths that are never pages (assets, uploads, the API): not looked up. */
+const NEVER_PAGES = /^\/(?:build|uploads|api)(?:\/|$)/;
+
+/**
+ * The key of a page request: the address the app reads (`appRequestUrl`: the same parse as
+ * the app's, so a raw `#`, a dot segment or an odd Host lead where they lead the app) and
+ * the choices the app reads from its cookies and Accept-Language; null when its answer may
+ * differ per visitor (a session or a flash message) or it is not a page.
+ */
+export function pageKey(req: IncomingMessage, trustProxy: number): { key: string; url: URL } | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  // assets and uploads, before anything is parsed (a dot segment that leads out of them only misses)
+  if (NEVER_PAGES.test(req.url ?? "/")) return null;
+  if (mayCarrySession(req.headers.cookie)) return null;
+  const url = appRequestUrl(req, trustProxy);
+  if (!url) return null;
+  return { key: `${url.href}\n${choicesKey(url.pathname, req.headers.cookie, req.headers["accept-language"])}`, url };
+}
+
+/**
+ * The key of an /api answer: the address the app reads without its `incrementView`
+ * parameters (they change the counting, not the answer; each pair of the query is dropped
+ * when the app reads its name as incrementView, the others stay as sent, so the key is
+ * never an address the app would read otherwise). A page's key has a line break in it, an
+ * answer's never: the two never meet.
+ */
+export function answerKey(url: URL): string {
+  let key = answerKeys.get(url);
+  if (key === undefined) answerKeys.set(url, (key = answerKeyOf(url)));
+  return key;
+}
+
+/** The keys of the addresses appRequestUrl() keeps (the same URL object for the same request line). */
+const answerKeys = new WeakMap<URL, string>();
+
+function answerKeyOf(url: URL): string {
+  if (!url.searchParams.has("incrementView")) return url.href;
+  const rest = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => !new URLSearchParams(pair).has("incrementView"))
+    .join("&");
+  return `${url.origin}${url.pathname}${rest ? `?${rest}` : ""}`;
 }

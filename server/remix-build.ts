@@ -1,6 +1,6 @@
 /**
  * The one place that reads Remix's server build from outside Remix (docs/architecture.md
- * "Where framework internals are touched"): the front (server/fast-lane.ts) runs a few
+ * "Where framework internals are touched"): the front (server/front.ts) runs a few
  * routes' loaders directly. A move to React Router 7 changes this file, not its callers.
  */
 import type { ServerBuild } from "@remix-run/node";

@@ -11,7 +11,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
-import http, { type IncomingHttpHeaders, type Server } from "node:http";
+import http, { type Server } from "node:http";
 import net from "node:net";
 import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -20,10 +20,9 @@ import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } fr
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
-import { checkFastRoutes, COMPRESS_MIN_BYTES, createFront } from "./fast-lane";
-import { appRequestUrl, repairedTarget } from "./front-rules";
+import { checkFastRoutes, createFront, notePage, storeRenderedPage } from "./front";
+import { appRequestUrl, COMPRESS_MIN_BYTES, fetchHeaders, normalizeIp, repairedTarget, sentWhole } from "./front-rules";
 import { escapeHtml } from "~/lib/text";
-import { notePageCache, storePageCache } from "./page-cache";
 import {
   IMMUTABLE_CACHE_CONTROL,
   resolveUploadPath,
@@ -50,11 +49,6 @@ const CLIENT_BUILD_DIR = path.join(ROOT, "public", "build");
 const PUBLIC_DIR = path.join(ROOT, "public");
 
 export type AppLoadContext = { clientIp: string; cspNonce: string };
-
-/** "::ffff:1.2.3.4" (IPv4 on a dual-stack socket) reads as "1.2.3.4". */
-export function normalizeIp(ip: string): string {
-  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
-}
 
 async function importBuild(): Promise<ServerBuild> {
   const stamp = fs.statSync(SERVER_BUILD_PATH).mtimeMs;
@@ -263,15 +257,6 @@ function answerTooLarge(req: Request, res: Response, limit: number) {
   req.resume();
 }
 
-function fetchHeaders(incoming: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [key, values] of Object.entries(incoming)) {
-    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
-    else if (values) headers.set(key, values);
-  }
-  return headers;
-}
-
 /** A request whose address is not one (server/front-rules.ts `appRequestUrl`): answered 400. */
 class BadAddress extends Error {
   readonly status = 400;
@@ -316,14 +301,14 @@ function toRemixRequest(req: Request, res: Response, trustProxy: number): global
 
 /**
  * Sends Remix's answer. Pages stream; JSON answers (made whole in memory anyway) go out
- * in one piece with their length, so `compression` leaves the small ones uncoded, as the
- * server's front does (server/fast-lane.ts).
+ * in one piece with their length (`sentWhole`), so `compression` leaves the small ones
+ * uncoded, as the server's front does (server/front.ts).
  */
 async function sendResponse(res: Response, response: globalThis.Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
-  if (response.body && (response.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+  if (response.body && sentWhole(response.headers.get("Content-Type"))) {
     const body = Buffer.from(await response.arrayBuffer());
     res.setHeader("Content-Length", body.length);
     res.end(body);
@@ -595,9 +580,9 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
         clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? ""),
         cspNonce: String(res.locals.cspNonce ?? ""),
       };
-      const pageCache = res.locals.reference ? null : notePageCache(req, env.TRUST_PROXY);
-      const response = await storePageCache(
-        pageCache,
+      const note = res.locals.reference ? null : notePage(req, env.TRUST_PROXY);
+      const response = await storeRenderedPage(
+        note,
         context.cspNonce,
         await handleRequest(toRemixRequest(req, res, env.TRUST_PROXY), context),
       );
@@ -631,7 +616,7 @@ export async function startServer(env: Env, hooks: { onClose?: () => Promise<voi
   });
 
   checkFastRoutes(build);
-  // the front answers stored pages and the hot catalogue reads itself (server/fast-lane.ts)
+  // the front answers stored answers and the hot catalogue reads itself (server/front.ts)
   const front = createFront({
     env,
     getBuild: () => build,

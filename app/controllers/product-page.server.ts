@@ -187,7 +187,7 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
     choices,
     preferredId: links.some((link) => link.preferred) ? preferred : null,
   };
-  // the page cache (server/page-cache.ts) counts the views of the copies it serves by this id
+  // the server's front counts the views of the stored copies it gives by this id (app/services/hit-counters.server.ts)
   return data(toView(product, viewer, qcImages, agents, listing), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 

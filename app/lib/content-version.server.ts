@@ -1,7 +1,7 @@
 /**
  * A number that changes whenever something a visitor's page shows changes: the catalogue,
  * QC photos, agents, search words, site settings, exchange rates (and the blog's own
- * number, below). What is kept in memory for anonymous pages (the stored pages of server/page-cache.ts, the
+ * number, below). What is kept in memory for anonymous pages (the stored answers of server/stored-answers.ts, the
  * category list) is read again after it moves. Only the services' one write path moves
  * them (app/services/writes.server.ts; the lint refuses a call from anywhere else).
  * Writes by other processes are caught by SQLite's data_version instead (see dataVersion()).
@@ -50,7 +50,7 @@ export function blogVersion(): number {
  * - "popular-posts": the blog's most read posts changed order;
  * - "popular-searches": the most made searches changed (a search page without results shows them).
  * An answer that shows such a list says so (answerDependsOn() in request-scope.server.ts);
- * the server's front keeps it only until that version moves.
+ * the server's front stores it only until that version moves.
  */
 export type ViewDependency = "product-views" | "written-product-views" | "popular-posts" | "popular-searches";
 
@@ -62,11 +62,11 @@ export function viewsVersion(kind: ViewDependency): number {
   return version.views[kind];
 }
 
-/** Names the public post of a page for the page cache (it counts the views); never sent to browsers. */
+/** Names the public post of a page for the server's front (a stored page's hit counts it: app/services/hit-counters.server.ts); never sent to browsers. */
 export const BLOG_POST_ID_HEADER = "X-Blog-Post-Id";
 
-/** Names the product of a page for the page cache (it counts the views); never sent to browsers. */
+/** Names the product of a page for the server's front (a stored page's hit counts it: app/services/hit-counters.server.ts); never sent to browsers. */
 export const PRODUCT_ID_HEADER = "X-Product-Id";
 
-/** Names the search a results page shows (URI-encoded) for the page cache (it counts the searches); never sent to browsers. */
+/** Names the search a results page shows (URI-encoded) for the server's front (a stored page's hit counts it: app/services/hit-counters.server.ts); never sent to browsers. */
 export const SEARCH_TERM_HEADER = "X-Search-Term";

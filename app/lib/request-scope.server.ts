@@ -19,14 +19,16 @@ export type RequestScope = {
   html?: Map<string, string>;
   /**
    * The lists ordered by views the answer shows, for the server's front
-   * (docs/decisions/022-front-rules.md): a kept copy is dropped when they move.
+   * (docs/decisions/022-front-rules.md): a stored copy is dropped when they move.
    */
   dependsOn: Set<ViewDependency>;
+  /** the product views making the answer counted (a stored answer may show counts moved by its own) */
+  viewsCounted?: number;
   /**
    * The answer shows what other instances change without telling this one (the popular
-   * searches on PostgreSQL): the server's front keeps no copy of it (answerNotKept()).
+   * searches on PostgreSQL): the server's front stores no copy of it (answerNotStored()).
    */
-  notKept?: boolean;
+  notStored?: boolean;
   /**
    * The texts and translated messages the page's render used, by language, which the page
    * carries for the browser to hydrate with (app/i18n/i18n.server.ts, page-texts.tsx)
@@ -68,17 +70,17 @@ export function oncePerRequest<T>(key: string, compute: () => Promise<T>): Promi
 }
 
 /**
- * Marks the current request's answer as showing a list ordered by views: a copy kept by
+ * Marks the current request's answer as showing a list ordered by views: a copy stored by
  * the server's front is dropped when `kind` moves (see viewsMoved()).
  */
 export function answerDependsOn(kind: ViewDependency): void {
   requestScope.getStore()?.dependsOn.add(kind);
 }
 
-/** Marks the current request's answer as one the server's front must not keep for others. */
-export function answerNotKept(): void {
+/** Marks the current request's answer as one the server's front must not store for others. */
+export function answerNotStored(): void {
   const scope = requestScope.getStore();
-  if (scope) scope.notKept = true;
+  if (scope) scope.notStored = true;
 }
 
 /** Counts one database query against the current request. */

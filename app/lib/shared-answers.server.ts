@@ -1,31 +1,31 @@
 /**
- * Which answers may be kept and given to others (docs/decisions/035-kept-only-when-the-answer-says-so.md).
+ * Which answers may be stored and given to others (docs/stored-pages.md, decision 035).
  *
  * Keeping is opt-in, answer by answer, in the standard words: an answer that is the same for
  * everyone it may be given to says `Cache-Control: public, …, s-maxage=N` (a shared cache may
  * give it for N seconds; browsers ask again each time, max-age=0) and names in `Vary` what of
- * the request it depends on. The server's front (server/page-cache.ts, server/fast-lane.ts)
- * keeps exactly those, for at most N seconds and a minute, reading `Vary` as:
+ * the request it depends on. The server's front (server/stored-answers.ts)
+ * stores exactly those, for at most N seconds and a minute, reading `Vary` as:
  * - `Accept-Encoding`: it makes each coding itself;
  * - `Accept-Language`, `Cookie`: the language, currency and agent the app reads from them
  *   (server/front-rules.ts `choicesKey`) are in the key, and only visitors are given it (no
  *   session or flash-message cookie);
  * - `Authorization`: only callers without credentials are given it;
- * - anything else (or `*`): it cannot tell the requests apart, so the answer is not kept.
+ * - anything else (or `*`): it cannot tell the requests apart, so the answer is not stored.
  *
- * Whatever an answer says, it is never kept when making it read something that is one
+ * Whatever an answer says, it is never stored when making it read something that is one
  * caller's own: a session or token that named a user, a rate limit, an outside fetch. Those
- * owners mark the request (answerNotKept() in request-scope.server.ts: the session reader,
+ * owners mark the request (answerNotStored() in request-scope.server.ts: the session reader,
  * the rate limiter, the marketplace fetch), and the answer's `Cache-Control` then becomes
  * `private, no-store` on its way out, for the front and every cache after it alike. No list
- * of such pages to keep up to date: a new page is kept only if it says so, and a page that
- * says so is still not kept the moment it reads a visitor's own state.
+ * of such pages to keep up to date: a new page is stored only if it says so, and a page that
+ * says so is still not stored the moment it reads a visitor's own state.
  */
 import type { HeadersFunction } from "@remix-run/node";
 import { requestScope } from "./request-scope.server";
 
-/** The front keeps nothing longer than this, whatever s-maxage says (content it does not version, such as publishing times, moves on). */
-export const KEPT_AT_MOST_MS = 60_000;
+/** The front stores nothing longer than this, whatever s-maxage says (content it does not version, such as publishing times, moves on). */
+export const STORED_AT_MOST_MS = 60_000;
 
 /** What an answer the same for everyone it may be given to says: shared caches may keep it a minute, browsers ask again each time. */
 export const SHARED_FOR_A_MINUTE = "public, max-age=0, s-maxage=60";
@@ -47,21 +47,21 @@ export const SHARED_WITH_VISITORS = { "Cache-Control": SHARED_FOR_A_MINUTE, Vary
 /** The headers of an /api answer the same for every caller, with credentials or without. */
 export const SHARED_WITH_EVERYONE = { "Cache-Control": SHARED_FOR_A_MINUTE } as const;
 
-/** How the front may keep an answer: for how long, and whether only visitors may be given it. */
-export type KeepRule = { ttlMs: number; visitorsOnly: boolean };
+/** How the front may store an answer: for how long, and whether only visitors may be given it. */
+export type StoreRule = { ttlMs: number; visitorsOnly: boolean };
 
 const VARY_THE_FRONT_READS = new Set(["accept-encoding", "accept-language", "cookie", "authorization"]);
 
 /**
  * Called with every answer on its way out (the server and its front): how the front may
- * keep it, or null. When making it read one caller's own state (answerNotKept()), an
+ * store it, or null. When making it read one caller's own state (answerNotStored()), an
  * answer that said it may be shared says `private, no-store` instead, for every cache
  * after this one too. Otherwise the answer's own leave: `Cache-Control: public` with a
  * positive s-maxage and none of private, no-store, no-cache; a `Vary` the front can key
  * (see above).
  */
-export function sharingOf(headers: Headers): KeepRule | null {
-  if (requestScope.getStore()?.notKept) {
+export function sharingOf(headers: Headers): StoreRule | null {
+  if (requestScope.getStore()?.notStored) {
     if (/\bpublic\b/i.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", PERSONAL);
     return null;
   }
@@ -79,7 +79,7 @@ export function sharingOf(headers: Headers): KeepRule | null {
     .filter(Boolean);
   if (vary.some((name) => !VARY_THE_FRONT_READS.has(name))) return null;
   return {
-    ttlMs: Math.min(seconds * 1000, KEPT_AT_MOST_MS),
+    ttlMs: Math.min(seconds * 1000, STORED_AT_MOST_MS),
     visitorsOnly: vary.includes("cookie") || vary.includes("authorization"),
   };
 }

@@ -5,7 +5,7 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { getEnv } from "./env.server";
-import { answerNotKept } from "./request-scope.server";
+import { answerNotStored } from "./request-scope.server";
 
 export const toastSchema = z.object({
   id: z.string(),
@@ -59,7 +59,7 @@ export async function getToast(request: Request): Promise<{ toast: Toast | null;
   const session = await toastStorage().getSession(request.headers.get("Cookie"));
   if (!session.has(TOAST_KEY)) return { toast: null, headers: null };
   // a page showing one visitor's message is theirs (docs/decisions/035-kept-only-when-the-answer-says-so.md)
-  answerNotKept();
+  answerNotStored();
   const parsed = toastSchema.safeParse(session.get(TOAST_KEY));
   return {
     toast: parsed.success ? parsed.data : null,

@@ -6,7 +6,7 @@
  */
 import { getDb } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
-import { answerNotKept } from "~/lib/request-scope.server";
+import { answerNotStored } from "~/lib/request-scope.server";
 import { keepCrawl, keptCrawl } from "~/models/crawled-item.server";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { alibaba1688 } from "./crawl-1688.server";
@@ -37,7 +37,7 @@ function remember(key: string, at: number, value: CrawledProduct) {
 export async function crawlItem(platform: Platform, itemId: string, options: { fresh?: boolean } = {}): Promise<CrawledProduct> {
   // an answer made with what a marketplace said is not kept for others, even from the ten
   // minutes' copy (docs/decisions/035-kept-only-when-the-answer-says-so.md)
-  answerNotKept();
+  answerNotStored();
   const key = `${platform}:${itemId}`;
   const hit = kept.get(key);
   if (!options.fresh && hit && Date.now() - hit.at < KEEP_MS) return hit.value;

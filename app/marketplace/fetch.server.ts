@@ -19,7 +19,7 @@ import https from "node:https";
 import net from "node:net";
 import { getEnv } from "~/lib/env.server";
 import { SHORT_LINK_HOSTS } from "./links";
-import { answerNotKept } from "~/lib/request-scope.server";
+import { answerNotStored } from "~/lib/request-scope.server";
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -213,7 +213,7 @@ export function fetchOnce(
 ): Promise<FetchAnswer> {
   // what the outside answered (or did not) this time is not kept for others
   // (docs/decisions/035-kept-only-when-the-answer-says-so.md)
-  answerNotKept();
+  answerNotStored();
   const url = new URL(raw);
   if (url.protocol !== "https:" && url.protocol !== "http:")
     return Promise.reject(new FetchRefused(`${url.protocol} links are not fetched`));

@@ -6,7 +6,7 @@
  * swept with the other windows), so several instances count a reader once between them.
  *
  * Counted by the post page's loader, by PUT /api/blog/posts/:id/view, and by the
- * server's front when it answers the post page from the page cache (server/page-cache.ts):
+ * server's front when it answers the post page from its store (app/services/hit-counters.server.ts):
  * the server and the Remix build each load this module, so the readers seen are kept on
  * globalThis, shared by both.
  */
@@ -50,8 +50,8 @@ export async function countPostViewBy(postId: number, viewer: PostViewer): Promi
 
 /**
  * After a view: when the blog's popular list (every public blog page shows it) changed
- * order, the pages kept by the server's front are dropped ("popular-posts"). Most views
- * move nothing, so the pages stay kept.
+ * order, the pages stored by the server's front are dropped ("popular-posts"). Most views
+ * move nothing, so the pages stay stored.
  */
 async function popularPostsMayHaveMoved(): Promise<void> {
   const version = blogVersion();

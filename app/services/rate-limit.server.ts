@@ -4,7 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
-import { answerNotKept } from "~/lib/request-scope.server";
+import { answerNotStored } from "~/lib/request-scope.server";
 import { addHit, clearBucket, peekHits, takeBackHit } from "~/models/rate-limit.server";
 import { MESSAGES } from "~/schemas/auth";
 
@@ -13,7 +13,7 @@ import { MESSAGES } from "~/schemas/auth";
  * own (their count, their "too many"), never kept for others (docs/decisions/035-kept-only-when-the-answer-says-so.md).
  */
 function limitsDb() {
-  answerNotKept();
+  answerNotStored();
   return getDb();
 }
 

@@ -4,7 +4,7 @@ import { getDb } from "~/lib/db.server";
 import { findUserById, type User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { verifyAccessToken } from "~/services/tokens.server";
-import { answerNotKept, oncePerRequest } from "~/lib/request-scope.server";
+import { answerNotStored, oncePerRequest } from "~/lib/request-scope.server";
 import { getSessionUserId } from "./session.server";
 
 /**
@@ -36,7 +36,7 @@ export async function getApiUser(request: Request): Promise<User | null> {
   const token = bearerToken(request);
   if (token) {
     // an answer made for a token's holder is theirs (docs/decisions/035-kept-only-when-the-answer-says-so.md)
-    answerNotKept();
+    answerNotStored();
     const claims = await verifyAccessToken(token);
     const user = await findUserById(getDb(), Number(claims.sub));
     if (!user) throw new ApiError(404, MESSAGES.userDeleted, "USER_DELETED");

@@ -9,7 +9,7 @@
  *   popular searches (the most made searches of the last 30 days that found products).
  *
  * The aliases and the vocabulary are kept in memory until the content changes, so every
- * answer is a function of the database: the front may keep it (decision 022).
+ * answer is a function of the database: the front may store it (decision 022).
  */
 import { ApiError } from "~/lib/api.server";
 import { refusedAsDuplicate } from "~/lib/db-errors.server";
@@ -18,7 +18,7 @@ import { dataVersion, getDb } from "~/lib/db.server";
 import { editDistance } from "~/lib/edit-distance";
 import { log } from "~/lib/log.server";
 import { onPostgres } from "~/models/sql-dialect.server";
-import { answerDependsOn, answerNotKept } from "~/lib/request-scope.server";
+import { answerDependsOn, answerNotStored } from "~/lib/request-scope.server";
 import { isEmptyUnit, searchUnit, type SearchTerms } from "~/models/product.server";
 import {
   addSearchCounts,
@@ -355,14 +355,14 @@ export async function searchCountsWritten(): Promise<void> {
   if (counts.flushing) await counts.flushing;
 }
 
-/** The most made searches of the last 30 days that found products (an answer showing them is kept until they change). */
+/** The most made searches of the last 30 days that found products (an answer showing them is stored until they change). */
 export async function popularSearches(): Promise<string[]> {
   answerDependsOn("popular-searches");
   // on PostgreSQL the other instances' searches are in the database only: read each time
-  // (only a search that finds nothing shows them), and the answer is not kept: another
+  // (only a search that finds nothing shows them), and the answer is not stored: another
   // instance's searches would not drop the copy
   if (onPostgres(getDb())) {
-    answerNotKept();
+    answerNotStored();
     return topSearchTerms(getDb(), daysAgo(POPULAR_DAYS), POPULAR_COUNT);
   }
   return [...(await currentTotals()).top];

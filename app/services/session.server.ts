@@ -5,7 +5,7 @@
 import { createCookie } from "@remix-run/node";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
-import { answerNotKept } from "~/lib/request-scope.server";
+import { answerNotStored } from "~/lib/request-scope.server";
 import { deleteSession, deleteUserSessions, findSession, insertSession } from "~/models/session.server";
 import { randomToken, sha256 } from "~/services/crypto.server";
 
@@ -37,7 +37,7 @@ export async function getSessionUserId(request: Request): Promise<{ userId: numb
     return null;
   }
   // what is made with a user's session is that user's own (docs/decisions/035-kept-only-when-the-answer-says-so.md)
-  answerNotKept();
+  answerNotStored();
   return { userId: session.userId, sessionHash };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Product views, counted in memory and written in one transaction a second later
- * (docs/decisions/013-fast-lane.md): a write per page view would cost more than serving
+ * (docs/decisions/013-fast-lane.md, docs/stored-pages.md): a write per page view would cost more than serving
  * a stored page. Reads stay exact: a product read adds the views not yet written, and
  * every list that shows or orders by views writes them first (flushViews()).
  *
@@ -13,6 +13,7 @@
  * module, and both must count into the same place.
  */
 import { viewsMoved } from "~/lib/content-version.server";
+import { requestScope } from "~/lib/request-scope.server";
 import { getDb } from "~/lib/db.server";
 import { onPostgres } from "~/models/sql-dialect.server";
 import { log } from "~/lib/log.server";
@@ -39,6 +40,8 @@ const state: State = (globalThis.__productViews ??= { pending: new Map(), watche
 /** Counts one view of a product (written within a second). */
 export function countProductView(productId: number): void {
   viewsMoved("product-views");
+  const scope = requestScope.getStore();
+  if (scope) scope.viewsCounted = (scope.viewsCounted ?? 0) + 1;
   state.pending.set(productId, (state.pending.get(productId) ?? 0) + 1);
   const watch = state.watched.get(productId);
   if (watch) watch.count += 1;
@@ -49,7 +52,7 @@ export function countProductView(productId: number): void {
 }
 
 /**
- * A counter of the views of a product counted from now on, by any path (the answers kept
+ * A counter of the views of a product counted from now on, by any path (the answers stored
  * by the server's front add them to the count they stored). Release it with unwatchViews().
  */
 export function watchViews(productId: number): ViewWatch {

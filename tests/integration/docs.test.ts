@@ -47,14 +47,27 @@ describe("docs/", () => {
     }
   });
 
-  it("names the stored pages' limits by their constants in the decisions, not by values that drift", () => {
-    for (const file of ["012-page-cache.md", "013-fast-lane.md"]) {
+  it("names the stored answers' limits by their constants, not by values that drift, and each named constant exists", () => {
+    for (const file of ["012-page-cache.md", "013-fast-lane.md", "041-one-store-in-front.md"]) {
       const text = fs.readFileSync(path.join(DOCS, "decisions", file), "utf8");
       expect(text, file).not.toMatch(/\b\d+ MB in all\b|\banswers and \d+ MB\b/);
     }
-    const pageCache = fs.readFileSync(path.join(ROOT, "server", "page-cache.ts"), "utf8");
-    const fastLane = fs.readFileSync(path.join(ROOT, "server", "fast-lane.ts"), "utf8");
-    for (const name of ["MAX_ENTRIES", "MAX_BYTES_PER_PAGE", "MAX_BYTES"]) expect(pageCache).toMatch(new RegExp(`const ${name} =`));
-    for (const name of ["KEPT_MAX", "KEPT_MAX_BYTES"]) expect(fastLane).toMatch(new RegExp(`const ${name} =`));
+    const store = fs.readFileSync(path.join(ROOT, "server", "stored-answers.ts"), "utf8");
+    const current = fs.readFileSync(path.join(DOCS, "stored-pages.md"), "utf8");
+    const named = [...current.matchAll(/`([A-Z][A-Z0-9_]{3,})`/g)].map((match) => match[1]);
+    expect(named).toEqual(expect.arrayContaining(["STORE_MAX_ANSWERS", "STORE_MAX_BYTES", "ANSWER_MAX_BYTES"]));
+    const code = [
+      "server/stored-answers.ts",
+      "server/front.ts",
+      "server/front-rules.ts",
+      "app/services/hit-counters.server.ts",
+      "app/lib/shared-answers.server.ts",
+      "app/lib/env.server.ts",
+    ]
+      .map((file) => fs.readFileSync(path.join(ROOT, file), "utf8"))
+      .join("\n");
+    for (const name of named)
+      expect(code, `docs/stored-pages.md names ${name}`).toMatch(new RegExp(`\\b(?:const|let) ${name}\\b|^\\s+${name}:`, "m"));
+    for (const name of ["STORE_MAX_ANSWERS", "STORE_MAX_BYTES", "ANSWER_MAX_BYTES"]) expect(store).toMatch(new RegExp(`const ${name} =`));
   });
 });

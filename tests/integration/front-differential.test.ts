@@ -1,5 +1,5 @@
 /**
- * The server's front (stored pages, kept API answers) against what the app renders:
+ * The server's front (stored pages and API answers) against what the app renders:
  * requests real clients send (HEAD from monitors, odd cookies, every Accept-Encoding,
  * long Chinese pages) must never make the front give anyone something the app would not
  * have given them. The server runs with REFERENCE_PORT: the same process answers there
@@ -209,7 +209,7 @@ describe("the front gives what the app renders", () => {
       );
       expect(sorted.items.map((item: { price_cny: number }) => item.price_cny)).toEqual([20, 40]);
     }
-    // pages: the line is read up to the "#", and kept under what the app read (a write just
+    // pages: the line is read up to the "#", and stored under what the app read (a write just
     // before, the products above, may still drop the first copy)
     let hashed = await request(server.port, "GET", `/search?q=${word}#&q=nothing-at-all`);
     let again = await request(server.port, "GET", `/search?q=${word}`);
@@ -279,8 +279,8 @@ describe("the front gives what the app renders", () => {
     // the run did reach the front: pages and answers given from memory were compared
     expect(report.storedPages, summary).toBeGreaterThan(40);
     // on PostgreSQL only answers without view counts (categories, rates) are kept, which a
-    // run may not ask for: the kept answers are compared in the SQLite run
-    if (!databaseUrlOf(server.dataDir)) expect(report.keptAnswers, summary).toBeGreaterThan(20);
+    // run may not ask for: the stored answers are compared in the SQLite run
+    if (!databaseUrlOf(server.dataDir)) expect(report.storedJson, summary).toBeGreaterThan(20);
     expect(report.changes, summary).toBeGreaterThan(5);
     // races between an answer and its comparison are rare, never the rule
     expect(report.raced, summary).toBeLessThan(report.compared / 10);

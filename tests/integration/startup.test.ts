@@ -214,7 +214,7 @@ describe("npm start", () => {
       // nothing forwarded yet: no warning (the start's own health checks carry no proxy header)
       expect(lines(unset.output(), "while TRUST_PROXY is unset")).toHaveLength(0);
       for (const server of [unset, none, trusted]) {
-        // the first answered by the server's front (server/fast-lane.ts: /api/categories is
+        // the first answered by the server's front (server/front.ts: /api/categories is
         // one of its routes) before express runs, the others by express
         await fetch(`${server.url}/api/categories`, { headers: { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https" } });
         await fetch(`${server.url}/healthz?probe=forwarded`, { headers: { "X-Forwarded-For": "203.0.113.8" } });

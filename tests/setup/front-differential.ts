@@ -4,14 +4,14 @@
  * no, valid, lower-case, padded and invalid currency and agent cookies; query-string
  * variants; proxies' headers; now and then a session, a token or a conditional request)
  * and of content changes in between, sent to the server's main port. Every answer the
- * front gives from memory (a stored page: X-Page-Cache, a kept API answer: X-Answer-Cache)
+ * front gives from memory (a stored page: X-Page-Cache, a stored API answer: X-Answer-Cache)
  * is compared with what the app renders for the same request on the server's reference
  * port (REFERENCE_PORT: express and Remix, never the front): status, every header but the
  * connection's own, and the body byte for byte once decoded, the CSP nonce masked. Every
  * body is also checked to be well-formed UTF-8 without NUL bytes. Request lines as
  * attackers write them (a raw `#`, `;`, `%23`, `%00`, repeated and empty parameters, a
  * Host with a path in it), each followed now and then by the plain line it might be
- * kept for; pasted short links from visitors who have used up their marketplace fetches
+ * stored for; pasted short links from visitors who have used up their marketplace fetches
  * (`limitedAddress`) and from others, while the marketplace does not answer.
  *
  * Used by tests/integration/front-differential.test.ts (a short run in `npm test`) and by
@@ -49,7 +49,7 @@ export type DifferentialReport = {
   /** answers given by the front and compared with the reference */
   compared: number;
   storedPages: number;
-  keptAnswers: number;
+  storedJson: number;
   /** front answers whose entry was dropped between the answer and the comparison (a change raced it) */
   raced: number;
   changes: number;
@@ -61,7 +61,7 @@ type Req = {
   method: "GET" | "HEAD";
   path: string;
   headers: Record<string, string>;
-  /** a request line sent right after with the same headers: the one an odd line above may have been kept for */
+  /** a request line sent right after with the same headers: the one an odd line above may have been stored for */
   followUp?: string;
 };
 
@@ -411,7 +411,7 @@ function randomRequest(
     () => `/api/products?limit=3;page=2`,
     () => `/api/products?page=&limit=&limit=5`,
   ];
-  // a line whose query the app reads only up to the "#", then the line it might be kept for
+  // a line whose query the app reads only up to the "#", then the line it might be stored for
   const poisoned: Array<() => { path: string; followUp: string }> = [
     () => {
       const rest = `q=${word()}&limit=3`;
@@ -538,7 +538,7 @@ async function changeContent(
       return `like of post ${id}`;
     }
     case 6: {
-      // staff's search words: the kept search pages and answers follow
+      // staff's search words: the stored search pages and answers follow
       const term = `dw${step % 7}`;
       const list = await json(port, "GET", "/api/admin/search-aliases", token);
       const existing = (list.body?.data ?? []).find((alias: { term: string }) => alias.term === term);
@@ -593,7 +593,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     requests: 0,
     compared: 0,
     storedPages: 0,
-    keptAnswers: 0,
+    storedJson: 0,
     raced: 0,
     changes: 0,
     mismatches: [],
@@ -611,7 +611,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     }
     const request = randomRequest(rng, catalogue, options.adminCookie, options.adminToken, options.limitedAddress);
     // the same request a few times: the first is rendered (and maybe stored), the next may
-    // come from memory; then the line an odd one might have been kept for
+    // come from memory; then the line an odd one might have been stored for
     const repeats = 1 + rng.int(3);
     const lines = Array.from({ length: repeats }, () => request);
     if (request.followUp) lines.push({ ...request, path: request.followUp, followUp: undefined }, { ...request, path: request.followUp });
@@ -622,7 +622,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       if (broken) fail(step, line, broken);
       if (!fromFront(front)) continue;
       if (front.headers["x-page-cache"]) report.storedPages += 1;
-      else report.keptAnswers += 1;
+      else report.storedJson += 1;
       const app = await send(options.referencePort, line);
       const brokenApp = brokenText(app);
       if (brokenApp) fail(step, line, `app: ${brokenApp}`);
