@@ -137,6 +137,14 @@ export interface CategoriesTable {
   updated_at: Generated<string>;
 }
 
+/** How many products each category holds, by the two flags the storefront filters on (kept by triggers on products). */
+export interface CategoryCountsTable {
+  category_id: number;
+  is_external: number;
+  show_in_listing: number;
+  products: number;
+}
+
 export interface ProductsTable {
   id: Generated<number>;
   name: string;
@@ -557,6 +565,7 @@ export interface Database {
   uploads: UploadsTable;
   categories: CategoriesTable;
   products: ProductsTable;
+  category_counts: CategoryCountsTable;
   product_skus: ProductSkusTable;
   collections: CollectionsTable;
   products_fts: ProductsFtsTable;

@@ -40,15 +40,15 @@ const toCategory = (row: Row): Category => ({
  * storefront list would show are counted.
  */
 export async function listCategories(db: DB, counted: { hideExternal?: boolean; listedOnly?: boolean } = {}): Promise<CategoryWithCount[]> {
-  // one pass over the products, grouped by category; a category then adds its direct
-  // subcategories' counts (a count per category with "its own or a subcategory's" made
-  // PostgreSQL scan every product for each category: 522 ms at 100k, now 23 ms); the
-  // counts are worked out once (MATERIALIZED: SQLite and PostgreSQL 12+) for both lookups
-  const conditions = [sql`p.category_id IS NOT NULL`];
-  if (counted.hideExternal) conditions.push(sql`p.is_external = 0`);
-  if (counted.listedOnly) conditions.push(sql`p.show_in_listing = 1`);
+  // the counts the triggers on products keep (category_counts: a few rows per category,
+  // by the two flags), never a pass over the products (0.99 s at 1,000,000, issue 37); a
+  // category then adds its direct subcategories' counts, worked out once (MATERIALIZED:
+  // SQLite and PostgreSQL 12+) for both lookups
+  const conditions = [sql`true`];
+  if (counted.hideExternal) conditions.push(sql`k.is_external = 0`);
+  if (counted.listedOnly) conditions.push(sql`k.show_in_listing = 1`);
   const { rows } = await sql<Row & { product_count: number }>`
-    WITH counts AS MATERIALIZED (SELECT p.category_id, count(*) AS n FROM products p WHERE ${sql.join(conditions, sql` AND `)} GROUP BY p.category_id)
+    WITH counts AS MATERIALIZED (SELECT k.category_id, sum(k.products) AS n FROM category_counts k WHERE ${sql.join(conditions, sql` AND `)} GROUP BY k.category_id)
     SELECT c.*,
       coalesce((SELECT k.n FROM counts k WHERE k.category_id = c.id), 0)
         + coalesce((SELECT sum(k.n) FROM counts k JOIN categories sub ON sub.id = k.category_id WHERE sub.parent_id = c.id), 0) AS product_count

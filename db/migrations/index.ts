@@ -22,6 +22,7 @@ import * as m20261128100000 from "./20261128100000_job_leases";
 import * as m20261128110000 from "./20261128110000_postgres_search_filters";
 import * as m20261129090000 from "./20261129090000_crawled_items";
 import * as m20261130090000 from "./20261130090000_secrets_in_database";
+import * as m20261201090000 from "./20261201090000_category_counts";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "20261128110000_postgres_search_filters": m20261128110000,
   "20261129090000_crawled_items": m20261129090000,
   "20261130090000_secrets_in_database": m20261130090000,
+  "20261201090000_category_counts": m20261201090000,
 };
