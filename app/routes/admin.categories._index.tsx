@@ -1,15 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { CategoryForm, DeleteCategoryForm } from "~/components/admin/category-forms";
-import { AdminDialog } from "~/components/admin/dialog";
-import { EmptyState } from "~/components/ui/empty-state";
-import { SubmitButton } from "~/components/ui/submit-button";
+import { CATEGORY_LIST_DIALOG_PARAMS, CategoryListPage } from "~/components/admin/category-list";
 import { ApiError, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
-import { listAddress, listParams, listReturnTo } from "~/lib/list-address";
+import { listReturnTo } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { can } from "~/lib/permissions";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
@@ -25,20 +22,11 @@ import {
   parentChoices,
   updateCategoryByAdmin,
 } from "~/services/catalogue/categories.server";
-import { AdminList, AdminSearch, DeleteLink } from "~/components/admin/admin-list";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
-import { useI18n } from "~/i18n/i18n";
-
-/** Query parameters that only open a dialog; links and redirects drop them. */
-const DIALOG_PARAMS = ["modal", "categoryId"];
-
-const listSearch = (params: URLSearchParams) => listParams(params, DIALOG_PARAMS);
-const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) =>
-  listAddress("/admin/categories", params, DIALOG_PARAMS, extra);
 
 /** Where to go after an action: a list address the form named, else the list. */
 const backTo = (formData: FormData, request: Request) =>
-  listReturnTo(formData.get("returnTo"), "/admin/categories", DIALOG_PARAMS, request);
+  listReturnTo(formData.get("returnTo"), "/admin/categories", CATEGORY_LIST_DIALOG_PARAMS, request);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { access } = await requireAdmin(request);
@@ -169,175 +157,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.categories.pageTitle", noindex: true });
 
 export default function AdminCategories() {
-  const { query, list, allowed, dialog } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const { t, message } = useI18n();
-  const [searchParams] = useSearchParams();
-  const closeHref = listHref(searchParams);
-  const returnTo = closeHref;
-
-  return (
-    <AdminList
-      title={t("admin.categories.title")}
-      count={list.totalItems}
-      intro={t("admin.categories.intro")}
-      toolbar={
-        <>
-          {allowed.edit ? (
-            <Link to="/admin/search-words" className="button button--secondary">
-              {t("admin.categories.searchWords")}
-            </Link>
-          ) : null}
-          {allowed.create ? (
-            <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-              {t("admin.dashboard.addCategory")}
-            </Link>
-          ) : null}
-        </>
-      }
-      filters={
-        <div className="admin-filters">
-          <AdminSearch
-            action="/admin/categories"
-            id="category-search"
-            label={t("admin.categories.searchLabel")}
-            value={query.q}
-            placeholder={t("admin.categories.searchPlaceholder")}
-          />
-        </div>
-      }
-      items={list.items}
-      itemKey={(category) => category.id}
-      empty={
-        <EmptyState title={query.q ? t("admin.categories.noMatch", { query: query.q }) : t("admin.categories.empty")}>
-          {!query.q && allowed.create ? (
-            <p>
-              <Link to="/admin/categories/new">{t("admin.categories.addFirst")}</Link>
-            </p>
-          ) : null}
-        </EmptyState>
-      }
-      columns={[
-        {
-          header: t("admin.categories.colName"),
-          cell: (category) => (
-            <>
-              <strong>{category.name}</strong>
-              <span className="admin-user-cell__meta">ID {category.id}</span>
-              {category.description ? <span className="admin-user-cell__meta">{category.description}</span> : null}
-            </>
-          ),
-        },
-        { header: t("admin.categories.colParent"), cell: (category) => category.parentName ?? "—" },
-        {
-          header: t("admin.categories.colProducts"),
-          cell: (category) => (
-            <a href={`/category/${category.id}`} target="_blank" rel="noreferrer">
-              {category.productCount}
-            </a>
-          ),
-        },
-        {
-          header: t("admin.categories.colSort"),
-          cell: (category) =>
-            allowed.edit ? (
-              <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
-                <input type="hidden" name="intent" value="sort" />
-                <input type="hidden" name="id" value={category.id} />
-                <input type="hidden" name="returnTo" value={returnTo} />
-                <label className="visually-hidden" htmlFor={`sort-${category.id}`}>
-                  {t("admin.categories.sortOf", { name: category.name })}
-                </label>
-                <input
-                  id={`sort-${category.id}`}
-                  name="sort_order"
-                  type="number"
-                  min={0}
-                  step={1}
-                  defaultValue={category.sortOrder}
-                  className="admin-inline-form__number"
-                />
-                <SubmitButton className="button button--secondary button--small" name="intent" value="sort" pendingText="…">
-                  {t("admin.categories.set")}
-                </SubmitButton>
-              </Form>
-            ) : (
-              category.sortOrder
-            ),
-        },
-      ]}
-      actions={(category) => (
-        <>
-          {allowed.edit ? (
-            <Form method="post" action="/admin/categories?index" className="admin-inline-form" preventScrollReset>
-              <input type="hidden" name="categoryId" value={category.id} />
-              <input type="hidden" name="returnTo" value={returnTo} />
-              <button
-                type="submit"
-                name="intent"
-                value="up"
-                className="button button--secondary button--small"
-                aria-label={t("admin.categories.moveUp", { name: category.name })}
-              >
-                ↑
-              </button>
-              <button
-                type="submit"
-                name="intent"
-                value="down"
-                className="button button--secondary button--small"
-                aria-label={t("admin.categories.moveDown", { name: category.name })}
-              >
-                ↓
-              </button>
-            </Form>
-          ) : null}
-          {allowed.edit ? (
-            <Link to={`/admin/categories/${category.id}/edit`} aria-label={t("admin.common.editName", { name: category.name })}>
-              {t("admin.common.edit")}
-            </Link>
-          ) : null}
-          {allowed.delete ? (
-            <DeleteLink to={listHref(searchParams, { modal: "delete", categoryId: String(category.id) })} name={category.name} />
-          ) : null}
-        </>
-      )}
-      paging={{
-        currentPage: list.currentPage,
-        totalPages: list.totalPages,
-        searchParams: listSearch(searchParams),
-        label: t("admin.categories.pages"),
-      }}
-    >
-      {dialog?.kind === "create" ? (
-        <AdminDialog id="create-category" title={t("admin.dashboard.addCategory")} closeTo={closeHref}>
-          <CategoryForm
-            id="create-category-form"
-            intent="create"
-            parents={dialog.parents}
-            lastResult={actionData?.intent === "create" ? actionData.result : undefined}
-            submitLabel={t("admin.categories.create")}
-            cancelTo={closeHref}
-          />
-        </AdminDialog>
-      ) : null}
-
-      {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-category" title={t("admin.categories.deleteTitle")} closeTo={closeHref}>
-          {dialog.category ? (
-            <DeleteCategoryForm
-              category={dialog.category}
-              error={actionData?.intent === "delete" ? actionData.error : undefined}
-              cancelTo={closeHref}
-              returnTo={returnTo}
-            />
-          ) : (
-            <p role="alert">{message(M.categoryNotFound)}</p>
-          )}
-        </AdminDialog>
-      ) : null}
-    </AdminList>
-  );
+  return <CategoryListPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
 }
 
 export function ErrorBoundary() {

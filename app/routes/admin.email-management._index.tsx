@@ -1,23 +1,18 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
-import { AdminDialog } from "~/components/admin/dialog";
+import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { builtInDesignText, EmailErrorView } from "~/components/admin/email/email-parts";
-import { DeleteTemplateForm, TemplateForm, type TemplateFormValues } from "~/components/admin/email/email-forms";
-import { formatDate } from "~/components/admin/format";
-import { EmptyState } from "~/components/ui/empty-state";
-import { SubmitButton } from "~/components/ui/submit-button";
+import type { TemplateFormValues } from "~/components/admin/email/email-forms";
+import { TemplateListPage, templateListHref } from "~/components/admin/email/template-list";
 import { ApiError, nullIfNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
-import { listAddress } from "~/lib/list-address";
 import { pageMeta } from "~/lib/meta";
 import { requireAdmin, adminAction } from "~/services/permissions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { templateInputSchema } from "~/schemas/email";
 import { EMAIL_MESSAGES as M, variablesIn } from "~/schemas/email-rules";
 import { readLanguage, translateMessage, translatorFor } from "~/i18n/i18n.server";
-import { useI18n } from "~/i18n/i18n";
 import {
   createEmailTemplate,
   deleteEmailTemplate,
@@ -30,12 +25,6 @@ import {
   updateEmailTemplate,
 } from "~/services/email.server";
 import { idOf } from "~/lib/ids";
-import { AdminList, DeleteLink } from "~/components/admin/admin-list";
-
-/** The templates tab: list, create and edit in a dialog, delete with a confirmation (decision 007). */
-const PATH = "/admin/email-management";
-const DIALOG_PARAMS = ["modal", "templateId", "from"];
-const listHref = (params: URLSearchParams, extra: Record<string, string> = {}) => listAddress(PATH, params, DIALOG_PARAMS, extra);
 
 type Dialog =
   | { kind: "create"; defaults?: TemplateFormValues; from?: string }
@@ -43,6 +32,7 @@ type Dialog =
   | { kind: "delete"; template: { id: number; name: string; usedBy: string[] } | null }
   | null;
 
+/** The templates tab: list, create and edit in a dialog, delete with a confirmation (decision 007). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, EMAIL_ACCESS);
   const url = new URL(request.url);
@@ -109,7 +99,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     // who is asking, before the form is read
     const formData = await request.formData();
     const intent = formData.get("intent");
-    const back = listHref(new URL(request.url).searchParams);
+    const back = templateListHref(new URL(request.url).searchParams);
     // the notices in the reader's language (the services' words are the /api's)
     const language = readLanguage(request);
     const t = translatorFor(language);
@@ -131,7 +121,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const saved = `${say(intent === "create" ? M.templateCreated : M.templateUpdated)}: ${template.name}`;
       if (formData.get("then") !== "test") return redirectWithToast(back, { message: saved });
       // "Save and send a test to me": saved, mailed, and the editor stays open for the next change
-      const editor = listHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
+      const editor = templateListHref(new URL(request.url).searchParams, { modal: "edit", templateId: String(template.id) });
       try {
         return redirectWithToast(editor, { message: `${saved}. ${testSent(await sendTemplateTest(template.id, actor))}` });
       } catch (error) {
@@ -175,152 +165,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey: "admin.email.templatesPageTitle", noindex: true });
 
 export default function EmailTemplates() {
-  const { templates, dialog } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const [searchParams] = useSearchParams();
-  const closeHref = listHref(searchParams);
-  const { t, message } = useI18n();
-
-  return (
-    <AdminList
-      sectionId="templates-title"
-      title={t("admin.email.tabTemplates")}
-      count={templates.length}
-      toolbar={
-        <>
-          <Link to={listHref(searchParams, { modal: "create" })} className="button" preventScrollReset>
-            {t("admin.email.newTemplate")}
-          </Link>
-          <Link to="/admin/email-management/html-templates" className="button button--secondary">
-            {t("admin.email.fromBuiltIn")}
-          </Link>
-        </>
-      }
-      items={templates}
-      itemKey={(template) => template.id}
-      empty={
-        <EmptyState title={t("admin.email.noTemplates")}>
-          <p>{t("admin.email.noTemplatesHint", { example: "{{userName}}" })}</p>
-        </EmptyState>
-      }
-      columns={[
-        {
-          header: t("admin.agentForm.name"),
-          cell: (template) => (
-            <>
-              <strong>{template.name}</strong>
-              <span className="admin-user-cell__meta">ID {template.id}</span>
-            </>
-          ),
-        },
-        { header: t("admin.emailForms.subject"), className: "admin-table__wrap", cell: (template) => template.subject },
-        {
-          header: t("admin.email.colVariables"),
-          className: "admin-table__wrap",
-          cell: (template) =>
-            template.variables.length ? template.variables.map((name) => <code key={name}>{`{{${name}}}`} </code>) : "—",
-        },
-        {
-          header: t("admin.email.colUsedBy"),
-          cell: (template) => (template.campaignCount ? t("admin.email.nCampaigns", { count: template.campaignCount }) : "—"),
-        },
-        {
-          header: t("admin.categoryForm.created"),
-          cell: (template) => (
-            <>
-              {formatDate(template.createdAt)}
-              {template.createdByName ? (
-                <span className="admin-user-cell__meta">{t("admin.email.by", { name: template.createdByName })}</span>
-              ) : null}
-            </>
-          ),
-        },
-      ]}
-      actions={(template) => (
-        <>
-          <Link
-            to={`/admin/email-management/campaigns?modal=create&templateId=${template.id}`}
-            aria-label={t("admin.email.useName", { name: template.name })}
-          >
-            {t("admin.email.use")}
-          </Link>
-          <Link
-            to={listHref(searchParams, { modal: "edit", templateId: String(template.id) })}
-            aria-label={t("admin.common.editName", { name: template.name })}
-            preventScrollReset
-          >
-            {t("admin.common.edit")}
-          </Link>
-          <Form method="post" className="admin-inline-form" preventScrollReset>
-            <input type="hidden" name="templateId" value={template.id} />
-            <SubmitButton
-              name="intent"
-              value="test"
-              className="button--link"
-              pendingText={t("admin.emailForms.sending")}
-              aria-label={t("admin.email.testName", { name: template.name })}
-            >
-              {t("admin.email.test")}
-            </SubmitButton>
-          </Form>
-          <DeleteLink to={listHref(searchParams, { modal: "delete", templateId: String(template.id) })} name={template.name} />
-        </>
-      )}
-    >
-      {dialog?.kind === "create" ? (
-        <AdminDialog
-          id="create-template"
-          title={dialog.from ? t("admin.email.newFrom", { name: dialog.from }) : t("admin.email.newTemplate")}
-          closeTo={closeHref}
-          wide
-        >
-          <TemplateForm
-            id="create-template-form"
-            intent="create"
-            defaults={dialog.defaults}
-            lastResult={actionData?.intent === "create" ? actionData.result : undefined}
-            submitLabel={t("admin.email.createTemplate")}
-            cancelTo={closeHref}
-            withTest
-          />
-        </AdminDialog>
-      ) : null}
-
-      {dialog?.kind === "edit" ? (
-        <AdminDialog id="edit-template" title={t("admin.email.editTemplate")} closeTo={closeHref} wide>
-          {dialog.template ? (
-            <TemplateForm
-              id={`edit-template-form-${dialog.template.id}`}
-              intent="update"
-              defaults={dialog.template.values}
-              hidden={{ templateId: dialog.template.id }}
-              lastResult={actionData?.intent === "update" ? actionData.result : undefined}
-              submitLabel={t("admin.email.saveTemplate")}
-              cancelTo={closeHref}
-              withTest
-            />
-          ) : (
-            <p role="alert">{message(M.templateNotFound)}</p>
-          )}
-        </AdminDialog>
-      ) : null}
-
-      {dialog?.kind === "delete" ? (
-        <AdminDialog id="delete-template" title={t("admin.emailForms.deleteTemplate")} closeTo={closeHref}>
-          {dialog.template ? (
-            <DeleteTemplateForm
-              template={dialog.template}
-              usedBy={dialog.template.usedBy}
-              error={actionData?.intent === "delete" ? actionData.error : undefined}
-              cancelTo={closeHref}
-            />
-          ) : (
-            <p role="alert">{message(M.templateNotFound)}</p>
-          )}
-        </AdminDialog>
-      ) : null}
-    </AdminList>
-  );
+  return <TemplateListPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
 }
 
 export function ErrorBoundary() {

@@ -1,13 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation, useRouteError, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
-import { AdminDialog } from "~/components/admin/dialog";
-import { formatDateTime } from "~/components/admin/format";
-import { PermissionPanel } from "~/components/admin/permission-panel";
-import { EditUserForm, ResetPasswordForm } from "~/components/admin/user-forms";
-import { UserTypeBadge } from "~/components/admin/user-type-badge";
+import { UserEditPage } from "~/components/admin/user-edit";
 import { ApiError, isNotFound, orPageNotFound, pageId, pageNotFound, isServiceError } from "~/lib/api.server";
 import { replyWithApiError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/http";
@@ -27,7 +23,7 @@ import {
   updateUserByAdmin,
 } from "~/services/users.server";
 import { readLanguage, translateMessage } from "~/i18n/i18n.server";
-import { translatorFor, useI18n } from "~/i18n/i18n";
+import { translatorFor } from "~/i18n/i18n";
 import { rootLanguage } from "~/lib/meta";
 
 const parseUserId = (value: string | undefined): number => pageId(value, ADMIN_MESSAGES.userNotFound);
@@ -183,88 +179,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
 };
 
 export default function AdminUserEdit() {
-  const { user, canManageAccess, canManage, permissionDialog } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const { t, message } = useI18n();
-  const [searchParams] = useSearchParams();
-  // a new location (the redirect after a save) restarts the forms from the saved values
-  const { key: locationKey } = useLocation();
-  const here = `/admin/users/${user.id}`;
-
-  return (
-    <div className="admin-page">
-      <p className="admin-breadcrumb">
-        <Link to="/admin/users">← {t("admin.userEdit.back")}</Link>
-      </p>
-      <header className="admin-page__header admin-page__header--row">
-        <div>
-          <h1>
-            {t("admin.userEdit.title", { name: user.username })} <UserTypeBadge userType={user.userType} />
-          </h1>
-          <p>
-            {user.isAdmin || user.userType !== "user" ? (
-              <span className="admin-badge admin-badge--admin">{t("admin.userEdit.administrator")}</span>
-            ) : (
-              <span className="admin-badge admin-badge--user">{t("admin.userEdit.normalUser")}</span>
-            )}
-          </p>
-        </div>
-        {canManageAccess ? (
-          <Link to={`${here}?modal=permissions`} className="button button--secondary" preventScrollReset>
-            {t("admin.users.managePermissions")}
-          </Link>
-        ) : null}
-      </header>
-
-      <div className="admin-grid admin-grid--edit">
-        <section className="card" aria-labelledby="account-facts">
-          <h2 id="account-facts">{t("admin.userEdit.account")}</h2>
-          <dl className="admin-facts">
-            <dt>ID</dt>
-            <dd>{user.id}</dd>
-            <dt>{t("admin.users.colRegistered")}</dt>
-            <dd>{formatDateTime(user.createdAt)}</dd>
-            <dt>{t("admin.userEdit.lastUpdate")}</dt>
-            <dd>{formatDateTime(user.updatedAt)}</dd>
-            <dt>{t("admin.users.colLastLogin")}</dt>
-            <dd>{formatDateTime(user.lastLoginAt, message(ADMIN_MESSAGES.neverLoggedIn))}</dd>
-            <dt>{t("admin.userEdit.loginIp")}</dt>
-            <dd>{user.lastLoginIp ?? "—"}</dd>
-          </dl>
-        </section>
-
-        {canManage ? (
-          <>
-            <EditUserForm
-              key={`edit-${locationKey}`}
-              user={user}
-              canSetAdmin={canManageAccess}
-              lastResult={actionData?.intent === "update" ? actionData.result : undefined}
-            />
-            <ResetPasswordForm
-              key={`reset-${locationKey}`}
-              lastResult={actionData?.intent === "resetPassword" ? actionData.result : undefined}
-            />
-          </>
-        ) : (
-          <section className="card" aria-labelledby="locked-title">
-            <h2 id="locked-title">{t("admin.users.profile")}</h2>
-            <p className="notice notice--info">{message(ADMIN_MESSAGES.cannotManageAdmin)}.</p>
-          </section>
-        )}
-      </div>
-
-      <p>
-        <Link to="/admin/users">← {t("admin.userEdit.back")}</Link>
-      </p>
-
-      {permissionDialog ? (
-        <AdminDialog id="user-permissions" title={t("admin.users.managePermissions")} closeTo={here} wide>
-          <PermissionPanel data={permissionDialog} returnTo={`${here}?${searchParams.toString()}`} />
-        </AdminDialog>
-      ) : null}
-    </div>
-  );
+  return <UserEditPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
 }
 
 export function ErrorBoundary() {
