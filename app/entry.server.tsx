@@ -1,9 +1,9 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
+import { DocumentEndLast } from "./lib/document-end.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
@@ -52,7 +52,8 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           documentReady = true;
-          const body = new PassThrough();
+          // single fetch's data scripts inside the body, not after </html> (document-end.server.ts)
+          const body = new DocumentEndLast();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // the page's language may come from Accept-Language (decision 031)

@@ -134,7 +134,12 @@ export function campaignMail(
   return {
     to: { name: recipient.username, address: recipient.email },
     ...message,
-    headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: {
+      // RFC 2919: mail programs group and filter the shop's campaigns by it
+      "List-Id": `"${site.siteName.replace(/["\\\r\n]/g, "")}" <campaigns.${site.messageHost}>`,
+      "List-Unsubscribe": `<${link}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
     messageId: `<${messageKey}@${site.messageHost}>`,
   };
 }

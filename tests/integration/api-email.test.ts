@@ -171,6 +171,7 @@ describe("templates", () => {
     expect(mail.text).toContain(`Hi ${TEST_ADMIN.username} (${TEST_ADMIN.email})`);
     expect(mail.headers["list-unsubscribe"]).toMatch(/^<http:\/\/[^>]+\/unsubscribe\?token=\d+\.[\w-]{22}>$/);
     expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    expect(mail.headers["list-id"]).toMatch(/^"[^"\r\n]+" <campaigns\.[a-z0-9.-]+>$/);
 
     expect((await call("/templates/999999/send-test", { method: "POST" })).status).toBe(404);
     smtp.behave({ reject: { code: 550, message: "5.7.1 Relay refused" } });

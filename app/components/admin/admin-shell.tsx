@@ -97,9 +97,12 @@ export function AdminShell({
         </div>
       </aside>
       {/* a tap beside the open menu closes it (no JavaScript); hidden from assistive
-          technology, which has the menu's own close button */}
-      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- a backdrop, not a field's label */}
-      <label htmlFor={DRAWER_ID} className="admin-backdrop" aria-hidden="true" />
+          technology, which has the menu's own close button (aria-hidden on the wrapper: HTML
+          does not allow it on a label) */}
+      <div className="admin-backdrop" aria-hidden="true">
+        {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- a backdrop, not a field's label */}
+        <label htmlFor={DRAWER_ID} className="admin-backdrop__tap" />
+      </div>
       <div className="admin-content">
         {navigation.state === "loading" ? (
           <p className="admin-loading" role="status">

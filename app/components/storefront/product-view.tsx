@@ -71,17 +71,29 @@ function ProductJsonLd({ data, base }: { data: ProductViewData; base: string }) 
   const nonce = useNonce();
   const { product } = data;
   const sku = product.platformItemId ?? String(product.id);
+  // out of stock when the marketplace no longer lists it, or when every SKU is at 0
+  const soldOut = data.listing?.unavailable != null || (product.skus.length > 0 && product.skus.every((sku) => sku.stock <= 0));
   const json = {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
+    // the seller's shop: the brand a marketplace listing is sold under (no brand field of its own)
+    ...(product.shopName ? { brand: { "@type": "Brand", name: product.shopName } } : {}),
     image: product.images.map((image) => absoluteUrl(base, image)),
     description: summary(data) || undefined,
     sku,
     productID: sku,
     url: absoluteUrl(base, product.path),
     ...(product.priceCny !== null
-      ? { offers: { "@type": "Offer", priceCurrency: "CNY", price: product.priceCny.toFixed(2), url: absoluteUrl(base, product.path) } }
+      ? {
+          offers: {
+            "@type": "Offer",
+            priceCurrency: "CNY",
+            price: product.priceCny.toFixed(2),
+            availability: soldOut ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+            url: absoluteUrl(base, product.path),
+          },
+        }
       : {}),
   };
   const html = JSON.stringify(json).replace(/</g, "\\u003c");
