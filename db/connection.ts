@@ -13,6 +13,7 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type LogEvent,
   type Driver,
   type SqliteDialectConfig,
 } from "kysely";
@@ -89,12 +90,25 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** `onQuery` runs once per executed query (the app counts queries per request with it). */
-export function createKysely(sqlite: SQLite.Database, options: { onQuery?: () => void } = {}): DB {
+/**
+ * The longest a statement should take (issue 37): on SQLite a statement holds the whole
+ * process, so one slower than this stalls every request. The app logs each one over it (a
+ * warning naming the statement: app/lib/db.server.ts); the benchmark counts those logged
+ * while answering requests (docs/performance.md).
+ */
+export const SLOW_STATEMENT_MS = 50;
+
+/** What `onQuery` hears of each executed query: its SQL and how long it took. */
+export type QueryEvent = { sql: string; ms: number };
+
+const queryEvent = (event: LogEvent): QueryEvent => ({ sql: event.query.sql, ms: event.queryDurationMillis });
+
+/** `onQuery` runs once per executed query (the app counts queries per request with it, and reports slow ones). */
+export function createKysely(sqlite: SQLite.Database, options: { onQuery?: (event: QueryEvent) => void } = {}): DB {
   const { onQuery } = options;
   return new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
-    ...(onQuery ? { log: () => onQuery() } : {}),
+    ...(onQuery ? { log: (event: LogEvent) => onQuery(queryEvent(event)) } : {}),
   });
 }
 
@@ -126,11 +140,11 @@ function postgresTypeParser(oid: number, format?: "text" | "binary"): (value: st
   return pg.types.getTypeParser(oid, format as "text");
 }
 
-export function createPostgresKysely(pool: pg.Pool, options: { onQuery?: () => void } = {}): DB {
+export function createPostgresKysely(pool: pg.Pool, options: { onQuery?: (event: QueryEvent) => void } = {}): DB {
   const { onQuery } = options;
   return new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    ...(onQuery ? { log: () => onQuery() } : {}),
+    ...(onQuery ? { log: (event: LogEvent) => onQuery(queryEvent(event)) } : {}),
   });
 }
 

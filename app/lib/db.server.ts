@@ -5,9 +5,19 @@
  */
 import type SQLite from "better-sqlite3";
 import type pg from "pg";
-import { createKysely, createPostgresKysely, createPostgresPool, openSqlite, type DB, type Dialect } from "../../db/connection";
+import {
+  createKysely,
+  createPostgresKysely,
+  createPostgresPool,
+  openSqlite,
+  SLOW_STATEMENT_MS,
+  type DB,
+  type Dialect,
+  type QueryEvent,
+} from "../../db/connection";
 import { getEnv } from "./env.server";
-import { countQuery } from "./request-scope.server";
+import { countQuery, inRequest } from "./request-scope.server";
+import { log } from "./log.server";
 
 export type { DB, Dialect };
 
@@ -30,18 +40,26 @@ export function checkpointsByLitestream(): boolean {
   return Boolean(getEnv().LITESTREAM_REPLICA_URL);
 }
 
+/** Counts a query for its request, and reports it when it took longer than SLOW_STATEMENT_MS. */
+function noteQuery(event: QueryEvent): void {
+  countQuery();
+  if (event.ms <= SLOW_STATEMENT_MS) return;
+  const statement = event.sql.replace(/\s+/g, " ").slice(0, 300);
+  log.warn(`slow statement: ${event.ms.toFixed(0)} ms ${inRequest() ? "answering a request" : "in the background"}: ${statement}`);
+}
+
 function open(): Handle {
   const { DATABASE_URL } = getEnv();
   if (DATABASE_URL) {
     const pool = createPostgresPool(DATABASE_URL);
-    return { dialect: "postgres", pool, db: createPostgresKysely(pool, { onQuery: countQuery }), changes: new ChangeFeed(pool) };
+    return { dialect: "postgres", pool, db: createPostgresKysely(pool, { onQuery: noteQuery }), changes: new ChangeFeed(pool) };
   }
   const sqlite = openSqlite(getEnv().DATABASE_PATH);
   if (checkpointsByLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
   return {
     dialect: "sqlite",
     sqlite,
-    db: createKysely(sqlite, { onQuery: countQuery }),
+    db: createKysely(sqlite, { onQuery: noteQuery }),
     dataVersion: sqlite.prepare("PRAGMA data_version").pluck(),
     seenVersion: null,
   };

@@ -88,3 +88,8 @@ export function countQuery(): void {
   const scope = requestScope.getStore();
   if (scope) scope.queries += 1;
 }
+
+/** Whether the current work answers a request (a statement there keeps a visitor waiting). */
+export function inRequest(): boolean {
+  return requestScope.getStore() !== undefined;
+}
