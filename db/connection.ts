@@ -10,6 +10,7 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -80,6 +81,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite changes its schema inside transactions, and kysely's migrator then runs the pending
+ * migrations in one: a process stopped half-way through one (a SIGTERM while it starts)
+ * leaves the database as it was, not with half a migration's tables made and the
+ * migration unrecorded, which failed every later start ("table … already exists").
+ * kysely's SqliteAdapter says otherwise only to be cautious.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly settings: SqliteDialectConfig) {
     super(settings);
@@ -87,6 +101,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.settings);
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 

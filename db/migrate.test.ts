@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "kysely";
+import { Migrator, sql, type Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { TMP_ROOT } from "../tests/setup/paths";
 import { createKysely, openSqlite } from "./connection";
@@ -14,6 +14,31 @@ function freshDb() {
 }
 
 describe("migrations", () => {
+  it("run in one transaction on SQLite: a migration that fails half-way leaves no table behind, and none of the run", async () => {
+    const { sqlite, db } = freshDb();
+    const migrator = new Migrator({
+      db,
+      provider: {
+        getMigrations: async () => ({
+          "1_first": { up: async (trx: Kysely<any>) => void (await sql`CREATE TABLE first_table (id integer)`.execute(trx)) },
+          "2_broken": {
+            up: async (trx: Kysely<any>) => {
+              await sql`CREATE TABLE half_made (id integer)`.execute(trx);
+              throw new Error("stopped half-way");
+            },
+          },
+        }),
+      },
+    });
+    const result = await migrator.migrateToLatest();
+    expect(String(result.error)).toContain("stopped half-way");
+    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('first_table', 'half_made')").all();
+    expect(tables).toEqual([]);
+    const recorded = sqlite.prepare("SELECT count(*) AS n FROM kysely_migration").get() as { n: number };
+    expect(recorded.n).toBe(0);
+    await db.destroy();
+  });
+
   it("apply every migration once and are idempotent", async () => {
     const { db } = freshDb();
     const first = await migrateToLatest(db);
