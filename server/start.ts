@@ -15,7 +15,6 @@ const { adoptSecrets, secretsGiven } = await import("../app/lib/env.server");
 const { sharedSecrets } = await import("../app/models/instance-secrets.server");
 const { log } = await import("../app/lib/log.server");
 const { migrateToLatest } = await import("../db/migrate");
-const { seedDatabase } = await import("./demo/seed");
 const { deleteExpired } = await import("../app/models/session.server");
 const { ensureSuperAdmin } = await import("../app/services/auth.server");
 const { closeMail } = await import("../app/services/mailer.server");
@@ -82,6 +81,8 @@ await whileStartingAlone(async () => {
   }
 
   if (env.SEED_DEMO) {
+    // the demo data (and sharp, which makes its images) only when it is asked for
+    const { seedDatabase } = await import("./demo/seed");
     const seeded = await seedDatabase(db);
     if (seeded) log.info("demo data seeded into the empty database");
   }

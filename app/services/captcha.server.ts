@@ -1,6 +1,5 @@
 /** Image captchas: server-checked, single use, expiring after 5 minutes. */
 import crypto from "node:crypto";
-import svgCaptcha from "svg-captcha";
 import { getDb } from "~/lib/db.server";
 import { insertCaptcha, takeCaptcha } from "~/models/captcha.server";
 import { keyedHash, safeEqual } from "./crypto.server";
@@ -10,6 +9,8 @@ const CAPTCHA_TTL_MS = 5 * 60_000;
 export type Captcha = { captchaId: string; svg: string };
 
 export async function createCaptcha(): Promise<Captcha> {
+  // loaded with the first captcha, not with the server (its font parser: issue 37)
+  const { default: svgCaptcha } = await import("svg-captcha");
   const { text, data } = svgCaptcha.create({
     size: 5,
     noise: 2,

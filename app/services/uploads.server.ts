@@ -13,7 +13,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp, { type OutputInfo } from "sharp";
+import type { OutputInfo } from "sharp";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
@@ -77,12 +77,17 @@ function monthFolder(): string {
 
 type Encoded = { data: Buffer; info: OutputInfo };
 
+/** sharp (libvips: about 19 MB of memory) is loaded with the first image, not with the server (issue 37). */
+let sharpModule: Promise<typeof import("sharp")> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import("sharp"))).default;
+
 /**
  * What an uploaded file is, read from its bytes (the header only; nothing is decoded):
  * its image format and size, or null when it is not an image sharp can read.
  */
 export async function sniffImage(file: UploadedFile): Promise<{ format: string; pixels: number } | null> {
   try {
+    const sharp = await loadSharp();
     const { format, width, height } = await sharp(file.getFilePath()).metadata();
     if (!format || !width || !height) return null;
     return { format, pixels: width * height };
@@ -112,6 +117,7 @@ async function encodeImage(
   const preset = PRESETS[kind];
   // limitInputPixels is checked from the header, before decoding: a decompression bomb
   // (a small file declaring a huge image) is refused without allocating its pixels
+  const sharp = await loadSharp();
   const source = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" });
   const { format } = await source.metadata();
   if (!format || !preset.formats.includes(format)) throw new Error(`format ${format} not accepted`);

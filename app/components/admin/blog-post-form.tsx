@@ -14,7 +14,9 @@ import type { PostStatus } from "~/schemas/blog-rules";
 import { useI18n, useT } from "~/i18n/i18n";
 import { postStatusLabel } from "./labels";
 
-const RichTextEditor = lazy(() => import("./rich-text-editor"));
+// `.client`: the server build holds an empty module instead, so the server never loads
+// tiptap (about 25 MB of memory; the editor is only ever rendered in the browser, mounted)
+const RichTextEditor = lazy(() => import("./rich-text-editor.client"));
 
 /** The body's field: the textarea, and with JavaScript the editor over it. */
 function ContentField({
