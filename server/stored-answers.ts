@@ -57,7 +57,16 @@ export function versionsNow(blog: boolean): Versions {
   return { contentVersion: contentVersion(), dataVersion: dataVersion(), blogVersion: blog ? blogVersion() : null, views };
 }
 
-type CountSite = { id: number; base: number; seen: number; watch: ViewWatch };
+/**
+ * Where a stored JSON body shows view counts: for each, the byte range of its digits, the
+ * product, the count it showed and the product's watched views when stored. A few packed
+ * arrays per answer, not an object and a Buffer per count (a list answer shows 20).
+ */
+type CountSites = { ranges: number[]; ids: number[]; base: number[]; seen: number[]; watches: ViewWatch[] };
+
+/** What the store's objects around a body cost, counted with the bodies against STORE_MAX_BYTES (estimates). */
+const ANSWER_OVERHEAD_BYTES = 1024;
+const COUNT_SITE_BYTES = 64;
 
 /** A body made for the counts it shows, with its codings made so far. */
 type Made = { counts: string; bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer } };
@@ -71,9 +80,9 @@ export type StoredAnswer = {
   nonce: string | null;
   /** the smallest body given coded (a whole JSON answer: COMPRESS_MIN_BYTES; a streamed page: any) */
   codedFrom: number;
-  /** the body's text around its view counts (one more piece than counts) */
-  pieces: Buffer[];
-  counts: CountSite[];
+  /** the body as stored (with the view counts it was made with) */
+  body: Buffer;
+  counts: CountSites;
   /** the last body made; kept unless the answer counts what it shows (it would change at every hit) */
   made: Made | null;
   keepsMade: boolean;
@@ -90,15 +99,18 @@ export type StoredAnswer = {
 };
 
 const sizeOf = (entry: StoredAnswer) =>
-  entry.pieces.reduce((sum, piece) => sum + piece.length, 0) +
-  Object.values(entry.made?.bodies ?? {}).reduce((sum, body) => sum + (body === entry.pieces[0] ? 0 : body.length), 0);
+  ANSWER_OVERHEAD_BYTES +
+  entry.key.length +
+  entry.body.length +
+  entry.counts.ids.length * COUNT_SITE_BYTES +
+  Object.values(entry.made?.bodies ?? {}).reduce((sum, body) => sum + (body === entry.body ? 0 : body.length), 0);
 
 const store = new LRUCache<string, StoredAnswer>({
   max: STORE_MAX_ANSWERS,
   maxSize: STORE_MAX_BYTES,
   sizeCalculation: (entry) => Math.max(1, sizeOf(entry)),
   dispose: (entry) => {
-    for (const site of entry.counts) unwatchViews(site.id);
+    for (const id of entry.counts.ids) unwatchViews(id);
   },
 });
 
@@ -158,13 +170,23 @@ export function encode(body: Buffer, encoding: Encoding): Buffer {
  * path's `compression` would send it.
  */
 export function bodyOf(entry: StoredAnswer, wanted: Encoding): { body: Buffer; encoding: Encoding } {
-  const counts = entry.counts.map((site) => site.base + (site.watch.count - site.seen));
+  const { ranges, base, seen, watches } = entry.counts;
+  const counts = watches.map((watch, n) => base[n] + (watch.count - seen[n]));
   const signature = counts.join(",");
   let made = entry.made;
   if (made?.counts !== signature) {
-    const parts: Buffer[] = [entry.pieces[0]];
-    counts.forEach((count, n) => parts.push(Buffer.from(String(count)), entry.pieces[n + 1]));
-    made = { counts: signature, bodies: { identity: parts.length === 1 ? parts[0] : Buffer.concat(parts) } };
+    let identity = entry.body;
+    if (counts.length) {
+      const parts: Buffer[] = [];
+      let at = 0;
+      counts.forEach((count, n) => {
+        parts.push(entry.body.subarray(at, ranges[2 * n]), Buffer.from(String(count)));
+        at = ranges[2 * n + 1];
+      });
+      parts.push(entry.body.subarray(at));
+      identity = Buffer.concat(parts);
+    }
+    made = { counts: signature, bodies: { identity } };
     if (entry.keepsMade) remade(entry, made);
   }
   const identity = made.bodies.identity;
@@ -249,17 +271,25 @@ export function storeAnswer(key: string, versions: Versions, answer: Answer, rul
     if (viewsVersion(kind) - versions.views[kind] !== own) return;
   }
 
-  const pieces: Buffer[] = [];
-  const counts: CountSite[] = [];
+  // the counts' byte ranges, found in the bytes in the order the text showed them (the
+  // marker and the digits are ASCII: the n-th in the text is the n-th in the bytes)
+  const counts: CountSites = { ranges: [], ids: [], base: [], seen: [], watches: [] };
   let at = 0;
-  sites.matches.forEach((match, n) => {
-    const start = match.index + '"view_count":'.length;
-    pieces.push(Buffer.from(text.slice(at, start)));
-    at = start + match[1].length;
+  for (const [n, match] of sites.matches.entries()) {
+    const start = body.indexOf(VIEW_COUNT_MARK, at) + VIEW_COUNT_MARK.length;
+    const end = start + match[1].length;
+    if (start < VIEW_COUNT_MARK.length || body.toString("latin1", start, end) !== match[1]) {
+      for (const id of counts.ids) unwatchViews(id);
+      return;
+    }
     const watch = watchViews(sites.products[n].id);
-    counts.push({ id: sites.products[n].id, base: sites.products[n].count, seen: watch.count, watch });
-  });
-  pieces.push(counts.length ? Buffer.from(text.slice(at)) : body);
+    counts.ranges.push(start, end);
+    counts.ids.push(sites.products[n].id);
+    counts.base.push(sites.products[n].count);
+    counts.seen.push(watch.count);
+    counts.watches.push(watch);
+    at = end;
+  }
   const kept: Array<[string, string]> = [];
   headers.forEach((value, name) => {
     if (name !== "set-cookie" && name !== "content-length") kept.push([name, value]);
@@ -270,10 +300,10 @@ export function storeAnswer(key: string, versions: Versions, answer: Answer, rul
     headers: kept,
     nonce: answer.nonce,
     codedFrom: whole ? COMPRESS_MIN_BYTES : 0,
-    pieces,
+    body,
     counts,
     made: null,
-    keepsMade: !(counts.length && answer.hits.length),
+    keepsMade: !(counts.ids.length && answer.hits.length),
     hits: answer.hits,
     visitorsOnly: rule.visitorsOnly,
     contentVersion: versions.contentVersion,
@@ -286,6 +316,7 @@ export function storeAnswer(key: string, versions: Versions, answer: Answer, rul
 }
 
 const VIEW_COUNT = /"view_count":(\d+)/g;
+const VIEW_COUNT_MARK = '"view_count":';
 
 /**
  * The products of a JSON answer that show a view count, in the order their counts appear
