@@ -43,6 +43,7 @@ import {
 } from "./stored-answers";
 
 type FastRoute = { pattern: RegExp; routeId: string; path: string; params: string[] };
+type FastMatch = { route: FastRoute; params: Record<string, string> };
 
 /**
  * GET paths answered by a route loader directly. Each pattern is narrower than (or equal
@@ -76,7 +77,7 @@ export function checkFastRoutes(build: ServerBuild): void {
   }
 }
 
-function matchFastRoute(pathname: string): { route: FastRoute; params: Record<string, string> } | null {
+function matchFastRoute(pathname: string): FastMatch | null {
   for (const route of FAST_ROUTES) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
@@ -213,7 +214,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     options.track?.(work);
   }
 
-  async function answerFromLoader(req: IncomingMessage, res: ServerResponse, url: URL, match: ReturnType<typeof matchFastRoute> & {}) {
+  async function answerFromLoader(req: IncomingMessage, res: ServerResponse, url: URL, match: FastMatch) {
     const versions = versionsNow(false);
     const request = new Request(url.href, { method: "GET", headers: fetchHeaders(req.headers) });
     const context = { clientIp: clientAddress(req, trustProxy), cspNonce: "" };

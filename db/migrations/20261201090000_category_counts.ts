@@ -47,17 +47,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       EXECUTE FUNCTION category_counts_follow()`.execute(db);
     return;
   }
-  const add = (row: "new") => sql`INSERT INTO category_counts (category_id, is_external, show_in_listing, products)
-    VALUES (${sql.raw(row)}.category_id, ${sql.raw(row)}.is_external, ${sql.raw(row)}.show_in_listing, 1)
-    ON CONFLICT (category_id, is_external, show_in_listing) DO UPDATE SET products = products + 1;`;
-  const remove = (row: "old") => sql`UPDATE category_counts SET products = products - 1
-    WHERE category_id = ${sql.raw(row)}.category_id AND is_external = ${sql.raw(row)}.is_external
-      AND show_in_listing = ${sql.raw(row)}.show_in_listing;`;
   await sql`CREATE TRIGGER category_counts_insert AFTER INSERT ON products WHEN new.category_id IS NOT NULL BEGIN
-    ${add("new")}
+    INSERT INTO category_counts (category_id, is_external, show_in_listing, products)
+      VALUES (new.category_id, new.is_external, new.show_in_listing, 1)
+      ON CONFLICT (category_id, is_external, show_in_listing) DO UPDATE SET products = products + 1;
   END`.execute(db);
   await sql`CREATE TRIGGER category_counts_delete AFTER DELETE ON products WHEN old.category_id IS NOT NULL BEGIN
-    ${remove("old")}
+    UPDATE category_counts SET products = products - 1
+      WHERE category_id = old.category_id AND is_external = old.is_external AND show_in_listing = old.show_in_listing;
   END`.execute(db);
   await sql`CREATE TRIGGER category_counts_update AFTER UPDATE OF category_id, is_external, show_in_listing ON products
     WHEN old.category_id IS NOT new.category_id OR old.is_external <> new.is_external OR old.show_in_listing <> new.show_in_listing BEGIN
