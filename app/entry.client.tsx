@@ -1,9 +1,14 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { Fragment, options, type ComponentChildren, type VNode } from "preact";
 import { addTexts, loadStorefrontCatalogue, loadStorefrontMessages, setMessageTranslator, setTextsPending } from "~/i18n/i18n";
 import { asLanguage, isBackOfficePath, STOREFRONT_LANGUAGE, type Language } from "~/i18n/languages";
 import type { PageTextsJson } from "~/i18n/page-texts";
+
+// In the browser, `react` and `react-dom` are Preact's compatible layer (remix.config.js
+// browserAlias, docs/decisions/042-preact-in-the-browser.md); the server renders with React.
+renderHtmlAsTheDocumentElement();
 
 // The page's language is the server's choice (<html lang>); it changes only with a new
 // document (the language form is a plain form), and at the border of the back office: its
@@ -24,6 +29,7 @@ Promise.all([
   // a page without its texts (a build that did not render them) waits for the catalogue
   backOffice || pageTexts ? null : storefrontTexts(language),
   storefrontLanguage ? storefrontTexts(storefrontLanguage) : null,
+  routerStateDecoded(),
 ]).then(() => {
   startTransition(() => {
     hydrateRoot(
@@ -91,4 +97,46 @@ function startWithPageTexts(of: Language, { texts, messages }: PageTextsJson): (
 function whenIdle(run: () => void) {
   if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2_000 });
   else setTimeout(run, 200);
+}
+
+/**
+ * RemixBrowser suspends on its first render until it has decoded the page's router state
+ * (single fetch). React lets the root suspend while it hydrates; Preact has no root to
+ * suspend to, so the decoding starts here and the page hydrates once it is done: this first
+ * call throws the decoding promise before it does anything else.
+ */
+async function routerStateDecoded() {
+  try {
+    (RemixBrowser as (props: object) => unknown)({});
+  } catch (thrown) {
+    if (thrown instanceof Promise) await thrown;
+  }
+}
+
+/**
+ * Preact renders a document into its <html> (preactjs/preact#3794), where React renders into
+ * the document: the root's <html> becomes the element that is there (a Fragment of its head
+ * and body), with the render's attributes (lang, data-storefront-lang) set on it.
+ */
+function renderHtmlAsTheDocumentElement() {
+  const previousHook = options.vnode;
+  let shown = new Set<string>();
+  options.vnode = (vnode: VNode) => {
+    if (vnode.type === "html") {
+      const { children, ...attributes } = vnode.props as Record<string, unknown> & { children?: ComponentChildren };
+      const html = document.documentElement;
+      const now = new Set<string>();
+      for (const [name, value] of Object.entries(attributes)) {
+        if (value == null || value === false) continue;
+        const attribute = name === "className" ? "class" : name;
+        html.setAttribute(attribute, String(value));
+        now.add(attribute);
+      }
+      for (const attribute of shown) if (!now.has(attribute)) html.removeAttribute(attribute);
+      shown = now;
+      (vnode as { type: unknown }).type = Fragment;
+      vnode.props = { children };
+    }
+    previousHook?.(vnode);
+  };
 }

@@ -88,24 +88,42 @@ describe("browser bundle", () => {
   // The pages visitors read hydrate with the texts they came with (decision 031: JSON in
   // the page, app/i18n/page-texts.tsx); their language's catalogue and the message pairs
   // come after, by import(), for the pages they go to next. So what a reading page loads
-  // before it works is its scripts alone, and no catalogue is among them. The product
-  // target is 100 KB (npm run bench, "product page JS").
-  it("loads at most 100 KB of gzipped scripts on the pages visitors read (catalogue and blog), with no catalogue among them", () => {
+  // before it works is its scripts alone, and no catalogue is among them.
+  //
+  // The budget is 80 KB gzipped per storefront page (issue 37; the bench's "product page
+  // JS" measures the same from the served HTML). React 18's renderer, router and runtime
+  // alone were 84.2 KB: the browser renders with Preact (decision 042), so a new feature on
+  // these pages has about 15 KB to spend; the report below says where it stands.
+  const READING_PAGE_BUDGET_KB = 80;
+  it(`loads at most ${READING_PAGE_BUDGET_KB} KB of gzipped scripts on the pages visitors read (catalogue and blog), with no catalogue among them`, () => {
     expect(readingPages).toEqual(
-      expect.arrayContaining(["routes/blog.$slug", "routes/blog._index", "routes/product.$id", "routes/search"]),
+      expect.arrayContaining(["routes/_index", "routes/blog.$slug", "routes/product.$id", "routes/$platform.$itemId", "routes/search"]),
     );
     const TEXTS = /^app\/i18n\/(catalogues\/|messages\.ts$)/;
+    const report: string[] = [];
+    const over: string[] = [];
     for (const id of readingPages) {
       const urls = pageScripts(id);
-      const scriptsOnly = urls.reduce((sum, url) => sum + gzipped(url), 0);
-      expect(scriptsOnly, `${id}: ${(scriptsOnly / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(100 * 1024);
+      const kb = urls.reduce((sum, url) => sum + gzipped(url), 0) / 1024;
+      report.push(`${id}: ${kb.toFixed(1)} KB in ${urls.length} files`);
+      if (kb > READING_PAGE_BUDGET_KB) over.push(`${id}: ${kb.toFixed(1)} KB`);
       const texts = urls.flatMap((url) => Object.keys(outputOf(url)?.inputs ?? {}).filter((input) => TEXTS.test(input)));
       expect(texts, id).toEqual([]);
     }
+    console.info(`scripts per reading page (gzip), budget ${READING_PAGE_BUDGET_KB} KB:\n  ${report.join("\n  ")}`);
+    expect(over, `over the ${READING_PAGE_BUDGET_KB} KB budget`).toEqual([]);
     // they are in chunks of their own, loaded on demand
     const textChunks = scripts.filter(([, output]) => Object.keys(output.inputs).some((input) => TEXTS.test(input)));
     expect(textChunks.length).toBeGreaterThanOrEqual(4);
     for (const [file] of textChunks) expect(onDemand.has(file), file).toBe(true);
+  });
+
+  // React's DOM renderer is 42 KB of the budget above: if the compiler's alias stopped
+  // working (a Remix upgrade without patches/@remix-run+dev+*.patch), it would be back.
+  it("renders with Preact in the browser, not React DOM (remix.config.js browserAlias)", () => {
+    const inputs = scripts.flatMap(([, output]) => Object.keys(output.inputs));
+    expect(inputs.filter((input) => /node_modules\/(react-dom|react|scheduler)\//.test(input))).toEqual([]);
+    expect(inputs.some((input) => /node_modules\/preact\/compat\//.test(input))).toBe(true);
   });
 
   // 680 KB with issue 25 (at 664 KB): every screen's texts became keys and translator

@@ -54,10 +54,13 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
   // a new photo starts fitted
   useEffect(() => setView(FIT), [index]);
 
-  /** Zooms to `zoom`, keeping the stage point (px from its centre) where it is. */
-  const zoomAt = useCallback((zoom: number, point: { x: number; y: number } = { x: 0, y: 0 }) => {
+  /**
+   * Zooms to `zoom` (or what it makes of the zoom now), keeping the stage point (px from its
+   * centre) where it is. Steps read the zoom now: two before a render add up.
+   */
+  const zoomAt = useCallback((zoom: number | ((now: number) => number), point: { x: number; y: number } = { x: 0, y: 0 }) => {
     setView((current) => {
-      const next = clamp(zoom, MIN_ZOOM, MAX_ZOOM);
+      const next = clamp(typeof zoom === "function" ? zoom(current.zoom) : zoom, MIN_ZOOM, MAX_ZOOM);
       if (next === MIN_ZOOM) return FIT;
       const ratio = next / current.zoom;
       return { zoom: next, x: point.x - (point.x - current.x) * ratio, y: point.y - (point.y - current.y) * ratio };
@@ -69,25 +72,31 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
     return box ? { x: clientX - box.left - box.width / 2, y: clientY - box.top - box.height / 2 } : { x: 0, y: 0 };
   };
 
+  // The keys act on this render's state: the listener is attached once and calls the
+  // handler of the latest render, which is in place before the next key (an effect that
+  // re-attached the listener would run after paint with Preact, decision 042, and a key
+  // pressed before it would act on the photo or zoom before).
+  const onKey = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  onKey.current = (event: KeyboardEvent) => {
+    if (event.key === "Escape") onClose();
+    else if (event.key === "+" || event.key === "=") zoomAt((now) => now * STEP);
+    else if (event.key === "-") zoomAt((now) => now / STEP);
+    else if (event.key === "0") setView(FIT);
+    else if (view.zoom > 1 && event.key.startsWith("Arrow")) {
+      // zoomed in, the arrows look around
+      const dx = event.key === "ArrowLeft" ? 80 : event.key === "ArrowRight" ? -80 : 0;
+      const dy = event.key === "ArrowUp" ? 80 : event.key === "ArrowDown" ? -80 : 0;
+      setView((current) => ({ ...current, x: current.x + dx, y: current.y + dy }));
+    } else if (event.key === "ArrowLeft") move(-1);
+    else if (event.key === "ArrowRight") move(1);
+    else return;
+    event.preventDefault();
+  };
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-      else if (event.key === "+" || event.key === "=") zoomAt(view.zoom * STEP);
-      else if (event.key === "-") zoomAt(view.zoom / STEP);
-      else if (event.key === "0") setView(FIT);
-      else if (view.zoom > 1 && event.key.startsWith("Arrow")) {
-        // zoomed in, the arrows look around
-        const dx = event.key === "ArrowLeft" ? 80 : event.key === "ArrowRight" ? -80 : 0;
-        const dy = event.key === "ArrowUp" ? 80 : event.key === "ArrowDown" ? -80 : 0;
-        setView((current) => ({ ...current, x: current.x + dx, y: current.y + dy }));
-      } else if (event.key === "ArrowLeft") move(-1);
-      else if (event.key === "ArrowRight") move(1);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [move, onClose, view.zoom, zoomAt]);
+    const listener = (event: KeyboardEvent) => onKey.current(event);
+    window.addEventListener("keydown", listener);
+    return () => window.removeEventListener("keydown", listener);
+  }, []);
 
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
@@ -165,7 +174,7 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
 
   // (the page's scrolling is stopped by the listener below: React's is passive)
   const onWheel = (event: ReactWheelEvent<HTMLDivElement>) => {
-    zoomAt(view.zoom * (event.deltaY < 0 ? 1.2 : 1 / 1.2), stagePoint(event.clientX, event.clientY));
+    zoomAt((now) => now * (event.deltaY < 0 ? 1.2 : 1 / 1.2), stagePoint(event.clientX, event.clientY));
   };
 
   // the wheel must be able to prevent the page's scrolling: a passive listener cannot
@@ -186,7 +195,7 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
           {index + 1} / {count}
         </span>
         <span className="lightbox__zoom" role="group" aria-label={t("common.lightbox.zoom")}>
-          <button type="button" onClick={() => zoomAt(view.zoom / STEP)} disabled={!zoomed} aria-label={t("common.lightbox.zoomOut")}>
+          <button type="button" onClick={() => zoomAt((now) => now / STEP)} disabled={!zoomed} aria-label={t("common.lightbox.zoomOut")}>
             −
           </button>
           <output className="lightbox__zoom-level" aria-label={t("common.lightbox.zoomLevel")}>
@@ -194,7 +203,7 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
           </output>
           <button
             type="button"
-            onClick={() => zoomAt(view.zoom * STEP)}
+            onClick={() => zoomAt((now) => now * STEP)}
             disabled={view.zoom >= MAX_ZOOM}
             aria-label={t("common.lightbox.zoomIn")}
           >
