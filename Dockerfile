@@ -61,9 +61,11 @@ FROM scratch AS runtime
 COPY --from=runtime-base / /
 # the data folder, and mount points for uploads and a Litestream replica on volumes of their
 # own (deploy/compose.one-box.yml): a new named volume takes the ownership of its mount
-# point. A new shop opens empty: demo data only when asked for (SEED_DEMO=1)
+# point. A new shop opens empty: demo data only when asked for (SEED_DEMO=1). MALLOC_ARENA_MAX:
+# what `npm start` sets (server/start-command.ts startEnv), as the CMD runs node directly
 ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     DATA_DIR=/data \
     PORT=3000 \
     HOST=0.0.0.0 \

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { startArgs } from "./server/start-command";
+import { startArgs, startEnv } from "./server/start-command";
 
 const port = Number(process.env.E2E_PORT ?? 3457);
 // one data folder per port, so two runs on different ports never share a database
@@ -82,6 +82,7 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
       env: {
+        ...startEnv(),
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: "127.0.0.1",

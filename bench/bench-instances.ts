@@ -20,7 +20,7 @@ import type autocannon from "autocannon";
 import { sql } from "kysely";
 import { createKysely, createPostgresKysely, createPostgresPool, openSqlite, type DB } from "../db/connection";
 import { searchProducts, splitTerms } from "../app/models/product.server";
-import { startArgs } from "../server/start-command";
+import { startArgs, startEnv } from "../server/start-command";
 
 export type InstancesBenchTools = {
   cannon: (url: string, seconds: number, rotate?: string[], connections?: number) => Promise<autocannon.Result>;
@@ -75,6 +75,7 @@ export function spawnInstance(root: string, url: string, port: number, env: Reco
     cwd: root,
     env: {
       ...process.env,
+      ...startEnv(),
       DATABASE_URL: url,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "qc-bench-instance-")),
       PORT: String(port),

@@ -27,7 +27,7 @@ import { marketplaceUrl, PLATFORMS } from "../app/schemas/catalogue-rules";
 import { seededRandom } from "../server/demo/catalogue";
 import { countWords, htmlToText, readingTime } from "../app/lib/blog-text";
 import { runDifferential } from "../tests/setup/front-differential";
-import { startArgs } from "../server/start-command";
+import { startArgs, startEnv } from "../server/start-command";
 import type { SinkStats } from "./bench-campaign-instances";
 import { readMarketplaceInput } from "../app/marketplace/links";
 import { listAgents } from "../app/models/agent.server";
@@ -1123,6 +1123,7 @@ async function drill(n: number, end: DrillEnd): Promise<Drill> {
     stdio: "ignore",
     env: {
       ...process.env,
+      ...startEnv(),
       NODE_ENV: "production",
       DATA_DIR: path.join(folder, "data"),
       PORT: String(port),
@@ -1371,6 +1372,7 @@ const appPort = args.port ? Number(args.port) : await freePort();
 const rawPort = await freePort();
 const serverEnv: NodeJS.ProcessEnv = {
   ...process.env,
+  ...startEnv(),
   DATA_DIR: dataDir,
   PORT: String(appPort),
   HOST: "127.0.0.1",

@@ -10,8 +10,9 @@
  * collection instead of V8's own factor, which let about 50 MB of live objects grow to
  * 200 MB of heap between collections under load (RSS 283, peak 371 MB → 206, peak
  * 207 MB; same throughput; no hard cap, so no out-of-memory with more data;
- * docs/performance.md). The Dockerfile, the tests and the benchmark start it with the same
- * flags (server/start-command.ts).
+ * docs/performance.md). It sets MALLOC_ARENA_MAX=2 (unless set): glibc's allocator with two
+ * arenas, not eight per core, about 20 MB less RSS under load. The Dockerfile, the tests and
+ * the benchmark start it with the same flags and environment (server/start-command.ts).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

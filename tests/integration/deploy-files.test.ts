@@ -2,11 +2,14 @@
  * The compose files a self-hoster copies (deploy/): what they must hold, read as text
  * (no Docker engine here; the image itself, Litestream's replica drill included, is built
  * and run by .ci/container-check.sh). No default passwords, HTTPS with its certificates on a
- * volume, the data on volumes, backups.
+ * volume, the data on volumes, backups. And the environment the server starts with, from
+ * `npm start` and in the image.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startEnv } from "../../server/start-command";
 import { ROOT } from "../setup/paths";
 
 const read = (name: string) => fs.readFileSync(path.join(ROOT, "deploy", name), "utf8");
@@ -69,5 +72,23 @@ describe("deploy/compose.yml (instances, PostgreSQL, a bucket, Caddy)", () => {
     expect(compose).toMatch(/ports: \["80:80", "443:443", "443:443\/udp"\]/);
     expect(compose).toContain("caddy-data:/data");
     expect(read("Caddyfile")).toMatch(/^\{\$SITE_DOMAIN\} \{/m);
+  });
+});
+
+describe("the server's environment from the start script (server/start-command.ts)", () => {
+  const startScript = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  /** What the shell gives node when npm runs the start script (`sh -c`), node replaced by `env`. */
+  const environmentOfStart = (env: NodeJS.ProcessEnv) =>
+    execFileSync("sh", ["-c", startScript.replace(/exec node .*$/, "exec env")], { env, encoding: "utf8" });
+
+  it("starts node with MALLOC_ARENA_MAX=2 unless the environment says otherwise, and so does the image", () => {
+    expect(startEnv({})).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(environmentOfStart({ PATH: process.env.PATH })).toMatch(/^MALLOC_ARENA_MAX=2$/m);
+    expect(environmentOfStart({ PATH: process.env.PATH, MALLOC_ARENA_MAX: "8" })).toMatch(/^MALLOC_ARENA_MAX=8$/m);
+    expect(startEnv({ MALLOC_ARENA_MAX: "8" })).toEqual({ MALLOC_ARENA_MAX: "8" });
+    // the image's CMD runs node directly: its ENV carries the same defaults
+    const dockerfile = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
+    const runtimeEnv = dockerfile.slice(dockerfile.indexOf("AS runtime\n"));
+    for (const [name, value] of Object.entries(startEnv({}))) expect(runtimeEnv).toMatch(new RegExp(`\\b${name}=${value}\\b`));
   });
 });

@@ -8,7 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { inject } from "vitest";
 import { ROOT, TMP_ROOT } from "./paths";
-import { startArgs } from "../../server/start-command";
+import { startArgs, startEnv } from "../../server/start-command";
 import { createTestDatabase, DATABASE_URL_FILE, databaseUrlOf } from "./postgres";
 import { startRoundRobinProxy } from "../fakes/round-robin-proxy";
 import { waitFor } from "./wait";
@@ -77,6 +77,7 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   for (const key of Object.keys(env)) {
     if (key.startsWith("VITEST") || key.startsWith("UPLOADS_") || key === "DATABASE_PATH" || key === "DATABASE_URL") delete env[key];
   }
+  Object.assign(env, startEnv(env));
   env.NODE_ENV = "production";
   env.LOG_LEVEL = "info";
   // a test folder on PostgreSQL names its database (makeDataDir)
