@@ -76,7 +76,8 @@ describe("deploy/compose.yml (instances, PostgreSQL, a bucket, Caddy)", () => {
 });
 
 describe("the server's environment from the start script (server/start-command.ts)", () => {
-  const startScript = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const startScript = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
+    .start;
   /** What the shell gives node when npm runs the start script (`sh -c`), node replaced by `env`. */
   const environmentOfStart = (env: NodeJS.ProcessEnv) =>
     execFileSync("sh", ["-c", startScript.replace(/exec node .*$/, "exec env")], { env, encoding: "utf8" });
