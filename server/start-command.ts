@@ -38,7 +38,7 @@ export function startArgs(): string[] {
  * 20 MB less RSS under load for the same throughput (docs/performance.md). The Dockerfile
  * sets the same with ENV (its CMD runs node directly).
  */
-export function startEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function startEnv(env: Record<string, string | undefined> = process.env): Record<string, string> {
   return Object.fromEntries(
     startWords().assignments.map((word) => {
       const [, name, fallback] = DEFAULTED.exec(word)!;

@@ -79,13 +79,16 @@ describe("the server's environment from the start script (server/start-command.t
   const startScript = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
     .start;
   /** What the shell gives node when npm runs the start script (`sh -c`), node replaced by `env`. */
-  const environmentOfStart = (env: NodeJS.ProcessEnv) =>
-    execFileSync("sh", ["-c", startScript.replace(/exec node .*$/, "exec env")], { env, encoding: "utf8" });
+  const environmentOfStart = (extra: Record<string, string>) =>
+    execFileSync("sh", ["-c", startScript.replace(/exec node .*$/, "exec env")], {
+      env: { NODE_ENV: "production", PATH: process.env.PATH, ...extra },
+      encoding: "utf8",
+    });
 
   it("starts node with MALLOC_ARENA_MAX=2 unless the environment says otherwise, and so does the image", () => {
     expect(startEnv({})).toEqual({ MALLOC_ARENA_MAX: "2" });
-    expect(environmentOfStart({ PATH: process.env.PATH })).toMatch(/^MALLOC_ARENA_MAX=2$/m);
-    expect(environmentOfStart({ PATH: process.env.PATH, MALLOC_ARENA_MAX: "8" })).toMatch(/^MALLOC_ARENA_MAX=8$/m);
+    expect(environmentOfStart({})).toMatch(/^MALLOC_ARENA_MAX=2$/m);
+    expect(environmentOfStart({ MALLOC_ARENA_MAX: "8" })).toMatch(/^MALLOC_ARENA_MAX=8$/m);
     expect(startEnv({ MALLOC_ARENA_MAX: "8" })).toEqual({ MALLOC_ARENA_MAX: "8" });
     // the image's CMD runs node directly: its ENV carries the same defaults
     const dockerfile = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
