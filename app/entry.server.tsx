@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { DocumentEndLast } from "./lib/document-end.server";
+import { ScriptsAfterFirstPaint } from "./lib/scripts-after-paint.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
@@ -52,9 +53,10 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           documentReady = true;
-          // single fetch's data scripts inside the body, not after </html> (document-end.server.ts)
+          // single fetch's data scripts inside the body, not after </html> (document-end.server.ts),
+          // and the page's scripts loaded after its first paint (scripts-after-paint.server.ts)
           const body = new DocumentEndLast();
-          const stream = createReadableStreamFromReadable(body);
+          const stream = createReadableStreamFromReadable(body.pipe(new ScriptsAfterFirstPaint()));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // the page's language may come from Accept-Language (decision 031)
           responseHeaders.append("Vary", "Accept-Language");

@@ -681,12 +681,22 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
     if (href) scripts.add(href);
   }
   // the inline module script imports the entry and the matched routes' modules by URL; the
-  // manifest it also holds names other routes' modules, which the browser does not load
-  for (const match of text.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) {
-    for (const imported of match[1].matchAll(
+  // manifest it also holds names other routes' modules, which the browser does not load.
+  // Since the scripts load after the first paint (app/lib/scripts-after-paint.server.ts), an
+  // inline script makes the links and the module script: the same URLs, in JSON strings.
+  const moduleImports = (code: string) => {
+    for (const imported of code.matchAll(
       /\bimport\b[^"'\n]*["'](\/build\/[^"'\s]+\.js)["']|\bimport\(\s*["'](\/build\/[^"'\s]+\.js)["']\s*\)/g,
     )) {
       scripts.add(imported[1] ?? imported[2]);
+    }
+  };
+  for (const match of text.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) moduleImports(match[1]);
+  for (const match of text.matchAll(/<script\b[^>]*>(requestAnimationFrame\([\s\S]*?)<\/script>/g)) {
+    const strings = [...match[1].matchAll(/"(?:[^"\\]|\\.)*"/g)].map((literal) => JSON.parse(literal[0]) as string);
+    for (const value of strings) {
+      if (/^\/build\/[^"\s]+\.js$/.test(value)) scripts.add(value);
+      else moduleImports(value);
     }
   }
   let js = 0;

@@ -120,8 +120,14 @@ describe("the pages' HTML", () => {
         headers: { "Accept-Language": "en", ...(withCookie ? { Cookie: withCookie } : {}) },
       });
       expect([200, 404], page).toContain(response.status);
+      const html = await response.text();
+      // the scripts load after the first paint (decision 043): none of Remix's preload links
+      // or module script is left in the HTML, and one inline script with the nonce adds them
+      expect(html, page).not.toMatch(/<link rel="modulepreload" href="\/build\/[^"]+"\/>|<script[^>]*type="module"/);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      expect(html.split(`<script nonce="${nonce}">requestAnimationFrame(`).length, page).toBe(2);
       const file = path.join(dir, `${files.length}.html`);
-      fs.writeFileSync(file, await response.text());
+      fs.writeFileSync(file, html);
       files.push(file);
     }
     const errors = (await check(files)).map((message) => {
