@@ -682,8 +682,8 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
   }
   // the inline module script imports the entry and the matched routes' modules by URL; the
   // manifest it also holds names other routes' modules, which the browser does not load.
-  // Since the scripts load after the first paint (app/lib/scripts-after-paint.server.ts), an
-  // inline script makes the links and the module script: the same URLs, in JSON strings.
+  // Since the scripts load after the first paint (app/lib/scripts-after-paint.server.ts), the
+  // module script waits as a data block and an inline loader holds the preload links' URLs.
   const moduleImports = (code: string) => {
     for (const imported of code.matchAll(
       /\bimport\b[^"'\n]*["'](\/build\/[^"'\s]+\.js)["']|\bimport\(\s*["'](\/build\/[^"'\s]+\.js)["']\s*\)/g,
@@ -691,13 +691,10 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
       scripts.add(imported[1] ?? imported[2]);
     }
   };
-  for (const match of text.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) moduleImports(match[1]);
+  for (const match of text.matchAll(/<script\b[^>]*(?:type="module"|id="route-modules")[^>]*>([\s\S]*?)<\/script>/g))
+    moduleImports(match[1]);
   for (const match of text.matchAll(/<script\b[^>]*>(requestAnimationFrame\([\s\S]*?)<\/script>/g)) {
-    const strings = [...match[1].matchAll(/"(?:[^"\\]|\\.)*"/g)].map((literal) => JSON.parse(literal[0]) as string);
-    for (const value of strings) {
-      if (/^\/build\/[^"\s]+\.js$/.test(value)) scripts.add(value);
-      else moduleImports(value);
-    }
+    for (const url of match[1].matchAll(/"(\/build\/[^"\s]+\.js)"/g)) scripts.add(url[1]);
   }
   let js = 0;
   let jsGz = 0;

@@ -21,6 +21,7 @@ const PAGE =
 
 /** Runs the page's loader script against a stand-in document and says what it added, and when. */
 function runLoader(html: string) {
+  const dataBlock = /<script type="text\/plain" id="route-modules">([\s\S]*?)<\/script>/.exec(html)?.[1];
   const loader = /<script nonce="[^"]*">(requestAnimationFrame[\s\S]*?)<\/script>/.exec(html)?.[1];
   expect(loader).toBeDefined();
   const added: Array<Record<string, string>> = [];
@@ -29,6 +30,7 @@ function runLoader(html: string) {
   const element = (tag: string) => ({ tag }) as Record<string, string>;
   const document = {
     createElement: element,
+    getElementById: (id: string) => (id === "route-modules" ? { textContent: dataBlock } : null),
     head: { appendChild: (node: Record<string, string>) => added.push({ parent: "head", ...node }) },
     body: { appendChild: (node: Record<string, string>) => added.push({ parent: "body", ...node }) },
   };
@@ -51,6 +53,8 @@ describe("the page's scripts after its first paint", () => {
     // nothing in the loader can end its <script> element early
     const loader = /<script nonce="[^"]*">(requestAnimationFrame[\s\S]*?)<\/script>/.exec(html)![1];
     expect(loader).not.toContain("<");
+    // the module script's text waits as a data block: not run, its imports not fetched
+    expect(html).toContain(`<script type="text/plain" id="route-modules">${MODULE_BODY.replace("</script>", "<\\/script>")}</script>`);
   });
 
   it("adds the same links and module script, with the nonce, in the task after the first frame", () => {

@@ -5,8 +5,8 @@
  * those downloads (60 KB, about 20 files) share it with the HTML and the stylesheet, so the
  * page's largest text waited for them. Every form works before hydration, so the page is
  * usable from its first paint; its scripts now begin in the task after that paint:
- * the same links and the same module script, made by a small inline script that carries
- * the page's nonce (the CSP allows nothing else).
+ * the same links and the same module script (its text waits in the page as a data block),
+ * made by a small inline script that carries the page's nonce (the CSP allows nothing else).
  *
  * The data scripts (`__remixContext`, single fetch's stream) stay where they are: the
  * route module script reads what they wrote. Links that are not Remix's (a back-office
@@ -17,6 +17,9 @@ import { Transform, type TransformCallback } from "node:stream";
 const PRELOAD = /<link rel="modulepreload" href="(\/build\/[^"]+\.js)"\/>/g;
 const ROUTE_MODULES = /<script nonce="([^"]*)" type="module" async="">([\s\S]*?)<\/script>/;
 
+/** Where the route module script waits, as an inert data block (its text, not run, not fetched). */
+export const ROUTE_MODULES_ID = "route-modules";
+
 /** The HTML with Remix's script loading moved after the first paint; as it was when it has none. */
 export function scriptsAfterFirstPaint(html: string): string {
   const script = ROUTE_MODULES.exec(html);
@@ -26,8 +29,10 @@ export function scriptsAfterFirstPaint(html: string): string {
   const loader =
     `requestAnimationFrame(function(){setTimeout(function(){var d=document;` +
     `${js(preloads)}.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;l.nonce=${js(nonce)};d.head.appendChild(l)});` +
-    `var s=d.createElement("script");s.type="module";s.nonce=${js(nonce)};s.textContent=${js(body)};d.body.appendChild(s)},0)})`;
-  return html.replace(PRELOAD, "").replace(tag, () => `<script nonce="${nonce}">${loader}</script>`);
+    `var s=d.createElement("script");s.type="module";s.nonce=${js(nonce)};s.textContent=d.getElementById(${js(ROUTE_MODULES_ID)}).textContent;d.body.appendChild(s)},0)})`;
+  return html
+    .replace(PRELOAD, "")
+    .replace(tag, () => `<script type="text/plain" id="${ROUTE_MODULES_ID}">${body}</script><script nonce="${nonce}">${loader}</script>`);
 }
 
 /** A value as JavaScript that is safe inside a <script> element. */
