@@ -70,6 +70,13 @@ describe("the page's scripts after its first paint", () => {
     ]);
   });
 
+  it("takes Remix's module script, not a module script of the admin's analytics snippet", () => {
+    const analytics = `<div hidden class="analytics"><script nonce="${NONCE}" type="module" async="">import "https://stats.example/s.js";</script></div>`;
+    const html = scriptsAfterFirstPaint(PAGE.replace("<main>", `${analytics}<main>`));
+    expect(html).toContain(analytics);
+    expect(html).toContain('<script type="text/plain" id="route-modules">;\nimport * as route0');
+  });
+
   it("leaves a page without Remix's scripts as it is", () => {
     const plain = "<!DOCTYPE html><html><body><p>Error</p></body></html>";
     expect(scriptsAfterFirstPaint(plain)).toBe(plain);

@@ -15,14 +15,16 @@
 import { Transform, type TransformCallback } from "node:stream";
 
 const PRELOAD = /<link rel="modulepreload" href="(\/build\/[^"]+\.js)"\/>/g;
-const ROUTE_MODULES = /<script nonce="([^"]*)" type="module" async="">([\s\S]*?)<\/script>/;
+const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">([\s\S]*?)<\/script>/g;
 
 /** Where the route module script waits, as an inert data block (its text, not run, not fetched). */
 export const ROUTE_MODULES_ID = "route-modules";
 
 /** The HTML with Remix's script loading moved after the first paint; as it was when it has none. */
 export function scriptsAfterFirstPaint(html: string): string {
-  const script = ROUTE_MODULES.exec(html);
+  // Remix's is the one that sets the route modules (an admin's analytics snippet may hold a
+  // module script of the same shape: app/components/storefront/analytics.tsx)
+  const script = [...html.matchAll(MODULE_SCRIPT)].find((match) => match[2].includes("window.__remixRouteModules"));
   if (!script) return html;
   const [tag, nonce, body] = script;
   const preloads = [...html.matchAll(PRELOAD)].map((match) => match[1]);
