@@ -4,7 +4,9 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { DocumentEndLast } from "./lib/document-end.server";
-import { ScriptsAfterFirstPaint } from "./lib/scripts-after-paint.server";
+import { ScriptsAfterFirstPaint, type PageScripts } from "./lib/scripts-after-paint.server";
+import { requestScope } from "./lib/request-scope.server";
+import { sharingOf } from "./lib/shared-answers.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
 import { NonceProvider } from "./lib/nonce";
@@ -55,9 +57,10 @@ export default function handleRequest(
           documentReady = true;
           // single fetch's data scripts inside the body, not after </html> (document-end.server.ts),
           // and the page's scripts loaded after its first paint (scripts-after-paint.server.ts)
+          const scripts = pageScripts(request, responseStatusCode, responseHeaders);
           const body = new DocumentEndLast();
-          const stream = createReadableStreamFromReadable(body.pipe(new ScriptsAfterFirstPaint()));
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          const stream = createReadableStreamFromReadable(body.pipe(new ScriptsAfterFirstPaint(scripts)));
+          responseHeaders.set("Content-Type", scripts === "data" ? "application/json; charset=utf-8" : "text/html; charset=utf-8");
           // the page's language may come from Accept-Language (decision 031)
           responseHeaders.append("Vary", "Accept-Language");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
@@ -75,6 +78,18 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * How the page carries what it hydrates with (decision 044): the answer to a page-data
+ * request is that data; a page the same for every visitor it may be given to (the front may
+ * keep it) has its browser fetch it; any other page carries it.
+ */
+function pageScripts(request: Request, status: number, headers: Headers): PageScripts {
+  if (requestScope.getStore()?.pageData) return "data";
+  const reading = request.method === "GET" || request.method === "HEAD";
+  // sharingOf on a copy: it rewrites the Cache-Control of an answer that read a visitor's own state
+  return reading && status === 200 && sharingOf(new Headers(headers)) ? "fetched" : "inline";
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -665,7 +665,16 @@ async function measure(
   return row;
 }
 
-type Weight = { label: string; url: string; htmlGz: number; html: number; jsGz: number; js: number; scripts: number } | null;
+type Weight = {
+  label: string;
+  url: string;
+  htmlGz: number;
+  html: number;
+  jsGz: number;
+  js: number;
+  scripts: number;
+  dataGz: number | null;
+} | null;
 
 /** The page's HTML and the JavaScript it loads (module scripts and modulepreload links under /build), gzipped. */
 async function pageWeight(label: string, url: string): Promise<Weight> {
@@ -711,7 +720,16 @@ async function pageWeight(label: string, url: string): Promise<Weight> {
     jsGz += zlib.gzipSync(buffer, { level: 9 }).length;
     counted++;
   }
-  return { label, url, html: html.length, htmlGz: zlib.gzipSync(html, { level: 9 }).length, js, jsGz, scripts: counted };
+  // a page the same for every visitor fetches what it hydrates with after its first paint (decision 044)
+  let dataGz: number | null = null;
+  if (text.includes('"_hydration=1"')) {
+    const address = new URL(url);
+    const data = await fetch(`${origin}${address.pathname}${address.search ? `${address.search}&` : "?"}_hydration=1`, {
+      headers: { "user-agent": BROWSER_HEADERS["user-agent"] },
+    }).catch(() => null);
+    if (data?.ok) dataGz = zlib.gzipSync(Buffer.from(await data.arrayBuffer()), { level: 9 }).length;
+  }
+  return { label, url, html: html.length, htmlGz: zlib.gzipSync(html, { level: 9 }).length, js, jsGz, scripts: counted, dataGz };
 }
 
 /** Follows redirects by hand: the address a product page settles on. */
@@ -1657,7 +1675,8 @@ say("page weight (gzip level 9)");
 for (const weight of weights) {
   if (!weight) continue;
   say(
-    `  ${pad(weight.label, 14)} HTML ${kb(weight.htmlGz)} gz (${kb(weight.html)}), JS ${kb(weight.jsGz)} gz (${kb(weight.js)}, ${weight.scripts} files)  ${new URL(weight.url).pathname}`,
+    `  ${pad(weight.label, 14)} HTML ${kb(weight.htmlGz)} gz (${kb(weight.html)}), JS ${kb(weight.jsGz)} gz (${kb(weight.js)}, ${weight.scripts} files)` +
+      `${weight.dataGz === null ? "" : `, data after paint ${kb(weight.dataGz)} gz`}  ${new URL(weight.url).pathname}`,
   );
 }
 

@@ -121,11 +121,23 @@ export async function storeRenderedPage(note: PageNote | null, nonce: string, re
   const headers = new Headers(response.headers);
   const hits = internalOf(headers);
   const rule = sharingOf(headers);
-  if (!note || !rule || response.status !== 200 || !(headers.get("Content-Type") ?? "").startsWith("text/html"))
+  // a page, or the data a page hydrates with (its own address: decision 044)
+  const pageData = requestScope.getStore()?.pageData === true;
+  const type = headers.get("Content-Type") ?? "";
+  if (!note || !rule || response.status !== 200 || !(pageData ? type.startsWith("application/json") : type.startsWith("text/html")))
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  const html = await response.text();
-  storeAnswer(note.key, note.versions, { status: 200, headers, body: Buffer.from(html), nonce: nonce || null, hits }, rule, note.visitor);
-  return new Response(html, { status: 200, statusText: response.statusText, headers });
+  const text = await response.text();
+  // (the page's data keeps the page's headers, its CSP with the nonce included, as the express path sends them)
+  // (a page's data counts nothing when given again: its page is counted)
+  const counted = pageData ? [] : hits;
+  storeAnswer(
+    note.key,
+    note.versions,
+    { status: 200, headers, body: Buffer.from(text), nonce: nonce || null, hits: counted },
+    rule,
+    note.visitor,
+  );
+  return new Response(text, { status: 200, statusText: response.statusText, headers });
 }
 
 // ------------------------------------------------------------------ the front

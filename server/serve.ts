@@ -20,6 +20,7 @@ import { bodyLimitFor, formatBytes, isPayloadTooLarge, PayloadTooLargeError } fr
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
 import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
+import { withoutPageDataParam } from "../app/lib/scripts-after-paint.server";
 import { checkFastRoutes, createFront, notePage, storeRenderedPage } from "./front";
 import { appRequestUrl, COMPRESS_MIN_BYTES, fetchHeaders, normalizeIp, repairedTarget, sentWhole } from "./front-rules";
 import { escapeHtml } from "~/lib/text";
@@ -313,7 +314,13 @@ function toRemixRequest(req: Request, res: Response, trustProxy: number): global
     init.body = createReadableStreamFromReadable(req.pipe(counted));
     init.duplex = "half";
   }
-  return new globalThis.Request(url.href, init);
+  // a page's hydration data is asked for at the page's address (decision 044): the app reads that address
+  const pageAddress = req.method === "GET" || req.method === "HEAD" ? withoutPageDataParam(url.href) : null;
+  if (pageAddress !== null) {
+    const scope = requestScope.getStore();
+    if (scope) scope.pageData = true;
+  }
+  return new globalThis.Request(pageAddress ?? url.href, init);
 }
 
 /**

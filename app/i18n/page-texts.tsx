@@ -7,6 +7,9 @@
  * (app/entry.client.tsx), for the pages it goes to next. The pages visitors read thus hydrate
  * without a catalogue's script, and say exactly what the server said.
  *
+ * A page the same for every visitor leaves the element empty and its browser fills it with
+ * the texts fetched after the first paint (decision 044, app/lib/scripts-after-paint.server.ts).
+ *
  * The server renders it from the request; the browser keeps what the page came with, so
  * hydration finds what the server rendered. (A back-office page instead asks for its
  * area's catalogues at once: app/routes/admin.tsx.)

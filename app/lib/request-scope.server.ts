@@ -15,6 +15,11 @@ export type RequestScope = {
   /** GET and HEAD change nothing, so what they read stays true for the whole request */
   readOnly: boolean;
   memo: Map<string, Promise<unknown>>;
+  /**
+   * The request asks for a page's hydration data (`?_hydration=1`, cut from the address the
+   * app reads: app/lib/scripts-after-paint.server.ts): the render is written as that JSON.
+   */
+  pageData?: boolean;
   /** large HTML a loader hands to the render outside its data (app/lib/html-slot.server.ts) */
   html?: Map<string, string>;
   /**
@@ -42,6 +47,14 @@ declare global {
 }
 
 export const requestScope: AsyncLocalStorage<RequestScope> = (globalThis.__requestScope ??= new AsyncLocalStorage<RequestScope>());
+
+/**
+ * The request asks for the data a page hydrates with (decision 044): the page was counted
+ * when it was asked for, so the data counts nothing (no view, no search).
+ */
+export function asksForPageData(): boolean {
+  return requestScope.getStore()?.pageData === true;
+}
 
 export function newRequestScope(method: string): RequestScope {
   return {

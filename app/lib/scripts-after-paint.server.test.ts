@@ -1,6 +1,6 @@
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { scriptsAfterFirstPaint } from "./scripts-after-paint.server";
+import { pageDataOf, scriptsAfterFirstPaint, withoutPageDataParam } from "./scripts-after-paint.server";
 
 // What Remix's <Scripts> writes (from a product page of the build), around the data scripts.
 const NONCE = "ygbr8HTB2LWZ9WZFF+mFcw==";
@@ -19,8 +19,23 @@ const PAGE =
   `<script nonce="${NONCE}" type="module" async="">${MODULE_BODY.replace("</script>", "<\\/script>")}</script>` +
   `<script nonce="${NONCE}">window.__remixContext.streamController.enqueue("[]");</script></body></html>`;
 
+// A whole page as Remix and the root write it: the texts the render used, and single fetch's
+// stream in two chunks (escaped as Remix escapes them) and its end.
+const TEXTS = '{"texts":{"shop.footer.home":"Home \\u003c3"},"messages":{}}';
+const CHUNKS = ['[{"_1":2},"loaderData",{"name":"</script> & more"}', ',"extra"]\n'];
+const enqueued = (chunk: string) =>
+  JSON.stringify(chunk).replace(/[&<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const WHOLE = PAGE.replace(
+  `<script nonce="${NONCE}">window.__remixContext.streamController.enqueue("[]");</script>`,
+  `<script type="application/json" id="page-texts">${TEXTS}</script>` +
+    CHUNKS.map((chunk) => `<script nonce="${NONCE}">window.__remixContext.streamController.enqueue(${enqueued(chunk)});</script>`).join(
+      "",
+    ) +
+    `<script nonce="${NONCE}">window.__remixContext.streamController.close();</script>`,
+);
+
 /** Runs the page's loader script against a stand-in document and says what it added, and when. */
-function runLoader(html: string) {
+function runLoader(html: string, page: { fetch?: (url: string, init: object) => Promise<unknown>; search?: string } = {}) {
   const dataBlock = /<script type="text\/plain" id="route-modules">([\s\S]*?)<\/script>/.exec(html)?.[1];
   const loader = /<script nonce="[^"]*">(requestAnimationFrame[\s\S]*?)<\/script>/.exec(html)?.[1];
   expect(loader).toBeDefined();
@@ -28,18 +43,30 @@ function runLoader(html: string) {
   const frames: Array<() => void> = [];
   const tasks: Array<() => void> = [];
   const element = (tag: string) => ({ tag }) as Record<string, string>;
+  const texts = { textContent: "" };
+  const stream: string[] = [];
+  const fetched: string[] = [];
   const document = {
     createElement: element,
-    getElementById: (id: string) => (id === "route-modules" ? { textContent: dataBlock } : null),
+    getElementById: (id: string) => (id === "route-modules" ? { textContent: dataBlock } : id === "page-texts" ? texts : null),
     head: { appendChild: (node: Record<string, string>) => added.push({ parent: "head", ...node }) },
     body: { appendChild: (node: Record<string, string>) => added.push({ parent: "body", ...node }) },
   };
+  const window = {
+    __remixContext: { streamController: { enqueue: (chunk: string) => stream.push(chunk), close: () => stream.push("(end)") } },
+  };
   vm.runInNewContext(loader!, {
     document,
+    window,
+    location: { pathname: "/tmall/1", search: page.search ?? "" },
+    fetch: (url: string, init: object) => {
+      fetched.push(url);
+      return page.fetch!(url, init);
+    },
     requestAnimationFrame: (run: () => void) => frames.push(run),
     setTimeout: (run: () => void) => tasks.push(run),
   });
-  return { added, frames, tasks };
+  return { added, frames, tasks, texts, stream, fetched };
 }
 
 describe("the page's scripts after its first paint", () => {
@@ -80,5 +107,68 @@ describe("the page's scripts after its first paint", () => {
   it("leaves a page without Remix's scripts as it is", () => {
     const plain = "<!DOCTYPE html><html><body><p>Error</p></body></html>";
     expect(scriptsAfterFirstPaint(plain)).toBe(plain);
+  });
+
+  it("leaves a page the same for every visitor without its data, which the loader fetches before it starts the module script", async () => {
+    const html = scriptsAfterFirstPaint(WHOLE, "fetched");
+    expect(html).not.toContain("streamController.enqueue(");
+    expect(html).not.toContain("streamController.close();</script>");
+    // the texts' element stays, empty, where the render put it (the DOM hydrates as rendered)
+    expect(html).toContain('<script type="application/json" id="page-texts"></script>');
+    expect(html).toContain(`<script nonce="${NONCE}">window.__remixContext = {};</script>`);
+    const loader = /<script nonce="[^"]*">(requestAnimationFrame[\s\S]*?)<\/script>/.exec(html)![1];
+    expect(loader).not.toContain("<");
+
+    const answer = JSON.parse(pageDataOf(WHOLE)!) as { texts: string; stream: string };
+    let respond!: (value: unknown) => void;
+    const run = runLoader(html, {
+      search: "?q=a+b",
+      fetch: () => new Promise((resolve) => (respond = resolve)),
+    });
+    run.frames.forEach((step) => step());
+    run.tasks.forEach((step) => step());
+    expect(run.fetched).toEqual(["/tmall/1?q=a+b&_hydration=1"]);
+    // the chunks load meanwhile; the module script waits for the data
+    expect(run.added.map((node) => node.tag)).toEqual(["link", "link"]);
+    respond({ ok: true, json: async () => answer });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(run.texts.textContent).toBe(TEXTS);
+    expect(run.stream).toEqual([CHUNKS.join(""), "(end)"]);
+    expect(run.added.at(-1)).toMatchObject({ tag: "script", type: "module", nonce: NONCE });
+  });
+
+  it("leaves a page whose data does not come as it is without JavaScript", async () => {
+    const failures = [() => Promise.resolve({ ok: false, status: 404 }), () => Promise.reject(new TypeError("offline"))];
+    for (const failure of failures) {
+      const run = runLoader(scriptsAfterFirstPaint(WHOLE, "fetched"), { fetch: failure });
+      run.frames.forEach((step) => step());
+      run.tasks.forEach((step) => step());
+      expect(run.fetched).toEqual(["/tmall/1?_hydration=1"]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(run.stream).toEqual([]);
+      expect(run.added.map((node) => node.tag)).toEqual(["link", "link"]);
+    }
+  });
+
+  it("answers a page-data request with the page's texts and its stream, decoded from Remix's escaping", () => {
+    const json = pageDataOf(WHOLE)!;
+    // safe inside HTML too: no "<" anywhere
+    expect(json).not.toContain("<");
+    expect(JSON.parse(json)).toEqual({ texts: TEXTS, stream: CHUNKS.join("") });
+    expect(pageDataOf("<!DOCTYPE html><html><body><p>Error</p></body></html>")).toBeNull();
+  });
+
+  it("keeps the data of a page that has not got all of it (no end of the stream) in the page", () => {
+    const html = scriptsAfterFirstPaint(PAGE, "fetched");
+    expect(html).toContain('enqueue("[]")');
+    expect(html).not.toContain("_hydration");
+  });
+
+  it("reads the page-data parameter only as the last one, and cuts only it", () => {
+    expect(withoutPageDataParam("http://shop.test/tmall/1?_hydration=1")).toBe("http://shop.test/tmall/1");
+    expect(withoutPageDataParam("http://shop.test/search?q=a%20b+c&page=2&_hydration=1")).toBe("http://shop.test/search?q=a%20b+c&page=2");
+    expect(withoutPageDataParam("http://shop.test/search?q=x_hydration=1")).toBeNull();
+    expect(withoutPageDataParam("http://shop.test/search?_hydration=1&q=x")).toBeNull();
+    expect(withoutPageDataParam("http://shop.test/tmall/1")).toBeNull();
   });
 });

@@ -43,6 +43,19 @@ async function page(path: string, headers: Record<string, string> = {}) {
   return { status: response.status, html, lang: /<html lang="([^"]*)"/.exec(html)?.[1], response };
 }
 
+/**
+ * The texts a storefront page hydrates with, as JSON: in the page, or (a page the same for
+ * every visitor, decision 044) in the answer to its page-data request; undefined when it has none.
+ */
+async function carriedTexts(path: string, headers: Record<string, string> = {}): Promise<string | undefined> {
+  const { html } = await page(path, headers);
+  const inPage = /<script type="application\/json" id="page-texts">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (inPage === undefined || inPage !== "") return inPage;
+  const response = await fetch(`${server.url}${path}${path.includes("?") ? "&" : "?"}_hydration=1`, { headers });
+  expect(response.status, path).toBe(200);
+  return ((await response.json()) as { texts: string }).texts;
+}
+
 function flatten(catalogue: Catalogue, prefix = ""): Record<string, string> {
   return Object.fromEntries(
     Object.entries(catalogue).flatMap(([name, value]) =>
@@ -197,8 +210,8 @@ describe("the reader's language", () => {
   });
 
   it("has a storefront page carry the texts its render used in its language, and a back-office page ask for its catalogues from the head", async () => {
-    const pageTexts = (html: string) => {
-      const json = /<script type="application\/json" id="page-texts">([^<]*)<\/script>/.exec(html)?.[1];
+    const pageTexts = async (path: string, headers: Record<string, string>) => {
+      const json = await carriedTexts(path, headers);
       return json === undefined ? undefined : (JSON.parse(json) as { texts: Record<string, string>; messages: Record<string, string> });
     };
     const preloaded = (html: string) =>
@@ -207,7 +220,7 @@ describe("the reader's language", () => {
       const catalogue = flatten(language === "en" ? enShop : zhShop);
       for (const path of ["/", productUrl, "/search?q=hoodie", "/blog", "/login"]) {
         const { html } = await page(path, { Cookie: `lang=${language}` });
-        const carried = pageTexts(html);
+        const carried = await pageTexts(path, { Cookie: `lang=${language}` });
         expect(carried, path).toBeDefined();
         const keys = Object.keys(carried!.texts);
         // the texts the page shows, word for word from its language's catalogue
@@ -223,8 +236,8 @@ describe("the reader's language", () => {
         expect(preloaded(html), path).toEqual([]);
       }
     }
-    const home = pageTexts((await page("/", { Cookie: "lang=en" })).html)!;
-    const product = pageTexts((await page(productUrl, { Cookie: "lang=en" })).html)!;
+    const home = (await pageTexts("/", { Cookie: "lang=en" }))!;
+    const product = (await pageTexts(productUrl, { Cookie: "lang=en" }))!;
     expect(Object.keys(product.texts).filter((key) => key.startsWith("shop.product.")).length).toBeGreaterThan(0);
     expect(Object.keys(home.texts).filter((key) => key.startsWith("shop.product.") && !(key in product.texts))).toEqual([]);
 
@@ -232,27 +245,26 @@ describe("the reader's language", () => {
     const chunks = JSON.parse(fs.readFileSync(path.join(process.cwd(), "build", "catalogue-chunks.json"), "utf8"));
     const admin = (await page("/admin", { Cookie: adminCookie })).html;
     expect(preloaded(admin)).toEqual(chunks.backOffice["zh-CN"]);
-    expect(pageTexts(admin)).toBeUndefined();
+    expect(await pageTexts("/admin", { Cookie: adminCookie })).toBeUndefined();
     for (const href of chunks.backOffice.en) expect((await fetch(`${server.url}${href}`)).status, href).toBe(200);
   });
 
   it("has a page carry the messages it translated, and nothing for a message shown as given", async () => {
-    const messagesOf = (html: string) =>
-      JSON.parse(/<script type="application\/json" id="page-texts">([^<]*)<\/script>/.exec(html)![1]).messages as Record<string, string>;
-    expect(messagesOf((await page("/search?q=hoodie", { Cookie: "lang=zh-CN" })).html)).toEqual({});
+    const messagesOf = async (path: string, headers: Record<string, string>) =>
+      JSON.parse((await carriedTexts(path, headers))!).messages as Record<string, string>;
+    expect(await messagesOf("/search?q=hoodie", { Cookie: "lang=zh-CN" })).toEqual({});
     const long = `/search?q=${"x".repeat(500)}`;
-    const zh = messagesOf((await page(long, { Cookie: "lang=zh-CN" })).html);
+    const zh = await messagesOf(long, { Cookie: "lang=zh-CN" });
     expect(Object.keys(zh)).toEqual([CATALOGUE_MESSAGES.searchTermTooLong]);
     expect(zh[CATALOGUE_MESSAGES.searchTermTooLong]).toMatch(/[\u4e00-\u9fff]/);
     // in English the same message is shown as the service says it: nothing to translate
-    expect(messagesOf((await page(long, { Cookie: "lang=en" })).html)).toEqual({});
+    expect(await messagesOf(long, { Cookie: "lang=en" })).toEqual({});
   });
 
   it("escapes the texts a page carries so that none can end its script", async () => {
     // a search term is shown in the page; the texts around it come from the catalogue, and the
     // script holding them never contains "<" (every "<" is \u003c in the JSON)
-    const { html } = await page(`/search?q=${encodeURIComponent("</script><b>x")}`, { Cookie: "lang=zh-CN" });
-    const json = /<script type="application\/json" id="page-texts">([\s\S]*?)<\/script>/.exec(html)![1];
+    const json = (await carriedTexts(`/search?q=${encodeURIComponent("</script><b>x")}`, { Cookie: "lang=zh-CN" }))!;
     expect(json).not.toContain("<");
     expect(() => JSON.parse(json)).not.toThrow();
   });

@@ -12,7 +12,8 @@
  * attackers write them (a raw `#`, `;`, `%23`, `%00`, repeated and empty parameters, a
  * Host with a path in it), each followed now and then by the plain line it might be
  * stored for; pasted short links from visitors who have used up their marketplace fetches
- * (`limitedAddress`) and from others, while the marketplace does not answer.
+ * (`limitedAddress`) and from others, while the marketplace does not answer. A fifth of the
+ * page requests ask for the page's hydration data (`?_hydration=1`, decision 044).
  *
  * Used by tests/integration/front-differential.test.ts (a short run in `npm test`) and by
  * `npm run bench -- --differential [steps]` (a long one).
@@ -432,6 +433,8 @@ function randomRequest(
   if (kind < 0.06) ({ path, followUp } = rng.pick(poisoned)());
   else if (kind < 0.1) path = `/search?q=${encodeURIComponent(`https://m.tb.cn/h.${rng.pick(SHORT_CODES)}`)}`;
   else path = rng.chance(0.7) ? rng.pick(page)() : rng.pick(apiPaths)();
+  // what a page the same for every visitor hydrates with, asked for at its address (decision 044)
+  if (kind >= 0.06 && !path.startsWith("/api/") && rng.chance(0.2)) path += `${path.includes("?") ? "&" : "?"}_hydration=1`;
   const headers: Record<string, string> = { "User-Agent": rng.pick(AGENTS) };
   const encoding = rng.pick(ENCODINGS);
   if (encoding) headers["Accept-Encoding"] = encoding;

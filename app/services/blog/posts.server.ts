@@ -6,7 +6,7 @@
 import { ApiError } from "~/lib/api.server";
 import { htmlToText, postSlugFromTitle, readingTime, slugFromName, uniqueSlug } from "~/lib/blog-text";
 import { getDb, type DB } from "~/lib/db.server";
-import { answerDependsOn } from "~/lib/request-scope.server";
+import { answerDependsOn, asksForPageData } from "~/lib/request-scope.server";
 import { sanitizePostHtml } from "~/lib/html-sanitize.server";
 import { log } from "~/lib/log.server";
 import { plainLine } from "~/lib/text";
@@ -208,6 +208,8 @@ export async function adminPostList(
 
 /** Counts a view of a post (see blog-views.server.ts for what counts). */
 export function countPostView(postId: number, viewer: { request: Request; clientIp: string; userId: number | null }): Promise<boolean> {
+  // the data a post's page hydrates with counts nothing: the page did (decision 044)
+  if (asksForPageData()) return Promise.resolve(false);
   return countPostViewBy(postId, {
     userAgent: viewer.request.headers.get("User-Agent"),
     incrementView: new URL(viewer.request.url).searchParams.get("incrementView"),

@@ -4,6 +4,7 @@
  */
 import { ApiError } from "~/lib/api.server";
 import { countsAsView } from "~/lib/crawlers";
+import { asksForPageData } from "~/lib/request-scope.server";
 import { getDb, type DB } from "~/lib/db.server";
 import { log } from "~/lib/log.server";
 import { answerDependsOn } from "~/lib/request-scope.server";
@@ -52,8 +53,9 @@ import { storefrontFilter } from "./common.server";
 
 export const notFound = () => new ApiError(404, M.productNotFound, "NOT_FOUND");
 
-/** Views are counted for people, not crawlers, and not when the caller asks not to. */
+/** Views are counted for people, not crawlers, and not when the caller asks not to (nor for a page's data: its page counted). */
 export function shouldCountView(request: Request, incrementView: string | null): boolean {
+  if (asksForPageData()) return false;
   return countsAsView(request.headers.get("User-Agent"), incrementView);
 }
 
