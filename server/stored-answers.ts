@@ -31,8 +31,8 @@ import { COMPRESS_MIN_BYTES, sentWhole, type Encoding } from "./front-rules";
 
 /** The answers stored at most. */
 export const STORE_MAX_ANSWERS = 5000;
-/** The bytes the stored answers may take (plain and coded): the memory they may cost. */
-export const STORE_MAX_BYTES = 16 * 1024 * 1024;
+/** The bytes the stored answers may take (plain and coded): the memory they may cost (8 MB: decision 041, issue 37). */
+export const STORE_MAX_BYTES = 8 * 1024 * 1024;
 /** A larger answer is not stored. */
 export const ANSWER_MAX_BYTES = 512 * 1024;
 

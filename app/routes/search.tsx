@@ -5,7 +5,7 @@ import { ProductGrid } from "~/components/storefront/product-card";
 import { activeFilterCount, ProductFilters } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
-import { pageMeta, rootLanguage } from "~/lib/meta";
+import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
 import { translatorFor, useI18n } from "~/i18n/i18n";
 import { searchPage } from "~/controllers/search-page.server";
 import { LIST_SORTS, SEARCH_SORTS } from "~/schemas/catalogue-rules";
@@ -124,10 +124,27 @@ export default function Search() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  data?.q
-    ? pageMeta(matches, { title: translatorFor(rootLanguage(matches))("shop.search.titleQuery", { query: data.q }), noindex: true })
-    : pageMeta(matches, { titleKey: "shop.search.title", noindex: true });
+/**
+ * A search engine may index a search's first page when it is a page worth landing on: the
+ * products for a word as typed (found, not corrected), or the whole catalogue, without
+ * filters or another sort; its canonical address is the search alone. Every other state
+ * (no result, a later page, filters, a corrected or pasted term) says noindex
+ * (docs/decisions/045-search-landing-pages.md).
+ */
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
+  const title = data?.q ? translatorFor(rootLanguage(matches))("shop.search.titleQuery", { query: data.q }) : undefined;
+  const landing =
+    data?.state === "results" &&
+    data.totalItems > 0 &&
+    data.page === 1 &&
+    !data.correctedTo &&
+    !data.error &&
+    activeFilterCount(data.filters, data.category) === 0 &&
+    data.filters.sort === (data.q ? "relevance" : "newest");
+  if (!landing) return title ? pageMeta(matches, { title, noindex: true }) : pageMeta(matches, { titleKey: "shop.search.title", noindex: true });
+  const tags = title ? pageMeta(matches, { title }) : pageMeta(matches, { titleKey: "shop.search.title" });
+  return [...tags, listCanonical(matches, data.q ? searchHref(data.q) : "/search", 1)];
+};
 
 export function ErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;

@@ -156,4 +156,31 @@ describe("the pages' HTML", () => {
     expect(data.offers.availability).toBe("https://schema.org/OutOfStock");
     expect(data.brand).toBeUndefined();
   });
+
+  it("lets search engines index a search's first page of results, and no other state of the search page", async () => {
+    const head = async (path: string) => {
+      const html = await (await fetch(`${server.url}${path}`, { headers: { "Accept-Language": "en" } })).text();
+      return {
+        noindex: /<meta name="robots" content="noindex"\/>/.test(html),
+        // (on the site's base address, PUBLIC_URL)
+        canonical: ((href) => (href ? new URL(href).pathname + new URL(href).search : null))(
+          /<link rel="canonical" href="([^"]*)"\/>/.exec(html)?.[1],
+        ),
+      };
+    };
+    // the products for a word, and the whole catalogue: indexed, under the search alone
+    expect(await head("/search?q=hoodie")).toEqual({ noindex: false, canonical: "/search?q=hoodie" });
+    expect(await head("/search?q=%E8%80%90%E5%85%8B")).toEqual({ noindex: false, canonical: "/search?q=%E8%80%90%E5%85%8B" });
+    expect(await head("/search")).toEqual({ noindex: false, canonical: "/search" });
+    // nothing found, a later page, filters, another sort, a corrected word, a term too long
+    for (const path of [
+      "/search?q=zzqxjv",
+      "/search?q=hoodie&platform=weidian",
+      "/search?q=hoodie&sort=price_asc",
+      "/search?q=hoodei",
+      `/search?q=${"x".repeat(300)}`,
+    ]) {
+      expect(await head(path), path).toEqual({ noindex: true, canonical: null });
+    }
+  });
 });
