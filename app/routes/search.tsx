@@ -141,7 +141,8 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
     !data.error &&
     activeFilterCount(data.filters, data.category) === 0 &&
     data.filters.sort === (data.q ? "relevance" : "newest");
-  if (!landing) return title ? pageMeta(matches, { title, noindex: true }) : pageMeta(matches, { titleKey: "shop.search.title", noindex: true });
+  if (!landing)
+    return title ? pageMeta(matches, { title, noindex: true }) : pageMeta(matches, { titleKey: "shop.search.title", noindex: true });
   const tags = title ? pageMeta(matches, { title }) : pageMeta(matches, { titleKey: "shop.search.title" });
   return [...tags, listCanonical(matches, data.q ? searchHref(data.q) : "/search", 1)];
 };
