@@ -1,0 +1,96 @@
+/**
+ * Photo fingerprints on real photographs (tests/fixtures/photos): the right picture first
+ * for the photos shoppers bring, and "nothing close enough" for photos of other things. A
+ * share of the bench's evaluation (`npm run bench`), small enough for every run.
+ */
+import fs from "node:fs";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixturePhotos, QUERY_TRANSFORMS } from "../../../tests/setup/photo-queries";
+import {
+  contentBox,
+  dctHash,
+  fingerprintPhoto,
+  grayOf,
+  hashDistance,
+  PHOTO_MATCH_MAX_DISTANCE,
+  photoDistance,
+  queryHashes,
+  type PhotoFingerprint,
+} from "./fingerprint.server";
+
+const catalogue = fixturePhotos("catalogue");
+let stored: Array<{ name: string; fingerprint: PhotoFingerprint }>;
+
+beforeAll(async () => {
+  stored = await Promise.all(
+    catalogue.map(async (photo) => ({ name: photo.name, fingerprint: await fingerprintPhoto(fs.readFileSync(photo.file)) })),
+  );
+}, 60_000);
+
+/** The catalogue's pictures by distance to a query, closest first. */
+async function ranked(query: Buffer) {
+  const hashes = await queryHashes(query);
+  return stored
+    .map((picture) => ({ name: picture.name, distance: photoDistance(hashes, picture.fingerprint) }))
+    .sort((a, b) => a.distance - b.distance);
+}
+
+describe("photo fingerprints", () => {
+  it("hash a picture the same every time, and count differing bits", () => {
+    const square = new Uint8Array(32 * 32).map((_, i) => (i * 37) % 251);
+    expect(dctHash(square)).toEqual(dctHash(square));
+    expect(hashDistance([0, 0], [0xffffffff, 0xffffffff])).toBe(64);
+    expect(hashDistance([0b1011, 0], [0b0001, 1])).toBe(3);
+  });
+
+  it("find a screenshot's picture inside its black screen and status bar", async () => {
+    const transform = QUERY_TRANSFORMS.find(([name]) => name.startsWith("phone screenshot"))![1];
+    const shot = await transform(fs.readFileSync(catalogue[0].file));
+    const gray = await grayOf(shot);
+    const box = contentBox(gray);
+    // the picture fills the width; the screen above and below it is cut
+    expect(box.left).toBe(0);
+    expect(box.right).toBe(0);
+    expect(box.top).toBeGreaterThan(0.15);
+    expect(box.bottom).toBeGreaterThan(0.15);
+  });
+
+  it("put the right picture first for the shoppers' photos of it, each way they arrive, within the match distance", async () => {
+    // every way, on every third picture (the bench runs them all)
+    const outcomes: Array<{ way: string; name: string; rank: number; distance: number }> = [];
+    for (const [way, transform] of QUERY_TRANSFORMS) {
+      for (const photo of catalogue.filter((_, n) => n % 3 === 0)) {
+        const order = await ranked(await transform(fs.readFileSync(photo.file)));
+        const rank = order.findIndex((entry) => entry.name === photo.name) + 1;
+        outcomes.push({ way, name: photo.name, rank, distance: order[rank - 1].distance });
+      }
+    }
+    const first = outcomes.filter((outcome) => outcome.rank === 1 && outcome.distance <= PHOTO_MATCH_MAX_DISTANCE).length / outcomes.length;
+    const inFive = outcomes.filter((outcome) => outcome.rank <= 5).length / outcomes.length;
+    expect(
+      first,
+      JSON.stringify(outcomes.filter((outcome) => outcome.rank !== 1 || outcome.distance > PHOTO_MATCH_MAX_DISTANCE)),
+    ).toBeGreaterThanOrEqual(0.9);
+    expect(inFive).toBeGreaterThanOrEqual(0.97);
+  }, 120_000);
+
+  it("find nothing close enough for photos of things not in the catalogue", async () => {
+    const distances: number[] = [];
+    for (const photo of fixturePhotos("elsewhere")) {
+      const input = fs.readFileSync(photo.file);
+      for (const query of [input, await QUERY_TRANSFORMS[0][1](input), await QUERY_TRANSFORMS[5][1](input)])
+        distances.push((await ranked(query))[0].distance);
+    }
+    const rejected = distances.filter((distance) => distance > PHOTO_MATCH_MAX_DISTANCE).length / distances.length;
+    expect(rejected, distances.join(",")).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
+  it("refuse a picture over the pixel limit before decoding it", async () => {
+    // a 9000 × 9000 PNG of one colour: small on disk, 81 million pixels
+    const huge = await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#888" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    await expect(fingerprintPhoto(huge)).rejects.toThrow(/pixel limit/i);
+  });
+});
