@@ -153,7 +153,13 @@ export function encode(body: Buffer, encoding: Encoding): Buffer {
   switch (encoding) {
     case "br":
       return zlib.brotliCompressSync(body, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          // a window as large as the body and no larger: the default 4 MB is allocated for
+          // every answer (20 % slower on a 15 KB search answer, and memory malloc keeps)
+          [zlib.constants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(16, Math.ceil(Math.log2(body.length + 1)))),
+        },
       });
     case "gzip":
       return zlib.gzipSync(body);
