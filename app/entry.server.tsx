@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { isPayloadTooLarge } from "./lib/body-limits.server";
 import { DocumentEndLast } from "./lib/document-end.server";
 import { ScriptsAfterFirstPaint, type PageScripts } from "./lib/scripts-after-paint.server";
-import { requestScope } from "./lib/request-scope.server";
+import { asksForPageData } from "./lib/request-scope.server";
 import { sharingOf } from "./lib/shared-answers.server";
 import { ServerHtmlProvider } from "./lib/html-slot";
 import { providedHtml } from "./lib/html-slot.server";
@@ -86,7 +86,7 @@ export default function handleRequest(
  * keep it) has its browser fetch it; any other page carries it.
  */
 function pageScripts(request: Request, status: number, headers: Headers): PageScripts {
-  if (requestScope.getStore()?.pageData) return "data";
+  if (asksForPageData()) return "data";
   const reading = request.method === "GET" || request.method === "HEAD";
   // sharingOf on a copy: it rewrites the Cache-Control of an answer that read a visitor's own state
   return reading && status === 200 && sharingOf(new Headers(headers)) ? "fetched" : "inline";

@@ -34,7 +34,7 @@ import { listAgents } from "../app/models/agent.server";
 import {
   fingerprintPhoto,
   PHOTO_MATCH_MAX_DISTANCE,
-  photoDistance,
+  closestPictures,
   queryHashes,
   type PhotoFingerprint,
 } from "../app/services/photos/fingerprint.server";
@@ -1886,10 +1886,6 @@ async function evaluatePhotoSearch() {
   const stored: Array<{ name: string; fingerprint: PhotoFingerprint }> = [];
   for (const photo of catalogue) stored.push({ name: photo.name, fingerprint: await fingerprintPhoto(fs.readFileSync(photo.file)) });
   const msPerPicture = (performance.now() - started) / catalogue.length;
-  const closest = (hashes: Awaited<ReturnType<typeof queryHashes>>) =>
-    stored
-      .map((picture) => ({ name: picture.name, distance: photoDistance(hashes, picture.fingerprint) }))
-      .sort((a, b) => a.distance - b.distance);
   const outcomes: Array<{ way: string; first: boolean; inFive: boolean }> = [];
   let hashing = 0;
   for (const [way, transform] of QUERY_TRANSFORMS) {
@@ -1898,7 +1894,7 @@ async function evaluatePhotoSearch() {
       started = performance.now();
       const hashes = await queryHashes(query);
       hashing += performance.now() - started;
-      const order = closest(hashes);
+      const order = closestPictures(hashes, stored);
       const rank = order.findIndex((entry) => entry.name === photo.name);
       outcomes.push({ way, first: rank === 0 && order[0].distance <= PHOTO_MATCH_MAX_DISTANCE, inFive: rank < 5 });
     }
@@ -1907,7 +1903,7 @@ async function evaluatePhotoSearch() {
   for (const photo of fixturePhotos("elsewhere")) {
     const input = fs.readFileSync(photo.file);
     for (const query of [input, ...(await Promise.all(QUERY_TRANSFORMS.map(([, transform]) => transform(input))))])
-      strangers.push(closest(await queryHashes(query))[0].distance > PHOTO_MATCH_MAX_DISTANCE);
+      strangers.push(closestPictures(await queryHashes(query), stored)[0].distance > PHOTO_MATCH_MAX_DISTANCE);
   }
   const share = (items: boolean[]) => items.filter(Boolean).length / Math.max(1, items.length);
   return {

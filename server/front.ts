@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { hasRouteLoader, runRouteLoader, type ServerBuild } from "./remix-build";
 import type { Env } from "../app/lib/env.server";
 import { log } from "../app/lib/log.server";
-import { newRequestScope, requestScope } from "../app/lib/request-scope.server";
+import { asksForPageData, newRequestScope, requestScope } from "../app/lib/request-scope.server";
 import { sharingOf } from "../app/lib/shared-answers.server";
 import type { Hit } from "../app/services/hit-counters.server";
 import {
@@ -122,7 +122,7 @@ export async function storeRenderedPage(note: PageNote | null, nonce: string, re
   const hits = internalOf(headers);
   const rule = sharingOf(headers);
   // a page, or the data a page hydrates with (its own address: decision 044)
-  const pageData = requestScope.getStore()?.pageData === true;
+  const pageData = asksForPageData();
   const type = headers.get("Content-Type") ?? "";
   if (!note || !rule || response.status !== 200 || !(pageData ? type.startsWith("application/json") : type.startsWith("text/html")))
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

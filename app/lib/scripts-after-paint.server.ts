@@ -100,10 +100,6 @@ function routeModuleScript(html: string): RegExpExecArray | undefined {
 /** What a `fetched` page leaves out, as the JSON its page-data request is answered with; null for a page without Remix's data scripts. */
 export function pageDataOf(html: string): string | null {
   if (!routeModuleScript(html) || !html.includes(STREAM_END_TEXT)) return null;
-  return pageData(html);
-}
-
-function pageData(html: string): string {
   const stream = [...html.matchAll(STREAM_CHUNK)].map((match) => JSON.parse(match[1]) as string).join("");
   const texts = PAGE_TEXTS.exec(html)?.[2] ?? "";
   return JSON.stringify({ texts, stream } satisfies PageDataJson).replace(/</g, "\\u003c");

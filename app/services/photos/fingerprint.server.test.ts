@@ -14,7 +14,7 @@ import {
   grayOf,
   hashDistance,
   PHOTO_MATCH_MAX_DISTANCE,
-  photoDistance,
+  closestPictures,
   queryHashes,
   type PhotoFingerprint,
 } from "./fingerprint.server";
@@ -30,10 +30,7 @@ beforeAll(async () => {
 
 /** The catalogue's pictures by distance to a query, closest first. */
 async function ranked(query: Buffer) {
-  const hashes = await queryHashes(query);
-  return stored
-    .map((picture) => ({ name: picture.name, distance: photoDistance(hashes, picture.fingerprint) }))
-    .sort((a, b) => a.distance - b.distance);
+  return closestPictures(await queryHashes(query), stored);
 }
 
 describe("photo fingerprints", () => {

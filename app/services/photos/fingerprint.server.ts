@@ -153,19 +153,23 @@ export function contentBox(gray: Gray): Window {
   return { left: columns.from / width, right: 1 - columns.to / width, top: rows.from / height, bottom: 1 - rows.to / height };
 }
 
-/** The windows a stored picture is hashed in: the whole, its content, its centre, and the parts a crop of one or two edges leaves. */
+const WHOLE: Window = { left: 0, right: 0, top: 0, bottom: 0 };
+const MARGIN = (1 - CENTRE) / 2;
+const CENTRE_WINDOW: Window = { left: MARGIN, right: MARGIN, top: MARGIN, bottom: MARGIN };
+
+/** The windows a stored picture is hashed in besides its content: the whole, its centre, and the parts a crop of one or two edges leaves. */
 const STORED_WINDOWS: Window[] = [
-  { left: 0, right: 0, top: 0, bottom: 0 },
-  { left: (1 - CENTRE) / 2, right: (1 - CENTRE) / 2, top: (1 - CENTRE) / 2, bottom: (1 - CENTRE) / 2 },
+  WHOLE,
+  CENTRE_WINDOW,
   ...[0.1, 0.2].flatMap((cut) => [
-    { left: cut, right: 0, top: 0, bottom: 0 },
-    { left: 0, right: cut, top: 0, bottom: 0 },
-    { left: 0, right: 0, top: cut, bottom: 0 },
-    { left: 0, right: 0, top: 0, bottom: cut },
-    { left: cut, right: 0, top: cut, bottom: 0 },
-    { left: 0, right: cut, top: cut, bottom: 0 },
-    { left: cut, right: 0, top: 0, bottom: cut },
-    { left: 0, right: cut, top: 0, bottom: cut },
+    { ...WHOLE, left: cut },
+    { ...WHOLE, right: cut },
+    { ...WHOLE, top: cut },
+    { ...WHOLE, bottom: cut },
+    { ...WHOLE, left: cut, top: cut },
+    { ...WHOLE, right: cut, top: cut },
+    { ...WHOLE, left: cut, bottom: cut },
+    { ...WHOLE, right: cut, bottom: cut },
   ]),
 ];
 
@@ -191,8 +195,8 @@ export async function fingerprintPhoto(input: Buffer): Promise<PhotoFingerprint>
 /** A query's hashes: its whole, its content and its centre, each as it is and mirrored. */
 export async function queryHashes(input: Buffer): Promise<PhotoHash[]> {
   const gray = await grayOf(input);
-  const windows = [STORED_WINDOWS[0], contentBox(gray), STORED_WINDOWS[1]];
-  return Promise.all(windows.flatMap((cut) => [hashOf(windowOf(gray, cut), false), hashOf(windowOf(gray, cut), true)]));
+  const views = [WHOLE, contentBox(gray), CENTRE_WINDOW].map((cut) => windowOf(gray, cut));
+  return Promise.all(views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]));
 }
 
 /** The query's distance to a stored picture: the closest pair of their hashes. */
@@ -200,4 +204,14 @@ export function photoDistance(query: readonly PhotoHash[], stored: PhotoFingerpr
   let best = 64;
   for (const a of query) for (const b of stored) best = Math.min(best, hashDistance(a, b));
   return best;
+}
+
+/** Pictures by their distance to a query, closest first (ties keep their order). */
+export function closestPictures<T extends { fingerprint: PhotoFingerprint }>(
+  query: readonly PhotoHash[],
+  pictures: readonly T[],
+): Array<T & { distance: number }> {
+  return pictures
+    .map((picture) => ({ ...picture, distance: photoDistance(query, picture.fingerprint) }))
+    .sort((a, b) => a.distance - b.distance);
 }
