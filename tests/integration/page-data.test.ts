@@ -6,7 +6,7 @@
  */
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { apiLogin, createProduct, TEST_ADMIN } from "../setup/api-client";
 import { formLogin } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -21,22 +21,17 @@ beforeAll(async () => {
   const { accessToken } = await apiLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
   token = accessToken;
   cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
-  const product = await api(server.url, "/api/admin/products", {
-    token: accessToken,
-    body: {
-      name: NAME,
-      description: "加绒 fleece-lined, 黑色 black",
-      price_cny: 239,
-      platform: "taobao",
-      platform_item_id: "8123400099",
-      skus: [
-        { sku_name: "M 黑色", sku_price: 239, sku_stock: 5 },
-        { sku_name: "L 黑色", sku_price: 249, sku_stock: 3 },
-      ],
-    },
-  });
-  expect(product.status, JSON.stringify(product.body)).toBe(201);
-  productPath = new URL(product.body.data.url, server.url).pathname;
+  ({ path: productPath } = await createProduct(server.url, accessToken, {
+    name: NAME,
+    description: "加绒 fleece-lined, 黑色 black",
+    price_cny: 239,
+    platform: "taobao",
+    platform_item_id: "8123400099",
+    skus: [
+      { sku_name: "M 黑色", sku_price: 239, sku_stock: 5 },
+      { sku_name: "L 黑色", sku_price: 249, sku_stock: 3 },
+    ],
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -92,15 +87,15 @@ describe("the data a page hydrates with", () => {
   });
 
   it("counts no view: the page was counted when it was asked for", async () => {
-    const product = await api(server.url, "/api/admin/products", {
-      token,
-      body: { name: "Counted once 计数 tee", price_cny: 59, platform: "weidian", platform_item_id: "8123400777" },
+    const { id, path } = await createProduct(server.url, token, {
+      name: "Counted once 计数 tee",
+      price_cny: 59,
+      platform: "weidian",
+      platform_item_id: "8123400777",
     });
-    expect(product.status, JSON.stringify(product.body)).toBe(201);
-    const path = new URL(product.body.data.url, server.url).pathname;
     const views = async () =>
       (
-        (await (await fetch(`${server.url}/api/products/${product.body.data.id}?incrementView=false`)).json()) as {
+        (await (await fetch(`${server.url}/api/products/${id}?incrementView=false`)).json()) as {
           data: { view_count: number };
         }
       ).data.view_count;

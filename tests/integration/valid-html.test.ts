@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
+import { api, apiLogin, createProduct, TEST_ADMIN } from "../setup/api-client";
 import { formLogin } from "../setup/page-client";
 import { startTestServer, type TestServer } from "../setup/server";
 import { TMP_ROOT } from "../setup/paths";
@@ -49,26 +49,22 @@ beforeAll(async () => {
   cookie = await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password);
   const category = await api(server.url, "/api/admin/categories", { token, body: { name: "卫衣 Hoodies" } });
   expect(category.status, JSON.stringify(category.body)).toBe(201);
-  const product = await api(server.url, "/api/admin/products", {
-    token,
-    body: {
-      name: "Nike 耐克加绒连帽卫衣 oversized hoodie",
-      description: "加绒 fleece-lined, 黑色 black",
-      price_cny: 199,
-      category_id: category.body.data.id,
-      platform: "weidian",
-      platform_item_id: "7000091234",
-      original_url: "https://weidian.com/item.html?itemID=7000091234",
-      skus: [
-        { sku_name: "M 黑色", sku_price: 199, sku_stock: 5 },
-        { sku_name: "L 黑色", sku_price: 209, sku_stock: 0 },
-      ],
-    },
+  const product = await createProduct(server.url, token, {
+    name: "Nike 耐克加绒连帽卫衣 oversized hoodie",
+    description: "加绒 fleece-lined, 黑色 black",
+    price_cny: 199,
+    category_id: category.body.data.id,
+    platform: "weidian",
+    platform_item_id: "7000091234",
+    original_url: "https://weidian.com/item.html?itemID=7000091234",
+    skus: [
+      { sku_name: "M 黑色", sku_price: 199, sku_stock: 5 },
+      { sku_name: "L 黑色", sku_price: 209, sku_stock: 0 },
+    ],
   });
-  expect(product.status, JSON.stringify(product.body)).toBe(201);
-  productPath = new URL(product.body.data.url, server.url).pathname;
+  productPath = product.path;
   // the shop's name is not taken at creation (docs/product/admin.md 4): an edit gives it
-  const named = await api(server.url, `/api/admin/products/${product.body.data.id}`, {
+  const named = await api(server.url, `/api/admin/products/${product.id}`, {
     method: "PUT",
     token,
     body: { shop_name: "耐克官方店" },
@@ -88,7 +84,7 @@ beforeAll(async () => {
     "/",
     "/search?q=hoodie",
     "/search?q=zzqxjv",
-    new URL(product.body.data.url, server.url).pathname,
+    productPath,
     `/category/${category.body.data.id}`,
     "/collections",
     "/blog",
@@ -147,12 +143,12 @@ describe("the pages' HTML", () => {
       brand: { "@type": "Brand", name: "耐克官方店" },
       offers: { "@type": "Offer", priceCurrency: "CNY", price: "199.00", availability: "https://schema.org/InStock" },
     });
-    const soldOut = await api(server.url, "/api/admin/products", {
-      token,
-      body: { name: "Sold-out jacket 夹克", price_cny: 88, skus: [{ sku_name: "L", sku_price: 88, sku_stock: 0 }] },
+    const soldOut = await createProduct(server.url, token, {
+      name: "Sold-out jacket 夹克",
+      price_cny: 88,
+      skus: [{ sku_name: "L", sku_price: 88, sku_stock: 0 }],
     });
-    expect(soldOut.status, JSON.stringify(soldOut.body)).toBe(201);
-    const data = await jsonLd(new URL(soldOut.body.data.url, server.url).pathname);
+    const data = await jsonLd(soldOut.path);
     expect(data.offers.availability).toBe("https://schema.org/OutOfStock");
     expect(data.brand).toBeUndefined();
   });

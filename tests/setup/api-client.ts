@@ -40,3 +40,10 @@ export async function apiLogin(baseUrl: string, email: string, password: string)
 
 /** Test admin credentials passed to servers started by startTestServer (ADMIN_EMAIL/PASSWORD). */
 export const TEST_ADMIN = { email: "admin@example.com", password: "admin-password-test", username: "admin" };
+
+/** Creates a product through the admin API (fails the test unless it is created): its id and the path of its page. */
+export async function createProduct(baseUrl: string, token: string, body: Record<string, unknown>): Promise<{ id: number; path: string }> {
+  const result = await api(baseUrl, "/api/admin/products", { token, body });
+  if (result.status !== 201) throw new Error(`creating a product failed: ${result.status} ${JSON.stringify(result.body)}`);
+  return { id: result.body.data.id as number, path: new URL(result.body.data.url as string, baseUrl).pathname };
+}
