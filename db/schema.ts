@@ -547,7 +547,40 @@ export interface CrawledItemsTable {
   fetched_at: number;
 }
 
+/** A product picture's perceptual hashes (migration 20261207090000, app/services/photos/). */
+export interface PhotoFingerprintsTable {
+  id: Generated<number>;
+  product_id: number;
+  /** set for an approved QC photo; null for a product image */
+  qc_image_id: number | null;
+  image_url: string;
+  /** 19 hashes of 16 hex digits, one after the other; null when the picture could not be read */
+  hashes: string | null;
+  /** why the picture could not be read */
+  error: string | null;
+  created_at: Generated<string>;
+}
+
+/** The ids of deleted fingerprints (a trigger writes them), for every instance's index. */
+export interface PhotoFingerprintRemovalsTable {
+  id: Generated<number>;
+  fingerprint_id: number;
+  created_at: Generated<string>;
+}
+
+/** Staff's word on two products found alike; product_id < other_product_id. */
+export interface SameItemDecisionsTable {
+  product_id: number;
+  other_product_id: number;
+  decision: "linked" | "dismissed";
+  decided_by: number | null;
+  created_at: Generated<string>;
+}
+
 export interface Database {
+  photo_fingerprints: PhotoFingerprintsTable;
+  photo_fingerprint_removals: PhotoFingerprintRemovalsTable;
+  same_item_decisions: SameItemDecisionsTable;
   crawled_items: CrawledItemsTable;
   import_jobs: ImportJobsTable;
   import_rows: ImportRowsTable;

@@ -27,6 +27,7 @@ import { enabledAgents } from "~/services/agents.server";
 import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { decodeEntities } from "~/lib/text";
+import { sameItemElsewhere } from "~/services/catalogue/same-item.server";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export const notFound = (): Response => pageNotFound("Not found");
@@ -60,6 +61,13 @@ export function toProductCard(product: Product, qcLatestAt: string | null = null
 export async function productCards(products: Product[]): Promise<ProductCardData[]> {
   const dates = await latestQcDates(products.filter((product) => product.qcCount > 0).map((product) => product.id));
   return products.map((product) => toProductCard(product, dates.get(product.id) ?? null));
+}
+
+/** "The same item elsewhere": the other listings' cards with their photo match, cheapest first. */
+async function sameItemCards(productId: number): Promise<ProductViewData["sameItem"]> {
+  const items = await sameItemElsewhere(productId);
+  const cards = await productCards(items.map((item) => item.product));
+  return items.map((item, at) => ({ card: cards[at], score: item.score }));
 }
 
 const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|tr)>|<br\s*\/?>/gi;
@@ -96,9 +104,11 @@ function toView(
   qcImages: QcImage[],
   agents: ProductViewData["agents"],
   listing: ProductViewData["listing"],
+  sameItem: ProductViewData["sameItem"],
 ): ProductViewData {
   return {
     agents,
+    sameItem,
     listing,
     qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto) })),
     product: {
@@ -175,12 +185,13 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   const user = await getPageUser(request);
   const preferred = readPreferredAgent(request);
   const watched = product.isExternal && Boolean(product.platform && product.platformItemId);
-  const [qcImages, viewer, links, choices, listing] = await Promise.all([
+  const [qcImages, viewer, links, choices, listing, sameItem] = await Promise.all([
     approvedQcImages(product.id),
     user ? viewerOf(user, product.id) : null,
     agentLinksFor(product, preferred),
     enabledAgents(),
     watched ? listingNotice(product.id) : null,
+    sameItemCards(product.id),
   ]);
   const agents = {
     links: links.map(({ name, url, preferred: isPreferred }) => ({ name, url, preferred: isPreferred })),
@@ -188,7 +199,7 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
     preferredId: links.some((link) => link.preferred) ? preferred : null,
   };
   // the server's front counts the views of the stored copies it gives by this id (app/services/hit-counters.server.ts)
-  return data(toView(product, viewer, qcImages, agents, listing), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+  return data(toView(product, viewer, qcImages, agents, listing, sameItem), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
 }
 
 async function viewerOf(

@@ -17,6 +17,8 @@ export const PRODUCT_FORM_MAX_FILES = 6;
 export const PRODUCT_FORM_FILE_STREAM_BYTES = 24 * MB;
 /** The post editor's featured image: how much of the file is read (10 MB are kept). */
 export const BLOG_FORM_FILE_STREAM_BYTES = 24 * MB;
+/** Search by photo: how much of the file is read (10 MB are searched with), so an oversize one gets its own 400. */
+export const PHOTO_SEARCH_FILE_STREAM_BYTES = 32 * MB;
 /** The post editor's text fields (the body: up to 500,000 characters of up to 4 bytes). */
 export const BLOG_FORM_FIELD_BYTES = 2 * MB;
 
@@ -25,6 +27,12 @@ export const BLOG_FORM_FIELD_BYTES = 2 * MB;
  * needs more adds a line here (and its multipart reader streams the files to disk).
  */
 const LARGER_BODIES: ReadonlyArray<{ path: RegExp; bytes: number; why: string }> = [
+  {
+    // the contract: a photo over 10 MB is a 400 with the envelope, so it is read to the end
+    path: /^\/(api\/)?search\/photo$/,
+    bytes: PHOTO_SEARCH_FILE_STREAM_BYTES + MB,
+    why: "search by photo: one picture, read up to 32 MB so an oversize one gets its own 400",
+  },
   {
     // docs/product/storefront.md 5: up to 10 files of 10 MB each, plus the multipart framing
     path: /^\/api\/qc\/products\/[^/]+\/qc-images\/(user|admin)$/,

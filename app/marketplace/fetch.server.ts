@@ -193,7 +193,25 @@ function publicLookup(hostname: string, options: dns.LookupOptions, callback: Lo
   });
 }
 
-export type FetchAnswer = { status: number; headers: http.IncomingHttpHeaders; body: string; url: string };
+export type FetchAnswer = {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** the answer as text (empty when `bytes` was asked for) */
+  body: string;
+  /** the answer's bytes, when asked for (fetchPicture) */
+  bytes?: Buffer;
+  url: string;
+};
+
+type FetchOptions = {
+  extraDomains?: readonly string[];
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** any host with a public address, not only the marketplaces' (pictures: fetchPicture) */
+  anyPublicHost?: boolean;
+  /** answer the bytes, at most this many (instead of text of at most 3 MB) */
+  bytesUpTo?: number;
+};
 
 /** Where a request for `url` goes: the URL itself, or the test base (MARKETPLACE_BASE_URL) when set. */
 function target(url: URL): { url: URL; viaBase: boolean } {
@@ -207,10 +225,7 @@ function target(url: URL): { url: URL; viaBase: boolean } {
  * and body as text (at most 3 MB). Throws FetchRefused for a host outside the allowlist
  * or with a private address, and an Error on timeouts and network failures.
  */
-export function fetchOnce(
-  raw: string | URL,
-  options: { extraDomains?: readonly string[]; timeoutMs?: number; headers?: Record<string, string> } = {},
-): Promise<FetchAnswer> {
+export function fetchOnce(raw: string | URL, options: FetchOptions = {}): Promise<FetchAnswer> {
   // what the outside answered (or did not) this time is not kept for others
   // (docs/decisions/035-kept-only-when-the-answer-says-so.md)
   answerNotStored();
@@ -218,13 +233,18 @@ export function fetchOnce(
   if (url.protocol !== "https:" && url.protocol !== "http:")
     return Promise.reject(new FetchRefused(`${url.protocol} links are not fetched`));
   if (url.username || url.password) return Promise.reject(new FetchRefused("links with credentials are not fetched"));
-  if (!isAllowedHost(url.hostname, options.extraDomains)) return Promise.reject(new FetchRefused(`${url.hostname} is not a marketplace`));
+  if (
+    options.anyPublicHost
+      ? net.isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 && isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ""))
+      : !isAllowedHost(url.hostname, options.extraDomains)
+  )
+    return Promise.reject(new FetchRefused(`${url.hostname} is not a marketplace`));
   const destination = target(url);
   const timeoutMs = options.timeoutMs ?? getEnv().MARKETPLACE_TIMEOUT_MS;
   const started = Date.now();
   return turn(timeoutMs).then((release) => {
     const left = Math.max(1, timeoutMs - (Date.now() - started));
-    return getOnce(url, destination, left, options.headers).finally(release);
+    return getOnce(url, destination, left, options.headers, options.bytesUpTo).finally(release);
   });
 }
 
@@ -233,7 +253,9 @@ function getOnce(
   destination: { url: URL; viaBase: boolean },
   timeoutMs: number,
   headers: Record<string, string> | undefined,
+  bytesUpTo: number | undefined,
 ): Promise<FetchAnswer> {
+  const maxBytes = bytesUpTo ?? MAX_BODY_BYTES;
   const client = destination.url.protocol === "https:" ? https : http;
   return new Promise<FetchAnswer>((resolve, reject) => {
     const request = client.get(
@@ -254,20 +276,22 @@ function getOnce(
         let size = 0;
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            request.destroy(new Error(`the answer of ${url.hostname} is larger than ${MAX_BODY_BYTES} bytes`));
+          if (size > maxBytes) {
+            request.destroy(new Error(`the answer of ${url.hostname} is larger than ${maxBytes} bytes`));
             return;
           }
           chunks.push(chunk);
         });
-        response.on("end", () =>
+        response.on("end", () => {
+          const all = Buffer.concat(chunks);
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
+            body: bytesUpTo === undefined ? all.toString("utf8") : "",
+            ...(bytesUpTo === undefined ? {} : { bytes: all }),
             url: url.href,
-          }),
-        );
+          });
+        });
         response.on("error", reject);
       },
     );
@@ -292,7 +316,7 @@ function getOnce(
 export async function followRedirects<T>(
   start: string,
   stop: (url: URL, answer: FetchAnswer | null) => T | null,
-  options: { extraDomains?: readonly string[]; timeoutMs?: number } = {},
+  options: Pick<FetchOptions, "extraDomains" | "timeoutMs" | "anyPublicHost" | "bytesUpTo"> = {},
 ): Promise<T | null> {
   const timeoutMs = options.timeoutMs ?? getEnv().MARKETPLACE_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
@@ -310,4 +334,16 @@ export async function followRedirects<T>(
     return stop(url, answer);
   }
   throw new FetchRefused("too many redirects");
+}
+
+/**
+ * A picture at a public address (a product image on a marketplace's CDN or elsewhere), for
+ * its fingerprint: redirects followed, each hop checked; the address must be public (no
+ * loopback, no LAN: checked at connect time), the answer at most `maxBytes`.
+ */
+export async function fetchPicture(url: string, maxBytes: number, timeoutMs = 15_000): Promise<Buffer> {
+  const answer = await followRedirects(url, (_at, got) => got, { anyPublicHost: true, bytesUpTo: maxBytes, timeoutMs });
+  if (!answer || answer.status !== 200 || !answer.bytes)
+    throw new Error(`${new URL(url).hostname} answered ${answer?.status ?? "nothing"}`);
+  return answer.bytes;
 }

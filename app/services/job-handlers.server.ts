@@ -8,6 +8,7 @@ import { campaignRunJob, campaignStartJob, emailSchedulerJob } from "~/services/
 import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
 import { listingWatchJob } from "~/services/listing-watch.server";
+import { photoSyncJob } from "~/services/photos/photo-search.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
@@ -20,5 +21,6 @@ export function jobDefinitions(): JobDefinition[] {
     emailSchedulerJob,
     importRunJob,
     listingWatchJob(),
+    photoSyncJob,
   ].filter((definition): definition is JobDefinition => definition !== null);
 }

@@ -91,6 +91,12 @@ export async function enqueueJob(
   return result;
 }
 
+/** Brings a periodic job's next run forward to now (it runs as soon as a slot is free). */
+export async function runPeriodicJobNow(name: string, db: DB = getDb()): Promise<void> {
+  await ensurePeriodicJob(db, name, Date.now(), { dueNow: true });
+  wakeJobRunner();
+}
+
 /** Cancels a pending keyed job (one already running finishes). */
 export async function cancelJob(key: string, db: DB = getDb()): Promise<boolean> {
   return (await deletePendingJob(db, key)) > 0;

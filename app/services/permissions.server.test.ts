@@ -165,6 +165,7 @@ describe("write services check the actor themselves", () => {
         "catalogue/products.deleteProductByAdmin": "product.delete; stale: shop",
         "catalogue/products.deleteProductsByAdmin": "product.delete; stale: shop",
         "catalogue/products.updateProductByAdmin": "product.edit; stale: shop",
+        "catalogue/same-item.decideSameItemByAdmin": "product.edit; stale: shop",
         "currency.forceRefreshRates": "super admin; stale: shop",
         "currency.setManualRatesFromInput": "super admin; stale: shop",
         "currency.switchToAutomaticRates": "super admin; stale: shop",

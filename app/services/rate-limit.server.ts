@@ -48,6 +48,9 @@ export const LIMITS = {
   avatarUploadsPerUser: { max: 10, windowMs: HOUR },
   /** likes (and taking them back) of posts and comments, per user */
   likesPerUser: { max: 60, windowMs: 10 * MINUTE },
+  /** searches by photo (each decodes a picture), per client address, and for visitors no address tells apart */
+  photoSearchesPerIp: { max: 60, windowMs: 10 * MINUTE },
+  photoSearchesShared: { max: 600, windowMs: 10 * MINUTE },
   /** dead-link reports, per user or address */
   listingReports: { max: 10, windowMs: HOUR },
 } as const;
@@ -218,6 +221,13 @@ export async function limitMarketplaceFetches(userId: number | null, ip: string)
   // a visitor behind a same-host proxy (no TRUST_PROXY) is still counted: all of them together
   else if (userId === null) checks.push(["marketplace:ip:shared", LIMITS.marketplaceShared]);
   await limitBuckets(checks);
+}
+
+/** Counts one search by photo; 429 past the address's limit (or all unknown addresses' together). */
+export async function limitPhotoSearches(ip: string): Promise<void> {
+  await limitBuckets([
+    countsPerAddress(ip) ? [`photo-search:ip:${ip}`, LIMITS.photoSearchesPerIp] : ["photo-search:ip:shared", LIMITS.photoSearchesShared],
+  ]);
 }
 
 const emailChangeBucket = (userId: number): [string, { max: number; windowMs: number }] => [

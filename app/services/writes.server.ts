@@ -55,11 +55,24 @@ export function staffWrites(): ReadonlyArray<StaffWrite<never[], unknown>> {
   return [...registry];
 }
 
+const shopListeners = new Set<() => void>();
+
+/**
+ * Work that follows every change of the shop's content, whoever wrote it (the photo
+ * fingerprints' sync is brought forward: app/services/photos/photo-search.server.ts).
+ * Listeners must be quick and must not throw: they only schedule.
+ */
+export function afterShopChanges(listener: () => void): void {
+  shopListeners.add(listener);
+}
+
 /** Tells the stored answers that what they show changed. */
 export function pagesChanged(stales: readonly Stale[]): void {
   for (const stale of stales) {
-    if (stale === "shop") contentChanged();
-    else blogChanged();
+    if (stale === "shop") {
+      contentChanged();
+      for (const listener of shopListeners) listener();
+    } else blogChanged();
   }
 }
 

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 import { useT } from "~/i18n/i18n";
+import { similarHref } from "./qc-gallery";
 
 /** Whether a click is a plain one (a new tab or window is the browser's business). */
 const plainClick = (event: { metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; button: number }) =>
@@ -44,6 +45,9 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
         }}
       >
         <img src={main} alt={name} width={600} height={600} />
+      </a>
+      <a className="find-similar" href={similarHref(main)}>
+        {t("shop.photoSearch.findSimilar")}
       </a>
       {images.length > 1 ? (
         <ul className="product-page__thumbs" aria-label={t("shop.product.allPictures")}>

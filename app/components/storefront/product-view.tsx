@@ -13,6 +13,7 @@ import { ShareLink } from "./share-link";
 import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
 import { useI18n, useT } from "~/i18n/i18n";
 import { platformName } from "./labels";
+import { ProductCard, type ProductCardData } from "./product-card";
 
 /** The product page's data (made on the server by loadProductPage). */
 export type ProductViewData = {
@@ -46,6 +47,8 @@ export type ProductViewData = {
   };
   /** null for visitors */
   viewer: { collected: boolean; qc: QcUploaderView } | null;
+  /** other listings whose photos match (issue 38), cheapest first */
+  sameItem: Array<{ card: ProductCardData; score: number }>;
 };
 
 function summary(data: ProductViewData): string {
@@ -237,6 +240,27 @@ function BuyVia({ data }: { data: ProductViewData }) {
   );
 }
 
+/** Other listings of the same item (another seller or marketplace), cheapest first, prices in the visitor's currency. */
+function SameItemElsewhere({ items }: { items: ProductViewData["sameItem"] }) {
+  const { t, language } = useI18n();
+  const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 });
+  return (
+    <section className="product-page__same-item" aria-labelledby="same-item-title">
+      <h2 id="same-item-title">{t("shop.sameItem.title")}</h2>
+      <p className="muted">{t("shop.sameItem.intro")}</p>
+      <ul className="product-grid product-grid--compact">
+        {items.map((item) => (
+          <li key={item.card.id}>
+            <ProductCard product={item.card}>
+              <p className="muted same-item__score">{t("shop.sameItem.match", { percent: percent.format(item.score) })}</p>
+            </ProductCard>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function ProductView({ data }: { data: ProductViewData }) {
   const t = useT();
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
@@ -322,6 +346,8 @@ export function ProductView({ data }: { data: ProductViewData }) {
           </div>
         </section>
       ) : null}
+
+      {data.sameItem.length ? <SameItemElsewhere items={data.sameItem} /> : null}
 
       <section className="product-page__description" aria-labelledby="description-title">
         <h2 id="description-title">{t("shop.product.description")}</h2>

@@ -43,6 +43,9 @@ export function qcMessageText(text: string, t: Translate, message: (text: string
   return message(text);
 }
 
+/** "Find similar": the photo search from one of the catalogue's pictures (a plain link). */
+export const similarHref = (image: string) => `/search/photo?image=${encodeURIComponent(image)}`;
+
 export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string }) {
   const { t, language } = useI18n();
   const photos = sets.flatMap((set) => set.photos);
@@ -83,6 +86,15 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
                       loading="lazy"
                       decoding="async"
                     />
+                  </a>
+                  <a
+                    className="find-similar"
+                    href={similarHref(photo.url)}
+                    aria-label={t("shop.photoSearch.findSimilarTo", {
+                      picture: t("shop.qc.photoOf", { number: index + 1, total: photos.length }),
+                    })}
+                  >
+                    {t("shop.photoSearch.findSimilar")}
                   </a>
                 </li>
               );

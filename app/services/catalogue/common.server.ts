@@ -12,6 +12,7 @@ import { approvedQcUrls } from "~/models/qc.server";
 import { SEARCH_COUNT_CAP, type ListFilter, type Page, type Product, type ProductWithSkus } from "~/models/product.server";
 import { isTrue } from "~/schemas/site-settings";
 import { loadSettings } from "../site-settings.server";
+import { sameItemElsewhere } from "./same-item.server";
 
 export type { Category, CategoryWithCount, Product, ProductWithSkus, Page };
 export { SEARCH_COUNT_CAP };
@@ -97,7 +98,13 @@ export function productJson(product: Product | ProductWithSkus) {
  * qc_image_count, and pages read the photos themselves.
  */
 export async function productDetailJson(product: ProductWithSkus) {
-  return { ...productJson(product), qc_images: await approvedQcUrls(getDb(), product.id) };
+  const [qcImages, sameItem] = await Promise.all([approvedQcUrls(getDb(), product.id), sameItemElsewhere(product.id)]);
+  return {
+    ...productJson(product),
+    qc_images: qcImages,
+    // other listings whose photos match (issue 38), cheapest first
+    sameItem: sameItem.map((item) => ({ product: productJson(item.product), score: item.score })),
+  };
 }
 
 export type ProductJson = ReturnType<typeof productJson>;

@@ -13,6 +13,12 @@ const PLATFORMS: Array<[en: string, zh: string]> = [
 ];
 
 export const SHOP_MESSAGES: MessagePair[] = [
+  // search by photo (app/schemas/photo-search-rules.ts)
+  { en: "Choose a photo to search with", "zh-CN": "请选择要搜索的照片" },
+  { en: "The photo is larger than 10 MB", "zh-CN": "照片不能超过 10 MB" },
+  { en: "The photo has more than 40 million pixels", "zh-CN": "照片像素不能超过 4000 万" },
+  { en: "Send one photo at a time", "zh-CN": "每次只能上传一张照片" },
+  { en: "This picture is not indexed yet: try again in a minute", "zh-CN": "这张图片尚未建立索引，请一分钟后再试" },
   // accounts (app/schemas/auth-rules.ts)
   { en: "Email is required", "zh-CN": "请输入邮箱" },
   { en: "Please enter a valid email address", "zh-CN": "请输入有效的邮箱地址" },

@@ -1,0 +1,305 @@
+/**
+ * Search by photo and "the same item elsewhere" (issue 38, docs/decisions/047-photo-index.md).
+ *
+ * - Every product picture (its images, its approved QC photos) gets a fingerprint
+ *   (fingerprint.server.ts), stored in photo_fingerprints by the `photos.sync` job: it walks
+ *   what changed since its last run (products by updated_at, QC photos approved) and, on its
+ *   first run, everything there is (the backfill: resumable, its place kept in the job's
+ *   payload, its progress in fingerprintProgress()). Any catalogue write brings it forward.
+ * - Searches read the in-memory index (photo-index.server.ts), which follows the table.
+ * - A shopper's photo is checked like every upload (type by content, pixels, bytes), read,
+ *   and thrown away: nothing of it is stored.
+ */
+import { Readable } from "node:stream";
+import { ApiError } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { getEnv } from "~/lib/env.server";
+import { log } from "~/lib/log.server";
+import { uploadKeyOf, getUploadStorage } from "~/lib/upload-storage.server";
+import { fetchPicture } from "~/marketplace/fetch.server";
+import {
+  decisionsOf,
+  deleteFingerprints,
+  fingerprintProgress,
+  fingerprintsOfProduct,
+  insertFingerprints,
+  picturesOfProduct,
+  productsChangedAfter,
+  pruneRemovals,
+  qcApprovedAfter,
+  type NewFingerprint,
+} from "~/models/photo.server";
+import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
+import { afterShopChanges, pagesChanged } from "~/services/writes.server";
+import { fingerprintPhoto, PHOTO_MATCH_MAX_DISTANCE, queryHashes, type PhotoHash } from "./fingerprint.server";
+import { hashesOfHex, hexOfHashes, photoIndex, REMOVALS_KEPT_MS, type PictureMatch } from "./photo-index.server";
+
+/** A picture is read up to this size (the upload limit of shoppers' photos). */
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** Pictures fingerprinted a product: its first images and QC photos (the rest add little). */
+const MAX_IMAGES = 12;
+const MAX_QC = 24;
+/** Products looked at in one run of the sync (the job runs again at once while more wait). */
+const SYNC_BATCH = 25;
+/** Products shown for a photo. */
+export const PHOTO_RESULTS = 24;
+/** Other listings shown as the same item. */
+export const SAME_ITEM_MAX = 12;
+
+/** The score of a distance: 1 for the same picture, falling with each differing bit. */
+export const scoreOf = (distance: number) => Math.round((1 - distance / 64) * 1000) / 1000;
+
+// ---------------------------------------------------------------- reading a picture
+
+async function readStream(body: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new Error(`larger than ${maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The storage key of a picture this server keeps (/uploads/…, or under PUBLIC_URL or UPLOADS_PUBLIC_URL), or null. */
+export function uploadKeyOfUrl(url: string): string | null {
+  const env = getEnv();
+  for (const base of [env.UPLOADS_PUBLIC_URL, `${env.PUBLIC_URL}/uploads`]) {
+    if (base && url.startsWith(`${base.replace(/\/+$/, "")}/`)) return uploadKeyOf(url.slice(base.replace(/\/+$/, "").length + 1));
+  }
+  if (url.startsWith("/uploads/")) return uploadKeyOf(url.slice("/uploads/".length));
+  return null;
+}
+
+/** A product picture's bytes: from the uploads when it is one, else fetched from its public address. */
+async function readPicture(url: string): Promise<Buffer> {
+  const key = uploadKeyOfUrl(url);
+  if (key !== null) {
+    const stored = await getUploadStorage().get(key);
+    if (!stored) throw new Error("no such upload");
+    return readStream(stored.body, PHOTO_MAX_BYTES);
+  }
+  if (!/^https?:\/\//i.test(url)) throw new Error("not a picture address");
+  return fetchPicture(url, PHOTO_MAX_BYTES);
+}
+
+// ---------------------------------------------------------------- keeping fingerprints
+
+/**
+ * Brings a product's fingerprints in line with its pictures: those of pictures it no
+ * longer has go, the new ones are read and fingerprinted (an unreadable one is recorded
+ * with its error, not tried again until the picture changes). Answers whether anything changed.
+ */
+export async function syncProductPhotos(productId: number, signal?: AbortSignal): Promise<boolean> {
+  const db = getDb();
+  const pictures = await picturesOfProduct(db, productId);
+  const existing = await fingerprintsOfProduct(db, productId);
+  if (!pictures) return false;
+  const wanted = new Map<string, number | null>();
+  for (const url of pictures.images.slice(0, MAX_IMAGES)) wanted.set(url, null);
+  for (const qc of pictures.qc.slice(0, MAX_QC)) if (!wanted.has(qc.url)) wanted.set(qc.url, qc.id);
+  const stale = existing.filter((row) => !wanted.has(row.imageUrl) || wanted.get(row.imageUrl) !== row.qcImageId);
+  const kept = new Set(existing.filter((row) => !stale.includes(row)).map((row) => row.imageUrl));
+  const added: NewFingerprint[] = [];
+  for (const [url, qcImageId] of wanted) {
+    if (kept.has(url) || signal?.aborted) continue;
+    try {
+      const hashes = await fingerprintPhoto(await readPicture(url));
+      added.push({ productId, qcImageId, imageUrl: url, hashes: hexOfHashes(hashes), error: null });
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+      added.push({ productId, qcImageId, imageUrl: url, hashes: null, error: message });
+    }
+  }
+  if (!stale.length && !added.length) return false;
+  await db.transaction().execute(async (trx) => {
+    await deleteFingerprints(
+      trx,
+      stale.map((row) => row.id),
+    );
+    await insertFingerprints(trx, added);
+  });
+  return true;
+}
+
+/** Where the sync is: the last product and QC photo it looked at. */
+type SyncPlace = { productAt: string; productId: number; qcId: number; reviewedAt: string; reviewedId: number };
+const START: SyncPlace = { productAt: "", productId: 0, qcId: 0, reviewedAt: "", reviewedId: 0 };
+
+function placeOf(payload: unknown): SyncPlace {
+  if (typeof payload !== "object" || payload === null) return START;
+  const place = { ...START, ...(payload as Partial<SyncPlace>) };
+  return typeof place.productAt === "string" && Number.isFinite(place.productId) ? place : START;
+}
+
+/** One run: up to SYNC_BATCH changed products and their approved QC photos; answers the new place and whether more wait. */
+export async function syncPhotosOnce(
+  place: SyncPlace,
+  signal?: AbortSignal,
+): Promise<{ place: SyncPlace; more: boolean; changed: boolean }> {
+  const db = getDb();
+  const products = await productsChangedAfter(db, { at: place.productAt, id: place.productId }, SYNC_BATCH);
+  const qc = await qcApprovedAfter(db, { id: place.qcId, reviewedAt: place.reviewedAt, reviewedId: place.reviewedId }, SYNC_BATCH);
+  const next = { ...place };
+  const todo = new Set<number>();
+  for (const product of products) {
+    todo.add(product.id);
+    next.productAt = product.updatedAt;
+    next.productId = product.id;
+  }
+  for (const photo of qc.inserted) {
+    todo.add(photo.productId);
+    next.qcId = photo.id;
+  }
+  for (const photo of qc.reviewed) {
+    todo.add(photo.productId);
+    next.reviewedAt = photo.reviewedAt;
+    next.reviewedId = photo.id;
+  }
+  let changed = false;
+  for (const productId of todo) {
+    if (signal?.aborted) return { place, more: true, changed };
+    if (await syncProductPhotos(productId, signal)) changed = true;
+  }
+  const more = products.length === SYNC_BATCH || qc.inserted.length === SYNC_BATCH || qc.reviewed.length === SYNC_BATCH;
+  return { place: next, more, changed };
+}
+
+const SYNC_EVERY_MS = 30_000;
+/** Writes closer together than this bring the sync forward once. */
+const NUDGE_MS = 250;
+let nudge: NodeJS.Timeout | null = null;
+
+/** Brings the sync forward after a catalogue write (at most once every NUDGE_MS). */
+function nudgePhotoSync(): void {
+  if (nudge || !globalThis.__jobRunner) return;
+  nudge = setTimeout(() => {
+    nudge = null;
+    runPeriodicJobNow(photoSyncJob.name).catch((error: Error) => log.warn(`photos: bringing the sync forward failed: ${error.message}`));
+  }, NUDGE_MS);
+  nudge.unref();
+}
+afterShopChanges(nudgePhotoSync);
+
+/**
+ * The job that keeps fingerprints: periodic, and brought forward by catalogue writes
+ * (nudgePhotoSync). While products wait it runs again at once, SYNC_BATCH at a time, so a
+ * backfill of a large catalogue yields to other jobs and to requests between batches.
+ */
+export const photoSyncJob: JobDefinition = {
+  name: "photos.sync",
+  every: SYNC_EVERY_MS,
+  runAtStart: true,
+  run: async (payload, { signal }) => {
+    let place = placeOf(payload);
+    let changed = false;
+    const deadline = Date.now() + 5_000;
+    let more = true;
+    while (more && Date.now() < deadline && !signal.aborted) {
+      const step = await syncPhotosOnce(place, signal);
+      place = step.place;
+      more = step.more;
+      changed ||= step.changed;
+    }
+    if (changed) {
+      await photoIndex().follow();
+      // "the same item elsewhere" on product pages follows the fingerprints
+      pagesChanged(["shop"]);
+    }
+    await pruneRemovals(getDb(), new Date(Date.now() - REMOVALS_KEPT_MS).toISOString());
+    return { runAgainAt: more ? Date.now() : Date.now() + SYNC_EVERY_MS, payload: place };
+  },
+};
+
+// ---------------------------------------------------------------- searching
+
+export type PhotoSearchItem = { productId: number; score: number; distance: number; imageUrl: string; qcImageId: number | null };
+
+/** Products whose pictures are near the query hashes, best first, one entry a product (its closest picture). */
+async function productsNear(query: readonly PhotoHash[], options: { skipProduct?: number; limit: number }): Promise<PhotoSearchItem[]> {
+  const followed = photoIndex();
+  await followed.follow();
+  const matches = followed.index.nearest(query, PHOTO_MATCH_MAX_DISTANCE, 400, options.skipProduct);
+  const best = new Map<number, PictureMatch>();
+  for (const match of matches) if (!best.has(match.productId)) best.set(match.productId, match);
+  return [...best.values()].slice(0, options.limit).map((match) => ({
+    productId: match.productId,
+    score: scoreOf(match.distance),
+    distance: match.distance,
+    imageUrl: match.imageUrl,
+    qcImageId: match.qcImageId,
+  }));
+}
+
+/** The hashes of a shopper's photo; a file that is no picture answers 400. */
+export async function hashesOfUpload(input: Buffer | string, messages: { notImage: string }): Promise<PhotoHash[]> {
+  try {
+    return await queryHashes(typeof input === "string" ? await import("node:fs/promises").then((fs) => fs.readFile(input)) : input);
+  } catch {
+    throw new ApiError(400, messages.notImage, "VALIDATION_ERROR", [{ field: "image", message: messages.notImage }]);
+  }
+}
+
+/** Products near a shopper's photo (its hashes: hashesOfUpload). */
+export function searchByPhotoHashes(query: readonly PhotoHash[]): Promise<PhotoSearchItem[]> {
+  return productsNear(query, { limit: PHOTO_RESULTS });
+}
+
+/**
+ * Products near one of the catalogue's own pictures ("find similar" on a product image or
+ * QC photo), the picture's own product first. Null when that picture has no fingerprint (yet).
+ */
+export async function searchFromPicture(imageUrl: string): Promise<PhotoSearchItem[] | null> {
+  const row = await getDb()
+    .selectFrom("photo_fingerprints")
+    .select(["hashes"])
+    .where("image_url", "=", imageUrl)
+    .where("hashes", "is not", null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!row?.hashes) return null;
+  return productsNear(hashesOfHex(row.hashes), { limit: PHOTO_RESULTS });
+}
+
+/**
+ * Other listings of the same item: products whose pictures match one of this product's
+ * (its content, whole and centre views), plus those staff linked, without those staff
+ * dismissed. Product ids with their scores (a linked one without a match scores 1).
+ */
+export async function sameItemOf(
+  productId: number,
+  options: { includeDismissed?: boolean } = {},
+): Promise<Array<{ productId: number; score: number }>> {
+  const db = getDb();
+  const own = await fingerprintsOfProduct(db, productId);
+  const found = new Map<number, number>();
+  for (const picture of own) {
+    if (!picture.hashes) continue;
+    const views = hashesOfHex(picture.hashes).slice(0, 3);
+    for (const item of await productsNear(views, { skipProduct: productId, limit: SAME_ITEM_MAX * 2 })) {
+      found.set(item.productId, Math.max(found.get(item.productId) ?? 0, item.score));
+    }
+  }
+  for (const decision of await decisionsOf(db, productId)) {
+    if (decision.decision === "dismissed") {
+      if (!options.includeDismissed) found.delete(decision.otherProductId);
+    } else found.set(decision.otherProductId, Math.max(found.get(decision.otherProductId) ?? 0, 1));
+  }
+  return [...found].map(([id, score]) => ({ productId: id, score }));
+}
+
+/** Whether any picture of this product could be read yet (the page says "not indexed yet" otherwise). */
+export async function hasFingerprints(productId: number): Promise<boolean> {
+  return (await fingerprintsOfProduct(getDb(), productId)).some((row) => row.hashes !== null);
+}
+
+/** How far the fingerprints have come (the backfill's progress), and what this instance's index holds. */
+export async function photoIndexProgress(): Promise<Awaited<ReturnType<typeof fingerprintProgress>> & { indexed: number }> {
+  const followed = photoIndex();
+  await followed.follow();
+  return { ...(await fingerprintProgress(getDb())), indexed: followed.index.size };
+}
