@@ -11,6 +11,7 @@
  * - the import box fills the form from a marketplace link or id, nothing saved;
  * - "save" validates and creates or updates, the errors classified as docs/product/admin.md 8.
  */
+import { probablySameItems } from "~/services/catalogue/same-item.server";
 import { getDb } from "~/lib/db.server";
 import { linkedQcUrls } from "~/models/qc.server";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -62,9 +63,18 @@ export async function productFormLoader(request: Request, mode: ProductFormMode)
     name: category.name,
     parentId: category.parentId,
   }));
-  if (mode.kind === "create") return { mode, categories, product: null, listing: null };
+  if (mode.kind === "create") return { mode, categories, product: null, listing: null, sameItems: [] };
   const product = await productOrNotFound(mode.id);
   const watched = product.isExternal && product.platform && product.platformItemId;
+  const sameItems = (await probablySameItems(product.id)).map((item) => ({
+    id: item.product.id,
+    name: item.product.name,
+    priceCny: item.product.priceCny,
+    platform: item.product.platform,
+    image: item.product.images[0] ?? null,
+    score: item.score,
+    decision: item.decision,
+  }));
   const [state, history, reports] = watched
     ? await Promise.all([
         listingStatesOf([product.id]).then((states) => states.get(product.id) ?? null),
@@ -76,6 +86,7 @@ export async function productFormLoader(request: Request, mode: ProductFormMode)
     mode,
     categories,
     listing: watched ? { state, history, reports } : null,
+    sameItems,
     product: {
       id: product.id,
       name: product.name,

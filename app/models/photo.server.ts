@@ -14,6 +14,8 @@ export type FingerprintRow = {
   imageUrl: string;
   /** hex, 16 digits a hash; null when the picture could not be read */
   hashes: string | null;
+  /** when it was made (ISO) */
+  createdAt?: string;
 };
 
 export type NewFingerprint = { productId: number; qcImageId: number | null; imageUrl: string; hashes: string | null; error: string | null };
@@ -30,8 +32,13 @@ const toRow = (row: Selected): FingerprintRow => ({
 
 /** A product's fingerprint rows (read ones and failed ones). */
 export async function fingerprintsOfProduct(db: DB, productId: number): Promise<FingerprintRow[]> {
-  const rows = await db.selectFrom("photo_fingerprints").select(columns).where("product_id", "=", productId).orderBy("id").execute();
-  return rows.map(toRow);
+  const rows = await db
+    .selectFrom("photo_fingerprints")
+    .select([...columns, "created_at"])
+    .where("product_id", "=", productId)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ ...toRow(row), createdAt: row.created_at }));
 }
 
 /** Adds fingerprints; one the product already has for that address is left as it is. */
@@ -166,6 +173,19 @@ export async function picturesOfProduct(db: DB, productId: number): Promise<Prod
     images = [];
   }
   return { productId, images, qc: qc.map((row) => ({ id: Number(row.id), url: row.image_url! })) };
+}
+
+/** Products with a picture recorded as unreadable before `before` (ISO), oldest first: to try again. */
+export async function productsUnreadableBefore(db: DB, before: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("photo_fingerprints")
+    .select(["product_id"])
+    .where("hashes", "is", null)
+    .where("created_at", "<", before)
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
+  return [...new Set(rows.map((row) => Number(row.product_id)))];
 }
 
 /** How far the fingerprints have come: products with pictures, and how many of them have fingerprints. */

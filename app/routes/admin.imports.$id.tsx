@@ -11,6 +11,7 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { platformLabel } from "~/components/admin/labels";
 import { IMPORT_LIMITS, IMPORT_MESSAGES as M, IMPORT_STATUSES } from "~/schemas/import-rules";
+import { probablySameAs } from "~/services/catalogue/same-item.server";
 import { IMPORT_ACCESS, importJob, importRows, retryFailedRows, type ImportRowStatus } from "~/services/bulk-import.server";
 import { adminAction, requireAdmin } from "~/services/permissions.server";
 import { readLanguage, translateMessage, translatorFor as serverTranslator } from "~/i18n/i18n.server";
@@ -49,8 +50,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const status = isStatus(search.get("status")) ? (search.get("status") as ImportRowStatus) : null;
   const page = Math.max(1, Number(search.get("page")) || 1);
   const rows = await importRows(id, { status, page });
+  // rows whose product's photos match another listing's: "probably the same item as #n"
+  const sameAs = await probablySameAs(rows.items.flatMap((row) => (row.productId ? [row.productId] : [])));
   return {
     job,
+    sameAs: Object.fromEntries(sameAs),
     status,
     rows: rows.items,
     page,
@@ -95,7 +99,7 @@ const BADGES: Record<ImportRowStatus, string> = {
 };
 
 export default function ImportJobPage() {
-  const { job, status, rows, page, totalPages } = useLoaderData<typeof loader>();
+  const { job, status, rows, page, totalPages, sameAs } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const { t, message } = useI18n();
   const running = job.status === "running";
@@ -196,6 +200,13 @@ export default function ImportJobPage() {
             <>
               <span className={BADGES[row.status]}>{rowStatusLabel(t, row.status)}</span>
               {row.message ? <span className="admin-user-cell__meta">{message(row.message)}</span> : null}
+              {row.productId && sameAs[row.productId]
+                ? sameAs[row.productId].slice(0, 3).map((other) => (
+                    <Link key={other} className="admin-user-cell__meta" to={`/admin/products/${row.productId}/edit#same-item`}>
+                      {t("admin.sameItem.asN", { n: other })}
+                    </Link>
+                  ))
+                : null}
             </>
           ),
         },

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorPage } from "~/components/admin/admin-error";
 import { formatDate, formatDateTime } from "~/components/admin/format";
 import { ProductForm, ProductImportBox } from "~/components/admin/product-form";
@@ -21,8 +21,85 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => {
   });
 };
 
+type SameItemRow = {
+  id: number;
+  name: string;
+  priceCny: number | null;
+  platform: string | null;
+  image: string | null;
+  score: number;
+  decision: "linked" | "dismissed" | null;
+};
+
+/** Listings whose photos match this product's, with staff's word on each (plain forms). */
+function ProbablySameItems({ productId, items }: { productId: number; items: SameItemRow[] }) {
+  const { t, language } = useI18n();
+  const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 });
+  return (
+    <section id="same-item" className="card" aria-labelledby="same-item-title">
+      <h2 id="same-item-title">{t("admin.sameItem.title")}</h2>
+      <p className="muted">{t("admin.sameItem.intro")}</p>
+      <ul className="same-item-list">
+        {items.map((item) => (
+          <li key={item.id} className="same-item-list__row">
+            {item.image ? <img src={item.image} alt="" width={48} height={48} loading="lazy" /> : null}
+            <div>
+              <p>
+                <strong>{t("admin.sameItem.asN", { n: item.id })}</strong>
+                {item.decision ? (
+                  <span className={item.decision === "linked" ? "admin-badge admin-badge--success" : "admin-badge"}>
+                    {t(`admin.sameItem.${item.decision}`)}
+                  </span>
+                ) : null}
+              </p>
+              <p className="muted">
+                <Link to={`/admin/products/${item.id}/edit`}>{item.name}</Link>
+                {" · "}
+                {item.priceCny === null ? "—" : `¥${item.priceCny.toFixed(2)}`}
+                {item.platform ? ` · ${item.platform}` : ""}
+                {" · "}
+                {t("admin.sameItem.match", { percent: percent.format(item.score) })}
+              </p>
+            </div>
+            <Form method="post" action={`/admin/products/${productId}/same-item`} className="same-item-list__actions">
+              <input type="hidden" name="other" value={item.id} />
+              {item.decision !== "linked" ? (
+                <button type="submit" name="decision" value="linked" aria-label={t("admin.sameItem.linkLabel", { n: item.id })}>
+                  {t("admin.sameItem.link")}
+                </button>
+              ) : null}
+              {item.decision !== "dismissed" ? (
+                <button
+                  type="submit"
+                  name="decision"
+                  value="dismissed"
+                  className="button--secondary"
+                  aria-label={t("admin.sameItem.dismissLabel", { n: item.id })}
+                >
+                  {t("admin.sameItem.dismiss")}
+                </button>
+              ) : null}
+              {item.decision ? (
+                <button
+                  type="submit"
+                  name="decision"
+                  value="forget"
+                  className="button--secondary"
+                  aria-label={t("admin.sameItem.forgetLabel", { n: item.id })}
+                >
+                  {t("admin.sameItem.forget")}
+                </button>
+              ) : null}
+            </Form>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function EditProduct() {
-  const { categories, product, listing } = useLoaderData<typeof loader>();
+  const { categories, product, listing, sameItems } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const { t, message } = useI18n();
   if (!product) return null;
@@ -41,6 +118,7 @@ export default function EditProduct() {
           </a>
         </p>
       </header>
+      {sameItems.length ? <ProbablySameItems productId={product.id} items={sameItems} /> : null}
       {listing ? (
         <section className="card" aria-labelledby="listing-title">
           <h2 id="listing-title">{t("admin.productForm.listingWatch")}</h2>

@@ -17,3 +17,12 @@ export const PHOTO_SEARCH_MESSAGES = {
   oneFile: "Send one photo at a time",
   notIndexed: "This picture is not indexed yet: try again in a minute",
 } as const;
+
+/** Staff's word on two listings found alike (the back office's "probably the same item"). */
+export const SAME_ITEM_DECISIONS = ["linked", "dismissed"] as const;
+export type SameItemDecision = (typeof SAME_ITEM_DECISIONS)[number];
+
+export const SAME_ITEM_MESSAGES = {
+  decision: "decision must be linked, dismissed or null",
+  other: "Choose the other listing",
+} as const;

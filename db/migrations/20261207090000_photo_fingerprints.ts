@@ -36,6 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
   await db.schema.createIndex("photo_fingerprints_qc_image").on("photo_fingerprints").column("qc_image_id").execute();
+  // the unreadable ones, tried again after a while
+  await sql`CREATE INDEX photo_fingerprints_unreadable ON photo_fingerprints (created_at) WHERE hashes IS NULL`.execute(db);
 
   await db.schema.createIndex("products_updated").on("products").columns(["updated_at", "id"]).execute();
   await db.schema.createIndex("qc_images_reviewed").on("qc_images").columns(["reviewed_at", "id"]).execute();

@@ -58,6 +58,8 @@ export type FakeMarketplace = {
   resetPeak: () => void;
   /** requests seen for an item (all its endpoints) */
   hits: (platform: FakePlatform, itemId: string) => number;
+  /** a picture on a marketplace's image host (https://img.example-cdn.test/x.jpg): its bytes, served as image/jpeg */
+  picture: (url: string, bytes: Buffer) => void;
   requests: string[];
   close: () => Promise<void>;
 };
@@ -166,6 +168,12 @@ function offerPage(itemId: string, item: FakeItem) {
 
 export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
   const items = new Map<string, ItemState>();
+  /** /<host><path> → bytes */
+  const pictures = new Map<string, Buffer>();
+  const pictureKey = (raw: string) => {
+    const url = new URL(raw);
+    return `/${url.host}${url.pathname}`;
+  };
   const shortLinks = new Map<string, string>();
   const shortDelays = new Map<string, number>();
   let open = 0;
@@ -193,6 +201,7 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
       req.on("end", () => {
         const body = raw ? JSON.parse(raw) : {};
         if (url.pathname === "/__control/item") items.set(`${body.platform}:${body.itemId}`, body.state);
+        else if (url.pathname === "/__control/picture") pictures.set(pictureKey(body.url), Buffer.from(body.base64, "base64"));
         else if (url.pathname === "/__control/short") shortLinks.set(`${body.host}/${body.code}`, body.location);
         else if (url.pathname === "/__control/hits")
           return json(200, { hits: counts.get(`${url.searchParams.get("platform")}:${url.searchParams.get("itemId")}`) ?? 0 });
@@ -215,6 +224,13 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
       if (state.delayMs) setTimeout(() => ok(state), state.delayMs);
       else ok(state);
     };
+
+    const picture = pictures.get(url.pathname);
+    if (picture) {
+      res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": picture.length });
+      res.end(picture);
+      return;
+    }
 
     // Weidian
     const weidianPath = /^\/thor\.weidian\.com\/detail\/(getItemSkuInfo|getDetailDesc)\/1\.0$/.exec(url.pathname);
@@ -313,6 +329,7 @@ export async function startFakeMarketplace(port = 0): Promise<FakeMarketplace> {
       peak = open;
     },
     hits: (platform, itemId) => counts.get(`${platform}:${itemId}`) ?? 0,
+    picture: (url, bytes) => pictures.set(pictureKey(url), bytes),
     requests,
     close: () =>
       new Promise<void>((resolve) => {

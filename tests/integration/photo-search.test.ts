@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, createProduct, TEST_ADMIN } from "../setup/api-client";
+import { formLogin } from "../setup/page-client";
 import { fixturePhotos, QUERY_TRANSFORMS } from "../setup/photo-queries";
 import { startTestServer, type TestServer } from "../setup/server";
 import { waitFor } from "../setup/wait";
@@ -235,6 +236,67 @@ describe("/search/photo without JavaScript", () => {
     const resold = similar.indexOf("Reseller listing of the same item");
     expect(own).toBeGreaterThan(-1);
     expect(resold).toBeGreaterThan(own);
+  });
+});
+
+describe("the back office: probably the same item", () => {
+  const sameItemOf = async (id: number) => (await api(server.url, `/api/admin/products/${id}/same-item`, { token })).body.data;
+  const decide = (id: number, other: number, decision: unknown) =>
+    api(server.url, `/api/admin/products/${id}/same-item/${other}`, { method: "PUT", token, body: { decision } });
+  const ids = (items: Array<{ product: { id: number } }>) => items.map((item) => item.product.id);
+
+  it("lists the matching listings with staff's word, and a dismissal takes one off the product's same item", async () => {
+    expect(await sameItemOf(reseller.id)).toMatchObject([{ product: { id: products[0].id }, decision: null }]);
+    expect((await decide(reseller.id, products[0].id, "dismissed")).status).toBe(200);
+    // seen from either side
+    expect(await sameItemOf(products[0].id)).toMatchObject([{ product: { id: reseller.id }, decision: "dismissed" }]);
+    expect((await productJson(products[0].id)).sameItem).toEqual([]);
+    expect((await decide(products[0].id, reseller.id, null)).status).toBe(200);
+    expect(ids((await productJson(products[0].id)).sameItem)).toEqual([reseller.id]);
+  });
+
+  it("links listings whose photos do not match, and refuses a bad decision, an unknown product or no permission", async () => {
+    expect((await decide(products[2].id, products[3].id, "linked")).status).toBe(200);
+    expect(ids((await productJson(products[3].id)).sameItem)).toEqual([products[2].id]);
+    expect((await productJson(products[3].id)).sameItem[0].score).toBe(1);
+    expect((await decide(products[2].id, products[3].id, null)).status).toBe(200);
+    expect((await productJson(products[3].id)).sameItem).toEqual([]);
+
+    const bad = await decide(products[2].id, products[3].id, "maybe");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe("decision");
+    expect((await decide(products[2].id, 999_999, "linked")).status).toBe(404);
+    const visitor = await api(server.url, `/api/admin/products/${products[2].id}/same-item/${products[3].id}`, {
+      method: "PUT",
+      body: { decision: "linked" },
+    });
+    expect(visitor.status).toBe(401);
+  });
+
+  it("says it on the edit page, where plain forms link and dismiss (no JavaScript)", async () => {
+    // the back office speaks Chinese unless told otherwise
+    const cookie = `${await formLogin(server.url, TEST_ADMIN.email, TEST_ADMIN.password)}; lang=en`;
+    const edit = async () => (await fetch(`${server.url}/admin/products/${reseller.id}/edit`, { headers: { Cookie: cookie } })).text();
+    const page = await edit();
+    expect(page).toContain(`Probably the same item as #${products[0].id}`);
+    const chinese = await (
+      await fetch(`${server.url}/admin/products/${reseller.id}/edit`, { headers: { Cookie: cookie.replace("lang=en", "lang=zh-CN") } })
+    ).text();
+    expect(chinese).toContain(`可能与 #${products[0].id} 是同一商品`);
+    const post = (decision: string) =>
+      fetch(`${server.url}/admin/products/${reseller.id}/same-item`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ other: String(products[0].id), decision }),
+      });
+    const linked = await post("linked");
+    expect(linked.status).toBe(302);
+    expect(linked.headers.get("Location")).toBe(`/admin/products/${reseller.id}/edit#same-item`);
+    expect(await sameItemOf(reseller.id)).toMatchObject([{ product: { id: products[0].id }, decision: "linked" }]);
+    expect(await edit()).toContain(`Undo the decision on #${products[0].id}`);
+    expect((await post("forget")).status).toBe(302);
+    expect(await sameItemOf(reseller.id)).toMatchObject([{ decision: null }]);
   });
 });
 

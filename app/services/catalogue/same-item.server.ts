@@ -51,6 +51,23 @@ export async function probablySameItems(
   });
 }
 
+/**
+ * For the back office's lists (an import's rows): which other products each product's
+ * photos match, without those staff dismissed. Product id → the others' ids, best first.
+ */
+export async function probablySameAs(productIds: number[]): Promise<Map<number, number[]>> {
+  const found = new Map<number, number[]>();
+  for (const productId of new Set(productIds)) {
+    const others = await sameItemOf(productId);
+    if (others.length)
+      found.set(
+        productId,
+        others.sort((a, b) => b.score - a.score || a.productId - b.productId).map((item) => item.productId),
+      );
+  }
+  return found;
+}
+
 /** Staff's word that two listings are (linked) or are not (dismissed) the same item; `null` forgets it. */
 export const decideSameItemByAdmin = staffWrite(
   { requires: { permission: "product.edit" }, stales: ["shop"] },

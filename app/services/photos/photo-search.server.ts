@@ -27,6 +27,7 @@ import {
   productsChangedAfter,
   pruneRemovals,
   qcApprovedAfter,
+  productsUnreadableBefore,
   type NewFingerprint,
 } from "~/models/photo.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
@@ -41,6 +42,8 @@ const MAX_IMAGES = 12;
 const MAX_QC = 24;
 /** Products looked at in one run of the sync (the job runs again at once while more wait). */
 const SYNC_BATCH = 25;
+/** A picture that could not be read (its host down, a 404) is tried again after this long. */
+export const UNREADABLE_RETRY_MS = 7 * 24 * 60 * 60_000;
 /** Products shown for a photo. */
 export const PHOTO_RESULTS = 24;
 /** Other listings shown as the same item. */
@@ -92,9 +95,14 @@ async function readPicture(url: string): Promise<Buffer> {
 /**
  * Brings a product's fingerprints in line with its pictures: those of pictures it no
  * longer has go, the new ones are read and fingerprinted (an unreadable one is recorded
- * with its error, not tried again until the picture changes). Answers whether anything changed.
+ * with its error, tried again after UNREADABLE_RETRY_MS). Old rows go and new ones come in one
+ * transaction. Answers whether anything changed.
  */
-export async function syncProductPhotos(productId: number, signal?: AbortSignal): Promise<boolean> {
+export async function syncProductPhotos(
+  productId: number,
+  options: { signal?: AbortSignal; retryUnreadableBefore?: string } = {},
+): Promise<boolean> {
+  const { signal, retryUnreadableBefore = "" } = options;
   const db = getDb();
   const pictures = await picturesOfProduct(db, productId);
   const existing = await fingerprintsOfProduct(db, productId);
@@ -102,7 +110,13 @@ export async function syncProductPhotos(productId: number, signal?: AbortSignal)
   const wanted = new Map<string, number | null>();
   for (const url of pictures.images.slice(0, MAX_IMAGES)) wanted.set(url, null);
   for (const qc of pictures.qc.slice(0, MAX_QC)) if (!wanted.has(qc.url)) wanted.set(qc.url, qc.id);
-  const stale = existing.filter((row) => !wanted.has(row.imageUrl) || wanted.get(row.imageUrl) !== row.qcImageId);
+  // gone from the product, moved between its images and QC photos, or unreadable long enough to try again
+  const stale = existing.filter(
+    (row) =>
+      !wanted.has(row.imageUrl) ||
+      wanted.get(row.imageUrl) !== row.qcImageId ||
+      (row.hashes === null && (row.createdAt ?? "") < retryUnreadableBefore),
+  );
   const kept = new Set(existing.filter((row) => !stale.includes(row)).map((row) => row.imageUrl));
   const added: NewFingerprint[] = [];
   for (const [url, qcImageId] of wanted) {
@@ -160,12 +174,19 @@ export async function syncPhotosOnce(
     next.reviewedAt = photo.reviewedAt;
     next.reviewedId = photo.id;
   }
+  const retryBefore = new Date(Date.now() - UNREADABLE_RETRY_MS).toISOString();
+  const retried = await productsUnreadableBefore(db, retryBefore, SYNC_BATCH);
+  for (const productId of retried) todo.add(productId);
   let changed = false;
   for (const productId of todo) {
     if (signal?.aborted) return { place, more: true, changed };
-    if (await syncProductPhotos(productId, signal)) changed = true;
+    if (await syncProductPhotos(productId, { signal, retryUnreadableBefore: retryBefore })) changed = true;
   }
-  const more = products.length === SYNC_BATCH || qc.inserted.length === SYNC_BATCH || qc.reviewed.length === SYNC_BATCH;
+  const more =
+    products.length === SYNC_BATCH ||
+    qc.inserted.length === SYNC_BATCH ||
+    qc.reviewed.length === SYNC_BATCH ||
+    retried.length === SYNC_BATCH;
   return { place: next, more, changed };
 }
 

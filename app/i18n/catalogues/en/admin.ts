@@ -163,6 +163,24 @@ export default {
       tmall: "Tmall",
       p1688: "1688",
     },
+    sameItem: {
+      title: "Probably the same item",
+      intro:
+        "These listings' photos match this product's (another seller or marketplace). Linked ones show on the product page as \u201cthe same item elsewhere\u201d; dismissed ones never do.",
+      asN: "Probably the same item as #{{n}}",
+      link: "Same item",
+      linkLabel: "Link #{{n}} as the same item",
+      dismiss: "Not the same",
+      dismissLabel: "Dismiss #{{n}}: not the same item",
+      forget: "Undo",
+      forgetLabel: "Undo the decision on #{{n}}",
+      linked: "Linked",
+      dismissed: "Dismissed",
+      match: "{{percent}} photo match",
+      linkedDone: "#{{n}} is linked as the same item.",
+      dismissedDone: "#{{n}} is dismissed: not the same item.",
+      forgotDone: "The decision on #{{n}} is undone: its photos decide again.",
+    },
     productForm: {
       importTitle: "从链接导入 Import from a link",
       importHelp:
