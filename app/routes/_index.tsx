@@ -52,7 +52,7 @@ export default function Home() {
           <button type="submit">{t("shop.header.search")}</button>
         </Form>
         <p id="hero-search-hint" className="hero__hint">
-          {t("shop.home.searchHint")}
+          {t("shop.home.searchHint")} <Link to="/search/photo">{t("shop.home.searchByPhoto")}</Link>
         </p>
       </section>
 

@@ -84,6 +84,8 @@ beforeAll(async () => {
     "/",
     "/search?q=hoodie",
     "/search?q=zzqxjv",
+    "/search/photo",
+    "/search/photo?image=%2Fuploads%2Fproducts%2Fnot-indexed.webp",
     productPath,
     `/category/${category.body.data.id}`,
     "/collections",

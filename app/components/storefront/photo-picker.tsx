@@ -11,6 +11,9 @@ export function PhotoPicker({ name, accept, error }: { name: string; accept: str
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [over, setOver] = useState(false);
+  // pasting and dropping work once the page runs: only then does the hint offer them
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
 
   const show = useCallback((file: File | undefined) => {
     setPreview((old) => {
@@ -72,6 +75,7 @@ export function PhotoPicker({ name, accept, error }: { name: string; accept: str
       />
       <p id="photo-search-image-hint" className="muted photo-picker__hint">
         {t("shop.photoSearch.hint")}
+        {enhanced ? ` ${t("shop.photoSearch.hintPaste")}` : null}
       </p>
       {error ? (
         <p id="photo-search-image-error" className="field__error" role="alert">

@@ -13,6 +13,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
           <a href="/">{t("shop.footer.home")}</a>
           <a href="/search">{t("shop.footer.search")}</a>
           <a href="/import">{t("shop.footer.findByLink")}</a>
+          <a href="/search/photo">{t("shop.footer.findByPhoto")}</a>
           <a href="/sitemap.xml">{t("shop.footer.sitemap")}</a>
         </nav>
       </div>

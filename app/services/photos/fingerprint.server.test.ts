@@ -14,6 +14,7 @@ import {
   grayOf,
   hashDistance,
   PHOTO_MATCH_MAX_DISTANCE,
+  PhotoTooPlain,
   closestPictures,
   queryHashes,
   type PhotoFingerprint,
@@ -82,6 +83,23 @@ describe("photo fingerprints", () => {
     const rejected = distances.filter((distance) => distance > PHOTO_MATCH_MAX_DISTANCE).length / distances.length;
     expect(rejected, distances.join(",")).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
+
+  it("refuse to compare plain pictures: one colour has no shape, and a plain query finds nothing", async () => {
+    const plain = (colour: string) =>
+      sharp({ create: { width: 400, height: 300, channels: 3, background: colour } })
+        .jpeg()
+        .toBuffer();
+    await expect(fingerprintPhoto(await plain("#ffffff"))).rejects.toThrow(PhotoTooPlain);
+    await expect(fingerprintPhoto(await plain("#3366cc"))).rejects.toThrow(PhotoTooPlain);
+    expect(await queryHashes(await plain("#f0f0f0"))).toEqual([]);
+    expect(closestPictures([], stored)[0].distance).toBe(64);
+    // a photograph on a wide white margin keeps its shape: its plain windows take its content's hash
+    const photo = fs.readFileSync(catalogue[1].file);
+    const framed = await sharp(photo).extend({ top: 300, bottom: 300, left: 300, right: 300, background: "#ffffff" }).jpeg().toBuffer();
+    const fingerprint = await fingerprintPhoto(framed);
+    expect(fingerprint).toHaveLength(19);
+    expect(closestPictures(await queryHashes(photo), [{ fingerprint }])[0].distance).toBeLessThanOrEqual(PHOTO_MATCH_MAX_DISTANCE);
+  });
 
   it("refuse a picture over the pixel limit before decoding it", async () => {
     // a 9000 × 9000 PNG of one colour: small on disk, 81 million pixels

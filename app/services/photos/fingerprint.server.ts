@@ -90,11 +90,40 @@ export function hashDistance(a: PhotoHash, b: PhotoHash): number {
   return popcount((a[0] ^ b[0]) >>> 0) + popcount((a[1] ^ b[1]) >>> 0);
 }
 
-async function hashOf(image: Sharp, mirrored: boolean): Promise<PhotoHash> {
+/**
+ * A view this plain (the standard deviation of its 32 × 32 grey pixels, of 255) has no
+ * shape to hash: its bits would be rounding noise, alike for every plain picture (a white
+ * background, one colour). Such a view is left out; a picture whose every view is plain
+ * cannot be compared at all (PhotoTooPlain).
+ */
+export const PLAIN_SPREAD = 3;
+
+/** A picture with nothing to compare by (one colour, or nearly). */
+export class PhotoTooPlain extends Error {
+  constructor() {
+    super("the picture is too plain to compare (one colour or nearly)");
+    this.name = "PhotoTooPlain";
+  }
+}
+
+function spreadOf(pixels: Uint8Array): number {
+  let sum = 0;
+  let squares = 0;
+  for (const value of pixels) {
+    sum += value;
+    squares += value * value;
+  }
+  const mean = sum / pixels.length;
+  return Math.sqrt(Math.max(0, squares / pixels.length - mean * mean));
+}
+
+/** A view's hash, or null when the view is too plain to hash (PLAIN_SPREAD). */
+async function hashOf(image: Sharp, mirrored: boolean): Promise<PhotoHash | null> {
   let view = image.clone().resize(SIDE, SIDE, { fit: "fill", kernel: "cubic" });
   if (mirrored) view = view.flop();
-  const pixels = await view.extractChannel(0).raw().toBuffer();
-  return dctHash(new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length));
+  const buffer = await view.extractChannel(0).raw().toBuffer();
+  const pixels = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  return spreadOf(pixels) < PLAIN_SPREAD ? null : dctHash(pixels);
 }
 
 /** The raw greyscale pixels of a view. */
@@ -185,18 +214,26 @@ export async function grayOf(input: Buffer): Promise<Gray> {
   return { data, width: info.width, height: info.height };
 }
 
-/** A stored picture's fingerprint: its content's hash, then a hash per window (STORED_WINDOWS). */
+/**
+ * A stored picture's fingerprint: its content's hash, then a hash per window
+ * (STORED_WINDOWS), always 19. A plain window (a crop of white background) takes the
+ * content's hash instead of noise; a picture too plain in its content throws PhotoTooPlain.
+ */
 export async function fingerprintPhoto(input: Buffer): Promise<PhotoFingerprint> {
   const gray = await grayOf(input);
   const content = contentBox(gray);
-  return Promise.all([content, ...STORED_WINDOWS].map((cut) => hashOf(windowOf(gray, cut), false)));
+  const hashes = await Promise.all([content, ...STORED_WINDOWS].map((cut) => hashOf(windowOf(gray, cut), false)));
+  const fallback = hashes[0] ?? hashes[1];
+  if (!fallback) throw new PhotoTooPlain();
+  return hashes.map((hash) => hash ?? fallback);
 }
 
-/** A query's hashes: its whole, its content and its centre, each as it is and mirrored. */
+/** A query's hashes: its whole, its content and its centre, each as it is and mirrored; none for a plain picture. */
 export async function queryHashes(input: Buffer): Promise<PhotoHash[]> {
   const gray = await grayOf(input);
   const views = [WHOLE, contentBox(gray), CENTRE_WINDOW].map((cut) => windowOf(gray, cut));
-  return Promise.all(views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]));
+  const hashes = await Promise.all(views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]));
+  return hashes.filter((hash): hash is PhotoHash => hash !== null);
 }
 
 /** The query's distance to a stored picture: the closest pair of their hashes. */

@@ -81,11 +81,13 @@ export default {
       home: "Home",
       search: "Search",
       findByLink: "Find by link",
+      findByPhoto: "Search by photo",
       sitemap: "Sitemap",
     },
     home: {
       searchPlaceholder: "Product name or link",
       searchHint: "Search by name, or paste a Weidian, Taobao, Tmall or 1688 link.",
+      searchByPhoto: "Have a photo? Search by photo.",
       latest: "Latest products",
       empty: "No products yet. Search above or paste a marketplace link to look one up.",
       recommended: "Recommended",
@@ -248,7 +250,8 @@ export default {
       intro:
         "Have a photo and no link? A screenshot, a QC photo or a seller's picture finds the product it shows, and the same item from other sellers.",
       label: "Photo",
-      hint: "JPG, PNG, WEBP or GIF, up to 10 MB. You can also paste a photo or drop it here.",
+      hint: "JPG, PNG, WEBP or GIF, up to 10 MB.",
+      hintPaste: "You can also paste a photo or drop it here.",
       submit: "Search",
       searching: "Searching…",
       preview: "The photo you chose",
