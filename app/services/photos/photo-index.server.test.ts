@@ -77,6 +77,24 @@ describe("the photo index", () => {
     }
   });
 
+  it("probes 1 bit of each chunk in a large index: everything within 7 bits, fewer candidates", async () => {
+    const narrow = new PhotoIndex(0);
+    const all: Array<{ id: number; hashes: PhotoHash[] }> = [];
+    let id = 0;
+    for (const hashes of stored) {
+      for (let n = 0; n < 100; n++) {
+        const near = neighbour(hashes, 2 + (n % 13), ++id);
+        all.push({ id, hashes: near });
+        narrow.add(row(id, id, near));
+      }
+    }
+    const query = await queryHashes(fs.readFileSync(catalogue[4].file));
+    const found = new Set(narrow.nearest(query, 12, 10_000).map((match) => match.fingerprintId));
+    const sure = all.filter((picture) => photoDistance(query, picture.hashes) <= 7);
+    expect(sure.length).toBeGreaterThan(10);
+    for (const picture of sure) expect(found.has(picture.id), `picture ${picture.id}`).toBe(true);
+  });
+
   it("forgets removed pictures, and finds the rest after compacting", () => {
     const index = new PhotoIndex();
     let id = 0;

@@ -95,18 +95,19 @@ async function readPicture(url: string): Promise<Buffer> {
 /**
  * Brings a product's fingerprints in line with its pictures: those of pictures it no
  * longer has go, the new ones are read and fingerprinted (an unreadable one is recorded
- * with its error, tried again after UNREADABLE_RETRY_MS). Old rows go and new ones come in one
- * transaction. Answers whether anything changed.
+ * with its error, tried again after UNREADABLE_RETRY_MS). Old rows go and new ones come in
+ * one transaction. Answers what changed: any row, and whether a readable one came or went
+ * (only that changes what a page or a search shows).
  */
 export async function syncProductPhotos(
   productId: number,
   options: { signal?: AbortSignal; retryUnreadableBefore?: string } = {},
-): Promise<boolean> {
+): Promise<{ changed: boolean; searchable: boolean }> {
   const { signal, retryUnreadableBefore = "" } = options;
   const db = getDb();
   const pictures = await picturesOfProduct(db, productId);
   const existing = await fingerprintsOfProduct(db, productId);
-  if (!pictures) return false;
+  if (!pictures) return { changed: false, searchable: false };
   const wanted = new Map<string, number | null>();
   for (const url of pictures.images.slice(0, MAX_IMAGES)) wanted.set(url, null);
   for (const qc of pictures.qc.slice(0, MAX_QC)) if (!wanted.has(qc.url)) wanted.set(qc.url, qc.id);
@@ -129,7 +130,7 @@ export async function syncProductPhotos(
       added.push({ productId, qcImageId, imageUrl: url, hashes: null, error: message });
     }
   }
-  if (!stale.length && !added.length) return false;
+  if (!stale.length && !added.length) return { changed: false, searchable: false };
   await db.transaction().execute(async (trx) => {
     await deleteFingerprints(
       trx,
@@ -137,7 +138,7 @@ export async function syncProductPhotos(
     );
     await insertFingerprints(trx, added);
   });
-  return true;
+  return { changed: true, searchable: [...stale, ...added].some((row) => row.hashes !== null) };
 }
 
 /** Where the sync is: the last product and QC photo it looked at. */
@@ -150,7 +151,10 @@ function placeOf(payload: unknown): SyncPlace {
   return typeof place.productAt === "string" && Number.isFinite(place.productId) ? place : START;
 }
 
-/** One run: up to SYNC_BATCH changed products and their approved QC photos; answers the new place and whether more wait. */
+/**
+ * One run: up to SYNC_BATCH changed products and their approved QC photos; answers the new
+ * place, whether more wait, and whether what searches find changed.
+ */
 export async function syncPhotosOnce(
   place: SyncPlace,
   signal?: AbortSignal,
@@ -180,7 +184,7 @@ export async function syncPhotosOnce(
   let changed = false;
   for (const productId of todo) {
     if (signal?.aborted) return { place, more: true, changed };
-    if (await syncProductPhotos(productId, { signal, retryUnreadableBefore: retryBefore })) changed = true;
+    if ((await syncProductPhotos(productId, { signal, retryUnreadableBefore: retryBefore })).searchable) changed = true;
   }
   const more =
     products.length === SYNC_BATCH ||
@@ -226,9 +230,10 @@ export const photoSyncJob: JobDefinition = {
       more = step.more;
       changed ||= step.changed;
     }
+    // only readable fingerprints change what pages show ("the same item elsewhere"): a
+    // catalogue whose pictures cannot be read keeps its stored pages
     if (changed) {
       await photoIndex().follow();
-      // "the same item elsewhere" on product pages follows the fingerprints
       pagesChanged(["shop"]);
     }
     await pruneRemovals(getDb(), new Date(Date.now() - REMOVALS_KEPT_MS).toISOString());
