@@ -76,6 +76,18 @@ export async function readableFingerprintsAfter(db: DB, afterId: number, limit: 
   return rows.map(toRow);
 }
 
+/** The hashes of a readable picture by its address (any product's), or null. */
+export async function readableHashesOfUrl(db: DB, imageUrl: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("photo_fingerprints")
+    .select(["hashes"])
+    .where("image_url", "=", imageUrl)
+    .where("hashes", "is not", null)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.hashes ?? null;
+}
+
 /** Removals recorded after `afterId`: [removal id, fingerprint id]. */
 export async function removalsAfter(db: DB, afterId: number): Promise<Array<{ id: number; fingerprintId: number }>> {
   const rows = await db

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "~/lib/api.server";
-import { countsPerAddress, LIMITS, limitQcUploads, loginPressure, takeLoginTry } from "./rate-limit.server";
+import { countsPerAddress, LIMITS, limitPhotoSearches, limitQcUploads, loginPressure, takeLoginTry } from "./rate-limit.server";
 
 /** A login try whose password was wrong: the pressure after it. */
 async function recordLoginFailure(account: string, ip: string) {
@@ -31,6 +31,21 @@ describe("login pressure", () => {
     // an account still collects its own failures, whatever the address
     for (let i = 1; i <= LIMITS.captchaAfterFailures; i++) await recordLoginFailure("local-target@example.com", "127.0.0.1");
     expect((await loginPressure("local-target@example.com", "127.0.0.1")).captchaRequired).toBe(true);
+  });
+});
+
+describe("searches by photo", () => {
+  it("lets an address make its limit's worth, then answers 429 with when to come back; another address is not held back", async () => {
+    for (let i = 0; i < LIMITS.photoSearchesPerIp.max; i++) await limitPhotoSearches("198.51.100.38");
+    const refused = await limitPhotoSearches("198.51.100.38").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(429);
+    await expect(limitPhotoSearches("198.51.100.39")).resolves.toBeUndefined();
+  });
+
+  it("counts the addresses it cannot tell apart together, in a larger bucket", async () => {
+    for (let i = 0; i < LIMITS.photoSearchesShared.max; i++) await limitPhotoSearches(i % 2 ? "127.0.0.1" : "::1");
+    await expect(limitPhotoSearches("127.0.0.1")).rejects.toMatchObject({ status: 429 });
   });
 });
 

@@ -177,6 +177,7 @@ describe("npm start", () => {
       { key: "every:blog.publish-scheduled", status: "pending" },
       { key: "every:email.scheduler", status: "pending" },
       { key: "every:jobs.cleanup", status: "pending" },
+      { key: "every:photos.sync", status: "pending" },
       { key: "every:rates.refresh", status: "pending" },
     ]);
     expect(state.auto_updated_at).not.toBeNull();

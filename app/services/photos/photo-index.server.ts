@@ -16,6 +16,7 @@
 import type { DB } from "~/lib/db.server";
 import { getDb } from "~/lib/db.server";
 import { lastRemovalId, readableFingerprintsAfter, removalsAfter, type FingerprintRow } from "~/models/photo.server";
+import { onPostgres } from "~/models/sql-dialect.server";
 import type { PhotoHash } from "./fingerprint.server";
 
 /** Hashes a stored fingerprint holds (fingerprintPhoto()). */
@@ -278,8 +279,9 @@ export class FollowedPhotoIndex {
       this.followedAt = 0;
     }
     if (this.followedAt === 0) this.lastRemoval = await lastRemovalId(db);
-    // a margin below the last id: on PostgreSQL a row may commit after one with a higher id
-    let after = Math.max(0, this.lastId - 64);
+    // on PostgreSQL a row may commit after one with a higher id: a margin below the last
+    // id reads such a latecomer (SQLite's one writer commits in id order)
+    let after = onPostgres(db) ? Math.max(0, this.lastId - 64) : this.lastId;
     for (;;) {
       const rows = await readableFingerprintsAfter(db, after, LOAD_BATCH);
       for (const row of rows) {

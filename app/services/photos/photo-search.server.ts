@@ -10,9 +10,11 @@
  * - A shopper's photo is checked like every upload (type by content, pixels, bytes), read,
  *   and thrown away: nothing of it is stored.
  */
-import { Readable } from "node:stream";
+import fs from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
+import { isForeignKeyViolation } from "~/lib/db-errors.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import { uploadKeyOf, getUploadStorage } from "~/lib/upload-storage.server";
@@ -28,6 +30,7 @@ import {
   pruneRemovals,
   qcApprovedAfter,
   productsUnreadableBefore,
+  readableHashesOfUrl,
   type NewFingerprint,
 } from "~/models/photo.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
@@ -131,13 +134,19 @@ export async function syncProductPhotos(
     }
   }
   if (!stale.length && !added.length) return { changed: false, searchable: false };
-  await db.transaction().execute(async (trx) => {
-    await deleteFingerprints(
-      trx,
-      stale.map((row) => row.id),
-    );
-    await insertFingerprints(trx, added);
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      await deleteFingerprints(
+        trx,
+        stale.map((row) => row.id),
+      );
+      await insertFingerprints(trx, added);
+    });
+  } catch (error) {
+    // the product (or a QC photo) was deleted while its pictures were read: nothing to keep
+    if (isForeignKeyViolation(error)) return { changed: false, searchable: false };
+    throw error;
+  }
   return { changed: true, searchable: [...stale, ...added].some((row) => row.hashes !== null) };
 }
 
@@ -264,7 +273,7 @@ async function productsNear(query: readonly PhotoHash[], options: { skipProduct?
 /** The hashes of a shopper's photo; a file that is no picture answers 400. */
 export async function hashesOfUpload(input: Buffer | string, messages: { notImage: string }): Promise<PhotoHash[]> {
   try {
-    return await queryHashes(typeof input === "string" ? await import("node:fs/promises").then((fs) => fs.readFile(input)) : input);
+    return await queryHashes(typeof input === "string" ? await fs.readFile(input) : input);
   } catch {
     throw new ApiError(400, messages.notImage, "VALIDATION_ERROR", [{ field: "image", message: messages.notImage }]);
   }
@@ -280,15 +289,8 @@ export function searchByPhotoHashes(query: readonly PhotoHash[]): Promise<PhotoS
  * QC photo), the picture's own product first. Null when that picture has no fingerprint (yet).
  */
 export async function searchFromPicture(imageUrl: string): Promise<PhotoSearchItem[] | null> {
-  const row = await getDb()
-    .selectFrom("photo_fingerprints")
-    .select(["hashes"])
-    .where("image_url", "=", imageUrl)
-    .where("hashes", "is not", null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!row?.hashes) return null;
-  return productsNear(hashesOfHex(row.hashes), { limit: PHOTO_RESULTS });
+  const hashes = await readableHashesOfUrl(getDb(), imageUrl);
+  return hashes ? productsNear(hashesOfHex(hashes), { limit: PHOTO_RESULTS }) : null;
 }
 
 /**
@@ -316,11 +318,6 @@ export async function sameItemOf(
     } else found.set(decision.otherProductId, Math.max(found.get(decision.otherProductId) ?? 0, 1));
   }
   return [...found].map(([id, score]) => ({ productId: id, score }));
-}
-
-/** Whether any picture of this product could be read yet (the page says "not indexed yet" otherwise). */
-export async function hasFingerprints(productId: number): Promise<boolean> {
-  return (await fingerprintsOfProduct(getDb(), productId)).some((row) => row.hashes !== null);
 }
 
 /** How far the fingerprints have come (the backfill's progress), and what this instance's index holds. */

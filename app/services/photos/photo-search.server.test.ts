@@ -1,0 +1,137 @@
+/**
+ * Keeping the fingerprints (decision 047) against the real database (SQLite, or PostgreSQL
+ * with TEST_DATABASE_URL) and the real uploads folder: the sync walks what changed since
+ * its place (new products, changed images, QC photos approved on upload or on review),
+ * drops what a product no longer has, records an unreadable picture and tries it again
+ * after UNREADABLE_RETRY_MS, and a product deleted while its pictures are read leaves
+ * nothing behind. Real photographs (tests/fixtures/photos).
+ */
+import fs from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/lib/db.server";
+import { fingerprintsOfProduct } from "~/models/photo.server";
+import { insertQcImages } from "~/models/qc.server";
+import { storeImage } from "~/services/uploads.server";
+import { fixturePhotos } from "../../../tests/setup/photo-queries";
+import { queryHashes } from "./fingerprint.server";
+import { photoIndex } from "./photo-index.server";
+import { searchByPhotoHashes, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
+
+const catalogue = fixturePhotos("catalogue");
+const messages = { notImage: "not an image", tooLarge: "too large" };
+let pictures: string[];
+
+beforeAll(async () => {
+  pictures = [];
+  for (const photo of catalogue.slice(6, 10)) {
+    const bytes = fs.readFileSync(photo.file);
+    pictures.push((await storeImage(new Blob([new Uint8Array(bytes)]), "products", null, messages, 10 * 1024 * 1024)).url);
+  }
+}, 60_000);
+
+async function product(name: string, images: string[]): Promise<number> {
+  const row = await getDb()
+    .insertInto("products")
+    .values({ name, images: JSON.stringify(images) })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Runs the sync from the start until nothing is left (as the job does, batch after batch). */
+async function syncAll(): Promise<void> {
+  let place = { productAt: "", productId: 0, qcId: 0, reviewedAt: "", reviewedId: 0 };
+  for (let run = 0; run < 100; run++) {
+    const step = await syncPhotosOnce(place);
+    place = step.place;
+    if (!step.more) return;
+  }
+  throw new Error("the sync never ended");
+}
+
+const urlsOf = async (productId: number) =>
+  (await fingerprintsOfProduct(getDb(), productId)).map((row) => ({ url: row.imageUrl, readable: row.hashes !== null, qc: row.qcImageId }));
+
+describe("keeping the fingerprints", () => {
+  it("fingerprints a new product's pictures, follows a change of its images, and the search finds what is there", async () => {
+    const id = await product("Synced product", [pictures[0], "/uploads/products/2026-12/missing.webp"]);
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([
+      { url: pictures[0], readable: true, qc: null },
+      { url: "/uploads/products/2026-12/missing.webp", readable: false, qc: null },
+    ]);
+    const query = await queryHashes(fs.readFileSync(catalogue[6].file));
+    expect((await searchByPhotoHashes(query)).map((item) => item.productId)).toContain(id);
+
+    await getDb()
+      .updateTable("products")
+      .set({ images: JSON.stringify([pictures[1]]), updated_at: new Date(Date.now() + 1000).toISOString() })
+      .where("id", "=", id)
+      .execute();
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([{ url: pictures[1], readable: true, qc: null }]);
+    await photoIndex().follow();
+    expect((await searchByPhotoHashes(query)).map((item) => item.productId)).not.toContain(id);
+  });
+
+  it("takes a QC photo once it is approved on review (approved on upload: tests/integration/photo-search.test.ts), and drops it when deleted", async () => {
+    const id = await product("QC product", []);
+    const [pending] = await insertQcImages(getDb(), [
+      {
+        productId: id,
+        status: "pending",
+        imageUrl: pictures[2],
+        thumbUrl: pictures[2],
+        width: 1,
+        height: 1,
+        thumbWidth: 1,
+        thumbHeight: 1,
+        bytes: 1,
+        setKey: "s1",
+        uploadedBy: null,
+      },
+    ]);
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([]);
+    // approved on review (as approvePending writes it; no reviewer account in this database)
+    await getDb()
+      .updateTable("qc_images")
+      .set({ status: "approved", reviewed_at: new Date().toISOString() })
+      .where("id", "=", pending)
+      .execute();
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([{ url: pictures[2], readable: true, qc: pending }]);
+    // a QC photo deleted takes its fingerprint along
+    await getDb().deleteFrom("qc_images").where("id", "=", pending).execute();
+    expect(await urlsOf(id)).toEqual([]);
+  });
+
+  it("tries an unreadable picture again once it is old enough, and keeps it meanwhile", async () => {
+    const id = await product("Unreadable for now", ["/uploads/products/2026-12/later.webp"]);
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([{ url: "/uploads/products/2026-12/later.webp", readable: false, qc: null }]);
+    expect((await syncProductPhotos(id, { retryUnreadableBefore: new Date(Date.now() - UNREADABLE_RETRY_MS).toISOString() })).changed).toBe(
+      false,
+    );
+    // a week later the picture is there: the sync reads it
+    fs.copyFileSync(
+      `${process.env.DATA_DIR}/uploads/${pictures[3].replace(/^\/uploads\//, "")}`,
+      `${process.env.DATA_DIR}/uploads/products/2026-12/later.webp`,
+    );
+    await getDb()
+      .updateTable("photo_fingerprints")
+      .set({ created_at: new Date(Date.now() - UNREADABLE_RETRY_MS - 60_000).toISOString() })
+      .where("product_id", "=", id)
+      .execute();
+    await syncAll();
+    expect(await urlsOf(id)).toEqual([{ url: "/uploads/products/2026-12/later.webp", readable: true, qc: null }]);
+  });
+
+  it("leaves nothing behind for a product deleted while its pictures are read", async () => {
+    const id = await product("Deleted meanwhile", [pictures[0]]);
+    const syncing = syncProductPhotos(id);
+    await getDb().deleteFrom("products").where("id", "=", id).execute();
+    expect(await syncing).toEqual({ changed: false, searchable: false });
+    expect(await urlsOf(id)).toEqual([]);
+  });
+});
