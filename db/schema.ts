@@ -556,6 +556,8 @@ export interface PhotoFingerprintsTable {
   image_url: string;
   /** 19 hashes of 16 hex digits, one after the other; null when the picture could not be read */
   hashes: string | null;
+  /** the content's 256-bit detail hash, 64 hex digits (null with hashes) */
+  detail: string | null;
   /** why the picture could not be read */
   error: string | null;
   created_at: Generated<string>;

@@ -16,9 +16,18 @@ export type FingerprintRow = {
   hashes: string | null;
   /** when it was made (ISO) */
   createdAt?: string;
+  /** the detail hash (fingerprintsOfProduct) */
+  detail?: string | null;
 };
 
-export type NewFingerprint = { productId: number; qcImageId: number | null; imageUrl: string; hashes: string | null; error: string | null };
+export type NewFingerprint = {
+  productId: number;
+  qcImageId: number | null;
+  imageUrl: string;
+  hashes: string | null;
+  detail: string | null;
+  error: string | null;
+};
 
 const columns = ["id", "product_id", "qc_image_id", "image_url", "hashes"] as const;
 type Selected = { id: number; product_id: number; qc_image_id: number | null; image_url: string; hashes: string | null };
@@ -34,11 +43,11 @@ const toRow = (row: Selected): FingerprintRow => ({
 export async function fingerprintsOfProduct(db: DB, productId: number): Promise<FingerprintRow[]> {
   const rows = await db
     .selectFrom("photo_fingerprints")
-    .select([...columns, "created_at"])
+    .select([...columns, "created_at", "detail"])
     .where("product_id", "=", productId)
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({ ...toRow(row), createdAt: row.created_at }));
+  return rows.map((row) => ({ ...toRow(row), createdAt: row.created_at, detail: row.detail }));
 }
 
 /** Adds fingerprints; one the product already has for that address is left as it is. */
@@ -52,6 +61,7 @@ export async function insertFingerprints(db: DB, rows: NewFingerprint[]): Promis
         qc_image_id: row.qcImageId,
         image_url: row.imageUrl,
         hashes: row.hashes,
+        detail: row.detail,
         error: row.error,
       })),
     )
@@ -74,6 +84,13 @@ export async function readableFingerprintsAfter(db: DB, afterId: number, limit: 
     .limit(limit)
     .execute();
   return rows.map(toRow);
+}
+
+/** The detail hashes of these fingerprints: id → detail (those without one are left out). */
+export async function detailsOf(db: DB, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom("photo_fingerprints").select(["id", "detail"]).where("id", "in", ids).execute();
+  return new Map(rows.flatMap((row) => (row.detail ? [[Number(row.id), row.detail] as const] : [])));
 }
 
 /** The hashes of a readable picture by its address (any product's), or null. */

@@ -26,6 +26,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("qc_image_id", "integer", (c) => c.references("qc_images.id").onDelete("cascade"))
     .addColumn("image_url", "text", (c) => c.notNull())
     .addColumn("hashes", "text")
+    // the 256-bit detail hash of the picture's content (64 hex digits): two listings are the
+    // same item only when their pictures agree in detail too
+    .addColumn("detail", "text")
     .addColumn("error", "text")
     .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
     .execute();

@@ -550,10 +550,19 @@ function pixelText(text: string, cx: number, cy: number, cell: number, fill: str
   return `<g fill="${fill}" shape-rendering="crispEdges">${rects.join("")}</g>`;
 }
 
-/** One picture of a product: view n (0, 1, 2) shifts the colour and the decoration. */
+/**
+ * One picture of a product: view n (0, 1, 2) shifts the colour and the decoration. The
+ * gradient runs in a direction of the product's own (from its hue and initials), so that two products'
+ * pictures differ in their light and shade too, not only in their colour and initials:
+ * search by photo reads pictures in grey, where two initials alone are a small difference
+ * (decision 047).
+ */
 export function productSvg(initials: string, hue: number, view: number): string {
   const size = IMAGE_SIZE;
   const h = (hue + view * 40) % 360;
+  const turn = (((hue * 7 + initials.charCodeAt(0) * 53 + (initials.charCodeAt(1) || 0) * 97) % 360) * Math.PI) / 180;
+  const [x2, y2] = [0.5 + 0.5 * Math.cos(turn), 0.5 + 0.5 * Math.sin(turn)].map((v) => v.toFixed(3));
+  const [x1, y1] = [1 - Number(x2), 1 - Number(y2)].map((v) => v.toFixed(3));
   const decoration = [
     `<circle cx="${size * 0.8}" cy="${size * 0.18}" r="${size * 0.3}" fill="#fff" fill-opacity="0.12"/>`,
     `<rect x="${-size * 0.2}" y="${size * 0.62}" width="${size * 1.4}" height="${size * 0.16}" fill="#fff" fill-opacity="0.12" transform="rotate(-12 ${size / 2} ${size / 2})"/>`,
@@ -561,7 +570,7 @@ export function productSvg(initials: string, hue: number, view: number): string 
   ][view % 3];
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">` +
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
+    `<defs><linearGradient id="g" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">` +
     `<stop offset="0" stop-color="hsl(${h}, 55%, 52%)"/><stop offset="1" stop-color="hsl(${(h + 30) % 360}, 60%, 32%)"/>` +
     `</linearGradient></defs>` +
     `<rect width="${size}" height="${size}" fill="url(#g)"/>${decoration}` +

@@ -15,7 +15,10 @@ import {
   hashDistance,
   PHOTO_MATCH_MAX_DISTANCE,
   PhotoTooPlain,
+  SAME_PICTURE_MAX_DETAIL,
   closestPictures,
+  detailDistance,
+  fingerprintPicture,
   queryHashes,
   type PhotoFingerprint,
 } from "./fingerprint.server";
@@ -99,6 +102,19 @@ describe("photo fingerprints", () => {
     const fingerprint = await fingerprintPhoto(framed);
     expect(fingerprint).toHaveLength(19);
     expect(closestPictures(await queryHashes(photo), [{ fingerprint }])[0].distance).toBeLessThanOrEqual(PHOTO_MATCH_MAX_DISTANCE);
+  });
+
+  it("tell the same photograph from pictures alike only in layout by their detail hashes", async () => {
+    const photo = fs.readFileSync(catalogue[3].file);
+    const original = await fingerprintPicture(photo);
+    const copy = await fingerprintPicture(await QUERY_TRANSFORMS[0][1](photo));
+    const recompressed = await fingerprintPicture(await QUERY_TRANSFORMS[1][1](photo));
+    expect(original.detail).toMatch(/^[0-9a-f]{64}$/);
+    expect(detailDistance(original.detail, copy.detail)).toBeLessThanOrEqual(SAME_PICTURE_MAX_DETAIL);
+    expect(detailDistance(original.detail, recompressed.detail)).toBeLessThanOrEqual(SAME_PICTURE_MAX_DETAIL);
+    const other = await fingerprintPicture(fs.readFileSync(catalogue[4].file));
+    expect(detailDistance(original.detail, other.detail)).toBeGreaterThan(SAME_PICTURE_MAX_DETAIL);
+    // pictures alike only in layout: tests/integration/photo-demo.test.ts (the demo catalogue)
   });
 
   it("refuse a picture over the pixel limit before decoding it", async () => {

@@ -22,6 +22,7 @@ import { fetchPicture } from "~/marketplace/fetch.server";
 import {
   decisionsOf,
   deleteFingerprints,
+  detailsOf,
   fingerprintProgress,
   fingerprintsOfProduct,
   insertFingerprints,
@@ -35,7 +36,15 @@ import {
 } from "~/models/photo.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
 import { afterShopChanges, pagesChanged } from "~/services/writes.server";
-import { fingerprintPhoto, PHOTO_MATCH_MAX_DISTANCE, queryHashes, type PhotoHash } from "./fingerprint.server";
+import {
+  detailDistance,
+  fingerprintPicture,
+  PHOTO_MATCH_MAX_DISTANCE,
+  queryHashes,
+  SAME_PICTURE_MAX_DETAIL,
+  SAME_PICTURE_MAX_DISTANCE,
+  type PhotoHash,
+} from "./fingerprint.server";
 import { hashesOfHex, hexOfHashes, photoIndex, REMOVALS_KEPT_MS, type PictureMatch } from "./photo-index.server";
 
 /** A picture is read up to this size (the upload limit of shoppers' photos). */
@@ -126,11 +135,11 @@ export async function syncProductPhotos(
   for (const [url, qcImageId] of wanted) {
     if (kept.has(url) || signal?.aborted) continue;
     try {
-      const hashes = await fingerprintPhoto(await readPicture(url));
-      added.push({ productId, qcImageId, imageUrl: url, hashes: hexOfHashes(hashes), error: null });
+      const picture = await fingerprintPicture(await readPicture(url));
+      added.push({ productId, qcImageId, imageUrl: url, hashes: hexOfHashes(picture.hashes), detail: picture.detail, error: null });
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-      added.push({ productId, qcImageId, imageUrl: url, hashes: null, error: message });
+      added.push({ productId, qcImageId, imageUrl: url, hashes: null, detail: null, error: message });
     }
   }
   if (!stale.length && !added.length) return { changed: false, searchable: false };
@@ -294,8 +303,10 @@ export async function searchFromPicture(imageUrl: string): Promise<PhotoSearchIt
 }
 
 /**
- * Other listings of the same item: products whose pictures match one of this product's
- * (its content, whole and centre views), plus those staff linked, without those staff
+ * Other listings of the same item: products with a product image that is the same
+ * photograph as one of this product's images (its content, whole and centre views within
+ * SAME_PICTURE_MAX_DISTANCE, and their detail hashes within SAME_PICTURE_MAX_DETAIL: the
+ * broad layout alone matches every "bright shape in the middle"), plus those staff linked, without those staff
  * dismissed. Product ids with their scores (a linked one without a match scores 1).
  */
 export async function sameItemOf(
@@ -303,14 +314,28 @@ export async function sameItemOf(
   options: { includeDismissed?: boolean } = {},
 ): Promise<Array<{ productId: number; score: number }>> {
   const db = getDb();
-  const own = await fingerprintsOfProduct(db, productId);
+  // product images only: QC photos of different items share a warehouse's background, its
+  // ruler and its light, and would make unrelated listings "the same"
+  const own = (await fingerprintsOfProduct(db, productId)).filter(
+    (picture) => picture.hashes && picture.detail && picture.qcImageId === null,
+  );
+  const followed = photoIndex();
+  if (own.length) await followed.follow();
+  const pairs = own.flatMap((picture) =>
+    followed.index
+      .nearest(hashesOfHex(picture.hashes!).slice(0, 3), SAME_PICTURE_MAX_DISTANCE, 200, productId)
+      .filter((match) => match.qcImageId === null)
+      .map((match) => ({ match, detail: picture.detail! })),
+  );
+  const details = await detailsOf(
+    db,
+    pairs.map((pair) => pair.match.fingerprintId),
+  );
   const found = new Map<number, number>();
-  for (const picture of own) {
-    if (!picture.hashes) continue;
-    const views = hashesOfHex(picture.hashes).slice(0, 3);
-    for (const item of await productsNear(views, { skipProduct: productId, limit: SAME_ITEM_MAX * 2 })) {
-      found.set(item.productId, Math.max(found.get(item.productId) ?? 0, item.score));
-    }
+  for (const { match, detail } of pairs) {
+    const other = details.get(match.fingerprintId);
+    if (!other || detailDistance(detail, other) > SAME_PICTURE_MAX_DETAIL) continue;
+    found.set(match.productId, Math.max(found.get(match.productId) ?? 0, scoreOf(match.distance)));
   }
   for (const decision of await decisionsOf(db, productId)) {
     if (decision.decision === "dismissed") {
