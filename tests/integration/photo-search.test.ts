@@ -301,6 +301,14 @@ describe("the back office: probably the same item", () => {
 });
 
 describe("keeping the fingerprints", () => {
+  it("searches a product stored a moment before, without waiting for the next period", async () => {
+    const photo = fs.readFileSync(catalogue[12].file);
+    const image = await uploadProductImage(photo);
+    const made = await createProduct(server.url, token, { name: "Stored a moment ago", price_cny: 77, main_images: [image] });
+    const found = await searchPhoto(await transform("JPEG quality 35")(photo));
+    expect(found.body.items[0]?.product.id).toBe(made.id);
+  });
+
   it("drops a deleted product's pictures from the searches and from the others' same item", async () => {
     const removed = await api(server.url, `/api/admin/products/${reseller.id}`, { method: "DELETE", token });
     expect(removed.status).toBe(200);

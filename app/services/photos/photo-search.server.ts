@@ -34,6 +34,7 @@ import {
   readableHashesOfUrl,
   type NewFingerprint,
 } from "~/models/photo.server";
+import { listJobs } from "~/models/job.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
 import { afterShopChanges, pagesChanged } from "~/services/writes.server";
 import {
@@ -204,17 +205,23 @@ export async function syncPhotosOnce(
     if (signal?.aborted) return { place, more: true, changed };
     if ((await syncProductPhotos(productId, { signal, retryUnreadableBefore: retryBefore })).searchable) changed = true;
   }
-  const more =
+  let more =
     products.length === SYNC_BATCH ||
     qc.inserted.length === SYNC_BATCH ||
     qc.reviewed.length === SYNC_BATCH ||
     retried.length === SYNC_BATCH;
+  // a write made while this batch was read (its nudge found the job running) is not left for the next period
+  if (!more) {
+    const [product] = await productsChangedAfter(db, { at: next.productAt, id: next.productId }, 1);
+    const qcLeft = await qcApprovedAfter(db, { id: next.qcId, reviewedAt: next.reviewedAt, reviewedId: next.reviewedId }, 1);
+    more = Boolean(product) || qcLeft.inserted.length > 0 || qcLeft.reviewed.length > 0;
+  }
   return { place: next, more, changed };
 }
 
 const SYNC_EVERY_MS = 30_000;
 /** Writes closer together than this bring the sync forward once. */
-const NUDGE_MS = 250;
+const NUDGE_MS = 50;
 let nudge: NodeJS.Timeout | null = null;
 
 /** Brings the sync forward after a catalogue write (at most once every NUDGE_MS). */
@@ -227,6 +234,28 @@ function nudgePhotoSync(): void {
   nudge.unref();
 }
 afterShopChanges(nudgePhotoSync);
+
+/**
+ * Waits (at most `maxMs`) until the sync has caught up with the writes made so far: no
+ * nudge waiting, and its job neither running nor due. A shopper's photo search asks first,
+ * so that a product stored a moment ago is searched too.
+ */
+export async function photoSyncSettled(maxMs = 3_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    if (!nudge) {
+      const [job] = await listJobs(getDb(), { key: `every:${photoSyncJob.name}` });
+      if (!job || !globalThis.__jobRunner) return;
+      if (job.status === "pending" && job.runAt > Date.now()) {
+        // caught up, unless another instance wrote a product its nudge has not yet brought forward
+        const place = placeOf(job.payload);
+        const [waiting] = await productsChangedAfter(getDb(), { at: place.productAt, id: place.productId }, 1);
+        if (!waiting) return;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /**
  * The job that keeps fingerprints: periodic, and brought forward by catalogue writes
