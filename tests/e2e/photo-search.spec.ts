@@ -101,6 +101,14 @@ test.describe("search by photo", () => {
     await expect(page).toHaveURL(/\/import$/);
   });
 
+  test("the page fits a 360 px wide phone without sideways scrolling, a chosen photo included", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/search/photo");
+    await page.getByLabel("Photo", { exact: true }).setInputFiles(await queryFile(testInfo, photoOf(testInfo, 0), "phone.jpg"));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
   test("a file that is no picture is refused by name, and the form stays", async ({ page, allowedConsoleErrors }, testInfo) => {
     allowedConsoleErrors.push(/status of 400/);
     await page.goto("/search/photo");
