@@ -1058,6 +1058,61 @@ async function pagesAtRate(url: string, rate: number, until: () => boolean): Pro
   return { requests: sorted.length, errors, p50: at(0.5), p95: at(0.95), p99: at(0.99), achieved: sorted.length / seconds };
 }
 
+/** Products made of real photographs while the backfill is measured (5 pictures each). */
+const BACKFILL_PRODUCTS = 60;
+
+type BackfillRow = { pictures: number; seconds: number; idle: PaceResult; during: PaceResult };
+
+/**
+ * Issue 38: product pages while the photo sync fingerprints what it has not seen. The
+ * product page at a steady rate, idle; then BACKFILL_PRODUCTS products whose 5 pictures each
+ * are real photographs (tests/fixtures/photos, copied into the uploads folder) are written
+ * straight into the database, as a catalogue that existed before search by photo, and the
+ * page is measured until the sync has read every one of their pictures
+ * (GET /api/admin/photo-index). Nothing else happens meanwhile: no upload, no page made stale.
+ */
+async function measurePhotoBackfill(base: string, productUrl: string): Promise<BackfillRow> {
+  const token = await benchAdminToken(base);
+  const headers = { Authorization: `Bearer ${token}` };
+  const progress = async () =>
+    ((await (await fetch(`${base}/api/admin/photo-index`, { headers })).json()) as { data: { pictures: number } }).data.pictures;
+  const photos = [...fixturePhotos("catalogue"), ...fixturePhotos("elsewhere")];
+  const stamp = Date.now();
+  const folder = path.join(dataDir, "uploads", "products", `backfill-${stamp}`);
+  fs.mkdirSync(folder, { recursive: true });
+  const images = Array.from({ length: BACKFILL_PRODUCTS }, (_, n) =>
+    Array.from({ length: 5 }, (_, k) => {
+      const photo = photos[(n * 5 + k) % photos.length];
+      const name = `${n}-${k}.jpg`;
+      fs.copyFileSync(photo.file, path.join(folder, name));
+      return `/uploads/products/backfill-${stamp}/${name}`;
+    }),
+  );
+  const idleUntil = Date.now() + DURATION * 1000;
+  const idle = await pagesAtRate(productUrl, PAGE_RATE, () => Date.now() >= idleUntil);
+  const before = await progress();
+  let done = false;
+  const during = pagesAtRate(productUrl, PAGE_RATE, () => done);
+  const started = performance.now();
+  const sqlite = openSqlite(dbFile);
+  const insert = sqlite.prepare("INSERT INTO products (name, price_fen, images, updated_at) VALUES (?, ?, ?, ?)");
+  sqlite.transaction(() => {
+    for (const [n, list] of images.entries())
+      insert.run(`Backfill ${stamp} ${n}`, 10_000 + n, JSON.stringify(list), new Date().toISOString());
+  })();
+  sqlite.close();
+  const deadline = Date.now() + 10 * 60_000;
+  let pictures = 0;
+  while (Date.now() < deadline) {
+    pictures = (await progress()) - before;
+    if (pictures >= BACKFILL_PRODUCTS * 5) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  done = true;
+  return { pictures, seconds, idle, during: await during };
+}
+
 type CampaignRow = {
   recipients: number;
   seconds: number;
@@ -1675,6 +1730,18 @@ if (RUN_CAMPAIGN && sink) {
 const campaignRss = rssMb(app.pid);
 memory.peakCampaign = memory.peak;
 
+let backfill: BackfillRow | null = null;
+if (!args.only || /photo|backfill/i.test(args.only)) {
+  say(
+    `photo backfill: product page at ${PAGE_RATE}/s for ${DURATION} s idle, then while ${BACKFILL_PRODUCTS} products of real photographs are fingerprinted …`,
+  );
+  backfill = await measurePhotoBackfill(base, product.status === 200 ? product.url : `${base}/`);
+  say(
+    `  photo backfill: ${backfill.pictures} pictures of ${BACKFILL_PRODUCTS} products in ${backfill.seconds.toFixed(1)} s (${((backfill.seconds * 1000) / Math.max(1, backfill.pictures)).toFixed(0)} ms a picture); ` +
+      `product page p95 ${backfill.idle.p95.toFixed(2)} ms idle, ${backfill.during.p95.toFixed(2)} ms during`,
+  );
+}
+
 let differential: Awaited<ReturnType<typeof runDifferential>> | null = null;
 if (DIFFERENTIAL_STEPS) {
   const seed = Date.now() % 1_000_000;
@@ -1860,6 +1927,13 @@ const targets: Target[] = [
     name: "search by photo at scale: right first ≥ 90 %, strangers rejected ≥ 95 % among the crowd",
     met: photoIndexRun.first >= 0.9 && photoIndexRun.rejected >= 0.95,
     detail: `${pct(photoIndexRun.first)} first, ${pct(photoIndexRun.rejected)} rejected among ${photoIndexRun.pictures.toLocaleString("en")} pictures`,
+  },
+  {
+    name: "product page p95 during a photo backfill ≤ 2× idle",
+    met: backfill && backfill.idle.p95 ? backfill.during.p95 <= 2 * backfill.idle.p95 : null,
+    detail: backfill
+      ? `${backfill.during.p95.toFixed(2)} ms vs ${backfill.idle.p95.toFixed(2)} ms idle (${backfill.idle.p95 ? (backfill.during.p95 / backfill.idle.p95).toFixed(2) : "-"}×), ${backfill.pictures} pictures`
+      : "not measured",
   },
   {
     name: "fingerprinting ≤ 50 ms a photo",

@@ -18,7 +18,7 @@
  * Reading is bounded like every upload (decision 034): the caller has checked the type,
  * size and pixel count; sharp is told the pixel limit again.
  */
-import sharp, { type Sharp } from "sharp";
+import sharp from "sharp";
 
 /** Hashes are 64 bits, kept as two unsigned 32-bit halves (JSON- and SQL-friendly). */
 export type PhotoHash = readonly [high: number, low: number];
@@ -118,28 +118,57 @@ function spreadOf(pixels: Uint8Array): number {
 }
 
 /** A view's hash, or null when the view is too plain to hash (PLAIN_SPREAD). */
-async function hashOf(image: Sharp, mirrored: boolean): Promise<PhotoHash | null> {
-  let view = image.clone().resize(SIDE, SIDE, { fit: "fill", kernel: "cubic" });
-  if (mirrored) view = view.flop();
-  const buffer = await view.extractChannel(0).raw().toBuffer();
-  const pixels = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
-  return spreadOf(pixels) < PLAIN_SPREAD ? null : dctHash(pixels);
+function hashOf(pixels: Uint8Array, mirrored: boolean): PhotoHash | null {
+  const view = mirrored ? mirror(pixels, SIDE) : pixels;
+  return spreadOf(view) < PLAIN_SPREAD ? null : dctHash(view);
+}
+
+function mirror(pixels: Uint8Array, side: number): Uint8Array {
+  const flipped = new Uint8Array(pixels.length);
+  for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) flipped[y * side + x] = pixels[y * side + side - 1 - x];
+  return flipped;
 }
 
 /** The raw greyscale pixels of a view. */
 export type Gray = { data: Buffer; width: number; height: number };
 
-const raw = (data: Buffer, width: number, height: number) => sharp(data, { raw: { width, height, channels: 1 } });
-
 /** A part of the picture: its share cut off each edge. */
 export type Window = { left: number; right: number; top: number; bottom: number };
 
-function windowOf(gray: Gray, cut: Window): Sharp {
+/**
+ * A window of the grey picture resampled to side × side by area averaging (each output
+ * pixel the mean of the input pixels it covers), in JavaScript: no image pipeline a window,
+ * so fingerprinting a picture takes one decoding in sharp's threads and little else, and
+ * never fills the thread pool that serving files and compressing answers share.
+ */
+function windowOf(gray: Gray, cut: Window, side = SIDE): Uint8Array {
   const left = Math.floor(gray.width * cut.left);
   const top = Math.floor(gray.height * cut.top);
   const width = Math.max(1, gray.width - left - Math.floor(gray.width * cut.right));
   const height = Math.max(1, gray.height - top - Math.floor(gray.height * cut.bottom));
-  return raw(gray.data, gray.width, gray.height).extract({ left, top, width, height });
+  const out = new Uint8Array(side * side);
+  const { data } = gray;
+  for (let oy = 0; oy < side; oy++) {
+    const y0 = top + (oy * height) / side;
+    const y1 = top + ((oy + 1) * height) / side;
+    for (let ox = 0; ox < side; ox++) {
+      const x0 = left + (ox * width) / side;
+      const x1 = left + ((ox + 1) * width) / side;
+      let sum = 0;
+      let area = 0;
+      for (let y = Math.floor(y0); y < Math.ceil(y1); y++) {
+        const wy = Math.min(y + 1, y1) - Math.max(y, y0);
+        const row = y * gray.width;
+        for (let x = Math.floor(x0); x < Math.ceil(x1); x++) {
+          const weight = (Math.min(x + 1, x1) - Math.max(x, x0)) * wy;
+          sum += data[row + x] * weight;
+          area += weight;
+        }
+      }
+      out[oy * side + ox] = Math.round(sum / area);
+    }
+  }
+  return out;
 }
 
 /**
@@ -223,9 +252,16 @@ export async function fingerprintPhoto(input: Buffer): Promise<PhotoFingerprint>
   return fingerprintOfGray(await grayOf(input));
 }
 
+/** Lets waiting requests run: the windows are hashed in the serving process, a millisecond or two each. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function fingerprintOfGray(gray: Gray): Promise<PhotoFingerprint> {
   const content = contentBox(gray);
-  const hashes = await Promise.all([content, ...STORED_WINDOWS].map((cut) => hashOf(windowOf(gray, cut), false)));
+  const hashes: Array<PhotoHash | null> = [];
+  for (const cut of [content, ...STORED_WINDOWS]) {
+    await yieldToRequests();
+    hashes.push(hashOf(windowOf(gray, cut), false));
+  }
   const fallback = hashes[0] ?? hashes[1];
   if (!fallback) throw new PhotoTooPlain();
   return hashes.map((hash) => hash ?? fallback);
@@ -257,7 +293,7 @@ export const SAME_PICTURE_MAX_DISTANCE = 4;
 
 /** The 256-bit detail hash of a picture's content (as hex, 64 digits). */
 async function detailHashOf(gray: Gray): Promise<string> {
-  const buffer = await windowOf(gray, contentBox(gray)).resize(DETAIL_SIDE, DETAIL_SIDE, { fit: "fill", kernel: "cubic" }).raw().toBuffer();
+  const buffer = windowOf(gray, contentBox(gray), DETAIL_SIDE);
   const rows = new Float64Array(DETAIL_KEEP * DETAIL_SIDE);
   for (let y = 0; y < DETAIL_SIDE; y++) {
     for (let u = 0; u < DETAIL_KEEP; u++) {
@@ -298,7 +334,9 @@ export function detailDistance(a: string, b: string): number {
 /** A stored picture's fingerprint and its detail hash, from one decoding. */
 export async function fingerprintPicture(input: Buffer): Promise<{ hashes: PhotoFingerprint; detail: string }> {
   const gray = await grayOf(input);
-  const [hashes, detail] = await Promise.all([fingerprintOfGray(gray), detailHashOf(gray)]);
+  const hashes = await fingerprintOfGray(gray);
+  await yieldToRequests();
+  const detail = await detailHashOf(gray);
   return { hashes, detail };
 }
 
@@ -306,7 +344,7 @@ export async function fingerprintPicture(input: Buffer): Promise<{ hashes: Photo
 export async function queryHashes(input: Buffer): Promise<PhotoHash[]> {
   const gray = await grayOf(input);
   const views = [WHOLE, contentBox(gray), CENTRE_WINDOW].map((cut) => windowOf(gray, cut));
-  const hashes = await Promise.all(views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]));
+  const hashes = views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]);
   return hashes.filter((hash): hash is PhotoHash => hash !== null);
 }
 
