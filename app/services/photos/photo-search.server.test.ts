@@ -9,12 +9,12 @@
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/lib/db.server";
-import { fingerprintsOfProduct } from "~/models/photo.server";
+import { fingerprintsOfProduct, insertFingerprints } from "~/models/photo.server";
 import { insertQcImages } from "~/models/qc.server";
 import { storeImage } from "~/services/uploads.server";
 import { fixturePhotos } from "../../../tests/setup/photo-queries";
-import { queryHashes } from "./fingerprint.server";
-import { photoIndex } from "./photo-index.server";
+import { fingerprintPhoto, queryHashes, type PhotoHash } from "./fingerprint.server";
+import { hexOfHashes, photoIndex } from "./photo-index.server";
 import { searchByPhotoHashes, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
 
 const catalogue = fixturePhotos("catalogue");
@@ -125,6 +125,32 @@ describe("keeping the fingerprints", () => {
       .execute();
     await syncAll();
     expect(await urlsOf(id)).toEqual([{ url: "/uploads/products/2026-12/later.webp", readable: true, qc: null }]);
+  });
+
+  it("answers only what is about as close as the best: a picture merely within the distance is not shown beside the right one", async () => {
+    const photo = fs.readFileSync(catalogue[11].file);
+    const hashes = await fingerprintPhoto(photo);
+    // another product's picture 10 bits from each of these windows: within the distance, far from the best
+    const flip = (hash: PhotoHash): PhotoHash => [(hash[0] ^ 0x3ff) >>> 0, hash[1]];
+    const right = await product("Right one", []);
+    const near = await product("Merely near", []);
+    await insertFingerprints(getDb(), [
+      { productId: right, qcImageId: null, imageUrl: "/uploads/right.webp", hashes: hexOfHashes(hashes), detail: null, error: null },
+      {
+        productId: near,
+        qcImageId: null,
+        imageUrl: "/uploads/near.webp",
+        hashes: hexOfHashes(hashes.map(flip)),
+        detail: null,
+        error: null,
+      },
+    ]);
+    const found = await searchByPhotoHashes(await queryHashes(photo));
+    expect(found.map((item) => item.productId)).toContain(right);
+    expect(found.map((item) => item.productId)).not.toContain(near);
+    // asked from a point between them, both are as close as the best
+    const between = hashes.slice(0, 3).map((hash) => [(hash[0] ^ 0x1f) >>> 0, hash[1]] as const);
+    expect((await searchByPhotoHashes(between)).map((item) => item.productId)).toEqual(expect.arrayContaining([right, near]));
   });
 
   it("leaves nothing behind for a product deleted while its pictures are read", async () => {

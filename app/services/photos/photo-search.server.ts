@@ -59,6 +59,8 @@ const SYNC_BATCH = 25;
 export const UNREADABLE_RETRY_MS = 7 * 24 * 60 * 60_000;
 /** Products shown for a photo. */
 export const PHOTO_RESULTS = 24;
+/** Results more than this many bits farther than the best are left out (productsNear). */
+const RESULTS_SPREAD = 4;
 /** Other listings shown as the same item. */
 export const SAME_ITEM_MAX = 12;
 
@@ -301,8 +303,12 @@ async function productsNear(query: readonly PhotoHash[], options: { skipProduct?
   const followed = photoIndex();
   await followed.follow();
   const matches = followed.index.nearest(query, PHOTO_MATCH_MAX_DISTANCE, 400, options.skipProduct);
+  // only what is about as close as the best: a photo of the item the catalogue has comes
+  // within a few bits of it, and the pictures that merely happen to lie within the distance
+  // (more of them as the catalogue grows) are not shown beside it as if they matched too
+  const within = (matches[0]?.distance ?? 0) + RESULTS_SPREAD;
   const best = new Map<number, PictureMatch>();
-  for (const match of matches) if (!best.has(match.productId)) best.set(match.productId, match);
+  for (const match of matches) if (match.distance <= within && !best.has(match.productId)) best.set(match.productId, match);
   return [...best.values()].slice(0, options.limit).map((match) => ({
     productId: match.productId,
     score: scoreOf(match.distance),
