@@ -150,6 +150,18 @@ export async function productsChangedAfter(
   return rows.map((row) => ({ id: Number(row.id), updatedAt: row.updated_at }));
 }
 
+/** The last product change: its (updated_at, id), or null for an empty catalogue. */
+export async function newestProductChange(db: DB): Promise<{ at: string; id: number } | null> {
+  const row = await db
+    .selectFrom("products")
+    .select(["id", "updated_at"])
+    .orderBy("updated_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { at: row.updated_at, id: Number(row.id) } : null;
+}
+
 /** QC photos approved since a point: new approved ones by id, reviewed ones by review time. */
 export async function qcApprovedAfter(
   db: DB,

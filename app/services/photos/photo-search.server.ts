@@ -29,6 +29,7 @@ import {
   picturesOfProduct,
   productsChangedAfter,
   pruneRemovals,
+  newestProductChange,
   qcApprovedAfter,
   productsUnreadableBefore,
   readableHashesOfUrl,
@@ -241,10 +242,13 @@ function nudgePhotoSync(): void {
 }
 afterShopChanges(nudgePhotoSync);
 
+/** Writes younger than this are waited for by a photo search (photoSyncSettled); older ones are a backfill's. */
+const FRESH_WRITE_MS = 10_000;
+
 /**
- * Waits (at most `maxMs`) until the sync has caught up with the writes made so far: no
- * nudge waiting, and its job neither running nor due. A shopper's photo search asks first,
- * so that a product stored a moment ago is searched too.
+ * Waits (at most `maxMs`) until the sync has taken in the products written a moment ago
+ * (on this instance or another), so that a photo search right after a product is stored
+ * finds it. A backfill of older products is not waited for.
  */
 export async function photoSyncSettled(maxMs = 3_000): Promise<void> {
   const deadline = Date.now() + maxMs;
@@ -252,12 +256,10 @@ export async function photoSyncSettled(maxMs = 3_000): Promise<void> {
     if (!nudge) {
       const [job] = await listJobs(getDb(), { key: `every:${photoSyncJob.name}` });
       if (!job || !globalThis.__jobRunner) return;
-      if (job.status === "pending" && job.runAt > Date.now()) {
-        // caught up, unless another instance wrote a product its nudge has not yet brought forward
-        const place = placeOf(job.payload);
-        const [waiting] = await productsChangedAfter(getDb(), { at: place.productAt, id: place.productId }, 1);
-        if (!waiting) return;
-      }
+      const place = placeOf(job.payload);
+      const newest = await newestProductChange(getDb());
+      const taken = !newest || newest.at < place.productAt || (newest.at === place.productAt && newest.id <= place.productId);
+      if (taken || Date.parse(newest.at) < Date.now() - FRESH_WRITE_MS) return;
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
