@@ -31,6 +31,13 @@ type SameItemRow = {
   decision: "linked" | "dismissed" | null;
 };
 
+/** The decisions the form offers, each where it would change something. */
+const SAME_ITEM_CHOICES: Array<{ value: string; key: string; shownWhen: (decision: SameItemRow["decision"]) => boolean }> = [
+  { value: "linked", key: "link", shownWhen: (decision) => decision !== "linked" },
+  { value: "dismissed", key: "dismiss", shownWhen: (decision) => decision !== "dismissed" },
+  { value: "forget", key: "forget", shownWhen: (decision) => decision !== null },
+];
+
 /** Listings whose photos match this product's, with staff's word on each (plain forms). */
 function ProbablySameItems({ productId, items }: { productId: number; items: SameItemRow[] }) {
   const { t, language } = useI18n();
@@ -63,33 +70,18 @@ function ProbablySameItems({ productId, items }: { productId: number; items: Sam
             </div>
             <Form method="post" action={`/admin/products/${productId}/same-item`} className="same-item-list__actions">
               <input type="hidden" name="other" value={item.id} />
-              {item.decision !== "linked" ? (
-                <button type="submit" name="decision" value="linked" aria-label={t("admin.sameItem.linkLabel", { n: item.id })}>
-                  {t("admin.sameItem.link")}
-                </button>
-              ) : null}
-              {item.decision !== "dismissed" ? (
+              {SAME_ITEM_CHOICES.filter((choice) => choice.shownWhen(item.decision)).map((choice) => (
                 <button
+                  key={choice.value}
                   type="submit"
                   name="decision"
-                  value="dismissed"
-                  className="button--secondary"
-                  aria-label={t("admin.sameItem.dismissLabel", { n: item.id })}
+                  value={choice.value}
+                  className={choice.value === "linked" ? undefined : "button--secondary"}
+                  aria-label={t(`admin.sameItem.${choice.key}Label`, { n: item.id })}
                 >
-                  {t("admin.sameItem.dismiss")}
+                  {t(`admin.sameItem.${choice.key}`)}
                 </button>
-              ) : null}
-              {item.decision ? (
-                <button
-                  type="submit"
-                  name="decision"
-                  value="forget"
-                  className="button--secondary"
-                  aria-label={t("admin.sameItem.forgetLabel", { n: item.id })}
-                >
-                  {t("admin.sameItem.forget")}
-                </button>
-              ) : null}
+              ))}
             </Form>
           </li>
         ))}

@@ -79,7 +79,7 @@ type Encoded = { data: Buffer; info: OutputInfo };
 
 /** sharp (libvips: about 19 MB of memory) is loaded with the first image, not with the server (issue 37). */
 let sharpModule: Promise<typeof import("sharp")> | undefined;
-const loadSharp = async () => (await (sharpModule ??= import("sharp"))).default;
+export const loadSharp = async () => (await (sharpModule ??= import("sharp"))).default;
 
 /**
  * What an uploaded file is, read from its bytes (the header only; nothing is decoded):

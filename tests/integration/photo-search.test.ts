@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, apiLogin, createProduct, TEST_ADMIN } from "../setup/api-client";
 import { formLogin } from "../setup/page-client";
@@ -158,6 +159,25 @@ describe("POST /api/search/photo", () => {
     const found = await searchPhoto(products[1].photo);
     expect(found.status).toBe(200);
     expect(uploadsOnDisk()).toBe(before);
+  });
+
+  it("refuses hostile pictures within 2 s: a decompression bomb (refused by its header, before decoding), a cut-off JPEG", async () => {
+    // 9000 × 9000 of one colour: 81 million pixels in a few hundred KB
+    const bomb = await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#777" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    let started = Date.now();
+    const refused = await searchPhoto(bomb, "bomb.png", "image/png");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ success: false, message: "The photo has more than 40 million pixels" });
+    // its header promises a picture, its data stops a third of the way
+    const cut = products[2].photo.subarray(0, Math.floor(products[2].photo.length / 3));
+    started = Date.now();
+    const broken = await searchPhoto(cut, "cut.jpg");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors[0].field).toBe("image");
   });
 
   it("answers GET with 405", async () => {

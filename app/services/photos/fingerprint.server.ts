@@ -18,7 +18,7 @@
  * Reading is bounded like every upload (decision 034): the caller has checked the type,
  * size and pixel count; sharp is told the pixel limit again.
  */
-import sharp from "sharp";
+import { loadSharp } from "~/services/uploads.server";
 
 /** Hashes are 64 bits, kept as two unsigned 32-bit halves (JSON- and SQL-friendly). */
 export type PhotoHash = readonly [high: number, low: number];
@@ -40,32 +40,39 @@ export const PHOTO_MAX_PIXELS = 40_000_000;
 const SIDE = 32;
 const KEEP = 8;
 /** cos((2x + 1) u π / 2N) for u < KEEP, x < SIDE */
-const COSINES = Array.from({ length: KEEP }, (_, u) =>
-  Float64Array.from({ length: SIDE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * SIDE))),
-);
+const cosinesFor = (side: number, keep: number) =>
+  Array.from({ length: keep }, (_, u) => Float64Array.from({ length: side }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * side))));
+const COSINES = cosinesFor(SIDE, KEEP);
 /** the share of each side the centre view keeps */
 const CENTRE = 0.7;
 
+/** The keep × keep lowest frequencies of the 2-D DCT of a side × side greyscale square (cosines: cosinesFor(side, keep)). */
+function lowFrequencies(pixels: Uint8Array, side: number, cosines: Float64Array[]): Float64Array {
+  const keep = cosines.length;
+  const rows = new Float64Array(keep * side);
+  for (let y = 0; y < side; y++) {
+    for (let u = 0; u < keep; u++) {
+      const cos = cosines[u];
+      let sum = 0;
+      for (let x = 0; x < side; x++) sum += pixels[y * side + x] * cos[x];
+      rows[u * side + y] = sum;
+    }
+  }
+  const coefficients = new Float64Array(keep * keep);
+  for (let v = 0; v < keep; v++) {
+    const cos = cosines[v];
+    for (let u = 0; u < keep; u++) {
+      let sum = 0;
+      for (let y = 0; y < side; y++) sum += rows[u * side + y] * cos[y];
+      coefficients[v * keep + u] = sum;
+    }
+  }
+  return coefficients;
+}
+
 /** The 64-bit DCT hash of a SIDE × SIDE greyscale square. */
 export function dctHash(pixels: Uint8Array): PhotoHash {
-  const rows = new Float64Array(KEEP * SIDE);
-  for (let y = 0; y < SIDE; y++) {
-    for (let u = 0; u < KEEP; u++) {
-      const cos = COSINES[u];
-      let sum = 0;
-      for (let x = 0; x < SIDE; x++) sum += pixels[y * SIDE + x] * cos[x];
-      rows[u * SIDE + y] = sum;
-    }
-  }
-  const coefficients = new Float64Array(KEEP * KEEP);
-  for (let v = 0; v < KEEP; v++) {
-    const cos = COSINES[v];
-    for (let u = 0; u < KEEP; u++) {
-      let sum = 0;
-      for (let y = 0; y < SIDE; y++) sum += rows[u * SIDE + y] * cos[y];
-      coefficients[v * KEEP + u] = sum;
-    }
-  }
+  const coefficients = lowFrequencies(pixels, SIDE, COSINES);
   // compared with the median of the frequencies but the mean (the first coefficient)
   const sorted = Array.from(coefficients.subarray(1)).sort((a, b) => a - b);
   const median = (sorted[31] + sorted[32]) / 2;
@@ -232,6 +239,7 @@ const STORED_WINDOWS: Window[] = [
 ];
 
 export async function grayOf(input: Buffer): Promise<Gray> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: "error" })
     .rotate()
     .flatten({ background: "#ffffff" })
@@ -269,9 +277,7 @@ async function fingerprintOfGray(gray: Gray): Promise<PhotoFingerprint> {
 
 const DETAIL_SIDE = 64;
 const DETAIL_KEEP = 16;
-const DETAIL_COSINES = Array.from({ length: DETAIL_KEEP }, (_, u) =>
-  Float64Array.from({ length: DETAIL_SIDE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DETAIL_SIDE))),
-);
+const DETAIL_COSINES = cosinesFor(DETAIL_SIDE, DETAIL_KEEP);
 
 /**
  * Two listings are the same item when their pictures are the same photograph: besides the
@@ -293,25 +299,7 @@ export const SAME_PICTURE_MAX_DISTANCE = 4;
 
 /** The 256-bit detail hash of a picture's content (as hex, 64 digits). */
 async function detailHashOf(gray: Gray): Promise<string> {
-  const buffer = windowOf(gray, contentBox(gray), DETAIL_SIDE);
-  const rows = new Float64Array(DETAIL_KEEP * DETAIL_SIDE);
-  for (let y = 0; y < DETAIL_SIDE; y++) {
-    for (let u = 0; u < DETAIL_KEEP; u++) {
-      const cos = DETAIL_COSINES[u];
-      let sum = 0;
-      for (let x = 0; x < DETAIL_SIDE; x++) sum += buffer[y * DETAIL_SIDE + x] * cos[x];
-      rows[u * DETAIL_SIDE + y] = sum;
-    }
-  }
-  const coefficients = new Float64Array(DETAIL_KEEP * DETAIL_KEEP);
-  for (let v = 0; v < DETAIL_KEEP; v++) {
-    const cos = DETAIL_COSINES[v];
-    for (let u = 0; u < DETAIL_KEEP; u++) {
-      let sum = 0;
-      for (let y = 0; y < DETAIL_SIDE; y++) sum += rows[u * DETAIL_SIDE + y] * cos[y];
-      coefficients[v * DETAIL_KEEP + u] = sum;
-    }
-  }
+  const coefficients = lowFrequencies(windowOf(gray, contentBox(gray), DETAIL_SIDE), DETAIL_SIDE, DETAIL_COSINES);
   const sorted = Array.from(coefficients.subarray(1)).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   let hex = "";
