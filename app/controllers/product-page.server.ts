@@ -28,6 +28,7 @@ import { listingNotice } from "~/services/listing-watch.server";
 import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { decodeEntities } from "~/lib/text";
 import { sameItemElsewhere } from "~/services/catalogue/same-item.server";
+import { priceHistoryOfProduct } from "~/services/catalogue/price-history.server";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export const notFound = (): Response => pageNotFound("Not found");
@@ -105,18 +106,22 @@ function toView(
   agents: ProductViewData["agents"],
   listing: ProductViewData["listing"],
   sameItem: ProductViewData["sameItem"],
+  priceHistory: ProductViewData["priceHistory"],
+  chosenSkuId: number | null,
 ): ProductViewData {
   return {
     agents,
     sameItem,
     listing,
+    priceHistory,
+    chosenSkuId,
     qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto) })),
     product: {
       id: product.id,
       name: product.name,
       priceCny: product.priceCny,
       images: product.images,
-      skus: product.skus.map((sku) => ({ id: sku.id, name: sku.name, priceCny: sku.priceCny, stock: sku.stock })),
+      skus: product.skus.map((sku) => ({ id: sku.id, name: sku.name, priceCny: sku.priceCny, stock: sku.stock, image: sku.thumbnailUrl })),
       paragraphs: descriptionParagraphs(product),
       shopName: product.shopName,
       platform: product.platform,
@@ -185,13 +190,14 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   const user = await getPageUser(request);
   const preferred = readPreferredAgent(request);
   const watched = product.isExternal && Boolean(product.platform && product.platformItemId);
-  const [qcImages, viewer, links, choices, listing, sameItem] = await Promise.all([
+  const [qcImages, viewer, links, choices, listing, sameItem, priceHistory] = await Promise.all([
     approvedQcImages(product.id),
     user ? viewerOf(user, product.id) : null,
     agentLinksFor(product, preferred),
     enabledAgents(),
     watched ? listingNotice(product.id) : null,
     sameItemCards(product.id),
+    priceHistoryOfProduct(product),
   ]);
   const agents = {
     links: links.map(({ name, url, preferred: isPreferred }) => ({ name, url, preferred: isPreferred })),
@@ -199,7 +205,15 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
     preferredId: links.some((link) => link.preferred) ? preferred : null,
   };
   // the server's front counts the views of the stored copies it gives by this id (app/services/hit-counters.server.ts)
-  return data(toView(product, viewer, qcImages, agents, listing, sameItem), { headers: { [PRODUCT_ID_HEADER]: String(product.id) } });
+  return data(toView(product, viewer, qcImages, agents, listing, sameItem, priceHistory, chosenSku(product, url)), {
+    headers: { [PRODUCT_ID_HEADER]: String(product.id) },
+  });
+}
+
+/** The SKU `?sku=<id>` names, when it is one of the product's (contract: the page shows its photo and price). */
+function chosenSku(product: ProductWithSkus, url: URL): number | null {
+  const id = Number(url.searchParams.get("sku"));
+  return Number.isInteger(id) && product.skus.some((sku) => sku.id === id) ? id : null;
 }
 
 async function viewerOf(

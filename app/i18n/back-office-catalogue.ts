@@ -19,7 +19,8 @@ export function loadBackOfficeCatalogue(language: Language): Promise<void> {
       loadStorefrontMessages(language),
     ]).then(([catalogue, { ADMIN_MESSAGES }, { addMessagePairs }]) => {
       addCatalogue(language, catalogue);
-      addMessagePairs(language, ADMIN_MESSAGES);
+      // the back office speaks English and Chinese only (app/i18n/languages.ts)
+      addMessagePairs(language === "zh-CN" ? "zh-CN" : "en", ADMIN_MESSAGES);
     }),
   );
 }

@@ -17,6 +17,9 @@ import zhAdmin from "./catalogues/zh-CN/admin";
 import zhEmail from "./catalogues/zh-CN/email";
 import zhShop from "./catalogues/zh-CN/shop";
 import { addCatalogue, translatorFor } from "./i18n";
+import { ALL_CATALOGUES } from "./catalogues/all.server";
+import { MESSAGE_TRANSLATIONS, SHOP_CATALOGUES, type StorefrontOnlyLanguage } from "./storefront-languages";
+import { LANGUAGES } from "./languages";
 import { translateMessage } from "./messages";
 import "./i18n.server";
 import { ADMIN_MESSAGES as ADMIN_USER_MESSAGES } from "~/schemas/admin-users-rules";
@@ -109,6 +112,64 @@ describe("catalogues", () => {
     });
   }
 
+  const storefrontOnly = Object.keys(MESSAGE_TRANSLATIONS) as StorefrontOnlyLanguage[];
+  for (const language of storefrontOnly) {
+    for (const [name, en] of [
+      ["shop", enShop],
+      ["email", enEmail],
+    ] as const) {
+      it(`${language} ${name}: every English key, no other, with the same {{values}}`, () => {
+        const english = flatten(en);
+        const theirs = flatten(ALL_CATALOGUES[language][name]);
+        const englishKeys = new Set([...english.keys()].map(base));
+        const theirKeys = new Set([...theirs.keys()].map(base));
+        expect(
+          [...englishKeys].filter((key) => !theirKeys.has(key)),
+          `missing in ${language}`,
+        ).toEqual([]);
+        expect(
+          [...theirKeys].filter((key) => !englishKeys.has(key)),
+          `not in en`,
+        ).toEqual([]);
+        for (const [key, text] of english) {
+          const own = theirs.get(key) ?? theirs.get(base(key) + "_other");
+          expect(own?.trim(), `${key} in ${language}`).toBeTruthy();
+          expect(values(own!), `${key} in ${language}`).toEqual(values(text));
+        }
+      });
+    }
+
+    it(`${language} messages: every storefront message, the same {$data}, and each shown in ${language}`, async () => {
+      const translations = await MESSAGE_TRANSLATIONS[language]();
+      const data = (text: string) => [...text.matchAll(/\{\$(\w+)\}/g)].map((m) => m[1]).sort();
+      const keyOf = (pair: (typeof SHOP_MESSAGES)[number]) => (typeof pair.en === "string" ? pair.en : pair.en[1]);
+      const englishKeys = SHOP_MESSAGES.map(keyOf);
+      expect(
+        englishKeys.filter((key) => !(key in translations)),
+        `missing in ${language}`,
+      ).toEqual([]);
+      for (const pair of SHOP_MESSAGES) {
+        const own = translations[keyOf(pair)];
+        expect(Array.isArray(own), keyOf(pair)).toBe(Array.isArray(pair.en));
+        for (const text of [own].flat()) expect(data(text), keyOf(pair)).toEqual(data([pair.en].flat()[0]));
+      }
+      // a contract message in Chinese or English is shown translated, never as Chinese
+      const sample = SHOP_MESSAGES.find((pair) => typeof pair.en === "string" && !pair.en.includes("{$"))!;
+      expect(translateMessage(language, sample["zh-CN"])).toBe(translations[sample.en as string]);
+      expect(translateMessage(language, sample.en as string)).toBe(translations[sample.en as string]);
+    });
+  }
+
+  it("offers a catalogue loader for every language, and every language's texts on the server", async () => {
+    for (const language of LANGUAGES) {
+      const catalogue = await SHOP_CATALOGUES[language]();
+      expect(flatten(catalogue).size, language).toBe(flatten(ALL_CATALOGUES[language].shop).size);
+      expect(translatorFor(language)("shop.priceHistory.title"), language).not.toBe("shop.priceHistory.title");
+    }
+    expect(translatorFor("de")("shop.priceHistory.title")).toBe("Preisverlauf");
+    expect(translatorFor("fr")("email.code.registerHeading")).not.toBe(translatorFor("en")("email.code.registerHeading"));
+  });
+
   it("has both languages of every message, the same data in each, and no message with two translations", () => {
     const seen = new Map<string, string>();
     const data = (text: string) => [...text.matchAll(/\{\$(\w+)\}/g)].map((m) => m[1]).sort();
@@ -179,7 +240,7 @@ describe("catalogues", () => {
       for (const pattern of patterns) for (const match of source.matchAll(pattern)) named.set(match[1], path.relative(process.cwd(), file));
     }
     expect(named.size).toBeGreaterThan(20);
-    for (const language of ["en", "zh-CN"] as const) {
+    for (const language of LANGUAGES) {
       const t = translatorFor(language);
       const unknown = [...named].filter(([key]) => {
         const text = t(key, { count: 2 });

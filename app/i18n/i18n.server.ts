@@ -2,29 +2,26 @@
  * Every catalogue of every language, for the server (rendering pages and e-mails), and the
  * reader's language of a request.
  */
-import enShop from "./catalogues/en/shop";
-import zhShop from "./catalogues/zh-CN/shop";
-import enEmail from "./catalogues/en/email";
-import zhEmail from "./catalogues/zh-CN/email";
+import { ALL_CATALOGUES } from "./catalogues/all.server";
 import { SHOP_MESSAGES } from "./catalogues/messages/shop";
-import enAdmin from "./catalogues/en/admin";
-import zhAdmin from "./catalogues/zh-CN/admin";
 import { ADMIN_MESSAGES } from "./catalogues/messages/admin";
 import { addCatalogue, setMessageTranslator, setTextRecorder, translatorFor, type Translate } from "./i18n";
-import { chooseLanguage, LANGUAGE_COOKIE, type Language } from "./languages";
-import { addMessagePairs, translateMessage } from "./messages";
+import { chooseLanguage, LANGUAGE_COOKIE, LANGUAGES, type Language } from "./languages";
+import { addMessagePairs, addTranslatedMessages, translateMessage } from "./messages";
 import { requestScope } from "~/lib/request-scope.server";
 
-addCatalogue("en", enShop);
-addCatalogue("zh-CN", zhShop);
-addCatalogue("en", enEmail);
-addCatalogue("zh-CN", zhEmail);
-addMessagePairs("en", SHOP_MESSAGES);
-addMessagePairs("zh-CN", SHOP_MESSAGES);
-addCatalogue("en", enAdmin);
-addCatalogue("zh-CN", zhAdmin);
-addMessagePairs("en", ADMIN_MESSAGES);
-addMessagePairs("zh-CN", ADMIN_MESSAGES);
+for (const language of LANGUAGES) {
+  const { shop, email, admin, messages } = ALL_CATALOGUES[language];
+  addCatalogue(language, shop);
+  addCatalogue(language, email);
+  if (admin) addCatalogue(language, admin);
+  if (messages) addTranslatedMessages(language, [...SHOP_MESSAGES, ...ADMIN_MESSAGES], messages);
+  else {
+    const pairLanguage = language === "zh-CN" ? "zh-CN" : "en";
+    addMessagePairs(pairLanguage, SHOP_MESSAGES);
+    addMessagePairs(pairLanguage, ADMIN_MESSAGES);
+  }
+}
 
 // A request notes the texts and translated messages it used: a storefront page carries
 // those of its language (app/i18n/page-texts.tsx) and hydrates with them, without the

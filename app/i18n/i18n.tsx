@@ -13,6 +13,7 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from "react";
 import { STOREFRONT_LANGUAGE, type Language } from "./languages";
 import type { Catalogue } from "./catalogues/types";
+import { isStorefrontOnly, MESSAGE_TRANSLATIONS, SHOP_CATALOGUES } from "./storefront-languages";
 
 /** per language: a text's dotted key → its text (`{{name}}` values filled in when shown) */
 const tables = new Map<Language, Map<string, string>>();
@@ -182,16 +183,17 @@ export function once(key: string, load: () => Promise<void>): Promise<void> {
 }
 
 export function loadStorefrontCatalogue(language: Language): Promise<void> {
-  return once(`catalogue ${language}`, async () => {
-    const catalogue =
-      language === "zh-CN" ? (await import("./catalogues/zh-CN/shop")).default : (await import("./catalogues/en/shop")).default;
-    addCatalogue(language, catalogue);
-  });
+  return once(`catalogue ${language}`, async () => addCatalogue(language, await SHOP_CATALOGUES[language]()));
 }
 
 export function loadStorefrontMessages(language: Language): Promise<void> {
   return once(`messages ${language}`, async () => {
-    const [{ SHOP_MESSAGES }, { addMessagePairs }] = await Promise.all([import("./catalogues/messages/shop"), import("./messages")]);
-    addMessagePairs(language, SHOP_MESSAGES);
+    const [{ SHOP_MESSAGES }, { addMessagePairs, addTranslatedMessages }, translations] = await Promise.all([
+      import("./catalogues/messages/shop"),
+      import("./messages"),
+      isStorefrontOnly(language) ? MESSAGE_TRANSLATIONS[language]() : null,
+    ]);
+    if (translations) addTranslatedMessages(language, SHOP_MESSAGES, translations);
+    else addMessagePairs(language as "en" | "zh-CN", SHOP_MESSAGES);
   });
 }

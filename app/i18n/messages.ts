@@ -7,7 +7,10 @@
  */
 import { pluralForm, setMessageTranslator } from "./i18n";
 import type { Language } from "./languages";
-import type { MessagePair, MessageText } from "./catalogues/types";
+import type { MessagePair, MessageText, MessageTranslations } from "./catalogues/types";
+
+/** The languages the message pairs are written in. */
+type PairLanguage = keyof MessagePair;
 
 /** per language: a message's text (either language's) → its text in this language */
 const messages = new Map<Language, Map<string, MessageText>>();
@@ -16,7 +19,7 @@ const patterns = new Map<Language, Array<{ pattern: RegExp; names: string[]; tar
 const DATA = /\{\$(\w+)\}/g;
 
 /** For each pair, the texts of both languages leading to this language's. */
-export function messagesIn(language: Language, pairs: MessagePair[]): Record<string, MessageText> {
+export function messagesIn(language: PairLanguage, pairs: MessagePair[]): Record<string, MessageText> {
   const map: Record<string, MessageText> = {};
   for (const pair of pairs) {
     for (const text of Object.values(pair).flat()) if (!(text in map)) map[text] = pair[language];
@@ -61,8 +64,24 @@ function knownMessage(language: Language, text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Adds a storefront-only language's messages: each pair's texts (English and Chinese) lead
+ * to its translation (by the English text; the `other` form where English has two), or to
+ * the English when it has none, never to the Chinese a contract message may be.
+ */
+export function addTranslatedMessages(language: Language, pairs: MessagePair[], translations: MessageTranslations): void {
+  const map: Record<string, MessageText> = {};
+  for (const pair of pairs) {
+    const english = pair.en;
+    const target = translations[typeof english === "string" ? english : english[1]] ?? english;
+    for (const text of Object.values(pair).flat()) if (!(text in map)) map[text] = target;
+  }
+  addMessages(language, map);
+  setMessageTranslator(translateMessage);
+}
+
 /** Adds a language's pairs and has the pages' `message()` translate through them. */
-export function addMessagePairs(language: Language, pairs: MessagePair[]): void {
+export function addMessagePairs(language: PairLanguage, pairs: MessagePair[]): void {
   addMessages(language, messagesIn(language, pairs));
   setMessageTranslator(translateMessage);
 }

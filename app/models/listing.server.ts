@@ -12,8 +12,6 @@ export type ListingState = {
   lastError: string | null;
 };
 
-export type PricePoint = { priceCny: number; recordedAt: string };
-
 export type ListingToCheck = { productId: number; platform: Platform; itemId: string; priceCny: number | null; createdAt: string };
 
 type WatchRow = {
@@ -101,34 +99,6 @@ export async function recordCheckError(db: DB, productId: number, message: strin
     .set({ last_error: message.slice(0, 500) })
     .where("product_id", "=", productId)
     .execute();
-}
-
-/** Records a price seen (CNY × 100), the first time also the price known before. */
-export async function recordPrice(
-  db: DB,
-  productId: number,
-  input: { previousFen: number | null; previousAt: string; newFen: number; at: string },
-): Promise<void> {
-  const any = await db.selectFrom("price_history").select("id").where("product_id", "=", productId).limit(1).executeTakeFirst();
-  if (!any && input.previousFen !== null) {
-    await db
-      .insertInto("price_history")
-      .values({ product_id: productId, price_fen: input.previousFen, recorded_at: input.previousAt })
-      .execute();
-  }
-  await db.insertInto("price_history").values({ product_id: productId, price_fen: input.newFen, recorded_at: input.at }).execute();
-}
-
-export async function priceHistory(db: DB, productId: number, limit = 20): Promise<PricePoint[]> {
-  const rows = await db
-    .selectFrom("price_history")
-    .select(["price_fen", "recorded_at"])
-    .where("product_id", "=", productId)
-    .orderBy("recorded_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ priceCny: row.price_fen / 100, recordedAt: row.recorded_at }));
 }
 
 export async function listingState(db: DB, productId: number): Promise<ListingState | null> {

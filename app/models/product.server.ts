@@ -9,6 +9,7 @@ import { normalizeForSearch, termCharacters } from "../../db/search-grams";
 import { searchProductsPostgres } from "./product-search-postgres.server";
 import { caseless, likeCaseless, onPostgres, serializeOn } from "./sql-dialect.server";
 import { listingPlatform, sameListingPlatforms } from "~/schemas/catalogue-rules";
+import { recordPriceChange } from "./price-history.server";
 
 export type Sku = { id: number; name: string; priceCny: number; stock: number; thumbnailUrl: string | null };
 
@@ -235,13 +236,26 @@ export async function insertProductOnce(
 }
 
 /** Updates the given fields; `skus` (when given) replaces the product's SKUs. */
+/**
+ * Updates the given fields; `skus` (when given) replaces the product's SKUs. A change of
+ * price is recorded in the price history, whichever path wrote it (the editor, an import,
+ * the listing watch).
+ */
 export async function updateProduct(db: DB, id: number, input: Partial<ProductInput>, skus?: SkuInput[]): Promise<Product | undefined> {
+  const before =
+    input.priceCny !== undefined
+      ? await db.selectFrom("products").select(["price_fen", "created_at"]).where("id", "=", id).executeTakeFirst()
+      : undefined;
+  const at = new Date().toISOString();
   const row = await db
     .updateTable("products")
-    .set({ ...toValues(input), updated_at: new Date().toISOString() })
+    .set({ ...toValues(input), updated_at: at })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
+  if (row && before && row.price_fen !== null && row.price_fen !== before.price_fen) {
+    await recordPriceChange(db, id, { previousFen: before.price_fen, previousAt: before.created_at, newFen: row.price_fen, at });
+  }
   if (row && skus) await writeSkus(db, id, skus);
   return row && toProduct(row);
 }

@@ -85,7 +85,7 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey:
 export default function CurrencySettings() {
   const { mode, lastUpdated, rates } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t, message } = useI18n();
+  const { t, message, language } = useI18n();
   return (
     <div className="admin-page">
       <header className="admin-page__header">
@@ -140,7 +140,7 @@ export default function CurrencySettings() {
                 <label htmlFor={`rate-${rate.code}`}>
                   {t("admin.currency.rateLabel", {
                     code: rate.code,
-                    name: currencyName(t, rate.code),
+                    name: currencyName(language, rate.code),
                   })}
                 </label>
                 <input

@@ -1,7 +1,8 @@
 import { apiRoute, methodNotAllowed, ok } from "~/lib/api.server";
-import { getRates } from "~/services/currency.server";
+import { specRatesView } from "~/services/currency.server";
 
-/** GET /api/exchange-rates → {data: {rates: {USD: 6.64, ...} (CNY per unit), mode, lastUpdated}}. */
-export const loader = () => apiRoute(async () => ok({ data: await getRates() }, { headers: { "Cache-Control": "public, max-age=300" } }));
+/** GET /api/exchange-rates → {data: {rates: {USD: 6.64, ...} (CNY per unit; the spec's eight), mode, lastUpdated}}. */
+export const loader = () =>
+  apiRoute(async () => ok({ data: await specRatesView() }, { headers: { "Cache-Control": "public, max-age=300" } }));
 
 export const action = () => methodNotAllowed(["GET"]);

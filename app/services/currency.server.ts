@@ -12,7 +12,7 @@ import { getEnv } from "~/lib/env.server";
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import type { JobDefinition } from "~/services/jobs.server";
-import { CURRENCY_CODES, DEFAULT_RATES, type CurrencyCode, type Rates } from "~/lib/currency";
+import { CURRENCIES, CURRENCY_CODES, DEFAULT_RATES, MINOR_UNITS, SPEC_CURRENCY_CODES, type CurrencyCode, type Rates } from "~/lib/currency";
 import { RATE_MESSAGES } from "~/schemas/catalogue-messages";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
 import type { Actor } from "./permissions.server";
@@ -209,3 +209,31 @@ export const ratesRefreshJob: JobDefinition = {
     if (current.mode === "automatic" && isStale(current, Date.now())) await refreshRates();
   },
 };
+
+/**
+ * The rates view of GET /api/exchange-rates: the spec's eight currencies, as that answer
+ * always had them (every currency offered: GET /api/currency/rates).
+ */
+export async function specRatesView(): Promise<RatesView> {
+  const view = await getRates();
+  const rates = Object.fromEntries(SPEC_CURRENCY_CODES.map((code) => [code, view.rates[code]])) as Rates;
+  return { ...view, rates };
+}
+
+/** Every display currency with its rate, symbol and minor units (GET /api/currency/rates). */
+export async function currencyRatesView() {
+  const view = await getRates();
+  return {
+    base: "CNY" as const,
+    rates: view.rates,
+    currencies: CURRENCY_CODES.map((code) => ({
+      code,
+      name: CURRENCIES[code].name,
+      symbol: CURRENCIES[code].symbol.trim(),
+      decimals: MINOR_UNITS[code],
+      rate: view.rates[code],
+    })),
+    mode: view.mode,
+    lastUpdated: view.lastUpdated,
+  };
+}

@@ -16,13 +16,12 @@ import {
   listingReports,
   listingState,
   listingStates,
-  priceHistory,
   recordCheckError,
   recordFound,
   recordMissing,
-  recordPrice,
   type ListingState,
 } from "~/models/listing.server";
+import { latestPrices } from "~/models/price-history.server";
 import { LISTING_MISSES_UNAVAILABLE } from "~/schemas/marketplace-rules";
 import { setWatchedPrice } from "./catalogue/products.server";
 import type { JobDefinition } from "./jobs.server";
@@ -53,12 +52,7 @@ export async function checkNextListing(now = new Date()): Promise<CheckOutcome |
       item.priceCny !== null &&
       Math.round(item.priceCny * 100) !== (listing.priceCny === null ? null : Math.round(listing.priceCny * 100))
     ) {
-      await recordPrice(db, listing.productId, {
-        previousFen: listing.priceCny === null ? null : Math.round(listing.priceCny * 100),
-        previousAt: listing.createdAt,
-        newFen: Math.round(item.priceCny * 100),
-        at: now.toISOString(),
-      });
+      // the product's write records the change in its price history
       await setWatchedPrice(listing.productId, item.priceCny);
       priceChanged = true;
     }
@@ -105,7 +99,7 @@ export type ListingNotice = {
 /** What the product page says about a listing. */
 export async function listingNotice(productId: number): Promise<ListingNotice> {
   const db = getDb();
-  const [state, history] = await Promise.all([listingState(db, productId), priceHistory(db, productId, 2)]);
+  const [state, history] = await Promise.all([listingState(db, productId), latestPrices(db, productId, 2)]);
   const [latest, previous] = history;
   return {
     unavailable:
@@ -136,5 +130,5 @@ export async function reportDeadLink(
 }
 
 export async function priceHistoryOf(productId: number) {
-  return priceHistory(getDb(), productId);
+  return latestPrices(getDb(), productId);
 }

@@ -23,7 +23,7 @@ export function rateFile(perCny: Record<string, number>, date = "2026-11-23") {
 
 export async function startFakeRates(): Promise<FakeRates> {
   const behaviours: Record<string, RateFileBehaviour> = {
-    primary: { body: rateFile({ usd: 0.14, eur: 0.13, gbp: 0.11, jpy: 21.5, krw: 200, aud: 0.21, cad: 0.19 }) },
+    primary: { body: rateFile({ usd: 0.14, eur: 0.13, gbp: 0.11, jpy: 21.5, krw: 200, aud: 0.21, cad: 0.19, brl: 0.76, php: 8.1 }) },
     backup: { body: rateFile({ usd: 0.15, eur: 0.125, gbp: 0.1, jpy: 22, krw: 210, aud: 0.22, cad: 0.2 }) },
   };
   const hits: Record<string, number> = {};

@@ -784,6 +784,46 @@ describe("exchange rates", () => {
     expect(Object.keys(data.rates).sort()).toEqual(["AUD", "CAD", "CNY", "EUR", "GBP", "JPY", "KRW", "USD"]);
   });
 
+  it("lists every display currency offered, with its minor units and the fetched rates of the new ones", async () => {
+    const response = await api(server.url, "/api/currency/rates");
+    expect(response.status).toBe(200);
+    const data = response.body.data;
+    expect(data.base).toBe("CNY");
+    expect(data.currencies.length).toBeGreaterThanOrEqual(20);
+    const codes = data.currencies.map((currency: { code: string }) => currency.code);
+    for (const code of [
+      "CNY",
+      "USD",
+      "EUR",
+      "GBP",
+      "JPY",
+      "KRW",
+      "AUD",
+      "CAD",
+      "BRL",
+      "MXN",
+      "PLN",
+      "SEK",
+      "CHF",
+      "NZD",
+      "SGD",
+      "HKD",
+      "TWD",
+      "PHP",
+    ]) {
+      expect(codes).toContain(code);
+    }
+    const byCode = Object.fromEntries(data.currencies.map((currency: { code: string }) => [currency.code, currency]));
+    expect(byCode.JPY.decimals).toBe(0);
+    expect(byCode.KRW.decimals).toBe(0);
+    expect(byCode.USD.decimals).toBe(2);
+    // fetched from the rate file like the spec's eight (units per CNY → CNY per unit)
+    expect(byCode.BRL.rate).toBeCloseTo(1 / 0.76, 4);
+    expect(data.rates.PHP).toBeCloseTo(1 / 8.1, 4);
+    // a currency the file lacks keeps its built-in rate
+    expect(byCode.MXN.rate).toBeGreaterThan(0);
+  });
+
   it("falls back to the backup file, then keeps what it has when both fail (one warning line)", async () => {
     rates.set("primary", { status: 500, body: "down" });
     const refreshed = await api(server.url, "/api/admin/exchange-rates/refresh", { method: "POST", token: admin });

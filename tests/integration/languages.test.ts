@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from "../setup/server";
 import enShop from "~/i18n/catalogues/en/shop";
 import zhShop from "~/i18n/catalogues/zh-CN/shop";
 import type { Catalogue } from "~/i18n/catalogues/types";
+import { ALL_CATALOGUES } from "~/i18n/catalogues/all.server";
 import { CATALOGUE_MESSAGES } from "~/schemas/catalogue-messages";
 
 let server: TestServer;
@@ -82,7 +83,8 @@ describe("the reader's language", () => {
     expect(chinese.lang).toBe("zh-CN");
     expect(chinese.html).toContain("跳到正文");
     expect(chinese.html).not.toContain("Skip to content");
-    expect((await page("/", { "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5" })).lang).toBe("en");
+    expect((await page("/", { "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5" })).lang).toBe("fr");
+    expect((await page("/", { "Accept-Language": "ko-KR,ko;q=0.9,en;q=0.5" })).lang).toBe("en");
     expect((await page("/", { "Accept-Language": "ja" })).lang).toBe("en");
   });
 
@@ -324,6 +326,28 @@ describe("no raw keys", () => {
     "/admin/imports",
     "/admin/search-words",
   ];
+
+  for (const language of ["es", "fr", "de", "pt-BR"] as const) {
+    it(`shows the storefront in ${language}, with no raw key, and the back office in English or Chinese`, async () => {
+      const catalogue = flatten(ALL_CATALOGUES[language].shop);
+      for (const path of [...STOREFRONT, productUrl, `/product/${productId}`]) {
+        const answer = await page(path, { Cookie: `lang=${language}` });
+        expect(answer.status, path).toBeLessThan(500);
+        if (answer.status >= 300 && answer.status < 400) continue;
+        expect(answer.lang, path).toBe(language);
+        expect(visible(answer.html).match(RAW_KEY) ?? [], path).toEqual([]);
+      }
+      // the header's words are the language's own
+      const home = await page("/", { Cookie: `lang=${language}` });
+      expect(home.html).toContain(catalogue["common.skipToContent"]);
+      expect(home.html).toContain(`value="${language}"`);
+      // the back office does not speak it: Chinese by default, English when the reader also reads it
+      expect((await page("/admin", { Cookie: `${adminCookie}; lang=${language}` })).lang).toBe("zh-CN");
+      expect((await page("/admin", { Cookie: `${adminCookie}; lang=${language}`, "Accept-Language": `${language}, en;q=0.5` })).lang).toBe(
+        "en",
+      );
+    });
+  }
 
   for (const language of ["en", "zh-CN"] as const) {
     it(`shows none on any page in ${language}`, async () => {

@@ -464,6 +464,8 @@ function randomRequest(
       "*",
       "zh-Hant-HK",
       "de;q=0.9,en;q=0.9",
+      "es-MX,es;q=0.9",
+      "pt-BR",
     ]);
   if (rng.chance(0.05)) headers.Accept = "application/json";
   return { method: rng.chance(0.2) ? "HEAD" : "GET", path, headers, followUp };

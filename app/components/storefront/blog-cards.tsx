@@ -34,7 +34,7 @@ export function blogDate(iso: string | null, language: string = "en"): string {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  const locale = language.startsWith("zh") ? "zh-CN" : "en-GB";
+  const locale = language === "en" ? "en-GB" : language;
   let format = DATE_FORMATS.get(locale);
   if (!format) DATE_FORMATS.set(locale, (format = new Intl.DateTimeFormat(locale, DATE_OPTIONS)));
   return format.format(date);

@@ -47,23 +47,11 @@ export function listingSourceName(t: Translate, source: "" | "local" | "external
   }
 }
 
-export function currencyName(t: Translate, code: CurrencyCode): string {
-  switch (code) {
-    case "CNY":
-      return t("common.currencies.CNY");
-    case "USD":
-      return t("common.currencies.USD");
-    case "EUR":
-      return t("common.currencies.EUR");
-    case "GBP":
-      return t("common.currencies.GBP");
-    case "JPY":
-      return t("common.currencies.JPY");
-    case "KRW":
-      return t("common.currencies.KRW");
-    case "AUD":
-      return t("common.currencies.AUD");
-    case "CAD":
-      return t("common.currencies.CAD");
-  }
+const currencyNames = new Map<string, Intl.DisplayNames>();
+
+/** A currency's name in the reader's language (Intl's names: every language, no catalogue texts). */
+export function currencyName(language: string, code: CurrencyCode): string {
+  let names = currencyNames.get(language);
+  if (!names) currencyNames.set(language, (names = new Intl.DisplayNames([language, "en"], { type: "currency" })));
+  return names.of(code) ?? code;
 }

@@ -112,7 +112,7 @@ export function ProductFilters({
                 type="text"
                 name={bound}
                 inputMode="decimal"
-                placeholder={`${symbol} ${bound === "min" ? t("shop.filters.min") : t("shop.filters.max")}`}
+                placeholder={`${symbol.trim()} ${bound === "min" ? t("shop.filters.min") : t("shop.filters.max")}`}
                 defaultValue={view[bound]}
                 aria-invalid={view.priceError ? true : undefined}
                 aria-describedby={view.priceError ? "filter-price-error" : undefined}

@@ -14,6 +14,8 @@ import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./q
 import { useI18n, useT } from "~/i18n/i18n";
 import { platformName } from "./labels";
 import { ProductCard, type ProductCardData } from "./product-card";
+import { PriceHistory, type PriceHistoryPointView } from "./price-history";
+import { SkuPicker } from "./sku-picker";
 
 /** The product page's data (made on the server by loadProductPage). */
 export type ProductViewData = {
@@ -22,7 +24,7 @@ export type ProductViewData = {
     name: string;
     priceCny: number | null;
     images: string[];
-    skus: Array<{ id: number; name: string; priceCny: number; stock: number }>;
+    skus: Array<{ id: number; name: string; priceCny: number; stock: number; image: string | null }>;
     paragraphs: string[];
     shopName: string | null;
     platform: Platform | null;
@@ -49,6 +51,10 @@ export type ProductViewData = {
   viewer: { collected: boolean; qc: QcUploaderView } | null;
   /** other listings whose photos match (issue 38), cheapest first */
   sameItem: Array<{ card: ProductCardData; score: number }>;
+  /** the prices recorded, oldest first (issue 39) */
+  priceHistory: PriceHistoryPointView[];
+  /** the SKU `?sku=` chose, whose photo and price the page shows */
+  chosenSkuId: number | null;
 };
 
 function summary(data: ProductViewData): string {
@@ -88,6 +94,7 @@ function ProductJsonLd({ data, base }: { data: ProductViewData; base: string }) 
   const nonce = useNonce();
   const { product } = data;
   const sku = product.platformItemId ?? String(product.id);
+  const price = product.skus.find((item) => item.id === data.chosenSkuId)?.priceCny ?? product.priceCny;
   // out of stock when the marketplace no longer lists it, or when every SKU is at 0
   const soldOut = data.listing?.unavailable != null || (product.skus.length > 0 && product.skus.every((sku) => sku.stock <= 0));
   const json = {
@@ -101,12 +108,12 @@ function ProductJsonLd({ data, base }: { data: ProductViewData; base: string }) 
     sku,
     productID: sku,
     url: absoluteUrl(base, product.path),
-    ...(product.priceCny !== null
+    ...(price !== null
       ? {
           offers: {
             "@type": "Offer",
             priceCurrency: "CNY",
-            price: product.priceCny.toFixed(2),
+            price: price.toFixed(2),
             availability: soldOut ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
             url: absoluteUrl(base, product.path),
           },
@@ -268,19 +275,25 @@ export function ProductView({ data }: { data: ProductViewData }) {
   const { product } = data;
   const platformLabel = product.platform ? platformName(t, product.platform) : product.platformLabel;
   const photoCount = data.qc.reduce((sum, set) => sum + set.photos.length, 0);
+  const chosen = product.skus.find((sku) => sku.id === data.chosenSkuId) ?? null;
+  // the chosen SKU's photo leads the gallery; links to share keep the choice
+  const images = chosen?.image ? [chosen.image, ...product.images.filter((image) => image !== chosen.image)] : product.images;
+  const here = chosen ? `${product.path}?sku=${chosen.id}` : product.path;
   return (
     <article className="product-page" aria-labelledby="product-title">
       {/* name and price first: on a phone they come before the pictures, in the first screen */}
       <div className="product-page__heading">
         <h1 id="product-title">{product.name}</h1>
         <p className="product-page__price">
-          <Price cny={product.priceCny} />
+          <Price cny={chosen ? chosen.priceCny : product.priceCny} />
+          {chosen ? <span className="product-page__chosen">{t("shop.sku.chosen", { name: chosen.name })}</span> : null}
         </p>
       </div>
 
-      <ProductGallery images={product.images} name={product.name} />
+      <ProductGallery key={chosen?.id ?? "product"} images={images} name={product.name} />
 
       <div className="product-page__summary">
+        <SkuPicker skus={product.skus} chosenId={data.chosenSkuId} path={product.path} />
         <ListingStatus data={data} />
         <dl className="product-page__facts">
           {platformLabel ? (
@@ -314,7 +327,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
           </p>
         ) : null}
         <CollectBox data={data} />
-        <ShareLink url={absoluteUrl(base, product.path)} title={product.name} />
+        <ShareLink url={absoluteUrl(base, here)} title={product.name} />
         <BuyVia data={data} />
         <ReportDeadLink data={data} />
       </div>
@@ -333,8 +346,17 @@ export function ProductView({ data }: { data: ProductViewData }) {
               </thead>
               <tbody>
                 {product.skus.map((sku) => (
-                  <tr key={sku.id}>
-                    <td>{sku.name}</td>
+                  <tr key={sku.id} className={sku.id === data.chosenSkuId ? "sku-table__chosen" : undefined}>
+                    <td>
+                      <Link
+                        to={`${product.path}?sku=${sku.id}`}
+                        preventScrollReset
+                        replace
+                        aria-current={sku.id === data.chosenSkuId || undefined}
+                      >
+                        {sku.name}
+                      </Link>
+                    </td>
                     <td>
                       <Price cny={sku.priceCny} />
                     </td>
@@ -346,6 +368,8 @@ export function ProductView({ data }: { data: ProductViewData }) {
           </div>
         </section>
       ) : null}
+
+      <PriceHistory points={data.priceHistory} />
 
       {data.sameItem.length ? <SameItemElsewhere items={data.sameItem} /> : null}
 

@@ -1,8 +1,8 @@
 import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
-import { useT } from "~/i18n/i18n";
-import { LANGUAGE_NAMES, LANGUAGES, type Language } from "~/i18n/languages";
+import { useI18n, useT } from "~/i18n/i18n";
+import { LANGUAGE_NAMES, languagesFor, type Language } from "~/i18n/languages";
 import { CategoryMenu, type CategoryNavItem } from "./category-nav";
 import { currencyName } from "./labels";
 
@@ -100,7 +100,7 @@ function SearchForm({ query }: { query: string }) {
  * script, app/lib/early-script.server.ts) and the button is not shown.
  */
 function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; returnTo: string }) {
-  const t = useT();
+  const { t, language } = useI18n();
   const submit = useSubmit();
   return (
     <Form
@@ -112,7 +112,7 @@ function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; return
       <input type="hidden" name="returnTo" value={returnTo} />
       <select name="currency" aria-label={t("common.currency")} key={currency} defaultValue={currency} data-autosubmit="">
         {CURRENCY_CODES.map((code) => (
-          <option key={code} value={code} title={currencyName(t, code)}>
+          <option key={code} value={code} title={currencyName(language, code)}>
             {code}
           </option>
         ))}
@@ -141,7 +141,7 @@ function LanguagePicker({ language, returnTo }: { language: Language; returnTo: 
     >
       <input type="hidden" name="returnTo" value={returnTo} />
       <select name="lang" aria-label={t("common.language")} key={language} defaultValue={language} data-autosubmit="">
-        {LANGUAGES.map((code) => (
+        {languagesFor(returnTo.split("?")[0]).map((code) => (
           <option key={code} value={code} lang={code}>
             {LANGUAGE_NAMES[code]}
           </option>

@@ -11,3 +11,11 @@ export type MessagePair = { en: string | [one: string, other: string]; "zh-CN": 
 
 /** A message's text in one language: one text, or English's [one, other] forms. */
 export type MessageText = MessagePair[keyof MessagePair];
+
+/**
+ * A storefront-only language's messages (`app/i18n/catalogues/<lang>/messages.ts`): the
+ * English text of a pair (for a pair whose English is `[one, other]`, its `other` form) →
+ * the text in this language (`[one, other]` where English has both forms). A message it
+ * lacks is shown in English.
+ */
+export type MessageTranslations = Record<string, string | [one: string, other: string]>;

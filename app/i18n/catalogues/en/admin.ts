@@ -381,7 +381,7 @@ export default {
       how1: "Each rate is how many CNY one unit of the currency costs, for example 1 USD = 6.64 CNY. Four decimals are recommended.",
       how2: "Saving manual rates switches to manual mode: the rates you set are used until you refresh or go back to automatic rates. Empty or zero values keep the automatic rate for that currency.",
       how3: "In automatic mode the rates are fetched once a day. If the source is unavailable the last fetched rates (or the defaults) stay in effect.",
-      how4: "Displayed price = CNY price ÷ rate, rounded to 2 decimals; the CNY price is shown beside it.",
+      how4: "Displayed price = CNY price ÷ rate, rounded to the currency’s minor units (2 decimals for most, none for JPY and KRW); the CNY price is shown beside it.",
       loadFailed: "The exchange rates could not be loaded.",
     },
     siteSettings: {
