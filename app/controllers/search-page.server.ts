@@ -61,6 +61,7 @@ export async function searchPage(request: Request, clientIp: string) {
           ...list,
           correctedTo: null,
           didYouMean: null,
+          missingWords: [] as string[],
         }))
     ).catch((error) => {
       // docs/product/storefront.md 8: 'Failed to search products.', shown with an empty result
@@ -91,6 +92,7 @@ export async function searchPage(request: Request, clientIp: string) {
     totalPages: result?.totalPages ?? 1,
     correctedTo: result?.correctedTo ?? null,
     didYouMean: result?.didYouMean ?? null,
+    missingWords: result?.missingWords ?? [],
     popular: result && found === 0 ? (await popularSearches()).filter((term) => term !== normalizeSearch(q)) : [],
     error: result ? null : CATALOGUE_MESSAGES.searchFailed,
   };

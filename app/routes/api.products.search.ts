@@ -46,6 +46,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
         query: query.q,
         correctedTo: page.correctedTo,
         didYouMean: page.didYouMean,
+        missingWords: page.missingWords,
         popularSearches: popular,
       },
       { headers: shared },

@@ -68,6 +68,11 @@ export default function Search() {
             <Link to={searchHref(data.correctedTo)}>{`“${data.correctedTo}”`}</Link>
           </p>
         ) : null}
+        {data.missingWords.length ? (
+          <p className="search-corrected">
+            {t("shop.search.missingWords", { words: data.missingWords.map((word) => `“${word}”`).join(", ") })}
+          </p>
+        ) : null}
       </header>
       <ProductFilters
         key={location.search}

@@ -65,18 +65,58 @@ type AliasIndex = {
 
 let aliasCache: { content: number; data: number; index: Promise<AliasIndex> } | undefined;
 
+/**
+ * A model name's letters and digits joined: "aj 1", "aj-1" and "aj1" are one key, "aj1".
+ * Shoppers write a model with or without the space or the hyphen.
+ */
+export function joinModelNumber(phrase: string): string {
+  return phrase.replace(/(?<![\p{L}\p{N}])(\p{L}{1,8})[\s-]+(\d{1,4})(?![\p{L}\p{N}])/gu, "$1$2");
+}
+
+/** The ways a letters-then-digits word is written: aj1 → aj1, aj 1, aj-1 (itself alone otherwise). */
+export function modelNumberForms(word: string): string[] {
+  const model = /^(\p{L}{1,8})(\d{1,4})$/u.exec(word);
+  return model && /[a-z]/.test(model[1]) ? [word, `${model[1]} ${model[2]}`, `${model[1]}-${model[2]}`] : [word];
+}
+
+/** An English plural's singular (boots → boot, dunks → dunk), which finds it too (a substring); null for others. */
+export function singularOf(word: string): string | null {
+  return /^[a-z]{3,}s$/.test(word) && !/(ss|us|is)$/.test(word) ? word.slice(0, -1) : null;
+}
+
+/** Every way a typed word is searched: itself, its model-number forms, its singular. */
+export function wordForms(word: string): string[] {
+  const singular = singularOf(word);
+  return singular ? [...modelNumberForms(word), singular] : modelNumberForms(word);
+}
+
+/** Latin keys this short are found inside other words ("aj" in "ajustable"): an alias of one finds what it stands for only. */
+const WHOLE_WORD_ONLY = /^[a-z]{1,2}$/;
+
 function buildAliasIndex(aliases: SearchAlias[]): AliasIndex {
   const byKey = new Map<string, string[]>();
   const add = (key: string, finds: string[]) => {
-    const k = normalizeSearch(key);
+    const k = joinModelNumber(normalizeSearch(key));
     if (!k) return;
-    const list = byKey.get(k) ?? [k];
-    for (const phrase of finds.map(normalizeSearch)) if (phrase && !list.includes(phrase)) list.push(phrase);
-    byKey.set(k, list);
+    const list = byKey.get(k) ?? (WHOLE_WORD_ONLY.test(k) ? [] : modelNumberForms(k));
+    for (const phrase of finds.map(normalizeSearch)) {
+      for (const form of modelNumberForms(joinModelNumber(phrase)).concat(phrase)) {
+        if (form && !WHOLE_WORD_ONLY.test(form) && !list.includes(form)) list.push(form);
+      }
+    }
+    if (list.length) byKey.set(k, list);
   };
   for (const alias of aliases) {
     add(alias.term, alias.alternatives);
     if (alias.bothWays) for (const alternative of alias.alternatives) add(alternative, [alias.term, ...alias.alternatives]);
+  }
+  // one step further: what a key finds, a key itself, adds what it finds (aj → air jordan,
+  // and air jordan ⇄ jordan: aj finds jordan)
+  for (const [key, list] of byKey) {
+    for (const phrase of [...list]) {
+      if (phrase === key) continue;
+      for (const more of byKey.get(phrase) ?? []) if (more !== key && !list.includes(more)) list.push(more);
+    }
   }
   const keys = [...byKey.keys()];
   return {
@@ -99,6 +139,21 @@ function aliasIndex(): Promise<AliasIndex> {
   return aliasCache.index;
 }
 
+/** A model word whose letters are an alias ("nb550": nb → new balance) also finds what they stand for with its number ("new balance 550"). */
+function withAliasedPrefix(word: string, forms: string[], index: AliasIndex): string[] {
+  const model = /^(\p{L}{1,8})(\d{1,4})$/u.exec(word);
+  const meanings = model ? index.byKey.get(model[1]) : undefined;
+  if (!model || !meanings) return forms;
+  return [...forms, ...meanings.filter((meaning) => !/\d$/.test(meaning)).map((meaning) => `${meaning} ${model[2]}`)];
+}
+
+/** "af 1", "af-1" → "af1": a model prefix of up to three letters joined to its number. */
+function joinShortModelNumbers(text: string): string {
+  return text
+    .replace(/(?<![\p{L}\p{N}])([a-z]{1,3})[\s-]+(\d{1,4})(?![\p{L}\p{N}])/gu, "$1$2")
+    .replace(/(?<![\p{L}\p{N}])([a-z]{1,8})-(\d{1,4})(?![\p{L}\p{N}])/gu, "$1$2");
+}
+
 /** Splits a word of Chinese script around the alias keys it holds (耐克外套 → 耐克, 外套). */
 function splitAtHanKeys(word: string, hanKeys: string[]): string[] {
   if (!HAN.test(word)) return [word];
@@ -113,7 +168,9 @@ function splitAtHanKeys(word: string, hanKeys: string[]): string[] {
 /** The parts of a search, with what the aliases add (at most 8 parts). */
 export async function readSearch(q: string): Promise<SearchPart[]> {
   const index = await aliasIndex();
-  const words = normalizeSearch(q)
+  // a short model prefix and its number are one word however written (af 1, af-1, af1);
+  // longer words keep their number apart ("jordan retro 4" still finds "jordan 4")
+  const words = joinShortModelNumbers(normalizeSearch(q))
     .split(" ")
     .filter(Boolean)
     .flatMap((word) => (index.hanKeys.length ? splitAtHanKeys(word, index.hanKeys) : [word]));
@@ -121,15 +178,16 @@ export async function readSearch(q: string): Promise<SearchPart[]> {
   for (let i = 0; i < words.length;) {
     let taken = 0;
     for (let n = Math.min(index.longestKey, words.length - i); n >= 1 && !taken; n--) {
-      const key = words.slice(i, i + n).join(" ");
-      const finds = index.byKey.get(key);
+      const key = joinModelNumber(words.slice(i, i + n).join(" "));
+      const singular = n === 1 ? singularOf(key) : null;
+      const finds = index.byKey.get(key) ?? (singular ? index.byKey.get(singular) : undefined);
       if (finds) {
         parts.push({ typed: key, alternatives: finds, aliased: true });
         taken = n;
       }
     }
     if (!taken) {
-      parts.push({ typed: words[i], alternatives: [words[i]], aliased: false });
+      parts.push({ typed: words[i], alternatives: withAliasedPrefix(words[i], wordForms(words[i]), index), aliased: false });
       taken = 1;
     }
     i += taken;

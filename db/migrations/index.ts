@@ -24,6 +24,7 @@ import * as m20261129090000 from "./20261129090000_crawled_items";
 import * as m20261130090000 from "./20261130090000_secrets_in_database";
 import * as m20261201090000 from "./20261201090000_category_counts";
 import * as m20261207090000 from "./20261207090000_photo_fingerprints";
+import * as m20261207120000 from "./20261207120000_shopper_words";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "20261130090000_secrets_in_database": m20261130090000,
   "20261201090000_category_counts": m20261201090000,
   "20261207090000_photo_fingerprints": m20261207090000,
+  "20261207120000_shopper_words": m20261207120000,
 };

@@ -172,6 +172,11 @@ export type SearchResult = Page<Product> & {
   correctedTo: string | null;
   /** on no results: a search that finds products (the parts that find something, corrected) */
   didYouMean: string | null;
+  /**
+   * Words of the search that no product holds, left out because the others find products
+   * together (shown as "no product has …"); empty when every word was searched.
+   */
+  missingWords: string[];
 };
 
 /**
@@ -206,6 +211,7 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
     }
   }
   let didYouMean: string | null = null;
+  let missingWords: string[] = [];
   if (result.totalItems === 0) {
     // the parts that find something on their own (corrected), if together they find
     // products: a search the suggestion's link opens, without the shopper's filters
@@ -215,9 +221,34 @@ export async function searchCatalogue(options: SearchOptions, access?: Access | 
     const finding: SearchPart[] = [];
     for (const part of searched) if (await plain([part])) finding.push(part);
     const suggestion = finding.map((part) => part.typed).join(" ");
-    if (finding.length && suggestion !== normalizeSearch(options.q) && (await plain(finding))) didYouMean = suggestion;
+    // a word no product holds does not sink the others ("air jordan" where no product says
+    // "air"), nor does one that no product holds together with them ("air force one"):
+    // the most words that find products together are the answer, the later words left
+    // out first, and the page says which words were left out
+    let keep = finding;
+    if (keep.length > 1 && !(await plain(keep))) {
+      let fewer: SearchPart[] | null = null;
+      for (let drop = keep.length - 1; drop >= 0 && !fewer; drop--) {
+        const some = keep.filter((_, at) => at !== drop);
+        if (await plain(some)) fewer = some;
+      }
+      keep = fewer ?? [];
+    }
+    if (keep.length && keep.length < searched.length) {
+      const without = await run(keep);
+      if (without.totalItems > 0) {
+        result = without;
+        missingWords = searched.filter((part) => !keep.includes(part)).map((part) => part.typed);
+        if (corrected && keep.some((part) => corrected!.parts.includes(part) && !parts.includes(part))) {
+          correctedTo = keep.map((part) => part.typed).join(" ");
+        }
+      }
+    }
+    if (result.totalItems === 0 && finding.length && suggestion !== normalizeSearch(options.q) && (await plain(finding))) {
+      didYouMean = suggestion;
+    }
   }
-  return { ...result, correctedTo, didYouMean };
+  return { ...result, correctedTo, didYouMean, missingWords };
 }
 
 /**

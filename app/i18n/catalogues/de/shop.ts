@@ -231,6 +231,7 @@ export default {
       withoutFilters: "Ohne Filter erneut suchen",
       popular: "Beliebte Suchen",
       browseAll: "Alle Produkte durchsuchen",
+      missingWords: "Kein Produkt enthält alle Wörter: Angezeigt werden Produkte ohne {{words}}.",
     },
     sameItem: {
       title: "Derselbe Artikel woanders",

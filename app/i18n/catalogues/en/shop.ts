@@ -229,6 +229,7 @@ export default {
       withoutFilters: "Search again without the filters",
       popular: "Popular searches",
       browseAll: "Browse all products",
+      missingWords: "No product matches all the words: showing products without {{words}}.",
     },
     sameItem: {
       title: "The same item elsewhere",

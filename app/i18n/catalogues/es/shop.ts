@@ -231,6 +231,7 @@ export default {
       withoutFilters: "Buscar de nuevo sin los filtros",
       popular: "Búsquedas populares",
       browseAll: "Ver todos los productos",
+      missingWords: "Ningún producto coincide con todas las palabras: se muestran productos sin {{words}}.",
     },
     sameItem: {
       title: "El mismo artículo en otras tiendas",

@@ -231,6 +231,7 @@ export default {
       withoutFilters: "Relancer la recherche sans les filtres",
       popular: "Recherches populaires",
       browseAll: "Parcourir tous les produits",
+      missingWords: "Aucun produit ne contient tous les mots : produits affichés sans {{words}}.",
     },
     sameItem: {
       title: "Le même article ailleurs",

@@ -229,6 +229,7 @@ export default {
       withoutFilters: "Buscar novamente sem os filtros",
       popular: "Buscas populares",
       browseAll: "Ver todos os produtos",
+      missingWords: "Nenhum produto tem todas as palavras: mostrando produtos sem {{words}}.",
     },
     sameItem: {
       title: "O mesmo item em outras lojas",

@@ -220,6 +220,7 @@ export default {
       withoutFilters: "去掉筛选条件重新搜索",
       popular: "热门搜索",
       browseAll: "浏览全部商品",
+      missingWords: "没有商品同时包含所有词：以下结果不含 {{words}}。",
     },
     sameItem: {
       title: "其他卖家的同款",
