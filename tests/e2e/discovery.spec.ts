@@ -40,6 +40,45 @@ async function makeProduct(
 }
 
 test.describe("discovery", () => {
+  test("a price typed while a ticked filter's answer is on its way is kept, then applied", async ({ page, request }, testInfo) => {
+    const token = await adminToken(request);
+    const word = wordFor(testInfo);
+    await makeProduct(request, token, { name: `Slowfilter ${word} cheap`, platform: "taobao", price: 100 });
+    await makeProduct(request, token, { name: `Slowfilter ${word} dear`, platform: "taobao", price: 300 });
+    await makeProduct(request, token, { name: `Slowfilter ${word} other`, platform: "weidian", price: 120 });
+    await page.context().addCookies([{ name: "currency", value: "CNY", url: "http://127.0.0.1" }]);
+    await page.goto(`/search?q=${word}`);
+    const cards = page.getByRole("list", { name: "Search results" }).getByRole("listitem");
+    await expect(cards).toHaveCount(3);
+    // a slow connection: every answer of the search takes 1.5 s
+    let delayed = 0;
+    await page.route(/\/search(\.data)?\?/, async (route) => {
+      delayed += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByRole("checkbox", { name: "Taobao" }).check();
+    // typed during the round trip (with JavaScript the tick has already been sent)
+    await page.getByLabel("Highest price in CNY").fill("150");
+    if (noJs(testInfo)) {
+      await page.getByRole("button", { name: "Apply" }).click();
+    } else {
+      await expect(page).toHaveURL(/platform=taobao/);
+      await expect(cards).toHaveCount(2);
+      // the answer did not empty what was typed since
+      await expect(page.getByLabel("Highest price in CNY")).toHaveValue("150");
+      await page.getByLabel("Highest price in CNY").press("Enter");
+    }
+    await expect(page).toHaveURL(/max=150/);
+    await expect(page).toHaveURL(/platform=taobao/);
+    await expect(cards).toHaveCount(1);
+    await expect(cards.first()).toContainText(`Slowfilter ${word} cheap`);
+    await expect(page.getByLabel("Highest price in CNY")).toHaveValue("150");
+    await expect(page.getByRole("checkbox", { name: "Taobao" })).toBeChecked();
+    expect(delayed).toBeGreaterThan(0);
+    await page.unroute(/\/search(\.data)?\?/);
+  });
+
   test("a shopper narrows a search with filters, and the clear link drops them", async ({ page, request }, testInfo) => {
     const token = await adminToken(request);
     const word = wordFor(testInfo);

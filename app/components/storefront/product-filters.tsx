@@ -1,5 +1,5 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
-import { Fragment, type FormEvent } from "react";
+import { Fragment, useEffect, type FormEvent } from "react";
 import { CURRENCIES, type CurrencyCode } from "~/lib/currency";
 import { LISTING_PAGE_SIZES, LISTING_SOURCE_LABELS, PLATFORMS, type Platform, type SearchSort } from "~/schemas/catalogue-rules";
 import { useI18n } from "~/i18n/i18n";
@@ -28,9 +28,30 @@ export const activeFilterCount = (view: ProductFiltersView, category = "") =>
   view.platforms.length + (view.min || view.max ? 1 : 0) + (view.qc ? 1 : 0) + (view.external ? 1 : 0) + (category ? 1 : 0);
 
 /**
+ * Prices typed while a choice's answer was on its way (issue 39): the answer renders the
+ * form anew from what was sent, so what the shopper typed since would be emptied. The form
+ * notes the prices it sent with a choice and what is typed after; a price input made for
+ * the answer takes back what was typed since, so an answer never empties what the shopper
+ * typed (it is applied with Enter or Apply, like any typed price).
+ */
+const typedPrices: { sent: Record<string, string> | null; typed: Record<string, string> } = { sent: null, typed: {} };
+
+function noteTyped(event: FormEvent<HTMLInputElement>) {
+  typedPrices.typed[event.currentTarget.name] = event.currentTarget.value;
+}
+
+/** A price input attached for an answer: what was typed since the choice was sent comes back. */
+function restoreTyped(input: HTMLInputElement | null) {
+  if (!input || !typedPrices.sent) return;
+  const typed = typedPrices.typed[input.name];
+  if (typed !== undefined && typed !== typedPrices.sent[input.name]) input.value = typed;
+}
+
+/**
  * The filters and sorts of a product list: a GET form that works without JavaScript (the
- * Apply button); with JavaScript a change of a choice submits it at once (typed prices
- * wait for Enter or Apply). The page number is left out, so a new filter starts at page 1.
+ * Apply button); with JavaScript a change of a choice submits it at once, with every
+ * field's current value (typed prices otherwise wait for Enter or Apply). The page number
+ * is left out, so a new filter starts at page 1.
  */
 export function ProductFilters({
   hidden = {},
@@ -53,12 +74,25 @@ export function ProductFilters({
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
     if (target.type === "text" || target.type === "number") return;
-    submit(event.currentTarget, { preventScrollReset: true });
+    const form = event.currentTarget;
+    const price = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
+    typedPrices.sent = { min: price("min"), max: price("max") };
+    typedPrices.typed = { ...typedPrices.sent };
+    submit(form, { preventScrollReset: true });
+  };
+  // the answer has been shown (its price inputs took back what was typed): nothing is pending
+  useEffect(() => {
+    typedPrices.sent = null;
+  }, []);
+  const onSubmit = () => {
+    // Enter or Apply sends what is typed: nothing is pending any more
+    typedPrices.sent = null;
+    typedPrices.typed = {};
   };
   const symbol = CURRENCIES[view.currency].symbol;
   const active = activeFilterCount(view, category);
   return (
-    <Form method="get" className="product-filters" aria-label={t("shop.filters.label")} onChange={onChange}>
+    <Form method="get" className="product-filters" aria-label={t("shop.filters.label")} onChange={onChange} onSubmit={onSubmit}>
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -114,6 +148,8 @@ export function ProductFilters({
                 inputMode="decimal"
                 placeholder={`${symbol.trim()} ${bound === "min" ? t("shop.filters.min") : t("shop.filters.max")}`}
                 defaultValue={view[bound]}
+                ref={restoreTyped}
+                onInput={noteTyped}
                 aria-invalid={view.priceError ? true : undefined}
                 aria-describedby={view.priceError ? "filter-price-error" : undefined}
                 size={7}
