@@ -33,6 +33,8 @@ export type RootLoaderData = RootView & {
   language: Language;
   /** on back-office pages: the storefront's language, which may differ (app/entry.client.tsx) */
   storefrontLanguage?: Language;
+  /** on back-office pages: the zone scheduled times are typed and shown in (app/lib/time-zones.ts) */
+  timeZone?: string;
   rates: Rates;
   categoryNav: CategoryNavItem[];
   currentUser: { id: number; username: string; avatarUrl: string | null; hasAdminAccess: boolean } | null;

@@ -7,6 +7,8 @@
  * field it concerns (not again as the form's error). The page's notices are in the reader's
  * language; the /api keeps the schema's words.
  */
+import { toZonedInput } from "~/lib/time-zones";
+import { readZonedTimes, requestTimeZone } from "~/services/site-settings.server";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ApiError, orPageNotFound, isServiceError } from "~/lib/api.server";
@@ -38,7 +40,6 @@ const postOrNotFound = (id: number, access: Parameters<typeof getPost>[1]): Prom
   orPageNotFound(getPost({ id }, access), M.postNotFound);
 
 /** An ISO time as a datetime-local value in UTC ("2026-11-24T15:00"). */
-const toLocalInput = (iso: string | null) => (iso ? iso.slice(0, 16) : "");
 
 export type PostFormValues = {
   title: string;
@@ -65,6 +66,7 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
     depth: node.depth,
   }));
   const post = mode.kind === "edit" ? await postOrNotFound(mode.id, access) : null;
+  const zone = await requestTimeZone(request);
   // whoever may write the post may publish it (docs/runtime.md: POST blog.create, PUT blog.edit)
   const statuses = [...EDITOR_STATUSES] as PostStatus[];
   if (post && !statuses.includes(post.status)) statuses.push(post.status);
@@ -77,7 +79,7 @@ export async function postFormLoader(request: Request, mode: PostFormMode) {
         category_id: post.categoryId ? String(post.categoryId) : "",
         tags: post.tags.map((tag) => tag.name).join(", "),
         status: post.status,
-        published_at: toLocalInput(post.publishedAt),
+        published_at: toZonedInput(post.publishedAt, zone),
         is_featured: post.isFeatured,
         is_pinned: post.isPinned,
         featured_image: post.featuredImage ?? "",
@@ -155,7 +157,10 @@ export async function postFormAction(request: Request, mode: PostFormMode) {
       form.set("published_at", publishNowTime(current));
     }
 
+    // typed in the admin's zone; the reply shows it again as typed
+    const asTyped = await readZonedTimes(request, form, ["published_at"]);
     const submission = parseWithZod(form, { schema: postInputSchema });
+    asTyped(submission);
     if (submission.status !== "success") {
       // a missing title or content is said beside its field: saying it again above the form
       // would show the same words two or three times

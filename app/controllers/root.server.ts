@@ -3,6 +3,7 @@
  * currency and rates, and the header's category menu. One server module for the root
  * route: each `.server` module a route imports costs the browser an empty chunk.
  */
+import { adminTimeZone } from "~/services/site-settings.server";
 import type { CategoryNavItem } from "~/components/storefront/category-nav";
 import { readCurrency } from "~/lib/currency.server";
 import { readLanguage, translatorFor } from "~/i18n/i18n.server";
@@ -55,7 +56,9 @@ export async function rootLoader(request: Request) {
       language,
       // the back office's language may differ from the storefront's (the defaults do):
       // the browser then loads the storefront's texts too, for a client navigation there
-      ...(isBackOfficePath(url.pathname) ? { storefrontLanguage: readLanguage(request, "/") } : {}),
+      ...(isBackOfficePath(url.pathname)
+        ? { storefrontLanguage: readLanguage(request, "/"), timeZone: adminTimeZone(request, settings.time_zone) }
+        : {}),
       rates,
       categoryNav: categoryTree(categories),
       currentUser:

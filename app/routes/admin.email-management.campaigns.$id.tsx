@@ -1,3 +1,4 @@
+import { readZonedTimes } from "~/services/site-settings.server";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -107,7 +108,9 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
             return redirectWithToast(here, { type: "error", message: say(M.editDraftOnly) });
           throw isNotFound(error) ? pageNotFound(M.campaignNotFound) : error;
         }
+        const asTyped = await readZonedTimes(request, formData, ["scheduled_at"]);
         const submission = parseWithZod(formData, { schema: campaignInputSchema });
+        asTyped(submission);
         if (submission.status !== "success") return { intent, result: submission.reply() } satisfies ActionData;
         let campaign;
         try {

@@ -1,3 +1,4 @@
+import { readZonedTimes } from "~/services/site-settings.server";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -78,7 +79,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const formData = await request.formData();
     const say = (text: string) => translateMessage(readLanguage(request), text);
     if (formData.get("intent") !== "create") throw new Response("Unknown action", { status: 400 });
+    const asTyped = await readZonedTimes(request, formData, ["scheduled_at"]);
     const submission = parseWithZod(formData, { schema: campaignInputSchema });
+    asTyped(submission);
     if (submission.status !== "success") return { intent: "create", result: submission.reply() } satisfies ActionData;
     let campaign;
     try {

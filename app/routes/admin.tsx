@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { useBrowserTimeZone, useTimeZone } from "~/components/admin/time-zone";
 import { visibleNav } from "~/components/admin/nav";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
@@ -42,6 +43,7 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { titleKey:
 export default function AdminLayout() {
   const data = useLoaderData<typeof loader>();
   const nonce = useNonce();
+  useBrowserTimeZone(useTimeZone());
   return (
     <>
       {data.catalogue.map((href) => (

@@ -9,6 +9,7 @@ export const SETTINGS_MESSAGES = {
   robotsFailed: "测试 robots.txt 失败",
   noSettings: "settings must be an object of setting key → value",
   invalidUrl: "Please enter a full URL starting with http:// or https:// (or leave it empty)",
+  invalidTimeZone: "Enter a time zone such as Asia/Shanghai, Europe/Paris or UTC",
   unknownSetting: (key: string) => `Unknown setting: ${key}`,
   booleanValue: (key: string) => `${key} must be 'true' or 'false'`,
   notText: (key: string) => `${key} must be text`,

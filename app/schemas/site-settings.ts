@@ -17,6 +17,7 @@ export const SITE_SETTING_KEYS = [
   "ad_banner_button_subtext_mobile",
   "ad_banner_logo",
   "show_external_products",
+  "time_zone",
 ] as const;
 
 export type SiteSettingKey = (typeof SITE_SETTING_KEYS)[number];

@@ -4,6 +4,7 @@
  * saveSiteSettings() drops the copy, or another process writes to the database file
  * (SQLite's data_version tells, at no query's cost).
  */
+import { canonicalZone, DEFAULT_TIME_ZONE, isTimeZone, TIME_ZONE_COOKIE, withZoneOffset } from "~/lib/time-zones";
 import { pagesChanged } from "./writes.server";
 import { dataVersion, getDb, type DB } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
@@ -103,4 +104,52 @@ export function robotsTxt(settings: SiteSettings): string {
     `Sitemap: ${base}/sitemap.xml`,
     "",
   ].join("\n");
+}
+
+/**
+ * The zone the back office types and shows scheduled times in (docs/decisions/048): the
+ * browser's (the `tz` cookie its pages set), else the site's `time_zone` setting, else UTC.
+ */
+export function adminTimeZone(request: Request, siteZone: string | undefined): string {
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === TIME_ZONE_COOKIE) {
+      const zone = part
+        .slice(at + 1)
+        .trim()
+        .replace(/%2F/gi, "/");
+      if (isTimeZone(zone)) return canonicalZone(zone);
+    }
+  }
+  return isTimeZone(siteZone) ? canonicalZone(siteZone) : DEFAULT_TIME_ZONE;
+}
+
+/** This request's back-office zone (adminTimeZone with the site's setting). */
+export async function requestTimeZone(request: Request): Promise<string> {
+  return adminTimeZone(request, (await loadSettings()).time_zone);
+}
+
+/**
+ * A form's scheduled times, typed in the zone its hidden `time_zone` field names (else this
+ * request's), as instants the schemas read ("…T14:10" → "…T14:10+08:00"). Answers a
+ * function that puts the typed text back into the submission, for a reply to show it again.
+ */
+export async function readZonedTimes(
+  request: Request,
+  form: FormData,
+  fields: string[],
+): Promise<(submission: { payload: Record<string, unknown> }) => void> {
+  const posted = form.get("time_zone");
+  const zone = isTimeZone(posted) ? posted : await requestTimeZone(request);
+  form.delete("time_zone");
+  const typed: Record<string, string> = {};
+  for (const field of fields) {
+    const value = form.get(field);
+    if (typeof value !== "string" || !value.trim()) continue;
+    typed[field] = value;
+    form.set(field, withZoneOffset(value, zone));
+  }
+  return (submission) => {
+    for (const [field, value] of Object.entries(typed)) if (field in submission.payload) submission.payload[field] = value;
+  };
 }

@@ -12,6 +12,7 @@ import { getEnv } from "~/lib/env.server";
 import { getSettingEntries, type SiteSettingEntry } from "~/models/site-settings.server";
 import { countUsers } from "~/models/user.server";
 import { SETTINGS_MESSAGES, URL_SETTING_KEYS } from "~/schemas/admin-site-settings";
+import { isTimeZone } from "~/lib/time-zones";
 import { BOOLEAN_SETTING_KEYS, SITE_SETTING_KEYS, type SiteSettingKey } from "~/schemas/site-settings";
 import { saveSiteSettings } from "./site-settings.server";
 import { buildSitemap } from "./sitemap.server";
@@ -76,6 +77,10 @@ export function validateSettingsChanges(input: unknown): Partial<Record<SiteSett
     }
     if (URL_SETTING_KEYS.includes(key) && text !== "" && !isHttpUrl(text)) {
       errors.push({ field: key, message: SETTINGS_MESSAGES.invalidUrl });
+      continue;
+    }
+    if (key === "time_zone" && text !== "" && !isTimeZone(text)) {
+      errors.push({ field: key, message: SETTINGS_MESSAGES.invalidTimeZone });
       continue;
     }
     values[key] = text;

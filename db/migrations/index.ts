@@ -25,6 +25,7 @@ import * as m20261130090000 from "./20261130090000_secrets_in_database";
 import * as m20261201090000 from "./20261201090000_category_counts";
 import * as m20261207090000 from "./20261207090000_photo_fingerprints";
 import * as m20261207120000 from "./20261207120000_shopper_words";
+import * as m20261207130000 from "./20261207130000_time_zone";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "20261201090000_category_counts": m20261201090000,
   "20261207090000_photo_fingerprints": m20261207090000,
   "20261207120000_shopper_words": m20261207120000,
+  "20261207130000_time_zone": m20261207130000,
 };

@@ -250,6 +250,36 @@ test.describe("email marketing", () => {
     await expect(page.getByRole("heading", { level: 2 })).toContainText("Draft");
   });
 
+  test.describe("an admin in Shanghai", () => {
+    test.use({ timezoneId: "Asia/Shanghai" });
+
+    test("schedules at 14:10 their time (with JavaScript, the browser's zone; without, the site's)", async ({ page }, testInfo) => {
+      const name = uniqueName(testInfo, "zoned");
+      // the first back-office page tells the server the browser's zone, for the next ones
+      await page.goto(`${BASE}/campaigns`);
+      await page.goto(`${BASE}/campaigns?modal=create`);
+      const create = page.getByRole("dialog", { name: "New campaign" });
+      await create.getByLabel("Name").fill(name);
+      await create.getByLabel("Subject").fill("At two");
+      await create.getByText("Body for a campaign without a template").click();
+      await create.getByLabel("HTML body").fill("<p>At two</p>");
+      await create.getByLabel("At a set time").check();
+      const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+      const js = testInfo.project.name === "js";
+      await create.getByLabel(js ? "Scheduled time (Asia/Shanghai, UTC+8)" : "Scheduled time (UTC)").fill(`${day}T14:10`);
+      await create.getByRole("button", { name: "Create campaign" }).click();
+      await expect(toast(page, `Campaign created: ${name}`)).toBeVisible();
+      const stored = withDatabase((db) => db.prepare("SELECT scheduled_at FROM email_campaigns WHERE name = ?").get(name)) as {
+        scheduled_at: string;
+      };
+      expect(stored.scheduled_at).toBe(js ? `${day}T06:10:00.000Z` : `${day}T14:10:00.000Z`);
+      await page.getByRole("link", { name: `Execute ${name}` }).click();
+      await expect(page.getByRole("dialog", { name: "Execute campaign" })).toContainText(
+        js ? `${day} 14:10 Asia/Shanghai` : `${day} 14:10 UTC`,
+      );
+    });
+  });
+
   test("“Send now” in the new-campaign dialog sends at once: no draft left to execute", async ({ page }, testInfo) => {
     const name = uniqueName(testInfo, "now");
     const shoppers = insertShoppers(name, 3);

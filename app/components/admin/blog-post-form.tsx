@@ -12,6 +12,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import type { PostFormValues } from "~/controllers/admin-blog-post-form.server";
 import type { PostStatus } from "~/schemas/blog-rules";
 import { useI18n, useT } from "~/i18n/i18n";
+import { TimeZoneField, useZonedTime } from "~/components/admin/time-zone";
 import { postStatusLabel } from "./labels";
 
 // `.client`: the server build holds an empty module instead, so the server never loads
@@ -89,6 +90,7 @@ export function BlogPostForm({
 }) {
   const t = useT();
   const { message } = useI18n();
+  const { label: zoneLabel } = useZonedTime();
   const { values } = data;
   const [form, fields] = useForm<FieldNames>({
     id: data.mode.kind === "edit" ? `edit-post-${data.mode.id}` : "new-post",
@@ -166,11 +168,12 @@ export function BlogPostForm({
             </Field>
             <Field
               id={fields.published_at.id}
-              label={t("admin.blogPost.publishAt")}
+              label={t("admin.blogPost.publishAt", { zone: zoneLabel })}
               errors={fields.published_at.errors}
               hint={t("admin.blogPost.publishAtHint")}
             >
               <input {...getInputProps(fields.published_at, { type: "datetime-local" })} />
+              <TimeZoneField />
             </Field>
             <label className="admin-check">
               <input type="checkbox" name={fields.is_featured.name} defaultChecked={values.is_featured} /> {t("admin.blogPost.featured")}

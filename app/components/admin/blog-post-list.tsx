@@ -5,6 +5,7 @@
  */
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { formatDateTime } from "~/components/admin/format";
+import { useZonedTime } from "~/components/admin/time-zone";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listAddress, listParams } from "~/lib/list-address";
@@ -30,6 +31,7 @@ const STATUS_BADGE: Record<PostStatus, string> = {
 
 export function BlogPostListPage({ data }: { data: Data }) {
   const t = useT();
+  const zoned = useZonedTime();
   const [searchParams] = useSearchParams();
   const { query, allowed, posts } = data;
   const here = listAddress(PATH, searchParams, DIALOG_PARAMS);
@@ -139,7 +141,7 @@ export function BlogPostListPage({ data }: { data: Data }) {
           cell: (post) => <span className={STATUS_BADGE[post.status]}>{postStatusLabel(t, post.status)}</span>,
         },
         { header: t("admin.blogPost.category"), cell: (post) => post.category ?? "—" },
-        { header: t("admin.blogPosts.colPublished"), cell: (post) => formatDateTime(post.publishedAt) },
+        { header: t("admin.blogPosts.colPublished"), cell: (post) => zoned.format(post.publishedAt) },
         {
           header: t("admin.blogPosts.colStats"),
           cell: (post) =>

@@ -30,6 +30,7 @@ const TABS: Array<{ id: TabId; label: string; fields: FieldDef[] }> = [
       { key: "site_name", label: "admin.siteSettings.siteName", kind: "text", hintKey: "admin.siteSettings.siteNameHint" },
       { key: "site_url", label: "admin.siteSettings.siteUrl", kind: "url", hintKey: "admin.siteSettings.siteUrlHint" },
       { key: "site_title", label: "admin.siteSettings.siteTitle", kind: "text", hintKey: "admin.siteSettings.siteTitleHint" },
+      { key: "time_zone", label: "admin.siteSettings.timeZone", kind: "text", hintKey: "admin.siteSettings.timeZoneHint" },
     ],
   },
   {

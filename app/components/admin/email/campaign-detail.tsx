@@ -9,6 +9,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { AdminDialog } from "~/components/admin/dialog";
 import { Emphasis, MARK } from "~/components/admin/emphasis";
 import { formatDateTime } from "~/components/admin/format";
+import { useZonedTime } from "~/components/admin/time-zone";
 import { useI18n, useT, type Translate } from "~/i18n/i18n";
 import {
   EMAIL_MESSAGES as M,
@@ -100,6 +101,8 @@ function runStatusLabel(t: Translate, status: CampaignRunStatus): string {
 export function CampaignDetailPage({ data, actionData }: { data: CampaignDetailData; actionData?: CampaignDetailActionData }) {
   const { campaign, runs, openRun, failures, retrying, preview, dialog } = data;
   const { t, message } = useI18n();
+  // scheduled times in the admin's zone (the rest of the page's times stay in UTC, so labelled)
+  const zoned = useZonedTime();
   const location = useLocation();
   const here = location.pathname;
   const live = campaign.status === "sending" || openRun?.status === "waiting";
@@ -108,10 +111,10 @@ export function CampaignDetailPage({ data, actionData }: { data: CampaignDetailD
     campaign.schedule_type === "immediate"
       ? t("admin.email.scheduleImmediate")
       : campaign.schedule_type === "scheduled"
-        ? t("admin.email.at", { at: formatDateTime(campaign.scheduled_at) })
+        ? t("admin.email.at", { at: zoned.format(campaign.scheduled_at) })
         : t("admin.email.patternFrom", {
             pattern: campaign.recurring_pattern ? recurringLabel(t, campaign.recurring_pattern) : t("admin.email.scheduleRecurring"),
-            from: formatDateTime(campaign.scheduled_at),
+            from: zoned.format(campaign.scheduled_at),
           });
   const uncertain = campaign.uncertain_count;
 
@@ -168,7 +171,7 @@ export function CampaignDetailPage({ data, actionData }: { data: CampaignDetailD
         ) : (
           <p className="muted">
             {campaign.status === "scheduled"
-              ? t("admin.campaign.starts", { at: formatDateTime(campaign.next_run_at) })
+              ? t("admin.campaign.starts", { at: zoned.format(campaign.next_run_at) })
               : t("admin.campaign.notSentYet")}
           </p>
         )}
@@ -187,7 +190,7 @@ export function CampaignDetailPage({ data, actionData }: { data: CampaignDetailD
         {campaign.next_run_at ? (
           <>
             <dt>{t("admin.campaign.nextRun")}</dt>
-            <dd>{formatDateTime(campaign.next_run_at)}</dd>
+            <dd>{zoned.format(campaign.next_run_at)}</dd>
           </>
         ) : null}
         <dt>{t("admin.categoryForm.created")}</dt>

@@ -8,9 +8,10 @@ import { Link, useSearchParams } from "@remix-run/react";
 import type { z } from "zod";
 import { AdminList, AdminSegments } from "~/components/admin/admin-list";
 import { AdminDialog } from "~/components/admin/dialog";
-import { formatDate, formatDateTime } from "~/components/admin/format";
+import { formatDate } from "~/components/admin/format";
 import { EmptyState } from "~/components/ui/empty-state";
 import { useI18n, type Translate } from "~/i18n/i18n";
+import { useZonedTime } from "~/components/admin/time-zone";
 import { listAddress, listParams } from "~/lib/list-address";
 import type { campaignListQuerySchema } from "~/schemas/email";
 import {
@@ -74,6 +75,7 @@ type CampaignListActionData = { intent: "create"; result: SubmissionResult<strin
 
 function scheduleText(
   t: Translate,
+  formatDateTime: (iso: string | null | undefined) => string,
   campaign: {
     schedule_type: string;
     scheduled_at: string | null;
@@ -97,6 +99,7 @@ export function CampaignListPage({ data, actionData }: { data: CampaignListData;
   const { query, list, dialog } = data;
   const [searchParams] = useSearchParams();
   const { t, message } = useI18n();
+  const zoned = useZonedTime();
   const closeHref = listHref(searchParams);
   const sending = list.items.some((c) => c.status === "sending");
   useLiveRefresh(sending && !dialog);
@@ -156,7 +159,7 @@ export function CampaignListPage({ data, actionData }: { data: CampaignListData;
         },
         { header: t("admin.blogPost.status"), cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
         { header: t("admin.emailForms.recipients"), cell: (campaign) => recipientLabel(t, campaign.recipient_type) },
-        { header: t("admin.emailForms.schedule"), cell: (campaign) => scheduleText(t, campaign) },
+        { header: t("admin.emailForms.schedule"), cell: (campaign) => scheduleText(t, zoned.format, campaign) },
         {
           header: t("admin.email.colProgress"),
           cell: (campaign) =>

@@ -7,7 +7,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm,
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { ConfirmForm } from "~/components/admin/confirm-form";
-import { formatDateTime } from "~/components/admin/format";
+import { TimeZoneField, useZonedTime } from "~/components/admin/time-zone";
 import { ErrorList, Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { useI18n, useT, type Translate } from "~/i18n/i18n";
@@ -206,9 +206,6 @@ export type CampaignFormValues = {
   recurringPattern: RecurringPattern | null;
 };
 
-/** A stored ISO time as a datetime-local value in UTC ("2026-11-24T14:05"). */
-const toLocalInput = (iso: string | null | undefined) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
-
 export function CampaignForm({
   id,
   intent,
@@ -232,6 +229,7 @@ export function CampaignForm({
   withStart?: boolean;
 }) {
   const { t, message } = useI18n();
+  const zoned = useZonedTime();
   const [form, fields] = useForm<{
     name: string;
     subject: string;
@@ -253,7 +251,7 @@ export function CampaignForm({
       text_content: defaults?.textContent ?? "",
       recipient_type: defaults?.recipientType ?? "all",
       schedule_type: defaults?.scheduleType ?? "immediate",
-      scheduled_at: toLocalInput(defaults?.scheduledAt),
+      scheduled_at: zoned.input(defaults?.scheduledAt),
       recurring_pattern: defaults?.recurringPattern ?? "",
     },
   });
@@ -364,13 +362,14 @@ export function CampaignForm({
           {showTime ? (
             <Field
               id={fields.scheduled_at.id}
-              label={t("admin.emailForms.scheduledTime")}
+              label={t("admin.emailForms.scheduledTime", { zone: zoned.label })}
               errors={fields.scheduled_at.errors}
               hint={
                 hydrated ? (schedule === "recurring" ? t("admin.emailForms.firstRun") : undefined) : t("admin.emailForms.scheduledTimeHint")
               }
             >
               <input {...getInputProps(fields.scheduled_at, { type: "datetime-local" })} step={60} />
+              <TimeZoneField />
             </Field>
           ) : (
             <input type="hidden" name={fields.scheduled_at.name} value="" />
@@ -440,6 +439,7 @@ export function ExecuteCampaignForm({
   error?: string;
 }) {
   const { t, message } = useI18n();
+  const zoned = useZonedTime();
   const what =
     campaign.schedule_type === "immediate"
       ? t("admin.emailForms.executeNow", {
@@ -448,11 +448,11 @@ export function ExecuteCampaignForm({
           who: recipientLabel(t, campaign.recipient_type).toLowerCase(),
         })
       : campaign.schedule_type === "scheduled"
-        ? t("admin.emailForms.executeScheduled", { name: campaign.name, at: formatDateTime(campaign.scheduled_at), count: audience })
+        ? t("admin.emailForms.executeScheduled", { name: campaign.name, at: zoned.format(campaign.scheduled_at), count: audience })
         : t("admin.emailForms.executeRecurring", {
             name: campaign.name,
             pattern: campaign.recurring_pattern ? recurringLabel(t, campaign.recurring_pattern).toLowerCase() : "",
-            from: campaign.scheduled_at ? formatDateTime(campaign.scheduled_at) : t("admin.emailForms.now"),
+            from: campaign.scheduled_at ? zoned.format(campaign.scheduled_at) : t("admin.emailForms.now"),
           });
   return (
     <Form method="post" action={action} preventScrollReset>

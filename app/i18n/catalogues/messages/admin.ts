@@ -103,6 +103,7 @@ export const ADMIN_MESSAGES: MessagePair[] = [
     en: "Please enter a full URL starting with http:// or https:// (or leave it empty)",
     "zh-CN": "请输入以 http:// 或 https:// 开头的完整网址（或留空）",
   },
+  { en: "Enter a time zone such as Asia/Shanghai, Europe/Paris or UTC", "zh-CN": "请输入时区，如 Asia/Shanghai、Europe/Paris 或 UTC" },
   { en: "no changes made", "zh-CN": "未做任何更改" },
   {
     en: "Are you sure you want to save these changes? Modified fields take effect immediately",
