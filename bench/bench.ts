@@ -39,6 +39,7 @@ import {
   type PhotoFingerprint,
 } from "../app/services/photos/fingerprint.server";
 import { fixturePhotos, QUERY_TRANSFORMS } from "../tests/setup/photo-queries";
+import { SHOPPER_PHRASINGS } from "../tests/fixtures/shopper-phrasings";
 import { hexOfHashes, PhotoIndex } from "../app/services/photos/photo-index.server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -80,7 +81,7 @@ if (args.help) {
   [--build]         run \`npm run build\` first even when a build exists
   [--profile DIR]   start the server with node --cpu-prof, profiles written to DIR
   [--db-only]       build the benchmark database (with --data-dir) and stop
-  [--only TEXT]     measure only the endpoints whose label contains TEXT (and raw node:http);
+  [--only TEXT]     measure only the endpoints whose label contains TEXT (or one of TEXT|TEXT; and raw node:http);
                     --only campaign runs only the campaign part
   [--recipients N]  the campaign's recipients (10000)
   [--page-rate R]   product-page requests per second while measuring the campaign's effect (200)
@@ -659,7 +660,14 @@ async function measure(
   connections = CONNECTIONS,
 ): Promise<Row> {
   let status: number | null = null;
-  if (args.only && !label.startsWith("raw") && !label.toLowerCase().includes(args.only.toLowerCase())) {
+  if (
+    args.only &&
+    !label.startsWith("raw") &&
+    !args.only
+      .toLowerCase()
+      .split("|")
+      .some((part) => label.toLowerCase().includes(part))
+  ) {
     return { label, url, status: null, reqPerSec: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, rss: null, bytesPerResponse: 0 };
   }
   try {
@@ -1441,6 +1449,10 @@ fs.mkdirSync(dataDir, { recursive: true });
 const existing = productCountOf(dbFile);
 if (existing === PRODUCTS) {
   say(`database: reusing ${dbFile} (${existing.toLocaleString("en")} products)`);
+  // a database built by an older bench takes the migrations since (the server would, at its start)
+  const reused = createKysely(openSqlite(dbFile));
+  await migrateToLatest(reused);
+  await reused.destroy();
 } else {
   if (existing) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(dbFile + suffix, { force: true });
   say(`database: building ${dbFile} …`);
@@ -1452,6 +1464,9 @@ if (existing === PRODUCTS) {
 }
 
 ensureBenchPost(dbFile);
+// the week's trends (issue 39): a week of activity added once, and the trends' reads timed
+// on the database before the server starts (its photo sync then sees the new QC rows at once)
+const trendTimes = measureTrendQueries(dbFile);
 if (RUN_CAMPAIGN) {
   const verified = addRecipients(dbFile, RECIPIENTS);
   say(`database: ${verified.toLocaleString("en")} users with a verified e-mail for the campaign`);
@@ -1630,6 +1645,14 @@ const productId =
   )?.id ?? Math.floor(PRODUCTS / 2);
 probe.close();
 
+// the week's trends (issue 39): the three reads of GET /api/products/trends, timed on the
+// database itself (the API keeps their answer a minute), with this week's QC photos and
+// collections as a shop has them: 2 % of the products photographed, 5 % collected
+say(
+  `trends: ${trendTimes.qcRows.toLocaleString("en")} QC photos and ${trendTimes.collectionRows.toLocaleString("en")} collections this week; ` +
+    `the three reads p50 ${trendTimes.p50.toFixed(2)} ms, p99 ${trendTimes.p99.toFixed(2)} ms (${trendTimes.runs} runs)`,
+);
+
 const product = await canonicalUrl(`${base}/product/${productId}`);
 say(
   `product page: /product/${productId} ${product.hops.length ? product.hops.join(", ") : "(no redirect)"}, answers ${product.status ?? "nothing"}`,
@@ -1682,6 +1705,20 @@ rows.push(
   ),
 );
 rows.push(await measure("typo search, one client", `${base}${TYPO_SEARCHES[0]}`, app.pid, TYPO_SEARCHES, undefined, 1));
+// issue 39: how shoppers write (tests/fixtures/shopper-phrasings.ts: slang, model numbers,
+// mixed Chinese and English, typos, words no product has), each address new, one client
+const PHRASING_SEARCHES = SHOPPER_PHRASINGS.map(([phrase]) => `/api/products/search?q=${encodeURIComponent(phrase)}`);
+rows.push(
+  await measure(
+    `shopper phrasings (${PHRASING_SEARCHES.length}), one client`,
+    `${base}${PHRASING_SEARCHES[0]}`,
+    app.pid,
+    PHRASING_SEARCHES,
+    undefined,
+    1,
+  ),
+);
+rows.push(await measure("trends API /api/products/trends", `${base}/api/products/trends`, app.pid));
 rows.push(await measure("filtered search, each address new", `${base}${FILTERED_SEARCHES[0]}`, app.pid, FILTERED_SEARCHES));
 rows.push(await measure("typo search, each address new", `${base}${TYPO_SEARCHES[0]}`, app.pid, TYPO_SEARCHES));
 rows.push(await measure("product API /api/products/:id", `${base}/api/products/${productId}`, app.pid));
@@ -2139,6 +2176,65 @@ function measurePhotoIndex(
     first: first / photos.queries.length,
     rejected: rejected / photos.strangerHashes.length,
   };
+}
+
+/** The trends' reads (app/models/trends.server.ts, the week's new products counted), timed on the bench database with a week's activity added. */
+function measureTrendQueries(file: string): { qcRows: number; collectionRows: number; p50: number; p99: number; runs: number } {
+  const db = openSqlite(file);
+  try {
+    const products = (db.prepare("SELECT max(id) AS n FROM products").get() as { n: number }).n;
+    const now = Date.now();
+    const week = new Date(now - 7 * 86_400_000).toISOString();
+    const recent = (
+      db.prepare("SELECT count(*) AS n FROM qc_images WHERE status = 'approved' AND created_at >= ?").get(week) as { n: number }
+    ).n;
+    if (recent === 0) {
+      // a week of activity, once per database: QC sets on 2 % of the products, collections of 5 %
+      const rng = seededRandom(39);
+      const users = (db.prepare("SELECT id FROM users ORDER BY id LIMIT 200").all() as Array<{ id: number }>).map((row) => row.id);
+      const addQc = db.prepare(
+        // no file (image_url null): the trends count rows, and the photo sync has nothing to read
+        "INSERT INTO qc_images (product_id, image_url, status, set_key, created_at) VALUES (?, NULL, 'approved', ?, ?)",
+      );
+      const addCollection = db.prepare("INSERT OR IGNORE INTO collections (user_id, product_id, created_at) VALUES (?, ?, ?)");
+      db.transaction(() => {
+        for (let i = 0; i < products * 0.02; i++) {
+          const id = 1 + Math.floor(rng() * products);
+          const at = new Date(now - rng() * 6 * 86_400_000).toISOString();
+          for (let photo = 0; photo < 1 + Math.floor(rng() * 6); photo++) addQc.run(id, `bench-week-${i}`, at);
+        }
+        for (let i = 0; i < products * 0.05 && users.length; i++) {
+          const at = new Date(now - rng() * 6 * 86_400_000).toISOString();
+          addCollection.run(users[Math.floor(rng() * users.length)], 1 + Math.floor(rng() * products), at);
+        }
+      })();
+    }
+    const qc = db.prepare(
+      "SELECT product_id, count(*) AS n, max(id) AS last FROM qc_images WHERE status = 'approved' AND created_at >= ? GROUP BY product_id ORDER BY n DESC, last DESC LIMIT 24",
+    );
+    const collected = db.prepare(
+      "SELECT product_id, count(*) AS n, max(created_at) AS last FROM collections WHERE created_at >= ? GROUP BY product_id ORDER BY n DESC, last DESC LIMIT 24",
+    );
+    const newest = db.prepare("SELECT id FROM products WHERE show_in_listing = 1 ORDER BY id DESC LIMIT 8");
+    const times: number[] = [];
+    for (let run = 0; run < 50; run++) {
+      const started = performance.now();
+      qc.all(week);
+      collected.all(week);
+      newest.all();
+      times.push(performance.now() - started);
+    }
+    return {
+      qcRows: (db.prepare("SELECT count(*) AS n FROM qc_images WHERE status = 'approved' AND created_at >= ?").get(week) as { n: number })
+        .n,
+      collectionRows: (db.prepare("SELECT count(*) AS n FROM collections WHERE created_at >= ?").get(week) as { n: number }).n,
+      p50: percentile(times, 0.5),
+      p99: percentile(times, 0.99),
+      runs: times.length,
+    };
+  } finally {
+    db.close();
+  }
 }
 
 async function measureLinkReading(file: string): Promise<{ links: number; perLink: number; slowest: number }> {

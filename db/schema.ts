@@ -299,6 +299,17 @@ export interface PriceHistoryTable {
   recorded_at: Generated<string>;
 }
 
+export interface PriceAlertsTable {
+  id: Generated<number>;
+  user_id: number;
+  product_id: number;
+  /** CNY × 100: the price the shopper was last told of */
+  price_fen: number;
+  language: Generated<string>;
+  created_at: Generated<string>;
+  notified_at: string | null;
+}
+
 export interface ListingReportsTable {
   id: Generated<number>;
   product_id: number;
@@ -615,6 +626,7 @@ export interface Database {
   agents: AgentsTable;
   listing_watch: ListingWatchTable;
   price_history: PriceHistoryTable;
+  price_alerts: PriceAlertsTable;
   listing_reports: ListingReportsTable;
   email_templates: EmailTemplatesTable;
   email_campaigns: EmailCampaignsTable;

@@ -29,6 +29,7 @@ import { readPreferredAgent } from "~/lib/agent-preference.server";
 import { decodeEntities } from "~/lib/text";
 import { sameItemElsewhere } from "~/services/catalogue/same-item.server";
 import { priceHistoryOfProduct } from "~/services/catalogue/price-history.server";
+import { unwatchPrice, watchesPrice, watchPrice } from "~/services/price-alerts.server";
 
 /** The site's own 404 page (the route's ErrorBoundary renders it). */
 export const notFound = (): Response => pageNotFound("Not found");
@@ -220,12 +221,14 @@ async function viewerOf(
   user: NonNullable<Awaited<ReturnType<typeof getPageUser>>>,
   productId: number,
 ): Promise<NonNullable<ProductViewData["viewer"]>> {
-  const [collected, qc] = await Promise.all([
+  const [collected, qc, priceAlert] = await Promise.all([
     collectionState(user, productId),
     getAccess(user).then((access) => uploaderState(productId, user, access)),
+    watchesPrice(user.id, productId),
   ]);
   return {
     collected,
+    priceAlert,
     qc: {
       publishes: qc.publishes,
       used: qc.used,
@@ -301,6 +304,22 @@ export async function productPageAction(
   if (intent === "uncollect") {
     await uncollect(user, product.id);
     return redirectWithToast(back, { message: CATALOGUE_MESSAGES.uncollected });
+  }
+  // "tell me when it drops" (the mail goes in the language of the page asked from)
+  if (intent === "watch-price" || intent === "unwatch-price") {
+    const t = translatorFor(readLanguage(request));
+    const here = `${back}#price-history-title`;
+    if (intent === "unwatch-price") {
+      await unwatchPrice(user.id, product.id);
+      return redirectWithToast(here, { message: t("shop.priceHistory.alertStopped") });
+    }
+    try {
+      await watchPrice(user.id, product.id, readLanguage(request));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) return redirectWithToast(here, { message: error.message, type: "error" });
+      throw error;
+    }
+    return redirectWithToast(here, { message: t("shop.priceHistory.alertStarted") });
   }
   throw new Response("Unknown action", { status: 400 });
 }

@@ -34,6 +34,7 @@ import { QC_MESSAGES } from "~/schemas/qc-rules";
 import { QC_SELECTION_MESSAGES } from "~/schemas/qc-selection";
 import { SEARCH_ALIAS_MESSAGES } from "~/schemas/search-rules";
 import { UNSUBSCRIBE_MESSAGES } from "~/services/unsubscribe.server";
+import { PRICE_ALERT_MESSAGES } from "~/services/price-alerts.server";
 
 /** Every set of messages the services and schemas give (the /api's words, shown on pages in either language). */
 const SERVICE_MESSAGES: Record<string, Record<string, unknown>> = {
@@ -54,6 +55,7 @@ const SERVICE_MESSAGES: Record<string, Record<string, unknown>> = {
   QC_SELECTION_MESSAGES,
   SEARCH_ALIAS_MESSAGES,
   UNSUBSCRIBE_MESSAGES,
+  PRICE_ALERT_MESSAGES,
 };
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -134,7 +136,10 @@ describe("catalogues", () => {
         for (const [key, text] of english) {
           const own = theirs.get(key) ?? theirs.get(base(key) + "_other");
           expect(own?.trim(), `${key} in ${language}`).toBeTruthy();
-          expect(values(own!), `${key} in ${language}`).toEqual(values(text));
+          // a plural form may say its count in words ("once"); every other value must be there
+          const plural = PLURAL.test(key);
+          const data = (text: string) => values(text).filter((value) => !plural || value !== "count");
+          expect(data(own!), `${key} in ${language}`).toEqual(data(text));
         }
       });
     }

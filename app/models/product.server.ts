@@ -452,6 +452,29 @@ export async function topProducts(db: DB, options: ListFilter & { by: "views" | 
   return rows.map(toProduct);
 }
 
+/**
+ * How many products the filter shows that were listed at or after `since`, at most `cap`.
+ * Ids grow with time, so the first id listed since then is found by halving the id range
+ * (a primary-key read each step), and the count reads the covering index from there.
+ */
+export async function countListedSince(db: DB, since: string, options: ListFilter, cap: number): Promise<number> {
+  const max = Number((await sql<{ id: number | null }>`SELECT max(id) AS id FROM products`.execute(db)).rows[0]?.id ?? 0);
+  let low = 1;
+  let high = max + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const row = (await sql<{ created_at: string }>`SELECT created_at FROM products WHERE id >= ${middle} ORDER BY id LIMIT 1`.execute(db))
+      .rows[0];
+    if (!row || row.created_at >= since) high = middle;
+    else low = middle + 1;
+  }
+  if (low > max) return 0;
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM (SELECT 1 FROM products p WHERE p.id >= ${low} AND ${whereSql(options)} LIMIT ${cap}) AS listed`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** One phrase, quoted for FTS (never FTS syntax). */
 const ftsString = (phrase: string) => `"${phrase.replace(/"/g, '""')}"`;
 

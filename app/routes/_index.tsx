@@ -10,23 +10,62 @@ import type { RootLoaderData } from "~/root";
 import { homeLists } from "~/services/catalogue/products.server";
 import { categoriesForStorefront } from "~/services/catalogue/categories.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
+import { weeklyTrends, type Trend } from "~/services/catalogue/trends.server";
+import { ProductCard, type ProductCardData } from "~/components/storefront/product-card";
+
+/** Products each of the week's trends shows on the home page (the API gives 8). */
+const HOME_TREND_SIZE = 4;
+
+/** A trend of the week: its cards, each with what it counts. */
+function TrendList({
+  id,
+  title,
+  items,
+  note,
+}: {
+  id: string;
+  title: string;
+  items: Array<{ card: ProductCardData; count: number }>;
+  note: (count: number) => string;
+}) {
+  if (!items.length) return null;
+  return (
+    <div className="home-trend">
+      <h3 id={id}>{title}</h3>
+      <ul className="product-grid product-grid--compact" aria-labelledby={id}>
+        {items.map((item) => (
+          <li key={item.card.id}>
+            <ProductCard product={item.card}>
+              <p className="muted home-trend__count">{note(item.count)}</p>
+            </ProductCard>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The same page for every visitor: shared caches (the server's front) may keep it (docs/decisions/035-kept-only-when-the-answer-says-so.md). */
 export const headers = sharedPageHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await storefrontAccess(request);
-  const [lists, categories] = await Promise.all([homeLists(access), categoriesForStorefront(access)]);
+  const [lists, categories, trends] = await Promise.all([homeLists(access), categoriesForStorefront(access), weeklyTrends(access)]);
+  const ranked = async (trend: Trend) => {
+    const cards = await productCards(trend.slice(0, HOME_TREND_SIZE).map((item) => item.product));
+    return cards.map((card, at) => ({ card, count: trend[at].count }));
+  };
   return {
     recommended: await productCards(lists.recommended),
     hot: await productCards(lists.hot),
     categories: categoryTree(categories),
+    trends: { qc: await ranked(trends.qcPhotographed), collected: await ranked(trends.collected), newCount: trends.newCount },
   };
 }
 
 export default function Home() {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
-  const { recommended, hot, categories } = useLoaderData<typeof loader>();
+  const { recommended, hot, categories, trends } = useLoaderData<typeof loader>();
   const t = useT();
   const siteName = root?.siteInfo.site_name ?? "";
   return (
@@ -73,6 +112,28 @@ export default function Home() {
             <section aria-labelledby="hot-title" className="home-section">
               <h2 id="hot-title">{t("shop.home.hot")}</h2>
               <ProductGrid products={hot} label={t("shop.home.hot")} />
+            </section>
+          ) : null}
+          {trends.qc.length || trends.collected.length || trends.newCount ? (
+            <section aria-labelledby="trends-title" className="home-section home-trends">
+              <h2 id="trends-title">{t("shop.home.trendsTitle")}</h2>
+              <TrendList
+                id="trend-qc"
+                title={t("shop.home.trendQc")}
+                items={trends.qc}
+                note={(count) => t("shop.home.trendQcCount", { count })}
+              />
+              <TrendList
+                id="trend-collected"
+                title={t("shop.home.trendCollected")}
+                items={trends.collected}
+                note={(count) => t("shop.home.trendCollectedCount", { count })}
+              />
+              {trends.newCount ? (
+                <p>
+                  <Link to="/search?sort=newest">{t("shop.home.newThisWeek", { count: trends.newCount })}</Link>
+                </p>
+              ) : null}
             </section>
           ) : null}
         </>

@@ -9,6 +9,7 @@ import { ratesRefreshJob } from "~/services/currency.server";
 import { jobsCleanup, type JobDefinition } from "~/services/jobs.server";
 import { listingWatchJob } from "~/services/listing-watch.server";
 import { photoSyncJob } from "~/services/photos/photo-search.server";
+import { priceAlertsJob } from "~/services/price-alerts.server";
 
 /** Read when the runner starts (some depend on the configuration). */
 export function jobDefinitions(): JobDefinition[] {
@@ -22,5 +23,6 @@ export function jobDefinitions(): JobDefinition[] {
     importRunJob,
     listingWatchJob(),
     photoSyncJob,
+    priceAlertsJob,
   ].filter((definition): definition is JobDefinition => definition !== null);
 }

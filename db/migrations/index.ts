@@ -26,6 +26,8 @@ import * as m20261201090000 from "./20261201090000_category_counts";
 import * as m20261207090000 from "./20261207090000_photo_fingerprints";
 import * as m20261207120000 from "./20261207120000_shopper_words";
 import * as m20261207130000 from "./20261207130000_time_zone";
+import * as m20261207140000 from "./20261207140000_trends";
+import * as m20261207150000 from "./20261207150000_price_alerts";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -50,4 +52,6 @@ export const migrations: Record<string, Migration> = {
   "20261207090000_photo_fingerprints": m20261207090000,
   "20261207120000_shopper_words": m20261207120000,
   "20261207130000_time_zone": m20261207130000,
+  "20261207140000_trends": m20261207140000,
+  "20261207150000_price_alerts": m20261207150000,
 };

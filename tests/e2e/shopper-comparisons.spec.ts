@@ -6,7 +6,8 @@
  */
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
-import { adminToken, uniqueName } from "./admin-helpers";
+import { adminToken, createUserViaApi, uniqueName } from "./admin-helpers";
+import { loginViaForm } from "./auth-helpers";
 import { expect, test } from "./fixtures";
 
 type Made = { id: number; path: string; name: string; skuIds: number[] };
@@ -113,6 +114,30 @@ test.describe("what shoppers compare", () => {
     await page.context().addCookies([{ name: "currency", value: "JPY", url: "http://127.0.0.1" }]);
     await page.goto(path);
     await expect(page.locator(".product-page__price .price__main")).toHaveText(/^JP¥[\d,]+$/);
+  });
+
+  test("a shopper asks to be told when the price drops, then stops it", async ({ page, request }, testInfo) => {
+    const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+    const created = await request.post("/api/admin/products", {
+      headers,
+      data: { name: uniqueName(testInfo, "Alert tee"), price_cny: 120 },
+    });
+    const path = new URL((await created.json()).data.url, "http://site.invalid").pathname;
+    const user = await createUserViaApi(
+      request,
+      uniqueName(testInfo, "watcher")
+        .replace(/[^a-z0-9_]/gi, "")
+        .slice(0, 28),
+    );
+    await loginViaForm(page, user.email, user.password, path);
+    await page.goto(path);
+    const history = page.getByRole("region", { name: "Price history" });
+    await history.getByRole("button", { name: "Tell me when it drops" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "We’ll e-mail you when the price drops" })).toBeVisible();
+    await expect(history.getByText("We’ll e-mail you when the price drops.")).toBeVisible();
+    await history.getByRole("button", { name: "Stop the price alert" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Price alert stopped" })).toBeVisible();
+    await expect(history.getByRole("button", { name: "Tell me when it drops" })).toBeVisible();
   });
 
   test("the storefront in Spanish, chosen from the header", async ({ page }, testInfo) => {

@@ -178,6 +178,7 @@ describe("npm start", () => {
       { key: "every:email.scheduler", status: "pending" },
       { key: "every:jobs.cleanup", status: "pending" },
       { key: "every:photos.sync", status: "pending" },
+      { key: "every:prices.alerts", status: "pending" },
       { key: "every:rates.refresh", status: "pending" },
     ]);
     expect(state.auto_updated_at).not.toBeNull();

@@ -5,6 +5,7 @@
  * and the latest changes as text for those who do not see the chart.
  */
 import { useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useI18n } from "~/i18n/i18n";
 import { DEFAULT_CURRENCY, DEFAULT_RATES, displayPrice, type Rates } from "~/lib/currency";
 import { dayText } from "~/lib/dates";
@@ -41,7 +42,7 @@ export function stepPath(points: readonly PriceHistoryPointView[]): string {
   return `${path}H${x(last)}`;
 }
 
-export function PriceHistory({ points }: { points: readonly PriceHistoryPointView[] }) {
+export function PriceHistory({ points, alert }: { points: readonly PriceHistoryPointView[]; alert?: ReactNode }) {
   const { t, language } = useI18n();
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   if (points.length === 0) return null;
@@ -93,6 +94,7 @@ export function PriceHistory({ points }: { points: readonly PriceHistoryPointVie
           ))}
         </ol>
       ) : null}
+      {alert}
     </section>
   );
 }

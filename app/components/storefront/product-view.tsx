@@ -48,7 +48,7 @@ export type ProductViewData = {
     preferredId: number | null;
   };
   /** null for visitors */
-  viewer: { collected: boolean; qc: QcUploaderView } | null;
+  viewer: { collected: boolean; priceAlert: boolean; qc: QcUploaderView } | null;
   /** other listings whose photos match (issue 38), cheapest first */
   sameItem: Array<{ card: ProductCardData; score: number }>;
   /** the prices recorded, oldest first (issue 39) */
@@ -179,6 +179,37 @@ function ListingStatus({ data }: { data: ProductViewData }) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** "Tell me when it drops": a plain form for signed-in shoppers, a way to log in for visitors. */
+function PriceAlertBox({ data }: { data: ProductViewData }) {
+  const t = useT();
+  const { viewer, product } = data;
+  if (product.priceCny === null) return null;
+  if (!viewer) {
+    return (
+      <p className="price-alert">
+        <Link to={`/login?redirectTo=${encodeURIComponent(product.path)}`}>{t("shop.priceHistory.alertLogIn")}</Link>
+        {` ${t("shop.priceHistory.alertLogInRest")}`}
+      </p>
+    );
+  }
+  return (
+    <Form method="post" action={product.path} className="price-alert" preventScrollReset>
+      {viewer.priceAlert ? (
+        <>
+          <span>{t("shop.priceHistory.alertOn")} </span>
+          <SubmitButton name="intent" value="unwatch-price" className="button--secondary button--small" pendingText={t("common.working")}>
+            {t("shop.priceHistory.alertStop")}
+          </SubmitButton>
+        </>
+      ) : (
+        <SubmitButton name="intent" value="watch-price" className="button--secondary button--small" pendingText={t("common.working")}>
+          {t("shop.priceHistory.alertAsk")}
+        </SubmitButton>
+      )}
+    </Form>
   );
 }
 
@@ -369,7 +400,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
         </section>
       ) : null}
 
-      <PriceHistory points={data.priceHistory} />
+      <PriceHistory points={data.priceHistory} alert={<PriceAlertBox data={data} />} />
 
       {data.sameItem.length ? <SameItemElsewhere items={data.sameItem} /> : null}
 

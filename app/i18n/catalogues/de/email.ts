@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "Der Preis ist gesunken",
+      subject: "{{name}} kostet jetzt {{to}}",
+      intro: "{{name}} ist auf {{site}} von {{from}} auf {{to}} gesunken. Sie wollten benachrichtigt werden, wenn der Preis sinkt.",
+      link: "Zum Produkt",
+      footer: "Keine weiteren E-Mails zu diesem Produkt: {{url}}",
+    },
     code: {
       codeLabel: "Code",
       expires: "Der Code ist 10 Minuten gültig und kann einmal verwendet werden.",

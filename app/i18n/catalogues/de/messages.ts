@@ -2,6 +2,9 @@
 import type { MessageTranslations } from "../types";
 
 const messages: MessageTranslations = {
+  "This product has no price to watch yet": "Dieses Produkt hat noch keinen Preis, den man beobachten könnte",
+  "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.":
+    "Dieser Link ist ungültig: Kopieren Sie den ganzen Link aus der E-Mail, oder beenden Sie den Alarm auf der Produktseite.",
   "Choose a photo to search with": "Wählen Sie ein Foto für die Suche",
   "The photo is larger than 10 MB": "Das Foto ist größer als 10 MB",
   "The photo has more than 40 million pixels": "Das Foto hat mehr als 40 Millionen Pixel",

@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "The price dropped",
+      subject: "{{name}} is now {{to}}",
+      intro: "{{name}} went down from {{from}} to {{to}} on {{site}}. You asked us to tell you when its price drops.",
+      link: "See the product",
+      footer: "To stop these e-mails for this product: {{url}}",
+    },
     code: {
       codeLabel: "Code",
       expires: "The code expires in 10 minutes and works once.",

@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "El precio ha bajado",
+      subject: "{{name}} ahora cuesta {{to}}",
+      intro: "{{name}} ha bajado de {{from}} a {{to}} en {{site}}. Nos pediste que te avisáramos cuando bajara su precio.",
+      link: "Ver el producto",
+      footer: "Para dejar de recibir estos correos sobre este producto: {{url}}",
+    },
     code: {
       codeLabel: "Código",
       expires: "El código caduca en 10 minutos y solo se puede usar una vez.",

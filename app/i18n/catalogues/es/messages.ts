@@ -2,6 +2,9 @@
 import type { MessageTranslations } from "../types";
 
 const messages: MessageTranslations = {
+  "This product has no price to watch yet": "Este producto aún no tiene precio que vigilar",
+  "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.":
+    "Este enlace no es válido: copia el enlace completo del correo o cancela el aviso en la página del producto.",
   "Choose a photo to search with": "Elige una foto para buscar",
   "The photo is larger than 10 MB": "La foto pesa más de 10 MB",
   "The photo has more than 40 million pixels": "La foto tiene más de 40 millones de píxeles",

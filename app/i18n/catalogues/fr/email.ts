@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "Le prix a baissé",
+      subject: "{{name}} est maintenant à {{to}}",
+      intro: "{{name}} est passé de {{from}} à {{to}} sur {{site}}. Vous nous avez demandé de vous prévenir quand son prix baisse.",
+      link: "Voir le produit",
+      footer: "Pour ne plus recevoir ces e-mails pour ce produit : {{url}}",
+    },
     code: {
       codeLabel: "Code",
       expires: "Le code expire dans 10 minutes et ne peut être utilisé qu’une fois.",

@@ -2,6 +2,9 @@
 import type { MessageTranslations } from "../types";
 
 const messages: MessageTranslations = {
+  "This product has no price to watch yet": "Ce produit n’a pas encore de prix à surveiller",
+  "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.":
+    "Ce lien n’est pas valide : copiez le lien entier de l’e-mail, ou arrêtez l’alerte sur la page du produit.",
   "Choose a photo to search with": "Choisissez une photo pour lancer la recherche",
   "The photo is larger than 10 MB": "La photo dépasse 10 Mo",
   "The photo has more than 40 million pixels": "La photo dépasse 40 millions de pixels",

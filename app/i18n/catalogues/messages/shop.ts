@@ -19,6 +19,12 @@ export const SHOP_MESSAGES: MessagePair[] = [
   { en: "The photo has more than 40 million pixels", "zh-CN": "照片像素不能超过 4000 万" },
   { en: "Send one photo at a time", "zh-CN": "每次只能上传一张照片" },
   { en: "This picture is not indexed yet: try again in a minute", "zh-CN": "这张图片尚未建立索引，请一分钟后再试" },
+  // price alerts (app/services/price-alerts.server.ts)
+  { en: "This product has no price to watch yet", "zh-CN": "该商品尚无价格，无法设置降价提醒" },
+  {
+    en: "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.",
+    "zh-CN": "此链接无效：请复制邮件中的完整链接，或在商品页面取消提醒。",
+  },
   // accounts (app/schemas/auth-rules.ts)
   { en: "Email is required", "zh-CN": "请输入邮箱" },
   { en: "Please enter a valid email address", "zh-CN": "请输入有效的邮箱地址" },

@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "O preço caiu",
+      subject: "{{name}} agora custa {{to}}",
+      intro: "{{name}} caiu de {{from}} para {{to}} em {{site}}. Você pediu para ser avisado quando o preço baixasse.",
+      link: "Ver o produto",
+      footer: "Para parar de receber estes e-mails sobre este produto: {{url}}",
+    },
     code: {
       codeLabel: "Código",
       expires: "O código expira em 10 minutos e só pode ser usado uma vez.",

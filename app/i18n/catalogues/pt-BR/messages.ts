@@ -2,6 +2,9 @@
 import type { MessageTranslations } from "../types";
 
 const messages: MessageTranslations = {
+  "This product has no price to watch yet": "Este produto ainda não tem preço para acompanhar",
+  "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.":
+    "Este link não é válido: copie o link completo do e-mail ou cancele o alerta na página do produto.",
   "Choose a photo to search with": "Escolha uma foto para buscar",
   "The photo is larger than 10 MB": "A foto tem mais de 10 MB",
   "The photo has more than 40 million pixels": "A foto tem mais de 40 milhões de pixels",

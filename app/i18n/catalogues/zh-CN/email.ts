@@ -4,6 +4,13 @@ import type { Catalogue } from "../types";
 export default {
   email: {
     signOff: "— {{site}}",
+    priceDrop: {
+      heading: "降价了",
+      subject: "{{name}} 现价 {{to}}",
+      intro: "{{site}} 上的 {{name}} 从 {{from}} 降到了 {{to}}。您曾要求在降价时通知您。",
+      link: "查看商品",
+      footer: "不再接收此商品的降价通知：{{url}}",
+    },
     code: {
       codeLabel: "验证码",
       expires: "验证码 10 分钟内有效，且只能使用一次。",
