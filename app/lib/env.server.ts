@@ -20,6 +20,8 @@ export class ConfigError extends Error {
   }
 }
 
+/** MAIL_FROM when none is set (CONTRACT.md): "Site" stands for the site's name (app/services/mailer.server.ts). */
+export const DEFAULT_MAIL_FROM = "Site <no-reply@localhost>";
 const DEFAULT_RATES_URL = "https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/cny.json";
 const DEFAULT_RATES_BACKUP_URL = "https://latest.currency-api.pages.dev/v1/currencies/cny.json";
 
@@ -84,7 +86,7 @@ const rawSchema = z.object({
       }, "must be an smtp:// or smtps:// URL")
       .optional(),
   ),
-  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Site <no-reply@localhost>")),
+  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default(DEFAULT_MAIL_FROM)),
   EMAIL_SEND_RATE: z.preprocess(blankToUndefined, integer(1, 100_000).default(50)),
   EMAIL_CONNECTIONS: z.preprocess(blankToUndefined, integer(1, 50).default(5)),
   EMAIL_RETRY_DELAY_MS: z.preprocess(blankToUndefined, integer(10, 24 * 3600_000).default(30_000)),

@@ -18,7 +18,9 @@ import nodemailer, { type Transporter, type TransportOptions } from "nodemailer"
 import { domainToASCII } from "node:url";
 import libmime from "libmime";
 import { escapeHtml } from "~/lib/text";
-import { getEnv } from "~/lib/env.server";
+import { DEFAULT_MAIL_FROM, getEnv } from "~/lib/env.server";
+import { DEFAULT_SITE_NAME } from "~/schemas/site-settings";
+import { loadSettings } from "./site-settings.server";
 import { log } from "~/lib/log.server";
 
 export type Mail = { to: string; subject: string; text: string; html: string };
@@ -54,9 +56,20 @@ function writeToOutbox(info: unknown): string {
   return name;
 }
 
+/**
+ * The sender of every mail: MAIL_FROM; left at its default ("Site <no-reply@localhost>"),
+ * the site's name (its setting) takes the place of "Site", so mail says who sent it.
+ */
+export async function mailFrom(): Promise<string> {
+  const from = getEnv().MAIL_FROM;
+  if (from !== DEFAULT_MAIL_FROM) return from;
+  const name = (await loadSettings()).site_name?.trim() || DEFAULT_SITE_NAME;
+  return `"${name.replace(/["\\]/g, "\\$&")}" <${parseMailbox(from).address}>`;
+}
+
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
-  const info = await getTransporter().sendMail({ from: env.MAIL_FROM, ...mail });
+  const info = await getTransporter().sendMail({ from: await mailFrom(), ...mail });
   if (!env.SMTP_URL) {
     log.info(`mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
   } else {
@@ -211,19 +224,19 @@ export function composeBulkMail(mail: BulkMail, from: string, date = new Date())
  * cost a quarter of the sender's CPU.
  */
 export async function sendBulkMail(mail: BulkMail): Promise<void> {
-  const env = getEnv();
+  const from = await mailFrom();
   let info: unknown;
   try {
-    const raw = composeBulkMail(mail, env.MAIL_FROM);
+    const raw = composeBulkMail(mail, from);
     info = await getBulkTransporter().sendMail({
-      envelope: { from: senderOf(env.MAIL_FROM).address, to: [mail.to.address] },
+      envelope: { from: senderOf(from).address, to: [mail.to.address] },
       raw,
       messageId: mail.messageId,
     });
   } catch (error) {
     throw classifyMailError(error);
   }
-  if (!env.SMTP_URL) log.debug(`campaign mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
+  if (!getEnv().SMTP_URL) log.debug(`campaign mail to outbox/${writeToOutbox(info)}: "${mail.subject}"`);
 }
 
 const queue: Mail[] = [];

@@ -79,6 +79,9 @@ describe("price alerts", () => {
     await runAlertsJob();
     const mail = await smtp.waitForMail(email, { subjectIncludes: "¥150.00", timeoutMs: 20_000 });
     expect(mail.subject).toContain("est maintenant à ¥150.00");
+    // MAIL_FROM left at its default: the sender is the site by its name, not "Site"
+    const siteName = (await api(server.url, "/api/site-settings/site-info")).body.data.site_name;
+    expect(mail.headers.from.replace(/"/g, "")).toBe(`${siteName} <no-reply@localhost>`);
     expect(mail.text).toContain("¥200.00");
     expect(mail.text).toContain(product.url);
     const stop = /(http\S+\/price-alert\?token=[\w.-]+)/.exec(mail.text)?.[1];
