@@ -38,7 +38,7 @@ test.describe("the product form", () => {
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/products/new");
 
     await page.getByLabel("Product link or id").fill(`https://weidian.com/item.html?itemID=${itemId}`);
-    await page.getByRole("button", { name: "导入 Import" }).click();
+    await page.getByRole("button", { name: "Import", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: `Imported the Weidian item` })).toBeVisible();
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(title);
     await expect(page.getByLabel("Price (CNY, optional)")).toHaveValue("158");
@@ -83,8 +83,13 @@ test.describe("the product form", () => {
     // three presses, three rows; the image is not sent again
     for (let press = 0; press < 3; press++) await page.getByRole("button", { name: "Add SKU" }).click();
     await expect(skuRows(page)).toHaveCount(4);
-    // each new row is "new model" (docs/product/admin.md); names must differ within a product
-    for (const [index, colour] of ["Red", "Blue", "Green", "Black"].entries()) await page.getByLabel(`SKU ${index + 1} name`).fill(colour);
+    // the first new row is "new model" (docs/product/admin.md), the next ones numbered: names
+    // differ within a product, so rows nobody has typed in yet show no error
+    for (const [index, expected] of ["new model", "new model 2", "new model 3", "new model 4"].entries())
+      await expect(page.getByLabel(`SKU ${index + 1} name`)).toHaveValue(expected);
+    await expect(page.getByText("Each SKU name may appear only once in a product")).toHaveCount(0);
+    // "apply to all" from 2 SKUs
+    await expect(page.getByRole("button", { name: "Apply to all SKUs" })).toBeVisible();
     await page.getByRole("button", { name: "Create product" }).last().click();
     await expect(toast(page, `Product created: ${name}`)).toBeVisible();
     const storedAfter = withDatabase(
