@@ -42,6 +42,9 @@ const REFRESH_SECONDS = 2;
 const isStatus = (value: string | null): value is ImportRowStatus => IMPORT_STATUSES.includes(value as ImportRowStatus);
 
 /** /admin/imports/:id: an import's progress and each row's result; failed rows can be tried again. */
+
+/** A part of the whole as a CSS width. */
+const share = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(2)}%` : "0%");
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request, IMPORT_ACCESS);
   const id = pageId(params.id, M.notFound);
@@ -141,9 +144,28 @@ export default function ImportJobPage() {
         <>
           <section className="card import-progress" aria-labelledby="import-progress-title">
             <h2 id="import-progress-title">{running ? t("admin.importJob.importing") : t("admin.imports.done")}</h2>
-            <progress max={job.total} value={done} aria-labelledby="import-progress-title">
-              {t("admin.importJob.progress", { done, total: job.total })}
-            </progress>
+            {running ? (
+              <progress max={job.total} value={done} aria-labelledby="import-progress-title">
+                {t("admin.importJob.progress", { done, total: job.total })}
+              </progress>
+            ) : (
+              // finished: the bar says how the rows ended (imported, already there, failed), not
+              // only that all were read: 16 of 20 failed is a mostly red bar, not a full blue one
+              <div
+                className="import-outcome"
+                role="img"
+                aria-label={t("admin.importJob.outcome", {
+                  imported: job.counts.imported,
+                  known: job.counts.exists + job.counts.duplicate,
+                  failed: job.counts.failed + job.counts.not_item,
+                  total: job.total,
+                })}
+              >
+                <span className="import-outcome__imported" style={{ width: share(job.counts.imported, job.total) }} />
+                <span className="import-outcome__known" style={{ width: share(job.counts.exists + job.counts.duplicate, job.total) }} />
+                <span className="import-outcome__failed" style={{ width: share(job.counts.failed + job.counts.not_item, job.total) }} />
+              </div>
+            )}
             <p role="status">
               {t("admin.importJob.summary", {
                 done,

@@ -177,6 +177,11 @@ test.describe("links shoppers really paste", () => {
     // without JavaScript the page refreshes itself; with it the page looks again
     await expect(page.getByRole("heading", { level: 2, name: "Done" })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText("4 of 4 rows done. Imported: 3. Already there: 0. Duplicates: 0. Not items: 1. Failed: 0.")).toBeVisible();
+    // finished, the bar says how the rows ended, not only that all were read: 3 of 4 green, 1 red
+    const outcome = page.getByRole("img", { name: "Of 4 rows: 3 imported, 0 already in the catalogue, 1 not imported" });
+    await expect(outcome).toBeVisible();
+    await expect(outcome.locator(".import-outcome__imported")).toHaveAttribute("style", /width: ?75(\.00)?%/);
+    await expect(outcome.locator(".import-outcome__failed")).toHaveAttribute("style", /width: ?25(\.00)?%/);
     await page.getByRole("link", { name: "Imported (3)" }).click();
     await expect(page.getByText(`Taobao ${ids[0]}`)).toBeVisible();
 

@@ -883,6 +883,7 @@ export default {
       all: "All imports",
       importing: "Importing…",
       progress: "{{done}} of {{total}}",
+      outcome: "Of {{total}} rows: {{imported}} imported, {{known}} already in the catalogue, {{failed}} not imported",
       summary:
         "{{done}} of {{total}} rows done. Imported: {{imported}}. Already there: {{exists}}. Duplicates: {{duplicate}}. Not items: {{notItem}}. Failed: {{failed}}.",
       refreshes: "This page refreshes itself every {{seconds}} seconds until the import is done.",

@@ -843,6 +843,7 @@ export default {
       all: "全部导入",
       importing: "正在导入…",
       progress: "{{done}} / {{total}}",
+      outcome: "共 {{total}} 行：导入 {{imported}} 行，{{known}} 行已在商品库中，{{failed}} 行未导入",
       summary:
         "已处理 {{done}} / {{total}} 行。已导入：{{imported}}。已存在：{{exists}}。重复：{{duplicate}}。不是商品：{{notItem}}。失败：{{failed}}。",
       refreshes: "导入完成前，本页面每 {{seconds}} 秒自动刷新一次。",
