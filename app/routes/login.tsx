@@ -5,7 +5,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams, useRouteError } from "@remix-run/react";
-import { CaptchaField } from "~/components/storefront/captcha-field";
+import { CaptchaField, NEW_CAPTCHA, NewCaptchaButton } from "~/components/storefront/captcha-field";
+import { typedOnly } from "~/lib/forms.server";
 import { GoogleButton } from "~/components/storefront/google-button";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -19,7 +20,7 @@ import { loginSchema } from "~/schemas/auth";
 import { login, sessionMaxAge } from "~/services/auth.server";
 import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
-import { addressNeedsCaptcha } from "~/services/rate-limit.server";
+import { addressNeedsCaptcha, limitCaptchaIssuing } from "~/services/rate-limit.server";
 import { useT } from "~/i18n/i18n";
 import { translatorOf } from "~/i18n/i18n.server";
 
@@ -43,6 +44,11 @@ type ActionData = {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
+  // another captcha image: the form as typed (no password), nothing tried
+  if (formData.get(NEW_CAPTCHA)) {
+    await limitCaptchaIssuing(context.clientIp);
+    return { result: typedOnly(formData, ["password"]), captcha: await createCaptcha() } satisfies ActionData;
+  }
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return { result: submission.reply({ hideFields: ["password"] }), captcha: null } satisfies ActionData;
@@ -121,6 +127,7 @@ export default function Login() {
             <SubmitButton className="button" pendingText={t("shop.login.loggingIn")}>
               {t("shop.login.submit")}
             </SubmitButton>
+            {captcha ? <NewCaptchaButton /> : null}
             <Link to="/forgot-password">{t("shop.login.forgot")}</Link>
           </div>
         </Form>

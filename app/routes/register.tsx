@@ -5,7 +5,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { CaptchaField } from "~/components/storefront/captcha-field";
+import { CaptchaField, NEW_CAPTCHA, NewCaptchaButton } from "~/components/storefront/captcha-field";
+import { typedOnly } from "~/lib/forms.server";
 import { GoogleButton } from "~/components/storefront/google-button";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -22,7 +23,7 @@ import { startSession } from "~/services/session.server";
 import { completeLogin, register, sendRegistrationCode, sessionMaxAge } from "~/services/auth.server";
 import { createCaptcha } from "~/services/captcha.server";
 import { googleEnabled } from "~/services/google-auth.server";
-import { codeSendingNearLimit } from "~/services/rate-limit.server";
+import { codeSendingNearLimit, limitCaptchaIssuing } from "~/services/rate-limit.server";
 import { useT } from "~/i18n/i18n";
 import { readLanguage, translatorFor } from "~/i18n/i18n.server";
 
@@ -46,6 +47,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const language = readLanguage(request);
   const t = translatorFor(language);
 
+  if (intent === "send-code" && formData.get(NEW_CAPTCHA)) {
+    // another captcha image: the form as typed, nothing sent
+    await limitCaptchaIssuing(context.clientIp);
+    return { intent, result: typedOnly(formData), captcha: await createCaptcha() };
+  }
   if (intent === "send-code") {
     const submission = parseWithZod(formData, { schema: sendCodeFormSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() as SubmissionResult<string[]> };
@@ -135,6 +141,7 @@ export default function Register() {
               <SubmitButton className="button" pendingText={t("shop.register.sending")}>
                 {t("shop.register.sendCode")}
               </SubmitButton>
+              {captcha ? <NewCaptchaButton /> : null}
               <Link
                 to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
               >

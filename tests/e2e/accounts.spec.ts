@@ -211,5 +211,15 @@ test.describe("accounts", () => {
     await expect(page.getByText("The characters did not match the image. Please try again.")).toBeVisible();
     await expect(page.getByRole("img", { name: "Captcha image" })).toBeVisible();
     await expect(page).toHaveURL(/\/login/);
+
+    // an image one cannot read: "New image" brings another, keeps what was typed, tries nothing
+    const before = await page.locator('input[name="captchaId"]').inputValue();
+    await page.getByLabel("Email or username").fill(E2E_ADMIN.email);
+    await page.getByRole("button", { name: "New image" }).click();
+    await expect(page.locator('input[name="captchaId"]')).not.toHaveValue(before);
+    await expect(page.getByRole("img", { name: "Captcha image" })).toBeVisible();
+    await expect(page.getByLabel("Email or username")).toHaveValue(E2E_ADMIN.email);
+    await expect(page.getByText("The characters did not match the image. Please try again.")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login/);
   });
 });

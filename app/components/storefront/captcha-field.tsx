@@ -1,6 +1,9 @@
 import { Field } from "~/components/ui/field";
 import { useT } from "~/i18n/i18n";
 
+/** The name of the button that asks for another image (the form comes back with what was typed, and nothing is tried). */
+export const NEW_CAPTCHA = "newCaptcha";
+
 /** The captcha image (server-made SVG) with its answer field and hidden id. */
 export function CaptchaField({ captcha, errors }: { captcha: { captchaId: string; svg: string }; errors?: string[] }) {
   const t = useT();
@@ -21,5 +24,19 @@ export function CaptchaField({ captcha, errors }: { captcha: { captchaId: string
         />
       </div>
     </Field>
+  );
+}
+
+/**
+ * "New image", for a captcha one cannot read: a plain submit of the same form (works without
+ * JavaScript), which the page's action answers with a fresh image and the typed values. The
+ * page puts it after its own submit button: Enter submits with the first one, never this.
+ */
+export function NewCaptchaButton() {
+  const t = useT();
+  return (
+    <button type="submit" name={NEW_CAPTCHA} value="1" className="button--link captcha__new" formNoValidate>
+      {t("shop.captcha.newImage")}
+    </button>
   );
 }

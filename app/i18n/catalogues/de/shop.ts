@@ -327,6 +327,7 @@ export default {
       label: "Anzeige",
     },
     captcha: {
+      newImage: "Neues Bild",
       label: "Zeichen im Bild",
       hint: "Groß-/Kleinschreibung egal.",
       image: "Captcha-Bild",

@@ -324,6 +324,7 @@ export default {
       label: "Advertisement",
     },
     captcha: {
+      newImage: "New image",
       label: "Characters in the image",
       hint: "Not case-sensitive.",
       image: "Captcha image",

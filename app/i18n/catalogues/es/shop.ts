@@ -326,6 +326,7 @@ export default {
       label: "Publicidad",
     },
     captcha: {
+      newImage: "Otra imagen",
       label: "Caracteres de la imagen",
       hint: "No distingue entre mayúsculas y minúsculas.",
       image: "Imagen captcha",

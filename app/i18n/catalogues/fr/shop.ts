@@ -326,6 +326,7 @@ export default {
       label: "Publicité",
     },
     captcha: {
+      newImage: "Nouvelle image",
       label: "Caractères de l’image",
       hint: "Majuscules et minuscules indifférentes.",
       image: "Image captcha",

@@ -324,6 +324,7 @@ export default {
       label: "Publicidade",
     },
     captcha: {
+      newImage: "Nova imagem",
       label: "Caracteres da imagem",
       hint: "Não diferencia maiúsculas de minúsculas.",
       image: "Imagem do captcha",

@@ -309,6 +309,7 @@ export default {
       label: "广告",
     },
     captcha: {
+      newImage: "换一张",
       label: "图中的字符",
       hint: "不区分大小写。",
       image: "验证码图片",
