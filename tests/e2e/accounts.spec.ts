@@ -179,6 +179,27 @@ test.describe("accounts", () => {
     await expect(page.getByText("Invalid email/username or password")).toBeVisible();
   });
 
+  test("on a 360 px phone, the message of sign-up's step 2 covers none of its fields", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": ownAddress() });
+    const email = `p${unique(testInfo.project.name)}`.slice(0, 24) + "@example.com";
+    await page.goto("/register");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send verification code" }).click();
+    const toastBox = page.getByRole("status").filter({ hasText: `We sent a 6-digit code to ${email}` });
+    await expect(toastBox).toBeVisible();
+    const message = (await toastBox.boundingBox())!;
+    for (const label of ["Verification code", "Username", "Password"]) {
+      const field = (await page.getByLabel(label, { exact: true }).boundingBox())!;
+      const overlaps =
+        message.x < field.x + field.width &&
+        field.x < message.x + message.width &&
+        message.y < field.y + field.height &&
+        field.y < message.y + message.height;
+      expect(overlaps, label).toBe(false);
+    }
+  });
+
   test("a logged-in visitor is sent away from /login and /register", async ({ page }) => {
     await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password);
     await page.goto("/login");
