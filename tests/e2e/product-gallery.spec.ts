@@ -95,6 +95,14 @@ test.describe("product pictures", () => {
     await expect(level).toHaveText("250%");
     await stage.dblclick({ position: { x: box.width / 3, y: box.height / 3 } });
     await expect(level).toHaveText("100%");
+    // one click on the photo zooms in there, another goes back
+    await picture.click();
+    await expect(level).toHaveText("250%");
+    await page.waitForTimeout(350);
+    await picture.click();
+    await expect(level).toHaveText("100%");
+    // the backdrop is opaque: nothing of the page shows through
+    expect(await viewer.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe("rgb(0, 0, 0)");
     // the wheel zooms too
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -200);

@@ -95,6 +95,14 @@ test.describe("QC photos", () => {
         .locator("img")
         .evaluate((img) => getComputedStyle(img).objectFit),
     ).toBe("contain");
+    // and a 4:3 warehouse photo (these are 640 × 480) fills its card: no bars above and below
+    const card = (await thumbs.nth(0).boundingBox())!;
+    const natural = await thumbs
+      .nth(0)
+      .locator("img")
+      .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth / img.naturalHeight : 0));
+    expect(card.width / card.height).toBeCloseTo(4 / 3, 1);
+    if (natural) expect(natural).toBeCloseTo(card.width / card.height, 1);
 
     if (testInfo.project.name === "no-js") {
       await thumbs.nth(1).click();

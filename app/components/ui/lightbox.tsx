@@ -3,7 +3,8 @@
  * the photo at full resolution, a counter and thumbnails; arrow keys, swipes and the
  * side buttons move between photos; Escape closes. Zoom to judge stitching and tags:
  * the + and − buttons or keys, a double click or double tap (at that point), the wheel,
- * a pinch; drag to look around while zoomed; 0 or "Fit" goes back.
+ * a pinch; a tap or click on the photo zooms in there (again: back out); drag to look around
+ * while zoomed; 0 or "Fit" goes back.
  */
 import {
   useCallback,
@@ -160,13 +161,17 @@ export function Lightbox({ photos, index, label, onMove, onClose }: LightboxProp
     gesture.current = null;
     const dx = event.clientX - current.startX;
     if (!current.moved) {
-      // a double tap (or double click) zooms in there, or back out
+      // a tap or a click on the photo zooms in there, or back out (the second tap of a double
+      // tap is the same gesture: it does not undo the first); the arrows are buttons of their own
+      if ((event.target as Element).closest("button")) return;
       const now = event.timeStamp;
       if (now - lastTap.current < 300) {
         lastTap.current = 0;
-        if (view.zoom > 1) setView(FIT);
-        else zoomAt(2.5, stagePoint(event.clientX, event.clientY));
-      } else lastTap.current = now;
+        return;
+      }
+      lastTap.current = now;
+      if (view.zoom > 1) setView(FIT);
+      else zoomAt(2.5, stagePoint(event.clientX, event.clientY));
       return;
     }
     if (current.view.zoom === 1 && current.pinch === null && Math.abs(dx) > SWIPE_PX && count > 1) move(dx < 0 ? 1 : -1);
