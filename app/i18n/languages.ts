@@ -31,6 +31,9 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   "pt-BR": "Português (Brasil)",
 };
 
+/** Each language in two or three letters (a phone's header shows these). */
+export const LANGUAGE_SHORT: Record<Language, string> = { en: "EN", "zh-CN": "中文", es: "ES", fr: "FR", de: "DE", "pt-BR": "PT" };
+
 /** The languages a page at `pathname` offers. */
 export function languagesFor(pathname: string): readonly Language[] {
   return isBackOfficePath(pathname) ? BACK_OFFICE_LANGUAGES : LANGUAGES;

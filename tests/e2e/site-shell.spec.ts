@@ -116,4 +116,29 @@ test.describe("site shell", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await expect(page.getByRole("search").first()).toBeVisible();
   });
+
+  test("on a 360 px phone the header takes two rows; the currency and language fold behind their values", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/search?q=hoodie");
+    const header = (await page.locator("header.site-header").boundingBox())!;
+    expect(header.height).toBeLessThanOrEqual(120);
+    // the first row: the name, the menu, the pickers' fold and the account; the search below
+    const top = async (locator: string) => (await page.locator(locator).first().boundingBox())!.y;
+    const firstRow = await top(".site-header__brand");
+    expect(Math.abs((await top(".site-header__nav")) - firstRow)).toBeLessThan(16);
+    await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+    await expect(page.getByLabel("Currency")).toBeHidden();
+    // the fold opens the pickers (a checkbox: no JavaScript needed), and a choice is kept
+    await page.getByText("USD · EN").click();
+    await expect(page.getByLabel("Currency")).toBeVisible();
+    await page.getByLabel("Currency").selectOption("EUR");
+    if (testInfo.project.name === "no-js") await page.getByRole("button", { name: "Set" }).click();
+    await expect(page.getByText("EUR · EN")).toBeVisible();
+    // the menu's sign keeps its name for screen readers, and the menu opens
+    await page.locator(".category-menu > summary").click();
+    await expect(page.locator(".category-menu")).toHaveAttribute("open", "");
+    await expect(page.locator(".category-menu > summary")).toHaveAccessibleName("Categories");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
 });

@@ -14,7 +14,7 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
     return (
       <>
         <Link to={`/login${redirect}`}>{t("shop.account.logIn")}</Link>
-        <Link to={`/register${redirect}`} className="button button--small">
+        <Link to={`/register${redirect}`} className="button button--small account-register">
           {t("shop.account.register")}
         </Link>
       </>

@@ -18,7 +18,13 @@ export function CategoryMenu({ categories }: { categories: CategoryNavItem[] }) 
   const close = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest("details")?.removeAttribute("open");
   return (
     <details className="category-menu">
-      <summary>{t("shop.header.categories")}</summary>
+      <summary>
+        {/* on a phone the menu's sign stands for the word (still its name for screen readers) */}
+        <span className="category-menu__icon" aria-hidden="true">
+          ☰
+        </span>
+        <span className="category-menu__label">{t("shop.header.categories")}</span>
+      </summary>
       {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on a link inside (Enter included) closes the menu */}
       <nav className="category-menu__panel" aria-label={t("shop.header.categories")} onClick={close}>
         <ul className="category-menu__list">

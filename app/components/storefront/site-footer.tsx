@@ -14,6 +14,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
           <a href="/search">{t("shop.footer.search")}</a>
           <a href="/import">{t("shop.footer.findByLink")}</a>
           <a href="/search/photo">{t("shop.footer.findByPhoto")}</a>
+          <a href="/blog">{t("shop.header.blog")}</a>
           <a href="/sitemap.xml">{t("shop.footer.sitemap")}</a>
         </nav>
       </div>

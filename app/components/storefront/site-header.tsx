@@ -2,7 +2,7 @@ import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
 import { useI18n, useT } from "~/i18n/i18n";
-import { LANGUAGE_NAMES, languagesFor, type Language } from "~/i18n/languages";
+import { LANGUAGE_NAMES, LANGUAGE_SHORT, languagesFor, type Language } from "~/i18n/languages";
 import { CategoryMenu, type CategoryNavItem } from "./category-nav";
 import { currencyName } from "./labels";
 
@@ -44,8 +44,16 @@ export function SiteHeader({
           </nav>
         </div>
         {search ? <SearchForm query={searchQuery} /> : null}
-        <CurrencyPicker currency={currency} returnTo={returnTo} />
-        <LanguagePicker language={language} returnTo={returnTo} />
+        {/* on a phone the pickers fold behind their current values ("USD · EN"), a checkbox and
+            its label: they open and close without JavaScript; wider screens show them as they are */}
+        <input type="checkbox" id="locale-toggle" className="locale-toggle" aria-label={t("shop.header.displayOptions")} />
+        <label htmlFor="locale-toggle" className="locale-toggle__label">
+          {`${currency} · ${LANGUAGE_SHORT[language]}`}
+        </label>
+        <div className="locale-pickers">
+          <CurrencyPicker currency={currency} returnTo={returnTo} />
+          <LanguagePicker language={language} returnTo={returnTo} />
+        </div>
         <nav className="site-header__nav" aria-label={t("shop.header.accountNav")}>
           {accountSlot}
         </nav>

@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "Anzeigeoptionen",
       blog: "Blog",
       siteNav: "Website",
       accountNav: "Konto",

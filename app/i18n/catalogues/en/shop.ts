@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "Display options",
       blog: "Blog",
       siteNav: "Site",
       accountNav: "Account",

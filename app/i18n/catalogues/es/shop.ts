@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "Opciones de vista",
       blog: "Blog",
       siteNav: "Sitio",
       accountNav: "Cuenta",

@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "Options d’affichage",
       blog: "Blog",
       siteNav: "Site",
       accountNav: "Compte",

@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "Opções de exibição",
       blog: "Blog",
       siteNav: "Site",
       accountNav: "Conta",

@@ -49,6 +49,7 @@ export default {
   },
   shop: {
     header: {
+      displayOptions: "显示选项",
       blog: "博客",
       siteNav: "网站",
       accountNav: "账户",
