@@ -211,6 +211,12 @@ export async function loadProductPage(request: Request, locate: LocateProduct, e
   });
 }
 
+/** `?sku=<id>` when the address chose one of the product's SKUs, else "". */
+function skuQuery(product: ProductWithSkus, url: URL): string {
+  const id = chosenSku(product, url);
+  return id === null ? "" : `?sku=${id}`;
+}
+
 /** The SKU `?sku=<id>` names, when it is one of the product's (contract: the page shows its photo and price). */
 function chosenSku(product: ProductWithSkus, url: URL): number | null {
   const id = Number(url.searchParams.get("sku"));
@@ -296,7 +302,8 @@ export async function productPageAction(
   if (isMultipart(request)) return qcUploadAction(request, product, actor, clientIp);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const back = productPath(product);
+  // back to the page as it was: the SKU chosen stays chosen
+  const back = productPath(product) + skuQuery(product, new URL(request.url));
   if (intent === "collect") {
     await orNotFound(collect(user, product.id));
     return redirectWithToast(back, { message: CATALOGUE_MESSAGES.collected });

@@ -67,7 +67,9 @@ test.describe("catalogue back office", () => {
 
     await page.getByLabel("Name", { exact: true }).fill(name);
     await addSkus(page, 3);
-    await expect(page.getByLabel("SKU 3 name")).toHaveValue("new model");
+    // new rows are "new model", then numbered: no two alike before anything is typed
+    await expect(page.getByLabel("SKU 1 name")).toHaveValue("new model");
+    await expect(page.getByLabel("SKU 3 name")).toHaveValue("new model 3");
     for (const [index, sku] of ["Small", "Medium", "Large"].entries()) {
       await page.getByLabel(`SKU ${index + 1} name`).fill(sku);
       await page.locator(`input[name="skus[${index}].sku_price"]`).fill(String(100 + index * 10));

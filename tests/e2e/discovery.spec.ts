@@ -144,8 +144,12 @@ test.describe("discovery", () => {
     await page.goto(`/search?q=${typo}`);
     await expect(page.getByText(`Including results for “${word}”`)).toBeVisible();
     await expect(page.getByRole("link", { name: made.name })).toBeVisible();
-    // nothing at all: did you mean, and a way to browse everything
+    // a word no product has beside it: left out, and said so
     await page.goto(`/search?q=${typo}%20qqxqzz`);
+    await expect(page.getByText("No product matches all the words: showing products without “qqxqzz”.")).toBeVisible();
+    await expect(page.getByRole("link", { name: made.name })).toBeVisible();
+    // nothing the filters leave: did you mean (without them), and a way to browse everything
+    await page.goto(`/search?q=${typo}&platform=tmall`);
     await expect(page.getByText("No products match your search.")).toBeVisible();
     await page.getByRole("link", { name: `“${word}”` }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Results for “${word}”`);

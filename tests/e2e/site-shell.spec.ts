@@ -137,6 +137,7 @@ test.describe("site shell", () => {
     // the menu's sign keeps its name for screen readers, and the menu opens
     await page.locator(".category-menu > summary").click();
     await expect(page.locator(".category-menu")).toHaveAttribute("open", "");
+    await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "All products" })).toBeVisible();
     await expect(page.locator(".category-menu > summary")).toHaveAccessibleName("Categories");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -125,8 +125,12 @@ describe("the SKU picker", () => {
     // the link to share keeps the choice; the language and currency forms come back to it
     expect(chosen).toContain(`${product.url}?sku=${skuIds[3]}`);
     expect(chosen).toMatch(new RegExp(`name="returnTo" value="${product.url.replace(/[/]/g, "\\/")}\\?sku=${skuIds[3]}"`));
-    // the structured data offers the chosen SKU's price
+    // the structured data offers the chosen SKU's price, the preview its photo
     expect(chosen).toContain('"price":"130.00"');
+    expect(chosen).toContain('<meta property="og:image" content="https://img.example/jacket-white.jpg"');
+    // the page's forms and the way to log in come back to the same choice
+    expect(chosen).toContain(`/login?redirectTo=${encodeURIComponent(`${product.url}?sku=${skuIds[3]}`)}`);
+    expect(chosen).toMatch(new RegExp(`name="returnTo" value="${product.url.replace(/[/]/g, "\\/")}\\?sku=${skuIds[3]}"`));
 
     // a SKU of no such product is no choice
     const unknown = decode((await page(`${product.url}?sku=999999999`, "currency=CNY")).html);

@@ -57,6 +57,13 @@ export type ProductViewData = {
   chosenSkuId: number | null;
 };
 
+/** The page's own address: the product's, with the SKU chosen (links and forms keep the choice). */
+export function pagePath(data: Pick<ProductViewData, "product" | "chosenSkuId">): string {
+  return data.chosenSkuId !== null && data.product.skus.some((sku) => sku.id === data.chosenSkuId)
+    ? `${data.product.path}?sku=${data.chosenSkuId}`
+    : data.product.path;
+}
+
 function summary(data: ProductViewData): string {
   const text = data.product.paragraphs.join(" ").replace(/\s+/g, " ").trim();
   return text.length > 200 ? `${text.slice(0, 197)}…` : text;
@@ -82,7 +89,9 @@ export function productMeta(matches: Array<{ id: string; data?: unknown }>, data
   tags.push({ tagName: "link", rel: "canonical", href: canonical });
   tags.push({ property: "og:type", content: "product" });
   tags.push({ property: "og:url", content: canonical });
-  if (data.product.images[0]) tags.push({ property: "og:image", content: absoluteUrl(base, data.product.images[0]) });
+  const chosenImage = data.product.skus.find((sku) => sku.id === data.chosenSkuId)?.image;
+  const ogImage = chosenImage ?? data.product.images[0];
+  if (ogImage) tags.push({ property: "og:image", content: absoluteUrl(base, ogImage) });
   // the main picture is the page's largest paint and usually on the marketplace's image
   // host: its connection starts with the head, beside the stylesheet, not once the body is read
   const host = imageHost(data.product.images[0]);
@@ -128,7 +137,7 @@ function CollectBox({ data }: { data: ProductViewData }) {
   const t = useT();
   const { viewer, product } = data;
   if (!viewer) {
-    const back = encodeURIComponent(product.path);
+    const back = encodeURIComponent(pagePath(data));
     return (
       <p className="collect-box collect-box--visitor">
         <Link to={`/login?redirectTo=${back}`}>{t("shop.product.collectLogIn")}</Link>
@@ -139,7 +148,7 @@ function CollectBox({ data }: { data: ProductViewData }) {
     );
   }
   return (
-    <Form method="post" className="collect-box" action={product.path}>
+    <Form method="post" className="collect-box" action={pagePath(data)}>
       {viewer.collected ? (
         <>
           <span className="collect-box__state">
@@ -190,13 +199,13 @@ function PriceAlertBox({ data }: { data: ProductViewData }) {
   if (!viewer) {
     return (
       <p className="price-alert">
-        <Link to={`/login?redirectTo=${encodeURIComponent(product.path)}`}>{t("shop.priceHistory.alertLogIn")}</Link>
+        <Link to={`/login?redirectTo=${encodeURIComponent(pagePath(data))}`}>{t("shop.priceHistory.alertLogIn")}</Link>
         {` ${t("shop.priceHistory.alertLogInRest")}`}
       </p>
     );
   }
   return (
-    <Form method="post" action={product.path} className="price-alert" preventScrollReset>
+    <Form method="post" action={pagePath(data)} className="price-alert" preventScrollReset>
       {viewer.priceAlert ? (
         <>
           <span>{t("shop.priceHistory.alertOn")} </span>
@@ -222,7 +231,7 @@ function ReportDeadLink({ data }: { data: ProductViewData }) {
       <summary>{t("shop.product.reportDeadLink")}</summary>
       <Form method="post" action="/report-listing" className="listing-status__form">
         <input type="hidden" name="productId" value={data.product.id} />
-        <input type="hidden" name="returnTo" value={data.product.path} />
+        <input type="hidden" name="returnTo" value={pagePath(data)} />
         <label htmlFor="report-note">{t("shop.product.reportNote")}</label>
         <input id="report-note" name="note" type="text" maxLength={500} placeholder={t("shop.product.reportPlaceholder")} />
         <SubmitButton className="button--secondary button--small" pendingText={t("shop.product.sending")}>
@@ -260,7 +269,7 @@ function BuyVia({ data }: { data: ProductViewData }) {
         </ul>
       ) : null}
       <Form method="post" action="/agent-preference" className="buy-via__choose">
-        <input type="hidden" name="returnTo" value={data.product.path} />
+        <input type="hidden" name="returnTo" value={pagePath(data)} />
         <label htmlFor="preferred-agent">{t("shop.product.yourAgent")}</label>
         <select id="preferred-agent" name="agent" defaultValue={preferredId ? String(preferredId) : ""}>
           <option value="">{t("shop.product.noPreference")}</option>
@@ -309,7 +318,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
   const chosen = product.skus.find((sku) => sku.id === data.chosenSkuId) ?? null;
   // the chosen SKU's photo leads the gallery; links to share keep the choice
   const images = chosen?.image ? [chosen.image, ...product.images.filter((image) => image !== chosen.image)] : product.images;
-  const here = chosen ? `${product.path}?sku=${chosen.id}` : product.path;
+  const here = pagePath(data);
   return (
     <article className="product-page" aria-labelledby="product-title">
       {/* name and price first: on a phone they come before the pictures, in the first screen */}
