@@ -135,7 +135,7 @@ function ProductJsonLd({ data, base }: { data: ProductViewData; base: string }) 
 
 function CollectBox({ data }: { data: ProductViewData }) {
   const t = useT();
-  const { viewer, product } = data;
+  const { viewer } = data;
   if (!viewer) {
     const back = encodeURIComponent(pagePath(data));
     return (
