@@ -262,6 +262,8 @@ export interface QcImagesTable {
   review_reason: string | null;
   /** SHA-256 (hex) of the file the uploader sent: the same photo twice is refused */
   content_hash: string | null;
+  /** the SKU (by name) the photo shows; null: the product as a whole */
+  sku_name: string | null;
   created_at: Generated<string>;
 }
 

@@ -116,7 +116,7 @@ function toView(
     listing,
     priceHistory,
     chosenSkuId,
-    qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto) })),
+    qc: groupIntoSets(qcImages).map((set) => ({ key: set.key, date: set.date, photos: set.images.map(toPhoto), skuName: set.skuName })),
     product: {
       id: product.id,
       name: product.name,
@@ -264,7 +264,7 @@ async function qcUploadAction(
   actor: Awaited<ReturnType<typeof requireUser>>,
   clientIp: string,
 ) {
-  const back = `${productPath(product)}#qc-upload`;
+  const back = `${productPath(product)}${skuQuery(product, new URL(request.url))}#qc-upload`;
   try {
     const outcome = await receiveQcUpload(request, product.id, actor, { field: "photos", clientIp });
     // the notice is read on the next page, in the reader's language

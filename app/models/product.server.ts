@@ -183,6 +183,12 @@ async function writeSkus(db: DB, productId: number, skus: SkuInput[]): Promise<v
     .execute();
 }
 
+/** A product's SKU names, in their order. */
+export async function skuNamesOf(db: DB, productId: number): Promise<string[]> {
+  const rows = await db.selectFrom("product_skus").select("sku_name").where("product_id", "=", productId).orderBy("position").execute();
+  return rows.map((row) => row.sku_name);
+}
+
 /** Inserts a product and its SKUs (call inside a transaction). */
 export async function insertProduct(db: DB, input: ProductInput, skus: SkuInput[], createdBy: number | null): Promise<Product> {
   const row = await db

@@ -24,6 +24,8 @@ export type QcImage = {
   reviewedBy: number | null;
   reviewedAt: string | null;
   reviewReason: string | null;
+  /** the SKU (by name) the photo shows, when the uploader said */
+  skuName: string | null;
   createdAt: string;
 };
 
@@ -46,6 +48,7 @@ type Row = {
   reviewed_by: number | null;
   reviewed_at: string | null;
   review_reason: string | null;
+  sku_name: string | null;
   created_at: string;
 };
 
@@ -67,6 +70,7 @@ function toQcImage(row: Row): QcImage {
     reviewedBy: row.reviewed_by,
     reviewedAt: row.reviewed_at,
     reviewReason: row.review_reason,
+    skuName: row.sku_name ?? null,
     createdAt: row.created_at,
   };
 }
@@ -94,6 +98,8 @@ export type NewQcImage = {
   reviewedBy?: number | null;
   /** SHA-256 (hex) of the file sent */
   contentHash?: string | null;
+  /** the SKU (by name) the photo shows */
+  skuName?: string | null;
 };
 
 /** Which of these file hashes the user already has as a pending or approved QC photo of the product. */
@@ -130,6 +136,7 @@ export async function insertQcImages(db: DB, images: NewQcImage[]): Promise<numb
         reviewed_by: image.reviewedBy ?? null,
         reviewed_at: image.status === "approved" ? new Date().toISOString() : null,
         content_hash: image.contentHash ?? null,
+        sku_name: image.skuName ?? null,
       })),
     )
     .returning("id")

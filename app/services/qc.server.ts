@@ -16,7 +16,7 @@ import { log } from "~/lib/log.server";
 import { publishesQc, QC_PERMISSIONS, type Access } from "~/lib/permissions";
 import { assertMay, type Actor } from "./permissions.server";
 import { pagesChanged, staffWrite } from "./writes.server";
-import { findProductById, findProductsByItemId, listProducts, type Page, type Product } from "~/models/product.server";
+import { findProductById, findProductsByItemId, listProducts, skuNamesOf, type Page, type Product } from "~/models/product.server";
 import {
   approvedPreviews,
   approvePending,
@@ -82,6 +82,7 @@ export function qcImageJson(image: QcImage | QcImageWithProduct) {
     created_at: image.createdAt,
     reviewed_at: image.reviewedAt,
     review_reason: image.reviewReason,
+    sku_name: image.skuName,
   };
 }
 
@@ -107,7 +108,14 @@ export async function productForQc(id: number): Promise<Product | null> {
 
 // ---------------------------------------------------------------- the gallery
 
-export type QcSet = { key: string; date: string; images: QcImage[] };
+export type QcSet = { key: string; date: string; images: QcImage[]; skuName: string | null };
+
+/** The product's SKU a sent name is (its own spelling), or null: none sent, or not one of them. */
+async function skuShown(productId: number, sent: unknown): Promise<string | null> {
+  const name = typeof sent === "string" ? sent.trim().toLowerCase() : "";
+  if (!name) return null;
+  return (await skuNamesOf(getDb(), productId)).find((sku) => sku.trim().toLowerCase() === name) ?? null;
+}
 
 /** Approved photos in sets (the photos sent together), newest set first, each set in the order sent. */
 export function groupIntoSets(images: QcImage[]): QcSet[] {
@@ -115,7 +123,7 @@ export function groupIntoSets(images: QcImage[]): QcSet[] {
   for (const image of images) {
     let set = sets.get(image.setKey);
     if (!set) {
-      set = { key: image.setKey, date: image.createdAt, images: [] };
+      set = { key: image.setKey, date: image.createdAt, images: [], skuName: image.skuName };
       sets.set(image.setKey, set);
     }
     set.images.push(image);
@@ -318,6 +326,8 @@ export async function receiveQcUpload(
       }
       if (stored.length === 0) throw refuse(M.noValidFiles, errors);
 
+      // the option the photos show, when the uploader said (one of the product's SKUs, by name)
+      const skuName = await skuShown(product.id, form.get("skuName"));
       const setKey = crypto.randomUUID();
       const rows: NewQcImage[] = stored.map(({ image, thumb, hash }) => ({
         productId: product.id,
@@ -333,6 +343,7 @@ export async function receiveQcUpload(
         uploadedBy: actor.user.id,
         reviewedBy: published ? actor.user.id : null,
         contentHash: hash,
+        skuName,
       }));
       let ids: number[];
       let sentMeanwhile: Set<string> = new Set();

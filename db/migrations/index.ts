@@ -28,6 +28,7 @@ import * as m20261207120000 from "./20261207120000_shopper_words";
 import * as m20261207130000 from "./20261207130000_time_zone";
 import * as m20261207140000 from "./20261207140000_trends";
 import * as m20261207150000 from "./20261207150000_price_alerts";
+import * as m20261207160000 from "./20261207160000_qc_sku";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "20261207130000_time_zone": m20261207130000,
   "20261207140000_trends": m20261207140000,
   "20261207150000_price_alerts": m20261207150000,
+  "20261207160000_qc_sku": m20261207160000,
 };

@@ -7,7 +7,7 @@
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { adminToken, createUserViaApi, uniqueName } from "./admin-helpers";
-import { loginViaForm } from "./auth-helpers";
+import { E2E_ADMIN, loginViaForm } from "./auth-helpers";
 import { expect, test } from "./fixtures";
 
 type Made = { id: number; path: string; name: string; skuIds: number[] };
@@ -95,6 +95,25 @@ test.describe("what shoppers compare", () => {
     await page.goto(`${product.path}?sku=${product.skuIds[1]}`);
     await expect(price).toHaveText("¥110.00");
     await expect(page.locator(".product-page__main-image img")).toHaveAttribute("src", product.black);
+  });
+
+  test("QC photos sent for the chosen option come first on that option's page", async ({ page, request }, testInfo) => {
+    const product = await jacket(request, testInfo);
+    await loginViaForm(page, E2E_ADMIN.email, E2E_ADMIN.password, `${product.path}?sku=${product.skuIds[2]}`);
+    await page.goto(`${product.path}?sku=${product.skuIds[2]}`);
+    const gallery = page.locator("#qc-gallery");
+    // the upload box names the option chosen on the page
+    await expect(gallery.getByLabel("Option shown")).toHaveValue("白色 White / M");
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 90, g: 120, b: 200 } } })
+      .jpeg()
+      .toBuffer();
+    await gallery.locator('input[name="photos"]').setInputFiles([{ name: "white.jpg", mimeType: "image/jpeg", buffer: photo }]);
+    await gallery.getByRole("button", { name: "Upload photos" }).click();
+    await expect(page).toHaveURL(new RegExp(`\\?sku=${product.skuIds[2]}`));
+    await expect(gallery.locator(".qc-set__title").first()).toContainText("白色 White / M");
+    // another option without photos of its own says so
+    await page.goto(`${product.path}?sku=${product.skuIds[0]}`);
+    await expect(gallery.getByText("No QC photos of 黑色 Black / M yet")).toBeVisible();
   });
 
   test("the price history is drawn on the product page, and yen show no decimals", async ({ page, request }, testInfo) => {

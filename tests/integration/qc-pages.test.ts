@@ -426,3 +426,44 @@ describe("the QC screens of the back office", () => {
     expect(products).toMatch(/<td data-label="QC">23<\/td>/);
   });
 });
+
+describe("QC photos of one option (issue 39)", () => {
+  it("records the option a set shows, lists the chosen option's sets first, and says when it has none", async () => {
+    const made = await product({
+      skus: [
+        { sku_name: "黑色 Black / M", sku_price: 100, sku_stock: 3 },
+        { sku_name: "白色 White / M", sku_price: 120, sku_stock: 3 },
+      ],
+    });
+    const skus = (await api(server.url, `/api/products/${made.id}`)).body.data.skus as Array<{ id: number; sku_name: string }>;
+    const [black, white] = skus;
+    // the upload box asks which option the photos show (the chosen one by default)
+    const box = await html(await page(`${made.url}?sku=${white.id}`, cookies.super));
+    expect(box).toMatch(/<select name="skuName">[\s\S]*<option value="白色 White \/ M" selected="">/);
+
+    // a set of the black one, sent from the page with the option named (any case), and one of the product
+    const form = await photoForm("photos", [{ name: "black.jpg", bytes: await jpeg(320, 240) }]);
+    form.append("skuName", "黑色 black / m");
+    const sent = await postMultipart(`${made.url}?sku=${black.id}`, cookies.super, form);
+    expect(sent.status).toBe(302);
+    // back to the page as it was: the option stays chosen
+    expect(sent.headers.get("location")).toBe(`${made.url}?sku=${black.id}#qc-upload`);
+    await adminUpload(made.id, 2);
+    // an option the product does not have is no option
+    const stray = await photoForm("photos", [{ name: "stray.jpg", bytes: await jpeg(330, 240) }]);
+    stray.append("skuName", "Purple / XXL");
+    expect((await postMultipart(made.url, cookies.super, stray)).status).toBe(302);
+
+    const listed = await api(server.url, `/api/qc/products/${made.id}/qc-images`);
+    const options = listed.body.qc_images as Array<{ sku_name: string | null }>;
+    expect(options.map((image) => image.sku_name).sort()).toEqual([null, null, null, "黑色 Black / M"].sort());
+
+    // the black one chosen: its set first, named; the white one: none of its own, said so
+    const blackPage = await html(await page(`${made.url}?sku=${black.id}`));
+    const titles = [...blackPage.matchAll(/<h3 class="qc-set__title">([\s\S]*?)<\/h3>/g)].map((m) => m[1].replace(/<[^>]+>/g, ""));
+    expect(titles[0]).toContain("黑色 Black / M");
+    expect(titles).toHaveLength(3);
+    const whitePage = await html(await page(`${made.url}?sku=${white.id}`));
+    expect(whitePage).toContain("No QC photos of 白色 White / M yet: the other options’ photos follow.");
+  });
+});

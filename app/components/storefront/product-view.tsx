@@ -439,8 +439,14 @@ export function ProductView({ data }: { data: ProductViewData }) {
             className="product-page__qc-summary"
           />
         ) : null}
-        <QcGallery sets={data.qc} title={product.name} />
-        <QcUploadBox action={product.path} viewer={data.viewer?.qc ?? null} productPath={product.path} />
+        <QcGallery sets={data.qc} title={product.name} chosenSku={chosen?.name ?? null} />
+        <QcUploadBox
+          action={here}
+          viewer={data.viewer?.qc ?? null}
+          productPath={here}
+          skus={product.skus.map((sku) => sku.name)}
+          chosenSku={chosen?.name ?? null}
+        />
       </section>
 
       <ProductJsonLd data={data} base={base} />

@@ -16,7 +16,8 @@ import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-sel
 import { useI18n, type Translate } from "~/i18n/i18n";
 
 export type QcPhoto = { id: number; url: string; thumb: string; width: number; height: number; thumbWidth: number; thumbHeight: number };
-export type QcSetView = { key: string; date: string; photos: QcPhoto[] };
+/** A set of photos sent together; `skuName` the option they show, when the sender said. */
+export type QcSetView = { key: string; date: string; photos: QcPhoto[]; skuName?: string | null };
 /** What the upload box knows about a logged-in viewer. */
 export type QcUploaderView = {
   publishes: boolean;
@@ -46,8 +47,14 @@ export function qcMessageText(text: string, t: Translate, message: (text: string
 /** "Find similar": the photo search from one of the catalogue's pictures (a plain link). */
 export const similarHref = (image: string) => `/search/photo?image=${encodeURIComponent(image)}`;
 
-export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string }) {
+/**
+ * The QC photos in sets. With a SKU chosen (`?sku=`), the sets of that option come first;
+ * when it has none, a line says so above the others'.
+ */
+export function QcGallery({ sets: given, title, chosenSku = null }: { sets: QcSetView[]; title: string; chosenSku?: string | null }) {
   const { t, language } = useI18n();
+  const ofChosen = chosenSku ? given.filter((set) => set.skuName === chosenSku) : [];
+  const sets = chosenSku ? [...ofChosen, ...given.filter((set) => set.skuName !== chosenSku)] : given;
   const photos = sets.flatMap((set) => set.photos);
   const [open, setOpen] = useState<number | null>(null);
   const close = useCallback(() => setOpen(null), []);
@@ -55,11 +62,13 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
   return (
     <div className="qc-gallery">
       {photos.length === 0 ? <p className="muted">{t("shop.qc.noPhotos")}</p> : null}
+      {chosenSku && photos.length && !ofChosen.length ? <p className="muted">{t("shop.qc.noneOfOption", { name: chosenSku })}</p> : null}
       {sets.map((set) => (
         <section key={set.key} className="qc-set" aria-label={t("shop.qc.setOf", { date: dayText(set.date, language) })}>
           <h3 className="qc-set__title">
             {`${t("shop.qc.setTitle", { count: set.photos.length })} · `}
             <time dateTime={set.date}>{dayText(set.date, language)}</time>
+            {set.skuName ? <span className="qc-set__option">{` · ${t("shop.qc.option", { name: set.skuName })}`}</span> : null}
           </h3>
           <ul className="qc-grid">
             {set.photos.map((photo) => {
@@ -125,7 +134,20 @@ export function QcGallery({ sets, title }: { sets: QcSetView[]; title: string })
 }
 
 /** The upload box: a prompt for visitors, the allowance and a multipart form for users. */
-export function QcUploadBox({ action, viewer, productPath }: { action: string; viewer: QcUploaderView | null; productPath: string }) {
+export function QcUploadBox({
+  action,
+  viewer,
+  productPath,
+  skus = [],
+  chosenSku = null,
+}: {
+  action: string;
+  viewer: QcUploaderView | null;
+  productPath: string;
+  /** the product's SKU names: the sender says which option the photos show */
+  skus?: string[];
+  chosenSku?: string | null;
+}) {
   const { t, message } = useI18n();
   const actionData = useActionData<QcUploadActionData>();
   const input = useRef<HTMLInputElement>(null);
@@ -226,6 +248,19 @@ export function QcUploadBox({ action, viewer, productPath }: { action: string; v
             <span>{chosen ? t("shop.qc.chooseChosen", { count: chosen }) : t("shop.qc.choose")}</span>
             <input ref={input} type="file" name="photos" accept={QC_ACCEPT_ATTRIBUTE} multiple required onChange={check} />
           </label>
+          {skus.length > 1 ? (
+            <label className="qc-upload__option">
+              <span>{t("shop.qc.whichOption")}</span>
+              <select name="skuName" defaultValue={chosenSku ?? ""}>
+                <option value="">{t("shop.qc.anyOption")}</option>
+                {skus.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <SubmitButton className="button" pendingText={t("shop.qc.uploading")}>
             {t("shop.qc.upload")}
           </SubmitButton>

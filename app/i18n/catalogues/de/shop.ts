@@ -158,6 +158,10 @@ export default {
       picturesOf: "Bilder von {{name}}",
     },
     qc: {
+      noneOfOption: "Noch keine QC-Fotos von {{name}}: Es folgen die der anderen Varianten.",
+      option: "{{name}}",
+      whichOption: "Gezeigte Variante",
+      anyOption: "Keine bestimmte",
       noPhotos: "Keine QC-Fotos verfügbar.",
       noneYet: "Noch keine QC-Fotos",
       count_one: "{{count}} QC-Foto",

@@ -156,6 +156,10 @@ export default {
       picturesOf: "Pictures of {{name}}",
     },
     qc: {
+      noneOfOption: "No QC photos of {{name}} yet: the other options’ photos follow.",
+      option: "{{name}}",
+      whichOption: "Option shown",
+      anyOption: "Not one option",
       noPhotos: "No QC photos available.",
       noneYet: "No QC photos yet",
       count_one: "{{count}} QC photo",

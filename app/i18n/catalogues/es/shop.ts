@@ -157,6 +157,10 @@ export default {
       picturesOf: "Imágenes de {{name}}",
     },
     qc: {
+      noneOfOption: "Aún no hay fotos QC de {{name}}: siguen las de las demás opciones.",
+      option: "{{name}}",
+      whichOption: "Opción que se ve",
+      anyOption: "Ninguna en concreto",
       noPhotos: "No hay fotos QC disponibles.",
       noneYet: "Aún no hay fotos QC",
       count_one: "{{count}} foto QC",

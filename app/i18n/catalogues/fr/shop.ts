@@ -157,6 +157,10 @@ export default {
       picturesOf: "Images de {{name}}",
     },
     qc: {
+      noneOfOption: "Pas encore de photos QC de {{name}} : voici celles des autres options.",
+      option: "{{name}}",
+      whichOption: "Option montrée",
+      anyOption: "Aucune en particulier",
       noPhotos: "Aucune photo QC disponible.",
       noneYet: "Pas encore de photos QC",
       count_one: "{{count}} photo QC",

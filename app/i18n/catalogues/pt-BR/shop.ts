@@ -156,6 +156,10 @@ export default {
       picturesOf: "Imagens de {{name}}",
     },
     qc: {
+      noneOfOption: "Ainda não há fotos QC de {{name}}: seguem as das outras opções.",
+      option: "{{name}}",
+      whichOption: "Opção mostrada",
+      anyOption: "Nenhuma em especial",
       noPhotos: "Nenhuma foto QC disponível.",
       noneYet: "Ainda não há fotos QC",
       count_one: "{{count}} foto QC",

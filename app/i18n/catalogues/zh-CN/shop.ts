@@ -153,6 +153,10 @@ export default {
       picturesOf: "{{name}} 的图片",
     },
     qc: {
+      noneOfOption: "还没有 {{name}} 的 QC 图，下面是其他规格的照片。",
+      option: "{{name}}",
+      whichOption: "照片中的规格",
+      anyOption: "不限规格",
       noPhotos: "暂无 QC 图片。",
       noneYet: "暂无 QC 图片",
       count_other: "{{count}} 张 QC 图片",
