@@ -17,7 +17,7 @@
 import { renderMessage } from "~/lib/email-template";
 import { getEnv } from "~/lib/env.server";
 import type { ClaimedSend, SendResult } from "~/models/email/send-log.server";
-import { BulkMailError, sendBulkMail, type BulkMail } from "~/services/mailer.server";
+import { BulkMailError, sendBulkMail, senderFor, type BulkMail } from "~/services/mailer.server";
 import { unsubscribeUrl } from "~/services/unsubscribe.server";
 
 /** Temporary failures in a row (no answer from the relay in between) that pause a run as a relay outage. */
@@ -133,6 +133,7 @@ export function campaignMail(
   );
   return {
     to: { name: recipient.username, address: recipient.email },
+    from: senderFor(site.siteName),
     ...message,
     headers: {
       // RFC 2919: mail programs group and filter the shop's campaigns by it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyMailError, composeBulkMail, parseMailbox } from "./mailer.server";
+import { classifyMailError, composeBulkMail, parseMailbox, senderFor } from "./mailer.server";
 
 describe("classifyMailError", () => {
   it("a 5xx about the recipient is permanent, with the SMTP answer", () => {
@@ -92,5 +92,14 @@ describe("parseMailbox", () => {
     ["  plain@example.com ", { name: "", address: "plain@example.com" }],
   ])("%s", (from, expected) => {
     expect(parseMailbox(from)).toEqual(expected);
+  });
+});
+
+describe("senderFor", () => {
+  it("puts the site's name in the place of 'Site' while MAIL_FROM is left at its default", () => {
+    expect(process.env.MAIL_FROM ?? "").toBe("");
+    expect(senderFor('Kicks "Co"')).toBe('"Kicks \\"Co\\"" <no-reply@localhost>');
+    expect(senderFor("  ")).toBe('"QC Finder" <no-reply@localhost>');
+    expect(parseMailbox(senderFor("Kicks"))).toEqual({ name: "Kicks", address: "no-reply@localhost" });
   });
 });

@@ -57,14 +57,21 @@ function writeToOutbox(info: unknown): string {
 }
 
 /**
- * The sender of every mail: MAIL_FROM; left at its default ("Site <no-reply@localhost>"),
- * the site's name (its setting) takes the place of "Site", so mail says who sent it.
+ * The sender of mail: MAIL_FROM; left at its default ("Site <no-reply@localhost>"), the
+ * site's name takes the place of "Site", so mail says who sent it. Pure: campaign mail
+ * builds it from the site's name its run was given (the sending thread reads no settings).
  */
-export async function mailFrom(): Promise<string> {
+export function senderFor(siteName: string): string {
   const from = getEnv().MAIL_FROM;
   if (from !== DEFAULT_MAIL_FROM) return from;
-  const name = (await loadSettings()).site_name?.trim() || DEFAULT_SITE_NAME;
+  const name = siteName.trim() || DEFAULT_SITE_NAME;
   return `"${name.replace(/["\\]/g, "\\$&")}" <${parseMailbox(from).address}>`;
+}
+
+/** The sender of the site's own mail (codes, alerts): senderFor() the site's name setting. */
+export async function mailFrom(): Promise<string> {
+  if (getEnv().MAIL_FROM !== DEFAULT_MAIL_FROM) return getEnv().MAIL_FROM;
+  return senderFor((await loadSettings()).site_name ?? "");
 }
 
 export async function sendMail(mail: Mail): Promise<void> {
@@ -88,6 +95,8 @@ export type BulkMail = {
   headers: Record<string, string>;
   /** `<id@host>`: the same for a message sent again, so mailboxes can tell */
   messageId: string;
+  /** the sender (senderFor() the site's name); MAIL_FROM when not given */
+  from?: string;
 };
 
 /** A campaign message the relay did not take: `permanent` for this address, else worth retrying. */
@@ -224,7 +233,7 @@ export function composeBulkMail(mail: BulkMail, from: string, date = new Date())
  * cost a quarter of the sender's CPU.
  */
 export async function sendBulkMail(mail: BulkMail): Promise<void> {
-  const from = await mailFrom();
+  const from = mail.from ?? getEnv().MAIL_FROM;
   let info: unknown;
   try {
     const raw = composeBulkMail(mail, from);
