@@ -6,8 +6,8 @@
 
 /**
  * The display currencies: the spec's eight, then those this audience pays in (contract:
- * at least 20). Adding one is a line here, one in DEFAULT_RATES, and its name in the
- * storefront catalogues (`common.currencies`); the rate files carry every one of them.
+ * at least 20). Adding one is a line here and one in DEFAULT_RATES (its name in each
+ * language comes from Intl.DisplayNames); the rate files carry every one of them.
  */
 export const CURRENCY_CODES = [
   "CNY",
@@ -108,37 +108,42 @@ export function isCurrencyCode(value: unknown): value is CurrencyCode {
 }
 
 /**
- * The decimals a currency is shown with: its minor units as Intl knows them (ISO 4217 and
- * CLDR): none for JPY and KRW, two for most.
+ * The currencies shown without decimals: their ISO 4217 minor unit is 0 (every other one
+ * here has 2). A table, not Intl at run time: the first currency formatter a page builds
+ * loads the browser's currency data, about 20 ms of a phone's main thread before the page
+ * answers a tap (docs/performance.md, "Lighthouse after issue 39"); a unit test holds the
+ * table to what Intl.NumberFormat says for every code (docs/decisions/048).
  */
-export const MINOR_UNITS: Record<CurrencyCode, number> = Object.fromEntries(
-  CURRENCY_CODES.map((code) => [
-    code,
-    new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2,
-  ]),
-) as Record<CurrencyCode, number>;
+const WITHOUT_DECIMALS: ReadonlySet<CurrencyCode> = new Set<CurrencyCode>(["JPY", "KRW"]);
+
+/** The decimals a currency is shown with: none for JPY and KRW, two for the others. */
+export function minorUnits(code: CurrencyCode): number {
+  return WITHOUT_DECIMALS.has(code) ? 0 : 2;
+}
 
 /** CNY → currency, rounded to the currency's minor units. */
 export function convertFromCny(priceCny: number, code: CurrencyCode, rates: Rates): number {
   const rate = code === "CNY" ? 1 : rates[code];
-  const scale = 10 ** MINOR_UNITS[code];
+  const scale = 10 ** minorUnits(code);
   return Math.round((priceCny / rate) * scale) / scale;
 }
 
-// one formatter a currency for every price: toLocaleString with options builds a new one
-// at each call (about 0.1 ms each: a product page with many SKUs spent a millisecond on it)
-const FORMATTERS = new Map<number, Intl.NumberFormat>();
-function formatterOf(decimals: number): Intl.NumberFormat {
-  let formatter = FORMATTERS.get(decimals);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    FORMATTERS.set(decimals, formatter);
-  }
-  return formatter;
+/**
+ * An amount as en-US writes it with these decimals ("12,263", "1,234.50"): what
+ * `Intl.NumberFormat("en-US", { minimumFractionDigits, maximumFractionDigits })` gives, and a
+ * unit test holds it to that for every currency. Written out because the first number
+ * formatter a page builds loads the browser's number data: about 20 ms of a phone's main
+ * thread inside the hydration task, for a comma every three digits (docs/performance.md,
+ * "Lighthouse after issue 39"). Amounts come rounded to their decimals (convertFromCny).
+ */
+function grouped(amount: number, decimals: number): string {
+  const [whole, fraction] = Math.abs(amount).toFixed(decimals).split(".");
+  const sign = amount < 0 && Number(whole) + Number(fraction ?? 0) > 0 ? "-" : "";
+  return sign + whole.replace(/\B(?=(\d{3})+$)/g, ",") + (fraction === undefined ? "" : "." + fraction);
 }
 
 export function formatMoney(amount: number, code: CurrencyCode): string {
-  return `${CURRENCIES[code].symbol}${formatterOf(MINOR_UNITS[code]).format(amount)}`;
+  return `${CURRENCIES[code].symbol}${grouped(amount, minorUnits(code))}`;
 }
 
 /** A price in the chosen currency, and the CNY price beside it when that is another. */

@@ -12,7 +12,7 @@ import { getEnv } from "~/lib/env.server";
 import { ApiError } from "~/lib/api.server";
 import { log } from "~/lib/log.server";
 import type { JobDefinition } from "~/services/jobs.server";
-import { CURRENCIES, CURRENCY_CODES, DEFAULT_RATES, MINOR_UNITS, SPEC_CURRENCY_CODES, type CurrencyCode, type Rates } from "~/lib/currency";
+import { CURRENCIES, CURRENCY_CODES, DEFAULT_RATES, minorUnits, SPEC_CURRENCY_CODES, type CurrencyCode, type Rates } from "~/lib/currency";
 import { RATE_MESSAGES } from "~/schemas/catalogue-messages";
 import { readRates, recordRateFailure, saveAutoRates, saveManualRates, setRateMode, type StoredRates } from "~/models/exchange-rate.server";
 import type { Actor } from "./permissions.server";
@@ -230,7 +230,7 @@ export async function currencyRatesView() {
       code,
       name: CURRENCIES[code].name,
       symbol: CURRENCIES[code].symbol.trim(),
-      decimals: MINOR_UNITS[code],
+      decimals: minorUnits(code),
       rate: view.rates[code],
     })),
     mode: view.mode,

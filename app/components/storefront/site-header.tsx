@@ -1,10 +1,9 @@
 import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CURRENCY_CODES, type CurrencyCode } from "~/lib/currency";
-import { useI18n, useT } from "~/i18n/i18n";
+import { useT } from "~/i18n/i18n";
 import { LANGUAGE_NAMES, LANGUAGE_SHORT, languagesFor, type Language } from "~/i18n/languages";
 import { CategoryMenu, type CategoryNavItem } from "./category-nav";
-import { currencyName } from "./labels";
 
 /**
  * The site header: name, the category menu, the blog link, a search form that works without JavaScript (GET /search),
@@ -108,7 +107,7 @@ function SearchForm({ query }: { query: string }) {
  * script, app/lib/early-script.server.ts) and the button is not shown.
  */
 function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; returnTo: string }) {
-  const { t, language } = useI18n();
+  const t = useT();
   const submit = useSubmit();
   return (
     <Form
@@ -120,7 +119,7 @@ function CurrencyPicker({ currency, returnTo }: { currency: CurrencyCode; return
       <input type="hidden" name="returnTo" value={returnTo} />
       <select name="currency" aria-label={t("common.currency")} key={currency} defaultValue={currency} data-autosubmit="">
         {CURRENCY_CODES.map((code) => (
-          <option key={code} value={code} title={currencyName(language, code)}>
+          <option key={code} value={code}>
             {code}
           </option>
         ))}
