@@ -46,11 +46,18 @@ function runLoader(html: string, page: { fetch?: (url: string, init: object) => 
   const texts = { textContent: "" };
   const stream: string[] = [];
   const fetched: string[] = [];
+  // the body's end as the page has it: Remix's context script, then the route modules' block
+  const body = {
+    appendChild: (node: Record<string, string>) => added.push({ parent: "body", ...node }),
+    insertBefore: (node: Record<string, string>, before: { id: string }) => added.push({ parent: "body", before: before.id, ...node }),
+  };
+  const contextScript = { id: "(Remix's context script)", parentNode: body };
+  const routeModules = { textContent: dataBlock, previousElementSibling: contextScript, parentNode: body };
   const document = {
     createElement: element,
-    getElementById: (id: string) => (id === "route-modules" ? { textContent: dataBlock } : id === "page-texts" ? texts : null),
+    getElementById: (id: string) => (id === "route-modules" ? routeModules : id === "page-texts" ? texts : null),
     head: { appendChild: (node: Record<string, string>) => added.push({ parent: "head", ...node }) },
-    body: { appendChild: (node: Record<string, string>) => added.push({ parent: "body", ...node }) },
+    body,
   };
   const window = {
     __remixContext: { streamController: { enqueue: (chunk: string) => stream.push(chunk), close: () => stream.push("(end)") } },
@@ -91,8 +98,23 @@ describe("the page's scripts after its first paint", () => {
     expect(added).toEqual([]);
     tasks.forEach((run) => run());
     expect(added).toEqual([
-      { parent: "head", tag: "link", rel: "modulepreload", href: "/build/entry.client-Z35U36UZ.js", nonce: NONCE },
-      { parent: "head", tag: "link", rel: "modulepreload", href: "/build/_shared/chunk-QS75GVS5.js", nonce: NONCE },
+      // where Remix's <Scripts> renders them (before its context script): hydration adopts them in place
+      {
+        parent: "body",
+        before: "(Remix's context script)",
+        tag: "link",
+        rel: "modulepreload",
+        href: "/build/entry.client-Z35U36UZ.js",
+        nonce: NONCE,
+      },
+      {
+        parent: "body",
+        before: "(Remix's context script)",
+        tag: "link",
+        rel: "modulepreload",
+        href: "/build/_shared/chunk-QS75GVS5.js",
+        nonce: NONCE,
+      },
       { parent: "body", tag: "script", type: "module", nonce: NONCE, textContent: MODULE_BODY.replace("</script>", "<\\/script>") },
     ]);
   });

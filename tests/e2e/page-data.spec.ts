@@ -55,6 +55,39 @@ test.describe("what a page hydrates with", () => {
     expect(documents).toEqual([product.path]);
   });
 
+  test("hydration takes the page's preload links where the loader put them: none made again, moved or taken away before the page is hydrated", async ({
+    page,
+  }, testInfo) => {
+    // every link element added to or removed from the document, until the page is hydrated
+    await page.addInitScript(() => {
+      const log: string[] = [];
+      (window as unknown as { linkMoves: string[] }).linkMoves = log;
+      new MutationObserver((records) => {
+        if (document.documentElement.hasAttribute("data-hydrated")) return;
+        for (const record of records) {
+          for (const node of record.addedNodes)
+            if (node.nodeName === "LINK") log.push(`+${(node as HTMLLinkElement).getAttribute("href")}`);
+          for (const node of record.removedNodes)
+            if (node.nodeName === "LINK") log.push(`-${(node as HTMLLinkElement).getAttribute("href")}`);
+        }
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto("/");
+    if (testInfo.project.name === "no-js") {
+      // without JavaScript the page asks for none of its scripts
+      await expect(page.locator("footer")).toBeVisible();
+      expect(await page.locator("link[rel=modulepreload]").count()).toBe(0);
+      return;
+    }
+    await expect(page.locator("html[data-hydrated]")).toBeAttached();
+    const moves = await page.evaluate(() => (window as unknown as { linkMoves: string[] }).linkMoves);
+    const added = moves.filter((move) => move.startsWith("+"));
+    // the loader's links, each once (the route's chunks and the entry), and nothing else
+    expect(added.length).toBeGreaterThan(3);
+    expect(new Set(added).size).toBe(added.length);
+    expect(moves).toEqual(added);
+  });
+
   test("a search's first page of results may be indexed under its address, a search that finds nothing may not, with or without JavaScript", async ({
     page,
     request,
