@@ -11,36 +11,42 @@ import { homeLists } from "~/services/catalogue/products.server";
 import { categoriesForStorefront } from "~/services/catalogue/categories.server";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
 import { weeklyTrends, type Trend } from "~/services/catalogue/trends.server";
-import { ProductCard, type ProductCardData } from "~/components/storefront/product-card";
+import type { ProductCardData } from "~/components/storefront/product-card";
+import { Price } from "~/components/storefront/price";
 
 /** Products each of the week's trends shows on the home page (the API gives 8). */
 const HOME_TREND_SIZE = 4;
 
-/** A trend of the week: its cards, each with what it counts. */
-function TrendList({
-  id,
-  title,
-  items,
-  note,
-}: {
-  id: string;
-  title: string;
-  items: Array<{ card: ProductCardData; count: number }>;
-  note: (count: number) => string;
-}) {
+/** A product in a trend of the week: what its line shows, and what it counts. */
+type TrendItem = Pick<ProductCardData, "id" | "name" | "href" | "image" | "priceCny"> & { count: number };
+
+/**
+ * A trend of the week as a short ranked list: a thumbnail, the name, the price and what it
+ * counts on one line each (full cards doubled the page's height on a phone and its
+ * hydration, docs/performance.md "Lighthouse after issue 39").
+ */
+function TrendList({ id, title, items, note }: { id: string; title: string; items: TrendItem[]; note: (count: number) => string }) {
   if (!items.length) return null;
   return (
     <div className="home-trend">
       <h3 id={id}>{title}</h3>
-      <ul className="product-grid product-grid--compact" aria-labelledby={id}>
+      <ol className="trend-list" aria-labelledby={id}>
         {items.map((item) => (
-          <li key={item.card.id}>
-            <ProductCard product={item.card}>
-              <p className="muted home-trend__count">{note(item.count)}</p>
-            </ProductCard>
+          <li key={item.id}>
+            {item.image ? (
+              <img className="trend-list__image" src={item.image} alt="" width={56} height={56} loading="lazy" decoding="async" />
+            ) : (
+              <span className="trend-list__image" aria-hidden="true" />
+            )}
+            <Link to={item.href} className="trend-list__name">
+              {item.name}
+            </Link>
+            <span className="trend-list__meta">
+              <Price cny={item.priceCny} compact /> · {note(item.count)}
+            </span>
           </li>
         ))}
-      </ul>
+      </ol>
     </div>
   );
 }
@@ -53,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [lists, categories, trends] = await Promise.all([homeLists(access), categoriesForStorefront(access), weeklyTrends(access)]);
   const ranked = async (trend: Trend) => {
     const cards = await productCards(trend.slice(0, HOME_TREND_SIZE).map((item) => item.product));
-    return cards.map((card, at) => ({ card, count: trend[at].count }));
+    return cards.map(({ id, name, href, image, priceCny }, at): TrendItem => ({ id, name, href, image, priceCny, count: trend[at].count }));
   };
   return {
     recommended: await productCards(lists.recommended),
