@@ -2,7 +2,15 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { Fragment, options, type ComponentChildren, type VNode } from "preact";
-import { addTexts, loadStorefrontCatalogue, loadStorefrontMessages, setMessageTranslator, setTextsPending } from "~/i18n/i18n";
+import {
+  addTexts,
+  loadStorefrontCatalogue,
+  loadStorefrontMessages,
+  numberText,
+  pluralForm,
+  setMessageTranslator,
+  setTextsPending,
+} from "~/i18n/i18n";
 import { asLanguage, isBackOfficePath, STOREFRONT_LANGUAGE, type Language } from "~/i18n/languages";
 import type { PageTextsJson } from "~/i18n/page-texts";
 
@@ -30,17 +38,28 @@ Promise.all([
   backOffice || pageTexts ? null : storefrontTexts(language),
   storefrontLanguage ? storefrontTexts(storefrontLanguage) : null,
   routerStateDecoded(),
-]).then(() => {
-  startTransition(() => {
-    hydrateRoot(
-      document,
-      <StrictMode>
-        <RemixBrowser />
-      </StrictMode>,
-    );
+])
+  // Preact hydrates in one task: what can run before it runs in tasks of its own, with the
+  // main thread free between them for a tap (each long task counts against the page's
+  // responsiveness, docs/performance.md "Lighthouse after issue 39")
+  .then(nextTask)
+  .then(() => {
+    // the browser loads its plural and number data the first time a page asks for them
+    pluralForm(language, 1);
+    numberText(language, 1);
+  })
+  .then(nextTask)
+  .then(() => {
+    startTransition(() => {
+      hydrateRoot(
+        document,
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>,
+      );
+    });
+    if (loadCatalogue) whenIdle(() => void loadCatalogue());
   });
-  if (loadCatalogue) whenIdle(() => void loadCatalogue());
-});
 
 /** The texts the page came with (app/i18n/page-texts.tsx); none when it has none, or broken ones. */
 function readPageTexts(): PageTextsJson | null {
@@ -92,6 +111,11 @@ function startWithPageTexts(of: Language, { texts, messages }: PageTextsJson): (
     },
   });
   return load;
+}
+
+/** A promise that settles in a task of its own (after what is queued, input included). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function whenIdle(run: () => void) {

@@ -55,6 +55,14 @@ export function pluralForm(language: Language, count: number): string {
   return rules.select(count);
 }
 
+const numberFormats = new Map<Language, Intl.NumberFormat>();
+/** A count as the language writes it ("12,345", "12.345", "12 345"): one formatter a language. */
+export function numberText(language: Language, value: number): string {
+  let format = numberFormats.get(language);
+  if (!format) numberFormats.set(language, (format = new Intl.NumberFormat(language)));
+  return format.format(value);
+}
+
 /**
  * Told of each text a lookup finds: the server keeps the ones a page's render used, and
  * sends them with it (app/i18n/i18n.server.ts).

@@ -6,7 +6,7 @@ import { activeFilterCount, ProductFilters } from "~/components/storefront/produ
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { listCanonical, pageMeta, rootLanguage } from "~/lib/meta";
-import { translatorFor, useI18n } from "~/i18n/i18n";
+import { numberText, translatorFor, useI18n } from "~/i18n/i18n";
 import { searchPage } from "~/controllers/search-page.server";
 import { LIST_SORTS, SEARCH_SORTS } from "~/schemas/catalogue-rules";
 import { sharedPageHeaders } from "~/lib/shared-answers.server";
@@ -54,7 +54,7 @@ export default function Search() {
       </section>
     );
   }
-  const total = new Intl.NumberFormat(language).format(data.totalItems);
+  const total = numberText(language, data.totalItems);
   const count = data.totalCapped ? t("shop.search.moreThanFound", { total }) : t("shop.search.found", { count: data.totalItems, total });
   const clearParams = new URLSearchParams(data.q ? { q: data.q } : {});
   return (
