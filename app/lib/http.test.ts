@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "./http";
+import { safeRedirect, signInHref } from "./http";
 
 describe("safeRedirect", () => {
   it("keeps same-site paths", () => {
@@ -12,4 +12,12 @@ describe("safeRedirect", () => {
       expect(safeRedirect(value, "/home")).toBe("/home");
     },
   );
+});
+
+describe("signInHref", () => {
+  it("comes back to the whole address, its query and anchor encoded", () => {
+    expect(signInHref("/weidian/1?sku=Red & Blue#qc-upload")).toBe("/login?redirectTo=%2Fweidian%2F1%3Fsku%3DRed%20%26%20Blue%23qc-upload");
+    expect(signInHref("/blog/a-post#comment-form", "register")).toBe("/register?redirectTo=%2Fblog%2Fa-post%23comment-form");
+    expect(safeRedirect(new URLSearchParams(signInHref("/tmall/2?sku=M").split("?")[1]).get("redirectTo"))).toBe("/tmall/2?sku=M");
+  });
 });

@@ -15,3 +15,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   }
   return target;
 }
+
+/** The sign-in (or sign-up) page that comes back to `back` (a path of this site) afterwards. */
+export function signInHref(back: string, page: "login" | "register" = "login"): string {
+  return `/${page}?redirectTo=${encodeURIComponent(back)}`;
+}

@@ -19,6 +19,7 @@ import { importFailureText, importItem } from "~/marketplace/import.server";
 import { limitMarketplaceFetches } from "~/services/rate-limit.server";
 import { readPastedText } from "~/controllers/pasted-links.server";
 import { useI18n } from "~/i18n/i18n";
+import { signInHref } from "~/lib/http";
 
 const MAX_LINK = 2000;
 
@@ -40,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const link = String(formData.get("link") ?? "").slice(0, MAX_LINK);
   // visitors log in first and come back to this link
   const user = await getPageUser(request);
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/import?link=${encodeURIComponent(link)}`)}`);
+  if (!user) throw redirect(signInHref(`/import?link=${encodeURIComponent(link)}`));
   const actor = { user, access: await getAccess(user) };
   const ip = String(context.clientIp ?? "");
   const limited = !canAny(actor.access, ["product.create", "product.edit"]);

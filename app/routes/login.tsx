@@ -12,7 +12,7 @@ import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { getPageUser } from "~/services/request-user.server";
-import { safeRedirect } from "~/lib/http";
+import { safeRedirect, signInHref } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { startSession } from "~/services/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -134,9 +134,7 @@ export default function Login() {
         {data.google ? <GoogleButton redirectTo={redirectTo} /> : null}
         <p className="auth-card__footer">
           {`${t("shop.login.newHere")} `}
-          <Link to={redirectTo ? `/register?redirectTo=${encodeURIComponent(redirectTo)}` : "/register"}>
-            {t("shop.login.createAccount")}
-          </Link>
+          <Link to={redirectTo ? signInHref(redirectTo, "register") : "/register"}>{t("shop.login.createAccount")}</Link>
         </p>
       </div>
     </section>

@@ -13,7 +13,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
 import { getPageUser } from "~/services/request-user.server";
 import { replyWithApiError } from "~/lib/forms.server";
-import { safeRedirect } from "~/lib/http";
+import { safeRedirect, signInHref } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendCodeFormSchema } from "~/schemas/account-forms";
@@ -196,10 +196,7 @@ export default function Register() {
         )}
         {data.google ? <GoogleButton /> : null}
         <p className="auth-card__footer">
-          {t("shop.register.already")}{" "}
-          <Link to={data.redirectTo ? `/login?redirectTo=${encodeURIComponent(data.redirectTo)}` : "/login"}>
-            {t("shop.register.logIn")}
-          </Link>
+          {t("shop.register.already")} <Link to={data.redirectTo ? signInHref(data.redirectTo) : "/login"}>{t("shop.register.logIn")}</Link>
         </p>
       </div>
     </section>

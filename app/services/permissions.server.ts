@@ -11,6 +11,7 @@ import type { User } from "~/models/user.server";
 import { MESSAGES } from "~/schemas/auth";
 import { getApiUser, getPageUser } from "./request-user.server";
 import { oncePerRequest } from "~/lib/request-scope.server";
+import { signInHref } from "~/lib/http";
 
 /** The roles and permissions a user holds now (computed once per page view). */
 export function getAccess(user: Pick<User, "id" | "isAdmin">): Promise<Access> {
@@ -65,7 +66,7 @@ export async function requireUser(request: Request): Promise<{ user: User; acces
   if (!user) {
     const url = new URL(request.url);
     if (showsLoginScreen(url.pathname)) throw new Response(LOGIN_REQUIRED_TEXT, { status: 401, statusText: "Unauthorized" });
-    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    throw redirect(signInHref(url.pathname + url.search));
   }
   return { user, access: await getAccess(user) };
 }

@@ -14,6 +14,7 @@ import { COMMENT_LINKS_MAX, COMMENT_MAX } from "~/schemas/blog-comment-limits";
 import type { PostStatus } from "~/schemas/blog-rules";
 import { useI18n, useT, type Translate } from "~/i18n/i18n";
 import { blogDate, PostMetaLine } from "./blog-cards";
+import { signInHref } from "~/lib/http";
 
 export type CommentView = {
   id: number;
@@ -133,10 +134,6 @@ function commentErrorText(text: string, t: Translate, message: (text: string) =>
   return flood ? t("shop.blog.commentFlood", { seconds: Number(flood[1]) }) : message(text);
 }
 
-function loginHref(path: string, anchor: string) {
-  return `/login?redirectTo=${encodeURIComponent(`${path}${anchor}`)}`;
-}
-
 function LikeBox({ data }: { data: BlogPostPageData }) {
   const { post, viewer } = data;
   const t = useT();
@@ -159,7 +156,7 @@ function LikeBox({ data }: { data: BlogPostPageData }) {
       ) : (
         <p>
           <span className="blog-like__count">♡ {label}</span> ·{" "}
-          <Link to={loginHref(post.path, "#likes")}>{t("shop.blog.logInToLike")}</Link>
+          <Link to={signInHref(`${post.path}#likes`)}>{t("shop.blog.logInToLike")}</Link>
         </p>
       )}
     </div>
@@ -248,9 +245,9 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
   if (!viewer) {
     return (
       <p className="blog-comment-login" id="comment-form">
-        <Link to={loginHref(post.path, "#comment-form")}>{t("shop.blog.logIn")}</Link>
+        <Link to={signInHref(`${post.path}#comment-form`)}>{t("shop.blog.logIn")}</Link>
         {` ${t("shop.blog.or")} `}
-        <Link to={`/register?redirectTo=${encodeURIComponent(`${post.path}#comment-form`)}`}>{t("shop.blog.register")}</Link>
+        <Link to={signInHref(`${post.path}#comment-form`, "register")}>{t("shop.blog.register")}</Link>
         {` ${t("shop.blog.toComment")}`}
       </p>
     );

@@ -10,6 +10,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { useI18n, useT } from "~/i18n/i18n";
 import { platformName } from "./labels";
+import { signInHref } from "~/lib/http";
 
 export type ItemLinks = { marketplace: string; agents: Array<{ name: string; url: string }> };
 
@@ -115,9 +116,9 @@ export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: bo
         </Form>
       ) : (
         <p>
-          <Link to={`/login?redirectTo=${encodeURIComponent(back)}`}>{t("shop.import.logIn")}</Link>
+          <Link to={signInHref(back)}>{t("shop.import.logIn")}</Link>
           {` ${t("shop.import.or")} `}
-          <Link to={`/register?redirectTo=${encodeURIComponent(back)}`}>{t("shop.import.register")}</Link>
+          <Link to={signInHref(back, "register")}>{t("shop.import.register")}</Link>
           {` ${t("shop.import.toImport")}`}
         </p>
       )}

@@ -16,6 +16,7 @@ import { platformName } from "./labels";
 import { ProductCard, type ProductCardData } from "./product-card";
 import { PriceHistory, type PriceHistoryPointView } from "./price-history";
 import { SkuPicker } from "./sku-picker";
+import { signInHref } from "~/lib/http";
 
 /** The product page's data (made on the server by loadProductPage). */
 export type ProductViewData = {
@@ -137,12 +138,12 @@ function CollectBox({ data }: { data: ProductViewData }) {
   const t = useT();
   const { viewer } = data;
   if (!viewer) {
-    const back = encodeURIComponent(pagePath(data));
+    const back = pagePath(data);
     return (
       <p className="collect-box collect-box--visitor">
-        <Link to={`/login?redirectTo=${back}`}>{t("shop.product.collectLogIn")}</Link>
+        <Link to={signInHref(back)}>{t("shop.product.collectLogIn")}</Link>
         {` ${t("shop.product.collectOr")} `}
-        <Link to={`/register?redirectTo=${back}`}>{t("shop.product.collectRegister")}</Link>
+        <Link to={signInHref(back, "register")}>{t("shop.product.collectRegister")}</Link>
         {` ${t("shop.product.collectToCollect")}`}
       </p>
     );
@@ -199,7 +200,7 @@ function PriceAlertBox({ data }: { data: ProductViewData }) {
   if (!viewer) {
     return (
       <p className="price-alert">
-        <Link to={`/login?redirectTo=${encodeURIComponent(pagePath(data))}`}>{t("shop.priceHistory.alertLogIn")}</Link>
+        <Link to={signInHref(pagePath(data))}>{t("shop.priceHistory.alertLogIn")}</Link>
         {` ${t("shop.priceHistory.alertLogInRest")}`}
       </p>
     );

@@ -14,6 +14,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { useResetAfterSuccess } from "~/components/ui/use-reset-after-success";
 import { checkSelection, QC_ACCEPT_ATTRIBUTE, QC_LIMITS } from "~/schemas/qc-selection";
 import { useI18n, type Translate } from "~/i18n/i18n";
+import { signInHref } from "~/lib/http";
 
 export type QcPhoto = { id: number; url: string; thumb: string; width: number; height: number; thumbWidth: number; thumbHeight: number };
 /** A set of photos sent together; `skuName` the option they show, when the sender said. */
@@ -161,14 +162,14 @@ export function QcUploadBox({
   });
 
   if (!viewer) {
-    const back = encodeURIComponent(`${productPath}#qc-upload`);
+    const back = `${productPath}#qc-upload`;
     return (
       <div className="qc-upload qc-upload--visitor" id="qc-upload">
         <p>
           {`${t("shop.qc.visitorQuestion")} `}
-          <Link to={`/register?redirectTo=${back}`}>{t("shop.qc.visitorRegister")}</Link>
+          <Link to={signInHref(back, "register")}>{t("shop.qc.visitorRegister")}</Link>
           {` ${t("shop.qc.visitorOr")} `}
-          <Link to={`/login?redirectTo=${back}`}>{t("shop.qc.visitorLogIn")}</Link>
+          <Link to={signInHref(back)}>{t("shop.qc.visitorLogIn")}</Link>
           {` ${t("shop.qc.visitorToUpload")}`}
         </p>
       </div>

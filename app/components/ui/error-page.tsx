@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useLocation } from "@remix-run/react";
 import { useI18n } from "~/i18n/i18n";
+import { signInHref } from "~/lib/http";
 
 /** The body of an error page (404, 403, 500...); the site chrome stays around it. */
 export function ErrorPage({ error }: { error: unknown }) {
@@ -14,7 +15,7 @@ export function ErrorPage({ error }: { error: unknown }) {
         <h1 id="error-title">{t("common.error.loginRequired")}</h1>
         <p>{typeof error.data === "string" && error.data ? message(error.data) : t("common.error.pleaseLogIn")}</p>
         <p>
-          <a className="button" href={`/login?redirectTo=${encodeURIComponent(back)}`}>
+          <a className="button" href={signInHref(back)}>
             {t("common.error.logIn")}
           </a>
         </p>
