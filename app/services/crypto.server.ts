@@ -57,6 +57,30 @@ export function randomDigits(length: number): string {
   return out;
 }
 
+/** 128 bits of an id token's HMAC, base64url. */
+const ID_TOKEN_MAC_CHARS = 22;
+const ID_TOKEN = /^(\d{1,15})\.([A-Za-z0-9_-]{22})$/;
+
+/**
+ * Tokens that name one row by its id for a link in an e-mail (unsubscribe, stop a price
+ * alert): `<id>.<HMAC of "<purpose>:<id>">` under a key of their own derived from the app's
+ * secret. They cannot be guessed or altered, never expire, and name that one row only.
+ */
+export function idTokens(keyLabel: string, purpose: string) {
+  const mac = (id: number) =>
+    crypto.createHmac("sha256", derivedKey(keyLabel)).update(`${purpose}:${id}`).digest("base64url").slice(0, ID_TOKEN_MAC_CHARS);
+  return {
+    sign: (id: number): string => `${id}.${mac(id)}`,
+    /** The id a token names, or null when it is not one of ours. */
+    read(token: string | null | undefined): number | null {
+      const match = ID_TOKEN.exec(token?.trim() ?? "");
+      if (!match) return null;
+      const id = Number(match[1]);
+      return id > 0 && safeEqual(match[2], mac(id)) ? id : null;
+    },
+  };
+}
+
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

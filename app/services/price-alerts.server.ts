@@ -9,7 +9,6 @@
  * has to remember to tell anyone. Its first run starts at the history's end: nobody is told
  * of drops from before the alerts existed.
  */
-import crypto from "node:crypto";
 import { ApiError } from "~/lib/api.server";
 import { formatMoney } from "~/lib/currency";
 import { getDb } from "~/lib/db.server";
@@ -29,7 +28,7 @@ import {
   upsertPriceAlert,
 } from "~/models/price-alerts.server";
 import { findProductById } from "~/models/product.server";
-import { derivedKey, safeEqual } from "~/services/crypto.server";
+import { idTokens } from "~/services/crypto.server";
 import { queueMail, renderMail } from "./mailer.server";
 import type { JobDefinition } from "./jobs.server";
 import { loadSettings } from "./site-settings.server";
@@ -40,22 +39,18 @@ export const PRICE_ALERT_MESSAGES = {
   invalidLink: "This link is not valid: copy the whole link from the e-mail, or stop the alert on the product's page.",
 } as const;
 
-const KEY_LABEL = "price alert links";
-const MAC_CHARS = 22;
-const mac = (alertId: number) =>
-  crypto.createHmac("sha256", derivedKey(KEY_LABEL)).update(`price-alert:${alertId}`).digest("base64url").slice(0, MAC_CHARS);
+const stopTokens = idTokens("price alert links", "price-alert");
 
 /** The link that stops one alert, without logging in. */
 export function stopAlertUrl(alertId: number): string {
-  return `${getEnv().PUBLIC_URL}/price-alert?token=${alertId}.${mac(alertId)}`;
+  return `${getEnv().PUBLIC_URL}/price-alert?token=${stopTokens.sign(alertId)}`;
 }
 
-/** The alert a stop link names, or null when the link is not one of ours. */
-export function readStopToken(token: string | null | undefined): number | null {
-  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{22})$/.exec(token?.trim() ?? "");
-  if (!match) return null;
-  const id = Number(match[1]);
-  return id > 0 && safeEqual(match[2], mac(id)) ? id : null;
+/** The alert a stop link names; a link that is not one of ours is refused. */
+function alertOfStopToken(token: string | null | undefined): number {
+  const id = stopTokens.read(token);
+  if (!id) throw new ApiError(400, PRICE_ALERT_MESSAGES.invalidLink, "INVALID_TOKEN");
+  return id;
 }
 
 const toFen = (cny: number) => Math.round(cny * 100);
@@ -81,9 +76,7 @@ export async function unwatchPrice(userId: number, productId: number): Promise<v
 export async function stopLinkState(
   token: string | null | undefined,
 ): Promise<{ active: boolean; product: { name: string; path: string } | null }> {
-  const id = readStopToken(token);
-  if (!id) throw new ApiError(400, PRICE_ALERT_MESSAGES.invalidLink, "INVALID_TOKEN");
-  const alert = await findPriceAlert(getDb(), id);
+  const alert = await findPriceAlert(getDb(), alertOfStopToken(token));
   return { active: alert !== null, product: await productLink(alert?.productId) };
 }
 
@@ -94,9 +87,7 @@ async function productLink(productId: number | undefined): Promise<{ name: strin
 
 /** Stops the alert a mail's link names; answers the product it was for (null when already stopped). */
 export async function stopAlertByToken(token: string | null | undefined): Promise<{ product: { name: string; path: string } | null }> {
-  const id = readStopToken(token);
-  if (!id) throw new ApiError(400, PRICE_ALERT_MESSAGES.invalidLink, "INVALID_TOKEN");
-  const alert = await deletePriceAlertById(getDb(), id);
+  const alert = await deletePriceAlertById(getDb(), alertOfStopToken(token));
   return { product: await productLink(alert?.productId) };
 }
 

@@ -4,18 +4,15 @@
  * HMAC under a key of its own derived from the app's secret: it cannot be guessed or
  * altered, never expires, and works for that one user only.
  */
-import crypto from "node:crypto";
 import { ApiError } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
 import { deleteUnsubscribe, findUnsubscribe, insertUnsubscribe } from "~/models/email/unsubscribes.server";
 import { findUserById } from "~/models/user.server";
-import { derivedKey, safeEqual } from "~/services/crypto.server";
+import { idTokens } from "~/services/crypto.server";
 
-const KEY_LABEL = "unsubscribe links";
-/** 128 bits of the HMAC, base64url */
-const MAC_CHARS = 22;
+const tokens = idTokens("unsubscribe links", "unsubscribe");
 
 export const UNSUBSCRIBE_MESSAGES = {
   invalid:
@@ -23,11 +20,8 @@ export const UNSUBSCRIBE_MESSAGES = {
   gone: "This account no longer exists, so it gets no e-mail from us.",
 } as const;
 
-const mac = (userId: number) =>
-  crypto.createHmac("sha256", derivedKey(KEY_LABEL)).update(`unsubscribe:${userId}`).digest("base64url").slice(0, MAC_CHARS);
-
 export function unsubscribeToken(userId: number): string {
-  return `${userId}.${mac(userId)}`;
+  return tokens.sign(userId);
 }
 
 export function unsubscribeUrl(userId: number): string {
@@ -36,10 +30,7 @@ export function unsubscribeUrl(userId: number): string {
 
 /** The user a token names, or null when it is not one of ours. */
 export function readUnsubscribeToken(token: string | null | undefined): number | null {
-  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{22})$/.exec(token?.trim() ?? "");
-  if (!match) return null;
-  const userId = Number(match[1]);
-  return userId > 0 && safeEqual(match[2], mac(userId)) ? userId : null;
+  return tokens.read(token);
 }
 
 /** "ja***@example.com": enough for the owner to recognise, little for whoever the link was forwarded to. */
