@@ -7,6 +7,8 @@
  * Shared by the app, the server's front (stored pages are kept per language: it keys them
  * with these same functions) and the browser.
  */
+import { cookieValues } from "~/lib/http";
+
 export const LANGUAGES = ["en", "zh-CN", "es", "fr", "de", "pt-BR"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -79,11 +81,7 @@ export function asLanguage(tag: string | null | undefined): Language | null {
 
 /** The language of the first `lang` cookie naming one we have (spacing and case aside), else null. */
 export function languageOfCookieHeader(header: string | null | undefined, offered: readonly Language[] = LANGUAGES): Language | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index < 0 || part.slice(0, index).trim() !== LANGUAGE_COOKIE) continue;
-    let value = part.slice(index + 1).trim();
+  for (let value of cookieValues(header, LANGUAGE_COOKIE)) {
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
     const language = asLanguage(value);
     if (language && offered.includes(language)) return language;

@@ -3,6 +3,7 @@
  * signed; an unknown or disabled agent reads as none). Set by POST /agent-preference.
  */
 import { getEnv } from "./env.server";
+import { cookieValues } from "./http";
 
 export const AGENT_COOKIE = "agent";
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -17,13 +18,7 @@ export function readPreferredAgent(request: Request): number | null {
  * this same function (docs/decisions/022-front-rules.md).
  */
 export function preferredAgentOfCookieHeader(header: string | null | undefined): number | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index < 0 || part.slice(0, index).trim() !== AGENT_COOKIE) continue;
-    const value = part.slice(index + 1).trim();
-    if (/^\d{1,9}$/.test(value)) return Number(value);
-  }
+  for (const value of cookieValues(header, AGENT_COOKIE)) if (/^\d{1,9}$/.test(value)) return Number(value);
   return null;
 }
 

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_CURRENCY, isCurrencyCode, type CurrencyCode } from "./currency";
 import { getEnv } from "./env.server";
+import { cookieValues } from "./http";
 
 const COOKIE_NAME = "currency";
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -19,15 +20,9 @@ export function readCurrency(request: Request): CurrencyCode {
  * front keys stored pages with this same function (docs/decisions/022-front-rules.md).
  */
 export function currencyOfCookieHeader(header: string | null | undefined): CurrencyCode {
-  if (!header) return DEFAULT_CURRENCY;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index < 0 || part.slice(0, index).trim() !== COOKIE_NAME) continue;
-    const value = part
-      .slice(index + 1)
-      .trim()
-      .toUpperCase();
-    if (isCurrencyCode(value)) return value;
+  for (const value of cookieValues(header, COOKIE_NAME)) {
+    const code = value.toUpperCase();
+    if (isCurrencyCode(code)) return code;
   }
   return DEFAULT_CURRENCY;
 }

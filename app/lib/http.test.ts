@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect, signInHref } from "./http";
+import { cookieValues, safeRedirect, signInHref } from "./http";
 
 describe("safeRedirect", () => {
   it("keeps same-site paths", () => {
@@ -19,5 +19,14 @@ describe("signInHref", () => {
     expect(signInHref("/weidian/1?sku=Red & Blue#qc-upload")).toBe("/login?redirectTo=%2Fweidian%2F1%3Fsku%3DRed%20%26%20Blue%23qc-upload");
     expect(signInHref("/blog/a-post#comment-form", "register")).toBe("/register?redirectTo=%2Fblog%2Fa-post%23comment-form");
     expect(safeRedirect(new URLSearchParams(signInHref("/tmall/2?sku=M").split("?")[1]).get("redirectTo"))).toBe("/tmall/2?sku=M");
+  });
+});
+
+describe("cookieValues", () => {
+  it("gives every value of the name, in order, trimmed; other names, empty names and pieces without '=' are passed over", () => {
+    expect(cookieValues(" currency = EUR ; xcurrency=GBP; =JPY; currency; currency=usd", "currency")).toEqual(["EUR", "usd"]);
+    expect(cookieValues("tz=Asia%2FShanghai", "tz")).toEqual(["Asia%2FShanghai"]);
+    expect(cookieValues(null, "tz")).toEqual([]);
+    expect(cookieValues("", "tz")).toEqual([]);
   });
 });

@@ -20,3 +20,18 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 export function signInHref(back: string, page: "login" | "register" = "login"): string {
   return `/${page}?redirectTo=${encodeURIComponent(back)}`;
 }
+
+/**
+ * The values of every cookie named `name` in a Cookie header, in order, spaces around them
+ * trimmed: a reader takes the first it understands (a browser may send two of a name, from
+ * two paths). No decoding: each reader knows its values' form.
+ */
+export function cookieValues(header: string | null | undefined, name: string): string[] {
+  const values: string[] = [];
+  if (!header) return values;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) values.push(part.slice(index + 1).trim());
+  }
+  return values;
+}

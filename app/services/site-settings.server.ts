@@ -17,6 +17,7 @@ import {
   type SiteSettingKey,
   type SiteSettings,
 } from "~/schemas/site-settings";
+import { cookieValues } from "~/lib/http";
 
 let cached: { db: DB; version: number; settings: Promise<SiteSettings> } | undefined;
 
@@ -111,15 +112,9 @@ export function robotsTxt(settings: SiteSettings): string {
  * browser's (the `tz` cookie its pages set), else the site's `time_zone` setting, else UTC.
  */
 export function adminTimeZone(request: Request, siteZone: string | undefined): string {
-  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === TIME_ZONE_COOKIE) {
-      const zone = part
-        .slice(at + 1)
-        .trim()
-        .replace(/%2F/gi, "/");
-      if (isTimeZone(zone)) return canonicalZone(zone);
-    }
+  for (const value of cookieValues(request.headers.get("Cookie"), TIME_ZONE_COOKIE)) {
+    const zone = value.replace(/%2F/gi, "/");
+    if (isTimeZone(zone)) return canonicalZone(zone);
   }
   return isTimeZone(siteZone) ? canonicalZone(siteZone) : DEFAULT_TIME_ZONE;
 }
