@@ -35,17 +35,20 @@ export async function hasPriceAlert(db: DB, userId: number, productId: number): 
   );
 }
 
-/** The alerts of a product told of a higher price than `priceFen`, with their shopper's address. */
+/**
+ * The alerts of these products told of a higher price than `priceFen`, with their shopper's
+ * address: one read for a run's changes (`priceFen`, the lowest of them).
+ */
 export async function alertsAbove(
   db: DB,
-  productId: number,
+  productIds: readonly number[],
   priceFen: number,
 ): Promise<Array<PriceAlert & { email: string; username: string }>> {
   const rows = await db
     .selectFrom("price_alerts as a")
     .innerJoin("users as u", "u.id", "a.user_id")
     .select(["a.id", "a.user_id", "a.product_id", "a.price_fen", "a.language", "u.email", "u.username"])
-    .where("a.product_id", "=", productId)
+    .where("a.product_id", "in", productIds)
     .where("a.price_fen", ">", priceFen)
     // mail goes only to an address its owner proved
     .where("u.email_verified", "=", 1)

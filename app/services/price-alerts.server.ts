@@ -104,17 +104,25 @@ export async function mailPriceDrops(after: number): Promise<{ after: number; mo
   const db = getDb();
   const changes = await priceChangesAfter(db, after, CHANGES_A_RUN);
   let mailed = 0;
-  const settings = changes.length ? await loadSettings() : null;
+  // the run's alerts in one read, then its changes in order: an alert told of a drop is told
+  // of the next only when that goes lower still
+  const alerts = changes.length
+    ? await alertsAbove(db, [...new Set(changes.map((change) => change.productId))], Math.min(...changes.map((change) => change.priceFen)))
+    : [];
+  const alertsOf = new Map<number, typeof alerts>();
+  for (const alert of alerts) alertsOf.set(alert.productId, [...(alertsOf.get(alert.productId) ?? []), alert]);
+  const products = new Map<number, Awaited<ReturnType<typeof findProductById>>>();
+  const site = alerts.length ? (await loadSettings()).site_name || "QC Finder" : "";
   for (const change of changes) {
-    const alerts = await alertsAbove(db, change.productId, change.priceFen);
-    if (!alerts.length) continue;
-    const product = await findProductById(db, change.productId);
+    const told = (alertsOf.get(change.productId) ?? []).filter((alert) => alert.priceFen > change.priceFen);
+    if (!told.length) continue;
+    if (!products.has(change.productId)) products.set(change.productId, await findProductById(db, change.productId));
+    const product = products.get(change.productId);
     if (!product) continue;
     const at = new Date().toISOString();
-    for (const alert of alerts) {
+    for (const alert of told) {
       const language = asLanguage(alert.language) ?? STOREFRONT_LANGUAGE;
       const t = translatorFor(language);
-      const site = settings?.site_name || "QC Finder";
       const values = {
         name: product.name,
         from: formatMoney(alert.priceFen / 100, "CNY"),
@@ -131,6 +139,7 @@ export async function mailPriceDrops(after: number): Promise<{ after: number; mo
       });
       queueMail({ to: alert.email, subject: t("email.priceDrop.subject", values), text, html });
       await markAlertTold(db, alert.id, change.priceFen, at);
+      alert.priceFen = change.priceFen;
       mailed += 1;
     }
   }

@@ -94,6 +94,14 @@ describe("price alerts", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(smtp.mailTo(email)).toHaveLength(1);
 
+    // two drops read in one run: each lower than the last told, each told
+    await setPrice(product.id, 130);
+    await setPrice(product.id, 120);
+    await runAlertsJob();
+    await smtp.waitForMail(email, { subjectIncludes: "¥120.00", timeoutMs: 20_000 });
+    expect(smtp.mailTo(email).map((mail) => /¥\d+\.\d\d(?=\D*$)/.exec(mail.subject)?.[0])).toEqual(["¥150.00", "¥130.00", "¥120.00"]);
+    expect(await row(db, sql`SELECT price_fen FROM price_alerts WHERE product_id = ${product.id}`)).toEqual({ price_fen: 12000 });
+
     // the mail's link: a page that asks, then stops it without a login
     const path = new URL(stop!).pathname + new URL(stop!).search;
     const ask = await fetch(`${server.url}${path}`);
