@@ -43,6 +43,7 @@ export const QC_MESSAGES = {
   tooManyPixels: (file: string, maxPixels: number) => `${file}: Image too large. Maximum ${maxPixels / 1_000_000} megapixels`,
   /** the same file sent again by its uploader for the same product (its SHA-256 is known) */
   duplicate: (file: string) => `${file}: You have already uploaded this photo for this product`,
+  unknownSku: "This product has no option of that name: choose one of its options, or none",
   noValidFiles: QC_SELECTION_MESSAGES.noValidFiles,
   productIdMissing: "Product ID missing, cannot upload QC images",
   limitReached: QC_SELECTION_MESSAGES.limitReached,

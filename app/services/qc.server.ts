@@ -279,6 +279,13 @@ export async function receiveQcUpload(
       // an empty file input sends no file part; a chosen empty file is refused by name below
       const files = form.getAll(options.field).filter((value): value is UploadedFile & FormDataEntryValue => isUploadedFile(value));
       if (files.length === 0) throw refuse(M.noValidFiles);
+      // the option the photos show, when the uploader said (one of the product's SKUs, by
+      // name): a name it does not have is refused before any file is stored
+      const sentSku = form.get("skuName");
+      const skuName = await skuShown(product.id, sentSku);
+      if (!skuName && typeof sentSku === "string" && sentSku.trim()) {
+        throw new ApiError(400, M.unknownSku, "VALIDATION_ERROR", [{ field: "skuName", message: M.unknownSku }]);
+      }
       const sorted = await sortFiles(files);
       const { errors } = sorted;
       const db = getDb();
@@ -326,8 +333,6 @@ export async function receiveQcUpload(
       }
       if (stored.length === 0) throw refuse(M.noValidFiles, errors);
 
-      // the option the photos show, when the uploader said (one of the product's SKUs, by name)
-      const skuName = await skuShown(product.id, form.get("skuName"));
       const setKey = crypto.randomUUID();
       const rows: NewQcImage[] = stored.map(({ image, thumb, hash }) => ({
         productId: product.id,

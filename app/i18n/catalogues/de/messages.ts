@@ -77,6 +77,8 @@ const messages: MessageTranslations = {
   "Invalid file type. Only JPG, PNG, WEBP allowed": "Ungültiger Dateityp. Nur JPG, PNG, WEBP erlaubt",
   "File too large. Maximum 10MB": "Datei zu groß. Höchstens 10 MB",
   "You have already uploaded this photo for this product": "Sie haben dieses Foto für dieses Produkt bereits hochgeladen",
+  "This product has no option of that name: choose one of its options, or none":
+    "Dieses Produkt hat keine Option mit diesem Namen: Wähle eine seiner Optionen oder keine",
   "No valid files selected": "Keine gültigen Dateien ausgewählt",
   "Product ID missing, cannot upload QC images": "Produkt-ID fehlt, QC-Bilder können nicht hochgeladen werden",
   "Upload limit reached (10/10)": "Upload-Limit erreicht (10/10)",

@@ -73,6 +73,8 @@ const messages: MessageTranslations = {
   "Invalid file type. Only JPG, PNG, WEBP allowed": "Tipo de archivo no válido. Solo se permiten JPG, PNG y WEBP",
   "File too large. Maximum 10MB": "Archivo demasiado grande. Máximo 10 MB",
   "You have already uploaded this photo for this product": "Ya has subido esta foto para este producto",
+  "This product has no option of that name: choose one of its options, or none":
+    "Este producto no tiene ninguna opción con ese nombre: elige una de sus opciones, o ninguna",
   "No valid files selected": "No has seleccionado ningún archivo válido",
   "Product ID missing, cannot upload QC images": "Falta el ID del producto; no se pueden subir las imágenes QC",
   "Upload limit reached (10/10)": "Límite de subidas alcanzado (10/10)",

@@ -72,6 +72,8 @@ const messages: MessageTranslations = {
   "Invalid file type. Only JPG, PNG, WEBP allowed": "Type de fichier non valide. Seuls JPG, PNG et WEBP sont acceptés",
   "File too large. Maximum 10MB": "Fichier trop volumineux. 10 Mo maximum",
   "You have already uploaded this photo for this product": "Vous avez déjà envoyé cette photo pour ce produit",
+  "This product has no option of that name: choose one of its options, or none":
+    "Ce produit n’a pas d’option de ce nom : choisissez l’une de ses options, ou aucune",
   "No valid files selected": "Aucun fichier valide sélectionné",
   "Product ID missing, cannot upload QC images": "Identifiant du produit manquant, impossible d’envoyer les images QC",
   "Upload limit reached (10/10)": "Limite d’envoi atteinte (10/10)",

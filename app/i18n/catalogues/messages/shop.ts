@@ -96,6 +96,10 @@ export const SHOP_MESSAGES: MessagePair[] = [
   { en: "Invalid file type. Only JPG, PNG, WEBP allowed", "zh-CN": "文件类型无效，只允许 JPG、PNG、WEBP" },
   { en: "File too large. Maximum 10MB", "zh-CN": "文件太大，最大 10MB" },
   { en: "You have already uploaded this photo for this product", "zh-CN": "您已为此商品上传过这张图片" },
+  {
+    en: "This product has no option of that name: choose one of its options, or none",
+    "zh-CN": "此商品没有这个名称的规格：请选择它的一个规格，或不选",
+  },
   { en: "No valid files selected", "zh-CN": "没有选择有效的文件" },
   { en: "Product ID missing, cannot upload QC images", "zh-CN": "缺少商品 ID，无法上传 QC 图片" },
   { en: "Upload limit reached (10/10)", "zh-CN": "已达上传上限（10/10）" },

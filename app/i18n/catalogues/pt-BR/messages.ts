@@ -71,6 +71,8 @@ const messages: MessageTranslations = {
   "Invalid file type. Only JPG, PNG, WEBP allowed": "Tipo de arquivo inválido. Apenas JPG, PNG e WEBP são permitidos",
   "File too large. Maximum 10MB": "Arquivo grande demais. Máximo de 10 MB",
   "You have already uploaded this photo for this product": "Você já enviou esta foto para este produto",
+  "This product has no option of that name: choose one of its options, or none":
+    "Este produto não tem nenhuma opção com esse nome: escolha uma das opções dele, ou nenhuma",
   "No valid files selected": "Nenhum arquivo válido selecionado",
   "Product ID missing, cannot upload QC images": "ID do produto ausente; não é possível enviar as imagens QC",
   "Upload limit reached (10/10)": "Limite de envios atingido (10/10)",
