@@ -17,6 +17,7 @@ import { adminAction, requireAdmin } from "~/services/permissions.server";
 import { readLanguage, translateMessage, translatorFor as serverTranslator } from "~/i18n/i18n.server";
 import { translatorFor, useI18n, type Translate } from "~/i18n/i18n";
 import { rootLanguage } from "~/lib/meta";
+import { StackedBar } from "~/components/admin/stacked-bar";
 
 function rowStatusLabel(t: Translate, status: ImportRowStatus): string {
   switch (status) {
@@ -44,7 +45,6 @@ const isStatus = (value: string | null): value is ImportRowStatus => IMPORT_STAT
 /** /admin/imports/:id: an import's progress and each row's result; failed rows can be tried again. */
 
 /** A part of the whole as a CSS width. */
-const share = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(2)}%` : "0%");
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request, IMPORT_ACCESS);
   const id = pageId(params.id, M.notFound);
@@ -151,7 +151,7 @@ export default function ImportJobPage() {
             ) : (
               // finished: the bar says how the rows ended (imported, already there, failed), not
               // only that all were read: 16 of 20 failed is a mostly red bar, not a full blue one
-              <div
+              <StackedBar
                 className="import-outcome"
                 role="img"
                 aria-label={t("admin.importJob.outcome", {
@@ -160,11 +160,13 @@ export default function ImportJobPage() {
                   failed: job.counts.failed + job.counts.not_item,
                   total: job.total,
                 })}
-              >
-                <span className="import-outcome__imported" style={{ width: share(job.counts.imported, job.total) }} />
-                <span className="import-outcome__known" style={{ width: share(job.counts.exists + job.counts.duplicate, job.total) }} />
-                <span className="import-outcome__failed" style={{ width: share(job.counts.failed + job.counts.not_item, job.total) }} />
-              </div>
+                total={job.total}
+                parts={[
+                  { value: job.counts.imported, tone: "good", className: "import-outcome__imported" },
+                  { value: job.counts.exists + job.counts.duplicate, tone: "neutral", className: "import-outcome__known" },
+                  { value: job.counts.failed + job.counts.not_item, tone: "bad", className: "import-outcome__failed" },
+                ]}
+              />
             )}
             <p role="status">
               {t("admin.importJob.summary", {

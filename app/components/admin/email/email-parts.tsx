@@ -16,6 +16,7 @@ import {
   type RecurringPattern,
   type ScheduleType,
 } from "~/schemas/email-rules";
+import { StackedBar } from "~/components/admin/stacked-bar";
 
 const TABS = [
   { to: "/admin/email-management", label: "admin.email.tabTemplates", end: true },
@@ -129,8 +130,6 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
 
 export type ProgressNumbers = { total: number; sent: number; failed: number; pending: number; skipped: number };
 
-const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(2)}%` : "0%");
-
 /**
  * Sent / failed / pending as a bar and in words, with the spec's completion indicator:
  * pending > 0 → sending; no failures → complete; otherwise partly failed.
@@ -141,7 +140,7 @@ export function CampaignProgress({ numbers, compact }: { numbers: ProgressNumber
   const { total, sent, failed, pending, skipped } = numbers;
   return (
     <div className={compact ? "email-progress email-progress--compact" : "email-progress"}>
-      <div
+      <StackedBar
         className="email-progress__bar"
         role="progressbar"
         aria-label={t("admin.email.sendingProgress")}
@@ -149,11 +148,13 @@ export function CampaignProgress({ numbers, compact }: { numbers: ProgressNumber
         aria-valuemax={Math.max(total, 1)}
         aria-valuenow={total - pending}
         aria-valuetext={t("admin.email.doneOf", { done: total - pending, total })}
-      >
-        <span className="email-progress__sent" style={{ width: percent(sent, total) }} />
-        <span className="email-progress__failed" style={{ width: percent(failed, total) }} />
-        <span className="email-progress__skipped" style={{ width: percent(skipped, total) }} />
-      </div>
+        total={total}
+        parts={[
+          { value: sent, tone: "good", className: "email-progress__sent" },
+          { value: failed, tone: "bad", className: "email-progress__failed" },
+          { value: skipped, tone: "neutral", className: "email-progress__skipped" },
+        ]}
+      />
       <p className="email-progress__numbers">
         <span className={`email-indicator email-indicator--${indicator}`}>{completionLabel(t, indicator)}</span>{" "}
         <span data-testid="progress-sent">{t("admin.email.nSent", { count: sent })}</span> ·{" "}
