@@ -114,6 +114,8 @@ describe("the SKU picker", () => {
     // the chosen SKU's photo leads the gallery
     const main = /class="product-page__main-image"[^>]*>\s*<img src="([^"]+)"/.exec(chosen);
     expect(main?.[1]).toBe("https://img.example/jacket-white.jpg");
+    // the page's largest picture is asked for first (its LCP)
+    expect(chosen).toMatch(/class="product-page__main-image"[^>]*>\s*<img [^>]*fetchpriority="high"/);
     // its values are the checked ones; "Black" keeps the size L, "M" keeps the colour White
     const checked = [...chosen.matchAll(/<a role="radio" aria-checked="true"[^>]*href="([^"]+)"[^>]*>([^<]+)</g)].map((m) => [m[1], m[2]]);
     expect(checked).toEqual([
