@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/bench-pictures.ts DATA_DIR`: gives the pictures a bench database names (its
- * products' images and QC photos, which the bench writes as addresses only) real files, so
+ * products' images, QC photos and blog covers, which the bench writes as addresses only) real files, so
  * that a browser measurement (Lighthouse, docs/performance.md) sees a shop whose pictures
  * exist: no 404 in its console, and the product page's largest picture as its LCP element.
  *
@@ -52,6 +52,12 @@ for (const row of db.prepare("SELECT id, image_url, thumb_url FROM qc_images").i
 }>) {
   place(sources[row.id % sources.length].full, row.image_url);
   place(sources[row.id % sources.length].thumb, row.thumb_url);
+}
+for (const row of db.prepare("SELECT id, featured_image FROM blog_posts").iterate() as Iterable<{
+  id: number;
+  featured_image: string | null;
+}>) {
+  place(sources[row.id % sources.length].full, row.featured_image);
 }
 db.close();
 console.log(`${linked} pictures given files in ${path.join(dataDir, "uploads")} (${sources.length} photographs)`);
