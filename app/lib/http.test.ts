@@ -29,4 +29,14 @@ describe("cookieValues", () => {
     expect(cookieValues(null, "tz")).toEqual([]);
     expect(cookieValues("", "tz")).toEqual([]);
   });
+
+  it("reads a hostile header (4,000 pieces, or one piece of 5 MB) in bounded time", () => {
+    const many = Array.from({ length: 4_000 }, (_, n) => `c${n}=v`).join(";") + "; tz=UTC";
+    const long = `tz=${"x".repeat(5 * 1024 * 1024)}`;
+    const started = performance.now();
+    expect(cookieValues(many, "tz")).toEqual(["UTC"]);
+    expect(cookieValues(long, "tz")[0]).toHaveLength(5 * 1024 * 1024);
+    expect(cookieValues(long, "currency")).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });

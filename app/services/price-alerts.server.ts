@@ -110,7 +110,11 @@ export async function mailPriceDrops(after: number): Promise<{ after: number; mo
     ? await alertsAbove(db, [...new Set(changes.map((change) => change.productId))], Math.min(...changes.map((change) => change.priceFen)))
     : [];
   const alertsOf = new Map<number, typeof alerts>();
-  for (const alert of alerts) alertsOf.set(alert.productId, [...(alertsOf.get(alert.productId) ?? []), alert]);
+  for (const alert of alerts) {
+    const ofProduct = alertsOf.get(alert.productId);
+    if (ofProduct) ofProduct.push(alert);
+    else alertsOf.set(alert.productId, [alert]);
+  }
   const products = new Map<number, Awaited<ReturnType<typeof findProductById>>>();
   const site = alerts.length ? (await loadSettings()).site_name || "QC Finder" : "";
   for (const change of changes) {
