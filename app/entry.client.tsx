@@ -4,6 +4,7 @@ import { hydrateRoot } from "react-dom/client";
 import { Fragment, options, type ComponentChildren, type VNode } from "preact";
 import {
   addTexts,
+  lacked,
   loadStorefrontCatalogue,
   loadStorefrontMessages,
   numberText,
@@ -86,7 +87,7 @@ function storefrontTexts(of: Language): Promise<unknown> {
 function startWithPageTexts(of: Language, { texts, messages }: PageTextsJson): () => Promise<void> {
   addTexts(of, texts);
   const shown = new Map(Object.entries(messages));
-  setMessageTranslator((to, text) => (to === of ? (shown.get(text) ?? text) : text));
+  setMessageTranslator((to, text) => (to === of ? (shown.get(text) ?? lacked(text)) : text));
   setTextsPending(true);
   let ready = false;
   const load = () =>

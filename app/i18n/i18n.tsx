@@ -112,7 +112,7 @@ export function translatorFor(language: Language): Translate {
   let t = fixed.get(language);
   if (!t) {
     t = (key, values) =>
-      lookup(language, key, values) ?? (language !== "en" ? lookup("en", key, values) : undefined) ?? (textsPending ? "" : key);
+      lookup(language, key, values) ?? (language !== "en" ? lookup("en", key, values) : undefined) ?? (textsPending ? lacked("") : key);
     fixed.set(language, t);
   }
   return t;
@@ -130,14 +130,31 @@ export function setMessageTranslator(translate: MessageTranslator): void {
   textsChanged();
 }
 
-/** bumped when texts or the message translator come: what the page shows renders again with them */
+/**
+ * Whether a render showed something in place of a text the browser lacked (a key, or a
+ * service's message, it did not have yet). Only then does a text's arrival render the page
+ * again: a page rendered with the texts it came with shows every text it needs, and the
+ * catalogue's arrival changes nothing on it. (Rendering the whole page again for nothing
+ * was a long task after every hydration, docs/performance.md "Lighthouse, December".)
+ */
+let lackedText = false;
+/** What a render shows in place of a text it lacks, noted so that the text's arrival renders it. */
+export function lacked<T>(shown: T): T {
+  lackedText = true;
+  return shown;
+}
+
+/** bumped when texts or the message translator come and a render lacked one: what the page shows renders again with them */
 let textsVersion = 0;
 const textsListeners = new Set<() => void>();
 function textsChanged(): void {
+  if (textsListeners.size > 0 && !lackedText) return;
+  lackedText = false;
   textsVersion += 1;
   for (const listener of textsListeners) listener();
 }
-const onTexts = (listener: () => void) => {
+/** Calls `listener` when what the page shows should render again with new texts (I18nProvider). */
+export const subscribeToTexts = (listener: () => void) => {
   textsListeners.add(listener);
   return () => textsListeners.delete(listener);
 };
@@ -158,7 +175,7 @@ function valueFor(language: Language, version = textsVersion): I18nValue {
 }
 
 export function I18nProvider({ language, children }: { language: Language; children: ReactNode }) {
-  const version = useSyncExternalStore(onTexts, currentTextsVersion, currentTextsVersion);
+  const version = useSyncExternalStore(subscribeToTexts, currentTextsVersion, currentTextsVersion);
   return <I18nContext.Provider value={valueFor(language, version)}>{children}</I18nContext.Provider>;
 }
 
