@@ -7,8 +7,6 @@ import {
   lacked,
   loadStorefrontCatalogue,
   loadStorefrontMessages,
-  numberText,
-  pluralForm,
   setMessageTranslator,
   setTextsPending,
 } from "~/i18n/i18n";
@@ -40,15 +38,10 @@ Promise.all([
   storefrontLanguage ? storefrontTexts(storefrontLanguage) : null,
   routerStateDecoded(),
 ])
-  // Preact hydrates in one task: what can run before it runs in tasks of its own, with the
-  // main thread free between them for a tap (each long task counts against the page's
-  // responsiveness, docs/performance.md "Lighthouse after issue 39")
-  .then(nextTask)
-  .then(() => {
-    // the browser loads its plural and number data the first time a page asks for them
-    pluralForm(language, 1);
-    numberText(language, 1);
-  })
+  // Preact hydrates in one task: what can run before it (the router state's decoding) runs
+  // in a task of its own, with the main thread free between them for a tap (each long task
+  // counts against the page's responsiveness, docs/performance.md "Lighthouse after issue
+  // 39"); counts and plural forms need no Intl data (app/i18n/i18n.tsx)
   .then(nextTask)
   .then(() => {
     startTransition(() => {

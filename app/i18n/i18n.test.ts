@@ -4,7 +4,8 @@
  * page rendered with every text it shows does not render again for nothing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { addCatalogue, addTexts, lacked, setTextsPending, subscribeToTexts, translatorFor } from "./i18n";
+import { addCatalogue, addTexts, lacked, numberText, pluralForm, setTextsPending, subscribeToTexts, translatorFor } from "./i18n";
+import { LANGUAGES } from "./languages";
 
 let unsubscribe: () => void = () => undefined;
 afterEach(() => {
@@ -48,5 +49,44 @@ describe("texts that arrive after the page rendered", () => {
     expect(lacked("Some message")).toBe("Some message");
     addTexts("en", {});
     expect(renders()).toBe(1);
+  });
+});
+
+describe("counts and plural forms without Intl", () => {
+  // whole numbers a page counts: small ones, the edges of each grouping, millions
+  const counts = [
+    ...Array.from({ length: 1_200 }, (_, n) => n),
+    9_999,
+    10_000,
+    12_345,
+    99_999,
+    100_000,
+    123_456,
+    999_999,
+    1_000_000,
+    1_000_001,
+    2_000_000,
+    12_345_678,
+    100_000_000,
+    -1,
+    -1_234,
+    -12_345,
+    -1_000_000,
+    Number.MAX_SAFE_INTEGER,
+  ];
+
+  it.each(LANGUAGES)("%s: a whole number reads as Intl.NumberFormat writes it", (language) => {
+    const format = new Intl.NumberFormat(language);
+    for (const n of counts) expect(numberText(language, n), `${n}`).toBe(format.format(n));
+  });
+
+  it.each(LANGUAGES)("%s: a whole number takes the plural form Intl.PluralRules gives", (language) => {
+    const rules = new Intl.PluralRules(language);
+    for (const n of counts) expect(pluralForm(language, n), `${n}`).toBe(rules.select(n));
+  });
+
+  it("fractions are left to Intl", () => {
+    expect(numberText("de", 1234.5)).toBe(new Intl.NumberFormat("de").format(1234.5));
+    expect(pluralForm("fr", 1.5)).toBe(new Intl.PluralRules("fr").select(1.5));
   });
 });

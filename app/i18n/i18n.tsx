@@ -48,16 +48,51 @@ export function addTexts(language: Language, texts: Record<string, string>): voi
 export type TranslateValues = Record<string, string | number | null | undefined>;
 export type Translate = (key: string, values?: TranslateValues) => string;
 
+/*
+ * Plural forms and counts of whole numbers come from tables of the six languages' rules,
+ * not from Intl: the first Intl object of a kind a page makes costs the browser 10–20 ms of
+ * main thread (it loads that kind's data), a long task on a cheap phone before the page
+ * answers a tap (docs/performance.md, "Lighthouse, December"). Unit tests hold both tables
+ * to Intl for every language; fractions, which the pages do not count in, go to Intl.
+ */
+
+/** CLDR's cardinal plural rules of the languages offered, for whole numbers (n ≥ 0). */
+const WHOLE_PLURALS: Record<Language, (n: number) => string> = {
+  en: (n) => (n === 1 ? "one" : "other"),
+  de: (n) => (n === 1 ? "one" : "other"),
+  "zh-CN": () => "other",
+  es: (n) => (n === 1 ? "one" : n !== 0 && n % 1_000_000 === 0 ? "many" : "other"),
+  fr: (n) => (n <= 1 ? "one" : n % 1_000_000 === 0 ? "many" : "other"),
+  "pt-BR": (n) => (n <= 1 ? "one" : n % 1_000_000 === 0 ? "many" : "other"),
+};
+
+/** How each language groups a whole number's digits: the separator, and from how many digits it groups. */
+const DIGIT_GROUPS: Record<Language, { separator: string; fromDigits: number }> = {
+  en: { separator: ",", fromDigits: 4 },
+  "zh-CN": { separator: ",", fromDigits: 4 },
+  es: { separator: ".", fromDigits: 5 },
+  fr: { separator: "\u202f", fromDigits: 4 },
+  de: { separator: ".", fromDigits: 4 },
+  "pt-BR": { separator: ".", fromDigits: 4 },
+};
+
 const pluralRules = new Map<Language, Intl.PluralRules>();
 export function pluralForm(language: Language, count: number): string {
+  if (Number.isSafeInteger(count)) return WHOLE_PLURALS[language](Math.abs(count));
   let rules = pluralRules.get(language);
   if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
   return rules.select(count);
 }
 
 const numberFormats = new Map<Language, Intl.NumberFormat>();
-/** A count as the language writes it ("12,345", "12.345", "12 345"): one formatter a language. */
+/** A count as the language writes it ("12,345", "12.345", "12 345"). */
 export function numberText(language: Language, value: number): string {
+  if (Number.isSafeInteger(value)) {
+    const digits = String(Math.abs(value));
+    const { separator, fromDigits } = DIGIT_GROUPS[language];
+    const whole = digits.length < fromDigits ? digits : digits.replace(/\B(?=(\d{3})+$)/g, separator);
+    return value < 0 ? `-${whole}` : whole;
+  }
   let format = numberFormats.get(language);
   if (!format) numberFormats.set(language, (format = new Intl.NumberFormat(language)));
   return format.format(value);
