@@ -1,6 +1,6 @@
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { pageDataOf, scriptsAfterFirstPaint, withoutPageDataParam } from "./scripts-after-paint.server";
+import { LINKS_PER_TASK, pageDataOf, scriptsAfterFirstPaint, withoutPageDataParam } from "./scripts-after-paint.server";
 
 // What Remix's <Scripts> writes (from a product page of the build), around the data scripts.
 const NONCE = "ygbr8HTB2LWZ9WZFF+mFcw==";
@@ -76,6 +76,17 @@ function runLoader(html: string, page: { fetch?: (url: string, init: object) => 
   return { added, frames, tasks, texts, stream, fetched };
 }
 
+/** Runs the tasks the loader queued, and those they queue, in order; answers how many links each added. */
+function runTasks(tasks: Array<() => void>, added?: Array<Record<string, string>>): number[] {
+  const perTask: number[] = [];
+  while (tasks.length) {
+    const before = added?.length ?? 0;
+    tasks.shift()!();
+    perTask.push((added?.length ?? 0) - before);
+  }
+  return perTask;
+}
+
 describe("the page's scripts after its first paint", () => {
   it("takes Remix's preload links and route module script out of the HTML, and leaves the data scripts and other links", () => {
     const html = scriptsAfterFirstPaint(PAGE);
@@ -96,7 +107,7 @@ describe("the page's scripts after its first paint", () => {
     expect(added).toEqual([]);
     frames.forEach((run) => run());
     expect(added).toEqual([]);
-    tasks.forEach((run) => run());
+    runTasks(tasks);
     expect(added).toEqual([
       // where Remix's <Scripts> renders them (before its context script): hydration adopts them in place
       {
@@ -117,6 +128,17 @@ describe("the page's scripts after its first paint", () => {
       },
       { parent: "body", tag: "script", type: "module", nonce: NONCE, textContent: MODULE_BODY.replace("</script>", "<\\/script>") },
     ]);
+  });
+
+  it("adds a few links a task (twenty in one task were a long task on a phone), then the module script", () => {
+    const many = Array.from({ length: 10 }, (_, n) => `<link rel="modulepreload" href="/build/_shared/chunk-${n}.js"/>`).join("");
+    const { added, frames, tasks } = runLoader(scriptsAfterFirstPaint(PAGE.replace("<main>page</main>", `<main>page</main>${many}`)));
+    frames.forEach((run) => run());
+    const perTask = runTasks(tasks, added);
+    // 12 links: 4, 4, then 4 and the module script
+    expect(perTask).toEqual([LINKS_PER_TASK, LINKS_PER_TASK, LINKS_PER_TASK + 1]);
+    expect(added.filter((node) => node.tag === "link")).toHaveLength(12);
+    expect(added.at(-1)).toMatchObject({ tag: "script", type: "module" });
   });
 
   it("takes Remix's module script, not a module script of the admin's analytics snippet", () => {
@@ -148,7 +170,7 @@ describe("the page's scripts after its first paint", () => {
       fetch: () => new Promise((resolve) => (respond = resolve)),
     });
     run.frames.forEach((step) => step());
-    run.tasks.forEach((step) => step());
+    runTasks(run.tasks);
     expect(run.fetched).toEqual(["/tmall/1?q=a+b&_hydration=1"]);
     // the chunks load meanwhile; the module script waits for the data
     expect(run.added.map((node) => node.tag)).toEqual(["link", "link"]);
@@ -164,7 +186,7 @@ describe("the page's scripts after its first paint", () => {
     for (const failure of failures) {
       const run = runLoader(scriptsAfterFirstPaint(WHOLE, "fetched"), { fetch: failure });
       run.frames.forEach((step) => step());
-      run.tasks.forEach((step) => step());
+      runTasks(run.tasks);
       expect(run.fetched).toEqual(["/tmall/1?_hydration=1"]);
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(run.stream).toEqual([]);

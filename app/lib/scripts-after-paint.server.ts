@@ -37,6 +37,9 @@ const STREAM_END = /<script nonce="[^"]*">window\.__remixContext\.streamControll
 const STREAM_END_TEXT = "window.__remixContext.streamController.close();";
 const PAGE_TEXTS = /(<script type="application\/json" id="page-texts">)([\s\S]*?)(<\/script>)/;
 
+/** The preload links the loader adds in one task. */
+export const LINKS_PER_TASK = 4;
+
 /** Where the route module script waits, as an inert data block (its text, not run, not fetched). */
 export const ROUTE_MODULES_ID = "route-modules";
 
@@ -78,14 +81,20 @@ export function scriptsAfterFirstPaint(html: string, mode: "inline" | "fetched" 
     // where Remix's <Scripts> renders them, just before its context script (the one before
     // the route modules' block): hydration adopts them where they are (in the head, it made
     // 18 links again in the body and took these away; elsewhere it moved each: 10-30 ms on a phone)
-    `var m=d.getElementById(${js(ROUTE_MODULES_ID)}),c=m.previousElementSibling;` +
-    `${js(preloads)}.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;l.nonce=${js(nonce)};c.parentNode.insertBefore(l,c)});` +
+    `var m=d.getElementById(${js(ROUTE_MODULES_ID)}),c=m.previousElementSibling,h=${js(preloads)},i=0,` +
+    // the module script starts once the links are in (and, fetched, the data has come)
+    `w=${fetched ? 2 : 1};function go(){if(!--w){${start}}}` +
     (fetched
       ? `var l=location,q=l.search;fetch(l.pathname+(q?q+"&":"?")+${js(PAGE_DATA_SUFFIX)},{credentials:"same-origin"})` +
         `.then(function(r){if(!r.ok)throw r.status;return r.json()})` +
         `.then(function(j){d.getElementById("page-texts").textContent=j.texts;` +
-        `var c=window.__remixContext.streamController;c.enqueue(j.stream);c.close();${start}},function(){})`
-      : start) +
+        `var c=window.__remixContext.streamController;c.enqueue(j.stream);c.close();go()},function(){});`
+      : "") +
+    // a few links a task (no "<" in the loader: nothing may end its element early): twenty in one task were a long task of their own on a phone
+    // (each starts its request as it is added), docs/performance.md "Lighthouse, December"
+    `(function a(){for(var n=0;n!==${LINKS_PER_TASK}&&i!==h.length;n++,i++){var l=d.createElement("link");` +
+    `l.rel="modulepreload";l.href=h[i];l.nonce=${js(nonce)};c.parentNode.insertBefore(l,c)}` +
+    `if(i!==h.length)setTimeout(a,0);else go()})()` +
     `},0)})`;
   let page = html.replace(PRELOAD, "");
   if (fetched) page = page.replace(STREAM_CHUNK, "").replace(STREAM_END, "").replace(PAGE_TEXTS, "$1$3");
