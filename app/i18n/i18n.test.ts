@@ -4,7 +4,17 @@
  * page rendered with every text it shows does not render again for nothing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { addCatalogue, addTexts, lacked, numberText, pluralForm, setTextsPending, subscribeToTexts, translatorFor } from "./i18n";
+import {
+  addCatalogue,
+  addTexts,
+  lacked,
+  numberText,
+  percentText,
+  pluralForm,
+  setTextsPending,
+  subscribeToTexts,
+  translatorFor,
+} from "./i18n";
 import { LANGUAGES } from "./languages";
 
 let unsubscribe: () => void = () => undefined;
@@ -83,6 +93,12 @@ describe("counts and plural forms without Intl", () => {
   it.each(LANGUAGES)("%s: a whole number takes the plural form Intl.PluralRules gives", (language) => {
     const rules = new Intl.PluralRules(language);
     for (const n of counts) expect(pluralForm(language, n), `${n}`).toBe(rules.select(n));
+  });
+
+  it.each(LANGUAGES)("%s: a share reads as the whole percentage Intl writes", (language) => {
+    const format = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 });
+    const shares = [...Array.from({ length: 20_001 }, (_, n) => n / 10_000), 1 - 11 / 64, 0.285, 0.145, 12.5, -0.25];
+    for (const share of shares) expect(percentText(language, share), `${share}`).toBe(format.format(share));
   });
 
   it("fractions are left to Intl", () => {

@@ -98,6 +98,20 @@ export function numberText(language: Language, value: number): string {
   return format.format(value);
 }
 
+/** Between a percentage and its sign: none, or a no-break space. */
+const PERCENT_SPACE: Record<Language, string> = { en: "", "zh-CN": "", es: "\u00a0", fr: "\u00a0", de: "\u00a0", "pt-BR": "" };
+
+const percentFormats = new Map<Language, Intl.NumberFormat>();
+/** A share (0.12) as the language writes a whole percentage ("12%", "12 %"), rounded as Intl rounds it. */
+export function percentText(language: Language, share: number): string {
+  // the share as its shortest decimal (as Intl reads a number), then rounded half away from zero
+  const whole = Math.round(Number((share * 100).toPrecision(15)));
+  if (share >= 0 && Number.isSafeInteger(whole)) return `${numberText(language, whole)}${PERCENT_SPACE[language]}%`;
+  let format = percentFormats.get(language);
+  if (!format) percentFormats.set(language, (format = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 })));
+  return format.format(share);
+}
+
 /**
  * Told of each text a lookup finds: the server keeps the ones a page's render used, and
  * sends them with it (app/i18n/i18n.server.ts).

@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
-import { useI18n } from "~/i18n/i18n";
+import { PageLink } from "~/components/ui/page-link";
+import { percentText, useI18n } from "~/i18n/i18n";
 import { ProductCard, type ProductCardData } from "./product-card";
 
 /** A product a photo matched: its card, how close (0..1) and the picture of it that matched. */
@@ -8,7 +8,6 @@ export type PhotoMatchCard = { card: ProductCardData; score: number; image: stri
 /** The products a photo matched, best first, each with the picture that matched and how close it is. */
 export function PhotoMatches({ items }: { items: PhotoMatchCard[] }) {
   const { t, language } = useI18n();
-  const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 });
   return (
     <ul className="product-grid photo-matches">
       {items.map((item) => (
@@ -16,11 +15,11 @@ export function PhotoMatches({ items }: { items: PhotoMatchCard[] }) {
           <ProductCard product={item.card}>
             <p className="photo-matches__why">
               <img src={item.image} alt={t("shop.photoSearch.matchedPhoto")} width={40} height={40} loading="lazy" />
-              <span>{t("shop.photoSearch.match", { percent: percent.format(item.score) })}</span>
+              <span>{t("shop.photoSearch.match", { percent: percentText(language, item.score) })}</span>
             </p>
-            <Link className="photo-matches__similar" to={`/search/photo?image=${encodeURIComponent(item.image)}`}>
+            <PageLink className="photo-matches__similar" to={`/search/photo?image=${encodeURIComponent(item.image)}`}>
               {t("shop.photoSearch.findSimilar")}
-            </Link>
+            </PageLink>
           </ProductCard>
         </li>
       ))}
