@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { ProductGrid } from "~/components/storefront/product-card";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageMeta } from "~/lib/meta";
@@ -38,9 +39,9 @@ function TrendList({ id, title, items, note }: { id: string; title: string; item
             ) : (
               <span className="trend-list__image" aria-hidden="true" />
             )}
-            <Link to={item.href} className="trend-list__name">
+            <PageLink to={item.href} className="trend-list__name">
               {item.name}
-            </Link>
+            </PageLink>
             <span className="trend-list__meta">
               <Price cny={item.priceCny} compact /> · {note(item.count)}
             </span>
@@ -97,7 +98,7 @@ export default function Home() {
           <button type="submit">{t("shop.header.search")}</button>
         </Form>
         <p id="hero-search-hint" className="hero__hint">
-          {t("shop.home.searchHint")} <Link to="/search/photo">{t("shop.home.searchByPhoto")}</Link>
+          {t("shop.home.searchHint")} <PageLink to="/search/photo">{t("shop.home.searchByPhoto")}</PageLink>
         </p>
       </section>
 
@@ -137,7 +138,7 @@ export default function Home() {
               />
               {trends.newCount ? (
                 <p>
-                  <Link to="/search?sort=newest">{t("shop.home.newThisWeek", { count: trends.newCount })}</Link>
+                  <PageLink to="/search?sort=newest">{t("shop.home.newThisWeek", { count: trends.newCount })}</PageLink>
                 </p>
               ) : null}
             </section>
@@ -151,16 +152,16 @@ export default function Home() {
           <ul className="category-list">
             {categories.map((category) => (
               <li key={category.id}>
-                <Link to={`/category/${category.id}`}>
+                <PageLink to={`/category/${category.id}`}>
                   {category.name} <span className="muted">({category.productCount})</span>
-                </Link>
+                </PageLink>
                 {category.children.length ? (
                   <ul>
                     {category.children.map((child) => (
                       <li key={child.id}>
-                        <Link to={`/category/${child.id}`}>
+                        <PageLink to={`/category/${child.id}`}>
                           {child.name} <span className="muted">({child.productCount})</span>
-                        </Link>
+                        </PageLink>
                       </li>
                     ))}
                   </ul>

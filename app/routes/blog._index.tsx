@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { PostCard, PostList } from "~/components/storefront/blog-cards";
 import { ErrorPage } from "~/components/ui/error-page";
 import { pageParam, toPostCard, toPostListData } from "~/controllers/blog-pages.server";
@@ -48,7 +49,7 @@ export default function BlogIndex() {
         <p className="muted">
           {q ? (
             <>
-              {t("shop.blog.postsFound", { count: list.totalPosts })} · <Link to="/blog">{t("shop.blog.allPosts")}</Link>
+              {t("shop.blog.postsFound", { count: list.totalPosts })} · <PageLink to="/blog">{t("shop.blog.allPosts")}</PageLink>
             </>
           ) : (
             t("shop.blog.intro")

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
-import { ProductGrid } from "~/components/storefront/product-card";
+import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
+import { FIRST_ROW, ProductGrid } from "~/components/storefront/product-card";
 import { activeFilterCount, ProductFilters } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
@@ -54,9 +55,9 @@ export default function CategoryPage() {
           <ul className="category-chips">
             {data.subcategories.map((sub) => (
               <li key={sub.id}>
-                <Link to={`/category/${sub.id}`}>
+                <PageLink to={`/category/${sub.id}`}>
                   {sub.name} <span className="muted">({sub.productCount})</span>
-                </Link>
+                </PageLink>
               </li>
             ))}
           </ul>
@@ -70,7 +71,7 @@ export default function CategoryPage() {
       />
       {data.products.length ? (
         <>
-          <ProductGrid products={data.products} label={t("shop.category.productsIn", { name: data.category.name })} />
+          <ProductGrid products={data.products} label={t("shop.category.productsIn", { name: data.category.name })} eager={FIRST_ROW} />
           <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={new URLSearchParams(location.search)} />
         </>
       ) : (

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useRouteError, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useLocation, useRouteError, useSubmit } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { ProductCard } from "~/components/storefront/product-card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { ErrorPage } from "~/components/ui/error-page";
@@ -92,7 +93,7 @@ export default function Collections() {
       {data.totalItems === 0 ? (
         <EmptyState title={t("shop.collections.empty")}>
           <p>
-            <Link to="/search">{t("shop.collections.emptySearch")}</Link>
+            <PageLink to="/search">{t("shop.collections.emptySearch")}</PageLink>
             {` ${t("shop.collections.emptyHint")}`}
           </p>
         </EmptyState>

@@ -3,7 +3,8 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { replyWithApiError } from "~/lib/forms.server";
@@ -52,11 +53,11 @@ export default function ForgotPassword() {
             <SubmitButton className="button" pendingText={t("shop.auth.sending")}>
               {t("shop.forgot.submit")}
             </SubmitButton>
-            <Link to="/reset-password">{t("shop.auth.haveCode")}</Link>
+            <PageLink to="/reset-password">{t("shop.auth.haveCode")}</PageLink>
           </div>
         </Form>
         <p className="auth-card__footer">
-          <Link to="/login">{t("shop.auth.backToLogIn")}</Link>
+          <PageLink to="/login">{t("shop.auth.backToLogIn")}</PageLink>
         </p>
       </div>
     </section>

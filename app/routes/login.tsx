@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { CaptchaField, NEW_CAPTCHA, NewCaptchaButton } from "~/components/storefront/captcha-field";
 import { typedOnly } from "~/lib/forms.server";
 import { GoogleButton } from "~/components/storefront/google-button";
@@ -128,13 +129,13 @@ export default function Login() {
               {t("shop.login.submit")}
             </SubmitButton>
             {captcha ? <NewCaptchaButton /> : null}
-            <Link to="/forgot-password">{t("shop.login.forgot")}</Link>
+            <PageLink to="/forgot-password">{t("shop.login.forgot")}</PageLink>
           </div>
         </Form>
         {data.google ? <GoogleButton redirectTo={redirectTo} /> : null}
         <p className="auth-card__footer">
           {`${t("shop.login.newHere")} `}
-          <Link to={redirectTo ? signInHref(redirectTo, "register") : "/register"}>{t("shop.login.createAccount")}</Link>
+          <PageLink to={redirectTo ? signInHref(redirectTo, "register") : "/register"}>{t("shop.login.createAccount")}</PageLink>
         </p>
       </div>
     </section>

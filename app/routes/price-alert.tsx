@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { ErrorPage } from "~/components/ui/error-page";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { ApiError } from "~/lib/api.server";
@@ -57,7 +58,7 @@ export default function PriceAlertStop() {
         )}
         {product ? (
           <p>
-            <Link to={product.path}>{t("shop.priceAlert.product")}</Link>
+            <PageLink to={product.path}>{t("shop.priceAlert.product")}</PageLink>
           </p>
         ) : null}
       </div>

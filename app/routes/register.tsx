@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { CaptchaField, NEW_CAPTCHA, NewCaptchaButton } from "~/components/storefront/captcha-field";
 import { typedOnly } from "~/lib/forms.server";
 import { GoogleButton } from "~/components/storefront/google-button";
@@ -142,11 +143,11 @@ export default function Register() {
                 {t("shop.register.sendCode")}
               </SubmitButton>
               {captcha ? <NewCaptchaButton /> : null}
-              <Link
+              <PageLink
                 to={`/register?${new URLSearchParams({ step: "2", ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
               >
                 {t("shop.register.haveCode")}
-              </Link>
+              </PageLink>
             </div>
           </Form>
         ) : (
@@ -186,17 +187,18 @@ export default function Register() {
               <SubmitButton className="button" pendingText={t("shop.register.creating")}>
                 {t("shop.register.submit")}
               </SubmitButton>
-              <Link
+              <PageLink
                 to={`/register?${new URLSearchParams({ ...(data.email ? { email: data.email } : {}), ...(data.redirectTo ? { redirectTo: data.redirectTo } : {}) })}`}
               >
                 {t("shop.register.newCode")}
-              </Link>
+              </PageLink>
             </div>
           </Form>
         )}
         {data.google ? <GoogleButton /> : null}
         <p className="auth-card__footer">
-          {t("shop.register.already")} <Link to={data.redirectTo ? signInHref(data.redirectTo) : "/login"}>{t("shop.register.logIn")}</Link>
+          {t("shop.register.already")}{" "}
+          <PageLink to={data.redirectTo ? signInHref(data.redirectTo) : "/login"}>{t("shop.register.logIn")}</PageLink>
         </p>
       </div>
     </section>

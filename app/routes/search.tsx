@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { ImportPanel, PastedList } from "~/components/storefront/import-panel";
-import { ProductGrid } from "~/components/storefront/product-card";
+import { FIRST_ROW, ProductGrid } from "~/components/storefront/product-card";
 import { activeFilterCount, ProductFilters } from "~/components/storefront/product-filters";
 import { ErrorPage } from "~/components/ui/error-page";
 import { Pagination } from "~/components/ui/pagination";
@@ -65,7 +66,7 @@ export default function Search() {
         {data.correctedTo ? (
           <p className="search-corrected">
             {`${t("shop.search.including")} `}
-            <Link to={searchHref(data.correctedTo)}>{`“${data.correctedTo}”`}</Link>
+            <PageLink to={searchHref(data.correctedTo)}>{`“${data.correctedTo}”`}</PageLink>
           </p>
         ) : null}
         {data.missingWords.length ? (
@@ -90,7 +91,7 @@ export default function Search() {
       ) : null}
       {data.products.length ? (
         <>
-          <ProductGrid products={data.products} label={t("shop.search.results")} />
+          <ProductGrid products={data.products} label={t("shop.search.results")} eager={FIRST_ROW} />
           <Pagination currentPage={data.page} totalPages={data.totalPages} searchParams={new URLSearchParams(location.search)} />
         </>
       ) : (
@@ -99,13 +100,13 @@ export default function Search() {
           {data.didYouMean ? (
             <p className="search-did-you-mean">
               {`${t("shop.search.didYouMean")} `}
-              <Link to={searchHref(data.didYouMean)}>{`“${data.didYouMean}”`}</Link>
+              <PageLink to={searchHref(data.didYouMean)}>{`“${data.didYouMean}”`}</PageLink>
               {t("shop.search.didYouMeanEnd")}
             </p>
           ) : null}
           {activeFilterCount(data.filters, data.category) ? (
             <p>
-              <Link to={`/search${clearParams.size ? `?${clearParams}` : ""}`}>{t("shop.search.withoutFilters")}</Link>
+              <PageLink to={`/search${clearParams.size ? `?${clearParams}` : ""}`}>{t("shop.search.withoutFilters")}</PageLink>
             </p>
           ) : null}
           {data.popular.length ? (
@@ -114,14 +115,14 @@ export default function Search() {
               <ul>
                 {data.popular.map((term) => (
                   <li key={term}>
-                    <Link to={searchHref(term)}>{term}</Link>
+                    <PageLink to={searchHref(term)}>{term}</PageLink>
                   </li>
                 ))}
               </ul>
             </nav>
           ) : null}
           <p>
-            <Link to="/search">{t("shop.search.browseAll")}</Link>
+            <PageLink to="/search">{t("shop.search.browseAll")}</PageLink>
           </p>
         </div>
       )}

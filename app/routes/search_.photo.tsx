@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { ErrorPage } from "~/components/ui/error-page";
 import { PhotoPicker } from "~/components/storefront/photo-picker";
 import { PhotoMatches, type PhotoMatchCard } from "~/components/storefront/photo-matches";
@@ -97,7 +98,7 @@ export default function PhotoSearchPage() {
               <button type="submit">{t("shop.photoSearch.textSearch")}</button>
             </form>
             <p>
-              <Link to="/import">{t("shop.photoSearch.pasteLink")}</Link>
+              <PageLink to="/import">{t("shop.photoSearch.pasteLink")}</PageLink>
             </p>
           </div>
         ) : (

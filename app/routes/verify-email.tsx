@@ -3,7 +3,8 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import type { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { Field, FormErrors } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { replyWithApiError } from "~/lib/forms.server";
@@ -95,7 +96,7 @@ export default function VerifyEmail() {
           ) : null}
         </Form>
         <p className="auth-card__footer">
-          <Link to="/login">{t("shop.auth.backToLogIn")}</Link>
+          <PageLink to="/login">{t("shop.auth.backToLogIn")}</PageLink>
         </p>
       </div>
     </section>

@@ -5,6 +5,7 @@
  * without JavaScript gets them, and the alias admin API with its checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIRST_ROW } from "~/components/storefront/product-card";
 import { api, apiLogin, TEST_ADMIN } from "../setup/api-client";
 import { startTestServer, type TestServer } from "../setup/server";
 
@@ -344,9 +345,13 @@ describe("filters and sorts on the pages, without JavaScript", () => {
         platform: "weidian",
         platform_item_id: `72000000${10 + i}`,
         price_cny: 10 + i,
+        main_images: `https://img.example/${tag}-bulk-${i}.jpg`,
       });
     }
     const first = await html(`/search?q=bulkitem&platform=weidian&per=12&sort=price_asc`);
+    // the first row's pictures load with the page (often its largest paint); the rest when near the viewport
+    const loading = [...first.matchAll(/<img class="product-card__image"[^>]*>/g)].map((match) => /loading="lazy"/.test(match[0]));
+    expect(loading).toEqual(Array.from({ length: 12 }, (_, index) => index >= FIRST_ROW));
     expect(cardNames(first)).toHaveLength(12);
     expect(cardNames(first)[0]).toBe(`Bulkitem ${tag} 0`);
     const next = first.match(/href="(\/search\?[^"]*page=2[^"]*)"/)?.[1].replace(/&amp;/g, "&");

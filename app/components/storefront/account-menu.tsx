@@ -1,4 +1,5 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { useT } from "~/i18n/i18n";
 
 type CurrentUser = { id: number; username: string; avatarUrl: string | null; hasAdminAccess: boolean };
@@ -13,10 +14,10 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
       ["/login", "/register", "/logout"].includes(location.pathname) || here === "/" ? "" : `?redirectTo=${encodeURIComponent(here)}`;
     return (
       <>
-        <Link to={`/login${redirect}`}>{t("shop.account.logIn")}</Link>
-        <Link to={`/register${redirect}`} className="button button--small account-register">
+        <PageLink to={`/login${redirect}`}>{t("shop.account.logIn")}</PageLink>
+        <PageLink to={`/register${redirect}`} className="button button--small account-register">
           {t("shop.account.register")}
-        </Link>
+        </PageLink>
       </>
     );
   }
@@ -27,9 +28,9 @@ export function AccountMenu({ user }: { user: CurrentUser | null }) {
         <span>{user.username}</span>
       </summary>
       <div className="account-menu__panel">
-        <Link to="/profile">{t("shop.account.profile")}</Link>
-        <Link to="/collections">{t("shop.account.collection")}</Link>
-        {user.hasAdminAccess ? <Link to="/admin">{t("shop.account.admin")}</Link> : null}
+        <PageLink to="/profile">{t("shop.account.profile")}</PageLink>
+        <PageLink to="/collections">{t("shop.account.collection")}</PageLink>
+        {user.hasAdminAccess ? <PageLink to="/admin">{t("shop.account.admin")}</PageLink> : null}
         <Form method="post" action="/logout">
           <button type="submit" className="button--link">
             {t("shop.account.logOut")}

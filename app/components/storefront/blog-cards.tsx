@@ -2,7 +2,9 @@
  * The blog's lists: post cards, the list with its pager, and the blog's one date format.
  * Client-safe; the data is made on the server (app/controllers/blog-pages.server.ts).
  */
-import { Link, useSearchParams } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
+import { dayText } from "~/lib/dates";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { useI18n, useT } from "~/i18n/i18n";
@@ -23,23 +25,6 @@ export type PostCardData = {
 
 export type PostListData = { posts: PostCardData[]; page: number; totalPages: number; totalPosts: number };
 
-const DATE_OPTIONS: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" };
-const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * "24 Nov 2026" (English), "2026年11月24日" (Chinese): the same on the server and in any
- * browser (UTC), so hydration agrees.
- */
-export function blogDate(iso: string | null, language: string = "en"): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  const locale = language === "en" ? "en-GB" : language;
-  let format = DATE_FORMATS.get(locale);
-  if (!format) DATE_FORMATS.set(locale, (format = new Intl.DateTimeFormat(locale, DATE_OPTIONS)));
-  return format.format(date);
-}
-
 export function PostMetaLine({
   author,
   publishedAt,
@@ -53,7 +38,7 @@ export function PostMetaLine({
   return (
     <p className="blog-meta">
       {author ? <span>{author}</span> : null}
-      {publishedAt ? <time dateTime={publishedAt}>{blogDate(publishedAt, language)}</time> : null}
+      {publishedAt ? <time dateTime={publishedAt}>{dayText(publishedAt, language)}</time> : null}
       <span>{t("shop.blog.minRead", { count: readingTime })}</span>
     </p>
   );
@@ -64,17 +49,17 @@ export function PostCard({ post, featured }: { post: PostCardData; featured?: bo
   return (
     <article className={featured ? "blog-card blog-card--featured" : "blog-card"}>
       {post.image ? (
-        <Link to={post.href} className="blog-card__image" tabIndex={-1} aria-hidden="true">
+        <PageLink to={post.href} className="blog-card__image" tabIndex={-1} aria-hidden="true">
           <img src={post.image} alt="" width={640} height={360} loading="lazy" decoding="async" />
-        </Link>
+        </PageLink>
       ) : null}
       <div className="blog-card__body">
         <p className="blog-card__kicker">
           {post.pinned ? <span className="badge badge--pinned">{t("shop.blog.pinned")}</span> : null}
-          {post.category ? <Link to={post.category.href}>{post.category.name}</Link> : null}
+          {post.category ? <PageLink to={post.category.href}>{post.category.name}</PageLink> : null}
         </p>
         <h2 className="blog-card__title">
-          <Link to={post.href}>{post.title}</Link>
+          <PageLink to={post.href}>{post.title}</PageLink>
         </h2>
         {post.summary ? <p className="blog-card__summary">{post.summary}</p> : null}
         <PostMetaLine author={post.author} publishedAt={post.publishedAt} readingTime={post.readingTime} />
@@ -142,7 +127,7 @@ export function BlogListingPage({
     <section aria-labelledby="listing-title" className="listing">
       <header className="listing__header">
         <p className="blog-breadcrumb">
-          <Link to="/blog">{t("shop.header.blog")}</Link> › {kind === "Category" ? t("shop.blog.category") : t("shop.blog.tag")}
+          <PageLink to="/blog">{t("shop.header.blog")}</PageLink> › {kind === "Category" ? t("shop.blog.category") : t("shop.blog.tag")}
         </p>
         <h1 id="listing-title">{title}</h1>
         {line ? <p className="muted">{line}</p> : null}

@@ -4,7 +4,8 @@
  * action is a plain form (app/controllers/blog-pages.server.ts).
  */
 import type { MetaDescriptor } from "@remix-run/node";
-import { Form, Link, useRouteLoaderData } from "@remix-run/react";
+import { Form, useRouteLoaderData } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { HtmlSlot } from "~/lib/html-slot";
 import { absoluteUrl, pageMeta, rootSiteInfo } from "~/lib/meta";
@@ -13,7 +14,8 @@ import type { RootLoaderData } from "~/root";
 import { COMMENT_LINKS_MAX, COMMENT_MAX } from "~/schemas/blog-comment-limits";
 import type { PostStatus } from "~/schemas/blog-rules";
 import { useI18n, useT, type Translate } from "~/i18n/i18n";
-import { blogDate, PostMetaLine } from "./blog-cards";
+import { PostMetaLine } from "./blog-cards";
+import { dayText } from "~/lib/dates";
 import { signInHref } from "~/lib/http";
 
 export type CommentView = {
@@ -156,7 +158,7 @@ function LikeBox({ data }: { data: BlogPostPageData }) {
       ) : (
         <p>
           <span className="blog-like__count">♡ {label}</span> ·{" "}
-          <Link to={signInHref(`${post.path}#likes`)}>{t("shop.blog.logInToLike")}</Link>
+          <PageLink to={signInHref(`${post.path}#likes`)}>{t("shop.blog.logInToLike")}</PageLink>
         </p>
       )}
     </div>
@@ -173,7 +175,7 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
         {comment.avatarUrl ? <img src={comment.avatarUrl} alt="" width={28} height={28} className="avatar avatar--small" /> : null}
         <strong>{comment.author}</strong>
         <time dateTime={comment.createdAt} className="muted">
-          {blogDate(comment.createdAt, language)}
+          {dayText(comment.createdAt, language)}
         </time>
         {comment.pending ? <span className="badge badge--pending">{t("shop.blog.awaitingModeration")}</span> : null}
       </div>
@@ -203,14 +205,14 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
           </span>
         )}
         {!reply && !comment.pending && data.commentsEnabled ? (
-          <Link to={`${here}?replyTo=${comment.id}#comment-form`} preventScrollReset>
+          <PageLink to={`${here}?replyTo=${comment.id}#comment-form`} preventScrollReset>
             {t("shop.blog.reply")}
-          </Link>
+          </PageLink>
         ) : null}
         {comment.own ? (
-          <Link to={`${here}?deleteComment=${comment.id}#comment-${comment.id}`} className="admin-link--danger" preventScrollReset>
+          <PageLink to={`${here}?deleteComment=${comment.id}#comment-${comment.id}`} className="admin-link--danger" preventScrollReset>
             {t("shop.blog.delete")}
-          </Link>
+          </PageLink>
         ) : null}
       </div>
       {data.deleteComment?.id === comment.id ? (
@@ -221,9 +223,9 @@ function CommentItem({ comment, data, reply }: { comment: CommentView; data: Blo
             <SubmitButton name="intent" value="delete-comment" className="button button--danger" pendingText={t("shop.blog.deleting")}>
               {t("shop.blog.deleteComment")}
             </SubmitButton>
-            <Link to={`${here}#comment-${comment.id}`} className="button button--secondary" preventScrollReset>
+            <PageLink to={`${here}#comment-${comment.id}`} className="button button--secondary" preventScrollReset>
               {t("common.cancel")}
-            </Link>
+            </PageLink>
           </div>
         </Form>
       ) : null}
@@ -245,9 +247,9 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
   if (!viewer) {
     return (
       <p className="blog-comment-login" id="comment-form">
-        <Link to={signInHref(`${post.path}#comment-form`)}>{t("shop.blog.logIn")}</Link>
+        <PageLink to={signInHref(`${post.path}#comment-form`)}>{t("shop.blog.logIn")}</PageLink>
         {` ${t("shop.blog.or")} `}
-        <Link to={signInHref(`${post.path}#comment-form`, "register")}>{t("shop.blog.register")}</Link>
+        <PageLink to={signInHref(`${post.path}#comment-form`, "register")}>{t("shop.blog.register")}</PageLink>
         {` ${t("shop.blog.toComment")}`}
       </p>
     );
@@ -259,9 +261,9 @@ function CommentForm({ data, actionData }: { data: BlogPostPageData; actionData?
         <p className="muted">
           <input type="hidden" name="parent_id" value={replyTo.id} />
           {`${t("shop.blog.replyingTo", { name: replyTo.author })} · `}
-          <Link to={`${post.path}#comment-form`} preventScrollReset>
+          <PageLink to={`${post.path}#comment-form`} preventScrollReset>
             {t("shop.blog.cancelReply")}
-          </Link>
+          </PageLink>
         </p>
       ) : null}
       {actionData?.commentError ? (
@@ -309,18 +311,18 @@ export function BlogPostView({
     <>
       <article className="blog-post" aria-labelledby="post-title">
         <nav aria-label={t("shop.blog.breadcrumb")} className="blog-breadcrumb">
-          <Link to="/blog">{t("shop.header.blog")}</Link>
+          <PageLink to="/blog">{t("shop.header.blog")}</PageLink>
           {post.category ? (
             <>
               {" › "}
-              <Link to={post.category.href}>{post.category.name}</Link>
+              <PageLink to={post.category.href}>{post.category.name}</PageLink>
             </>
           ) : null}
         </nav>
         {!post.isPublic ? (
           <p className="notice notice--warning" role="status">
             {post.status === "scheduled" && post.publishedAt
-              ? t("shop.blog.staffOnlyUntil", { status: statusName(t, post.status), date: blogDate(post.publishedAt, language) })
+              ? t("shop.blog.staffOnlyUntil", { status: statusName(t, post.status), date: dayText(post.publishedAt, language) })
               : t("shop.blog.staffOnly", { status: statusName(t, post.status) })}
           </p>
         ) : null}
@@ -336,7 +338,7 @@ export function BlogPostView({
           <ul className="blog-tags blog-post__tags" aria-label={t("shop.blog.tags")}>
             {post.tags.map((tag) => (
               <li key={tag.href}>
-                <Link to={tag.href}>#{tag.name}</Link>
+                <PageLink to={tag.href}>#{tag.name}</PageLink>
               </li>
             ))}
           </ul>
@@ -345,18 +347,18 @@ export function BlogPostView({
         {neighbours.previous || neighbours.next ? (
           <nav className="blog-neighbours" aria-label={t("shop.blog.morePosts")}>
             {neighbours.previous ? (
-              <Link to={neighbours.previous.href} rel="prev" className="blog-neighbours__prev">
+              <PageLink to={neighbours.previous.href} rel="prev" className="blog-neighbours__prev">
                 <span className="muted">{`‹ ${t("shop.blog.previousPost")}`}</span>
                 <span>{neighbours.previous.title}</span>
-              </Link>
+              </PageLink>
             ) : (
               <span />
             )}
             {neighbours.next ? (
-              <Link to={neighbours.next.href} rel="next" className="blog-neighbours__next">
+              <PageLink to={neighbours.next.href} rel="next" className="blog-neighbours__next">
                 <span className="muted">{`${t("shop.blog.nextPost")} ›`}</span>
                 <span>{neighbours.next.title}</span>
-              </Link>
+              </PageLink>
             ) : null}
           </nav>
         ) : null}

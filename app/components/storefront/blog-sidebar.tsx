@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, NavLink } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { useT } from "~/i18n/i18n";
 
 export type BlogSidebarData = {
@@ -47,7 +48,7 @@ export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: str
           <ol className="blog-popular">
             {data.popular.map((post) => (
               <li key={post.href}>
-                <Link to={post.href}>{post.title}</Link>
+                <PageLink to={post.href}>{post.title}</PageLink>
               </li>
             ))}
           </ol>
@@ -60,9 +61,9 @@ export function BlogSidebar({ data, query }: { data: BlogSidebarData; query: str
           <ul className="blog-tags">
             {data.tags.map((tag) => (
               <li key={tag.href}>
-                <Link to={tag.href}>
+                <PageLink to={tag.href}>
                   #{tag.name} <span className="muted">{tag.postCount}</span>
-                </Link>
+                </PageLink>
               </li>
             ))}
           </ul>

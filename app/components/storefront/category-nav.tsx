@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import type { MouseEvent } from "react";
 import { useT } from "~/i18n/i18n";
 
@@ -29,18 +29,18 @@ export function CategoryMenu({ categories }: { categories: CategoryNavItem[] }) 
       <nav className="category-menu__panel" aria-label={t("shop.header.categories")} onClick={close}>
         <ul className="category-menu__list">
           <li className="category-menu__all">
-            <Link to="/search">{t("shop.search.allProducts")}</Link>
+            <PageLink to="/search">{t("shop.search.allProducts")}</PageLink>
           </li>
           {categories.map((parent) => (
             <li key={parent.id}>
-              <Link to={`/category/${parent.id}`} className="category-menu__parent">
+              <PageLink to={`/category/${parent.id}`} className="category-menu__parent">
                 {parent.name}
-              </Link>
+              </PageLink>
               {parent.children.length ? (
                 <ul>
                   {parent.children.map((child) => (
                     <li key={child.id}>
-                      <Link to={`/category/${child.id}`}>{child.name}</Link>
+                      <PageLink to={`/category/${child.id}`}>{child.name}</PageLink>
                     </li>
                   ))}
                 </ul>

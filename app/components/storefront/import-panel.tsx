@@ -5,7 +5,8 @@
  * to log in for visitors; or what is wrong with the link. A text with several links gets
  * a list (PastedList), one entry a link. Plain forms: works without JavaScript.
  */
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { Platform } from "~/schemas/catalogue-rules";
 import { useI18n, useT } from "~/i18n/i18n";
@@ -68,7 +69,7 @@ export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: bo
       <div className="import-panel">
         <p>
           {`${t("shop.import.inCatalogue")} `}
-          <Link to={view.path}>{view.name}</Link>
+          <PageLink to={view.path}>{view.name}</PageLink>
         </p>
       </div>
     );
@@ -116,9 +117,9 @@ export function ImportPanel({ view, loggedIn }: { view: PastedView; loggedIn: bo
         </Form>
       ) : (
         <p>
-          <Link to={signInHref(back)}>{t("shop.import.logIn")}</Link>
+          <PageLink to={signInHref(back)}>{t("shop.import.logIn")}</PageLink>
           {` ${t("shop.import.or")} `}
-          <Link to={signInHref(back, "register")}>{t("shop.import.register")}</Link>
+          <PageLink to={signInHref(back, "register")}>{t("shop.import.register")}</PageLink>
           {` ${t("shop.import.toImport")}`}
         </p>
       )}

@@ -1,4 +1,5 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, useSubmit } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { Fragment, useEffect, type FormEvent } from "react";
 import { CURRENCIES, type CurrencyCode } from "~/lib/currency";
 import { LISTING_PAGE_SIZES, LISTING_SOURCE_LABELS, PLATFORMS, type Platform, type SearchSort } from "~/schemas/catalogue-rules";
@@ -194,9 +195,9 @@ export function ProductFilters({
           {t("shop.filters.apply")}
         </button>
         {active && clearHref ? (
-          <Link to={clearHref} className="product-filters__clear" preventScrollReset>
+          <PageLink to={clearHref} className="product-filters__clear" preventScrollReset>
             {t("shop.filters.clear", { count: active })}
-          </Link>
+          </PageLink>
         ) : null}
       </div>
     </Form>

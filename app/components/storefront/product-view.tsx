@@ -1,4 +1,5 @@
-import { Form, Link, useRouteLoaderData } from "@remix-run/react";
+import { Form, useRouteLoaderData } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import type { MetaDescriptor } from "@remix-run/node";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { absoluteUrl, pageMeta, rootSiteInfo } from "~/lib/meta";
@@ -11,7 +12,7 @@ import { dayText } from "~/lib/dates";
 import { QcSummary } from "./qc-summary";
 import { ShareLink } from "./share-link";
 import { QcGallery, QcUploadBox, type QcSetView, type QcUploaderView } from "./qc-gallery";
-import { useI18n, useT } from "~/i18n/i18n";
+import { percentText, useI18n, useT } from "~/i18n/i18n";
 import { platformName } from "./labels";
 import { ProductCard, type ProductCardData } from "./product-card";
 import { PriceHistory, type PriceHistoryPointView } from "./price-history";
@@ -141,9 +142,9 @@ function CollectBox({ data }: { data: ProductViewData }) {
     const back = pagePath(data);
     return (
       <p className="collect-box collect-box--visitor">
-        <Link to={signInHref(back)}>{t("shop.product.collectLogIn")}</Link>
+        <PageLink to={signInHref(back)}>{t("shop.product.collectLogIn")}</PageLink>
         {` ${t("shop.product.collectOr")} `}
-        <Link to={signInHref(back, "register")}>{t("shop.product.collectRegister")}</Link>
+        <PageLink to={signInHref(back, "register")}>{t("shop.product.collectRegister")}</PageLink>
         {` ${t("shop.product.collectToCollect")}`}
       </p>
     );
@@ -154,7 +155,7 @@ function CollectBox({ data }: { data: ProductViewData }) {
         <>
           <span className="collect-box__state">
             {`${t("shop.product.inCollectionBefore")} `}
-            <Link to="/collections">{t("shop.product.inCollectionLink")}</Link>
+            <PageLink to="/collections">{t("shop.product.inCollectionLink")}</PageLink>
           </span>
           <SubmitButton name="intent" value="uncollect" className="button--secondary" pendingText={t("shop.product.removing")}>
             {t("shop.product.removeFromCollection")}
@@ -200,7 +201,7 @@ function PriceAlertBox({ data }: { data: ProductViewData }) {
   if (!viewer) {
     return (
       <p className="price-alert">
-        <Link to={signInHref(pagePath(data))}>{t("shop.priceHistory.alertLogIn")}</Link>
+        <PageLink to={signInHref(pagePath(data))}>{t("shop.priceHistory.alertLogIn")}</PageLink>
         {` ${t("shop.priceHistory.alertLogInRest")}`}
       </p>
     );
@@ -291,7 +292,6 @@ function BuyVia({ data }: { data: ProductViewData }) {
 /** Other listings of the same item (another seller or marketplace), cheapest first, prices in the visitor's currency. */
 function SameItemElsewhere({ items }: { items: ProductViewData["sameItem"] }) {
   const { t, language } = useI18n();
-  const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 });
   return (
     <section className="product-page__same-item" aria-labelledby="same-item-title">
       <h2 id="same-item-title">{t("shop.sameItem.title")}</h2>
@@ -300,7 +300,7 @@ function SameItemElsewhere({ items }: { items: ProductViewData["sameItem"] }) {
         {items.map((item) => (
           <li key={item.card.id}>
             <ProductCard product={item.card}>
-              <p className="muted same-item__score">{t("shop.sameItem.match", { percent: percent.format(item.score) })}</p>
+              <p className="muted same-item__score">{t("shop.sameItem.match", { percent: percentText(language, item.score) })}</p>
             </ProductCard>
           </li>
         ))}
@@ -355,7 +355,7 @@ export function ProductView({ data }: { data: ProductViewData }) {
             <>
               <dt>{t("shop.product.category")}</dt>
               <dd>
-                <Link to={`/category/${product.category.id}`}>{product.category.name}</Link>
+                <PageLink to={`/category/${product.category.id}`}>{product.category.name}</PageLink>
               </dd>
             </>
           ) : null}
@@ -389,14 +389,14 @@ export function ProductView({ data }: { data: ProductViewData }) {
                 {product.skus.map((sku) => (
                   <tr key={sku.id} className={sku.id === data.chosenSkuId ? "sku-table__chosen" : undefined}>
                     <td>
-                      <Link
+                      <PageLink
                         to={`${product.path}?sku=${sku.id}`}
                         preventScrollReset
                         replace
                         aria-current={sku.id === data.chosenSkuId || undefined}
                       >
                         {sku.name}
-                      </Link>
+                      </PageLink>
                     </td>
                     <td>
                       <Price cny={sku.priceCny} />

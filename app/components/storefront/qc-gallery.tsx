@@ -7,7 +7,8 @@
  * drop, and the form emptied once the server took the photos.
  */
 import { dayText } from "~/lib/dates";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { useCallback, useRef, useState, type DragEvent } from "react";
 import { Lightbox, preloadLightbox } from "~/components/ui/lightbox-lazy";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -167,9 +168,9 @@ export function QcUploadBox({
       <div className="qc-upload qc-upload--visitor" id="qc-upload">
         <p>
           {`${t("shop.qc.visitorQuestion")} `}
-          <Link to={signInHref(back, "register")}>{t("shop.qc.visitorRegister")}</Link>
+          <PageLink to={signInHref(back, "register")}>{t("shop.qc.visitorRegister")}</PageLink>
           {` ${t("shop.qc.visitorOr")} `}
-          <Link to={signInHref(back)}>{t("shop.qc.visitorLogIn")}</Link>
+          <PageLink to={signInHref(back)}>{t("shop.qc.visitorLogIn")}</PageLink>
           {` ${t("shop.qc.visitorToUpload")}`}
         </p>
       </div>

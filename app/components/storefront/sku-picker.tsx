@@ -5,7 +5,7 @@
  * is a client navigation that keeps the scroll. The chosen SKU's photo and price are the
  * page's (the loader reads the parameter).
  */
-import { Link } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { useT } from "~/i18n/i18n";
 import { skuOptionGroups, type SkuChoice } from "~/lib/sku-options";
 
@@ -22,7 +22,7 @@ export function SkuPicker({ skus, chosenId, path }: { skus: readonly SkuChoice[]
           </span>
           <span className="sku-picker__values">
             {group.values.map((value) => (
-              <Link
+              <PageLink
                 key={value.value}
                 to={`${path}?sku=${value.skuId}`}
                 role="radio"
@@ -32,7 +32,7 @@ export function SkuPicker({ skus, chosenId, path }: { skus: readonly SkuChoice[]
                 replace
               >
                 {value.value}
-              </Link>
+              </PageLink>
             ))}
           </span>
         </div>

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { PageLink } from "~/components/ui/page-link";
 import { useT } from "~/i18n/i18n";
 
 /** Page numbers around the current one (a window of `size`, default 5). */
@@ -61,9 +61,9 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label={label ?? t("common.pagination.label")}>
       {currentPage > 1 ? (
-        <Link to={href(currentPage - 1)} rel="prev">
+        <PageLink to={href(currentPage - 1)} rel="prev">
           {`‹ ${t("common.previous")}`}
-        </Link>
+        </PageLink>
       ) : (
         <span aria-disabled="true">{`‹ ${t("common.previous")}`}</span>
       )}
@@ -77,15 +77,15 @@ export function Pagination({
             {page}
           </span>
         ) : (
-          <Link key={page} to={href(page)}>
+          <PageLink key={page} to={href(page)}>
             {page}
-          </Link>
+          </PageLink>
         ),
       )}
       {currentPage < totalPages ? (
-        <Link to={href(currentPage + 1)} rel="next">
+        <PageLink to={href(currentPage + 1)} rel="next">
           {`${t("common.next")} ›`}
-        </Link>
+        </PageLink>
       ) : (
         <span aria-disabled="true">{`${t("common.next")} ›`}</span>
       )}
