@@ -2,14 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { Fragment, options, type ComponentChildren, type VNode } from "preact";
-import {
-  addTexts,
-  lacked,
-  loadStorefrontCatalogue,
-  loadStorefrontMessages,
-  setMessageTranslator,
-  setTextsPending,
-} from "~/i18n/i18n";
+import { addTexts, lacked, loadStorefrontCatalogue, loadStorefrontMessages, setMessageTranslator, setTextsPending } from "~/i18n/i18n";
 import { asLanguage, isBackOfficePath, STOREFRONT_LANGUAGE, type Language } from "~/i18n/languages";
 import type { PageTextsJson } from "~/i18n/page-texts";
 
