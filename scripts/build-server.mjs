@@ -31,7 +31,9 @@ await build({
   target: "node22",
   packages: "external",
   alias: { "~": "./app" },
-  // stack traces in the log name the source files (the launcher turns source maps on)
+  // stack traces in the log name the source files (the launcher turns source maps on); the
+  // map's positions only: the sources' text would be parsed and kept in the server's memory
   sourcemap: "linked",
+  sourcesContent: false,
   logLevel: "warning",
 });

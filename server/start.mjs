@@ -14,6 +14,7 @@
  * arenas, not eight per core, about 20 MB less RSS under load. The Dockerfile, the tests and
  * the benchmark start it with the same flags and environment (server/start-command.ts).
  */
+import module from "node:module";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -43,5 +44,10 @@ if (!fs.existsSync(SERVER) || !fs.existsSync(REMIX_BUILD)) {
   }
 }
 
-process.setSourceMapsEnabled(true);
+// Stack traces in the log name the source files. Only the build's own maps: with every
+// package's map (Node's setSourceMapsEnabled), the packages' sources they carry are parsed
+// and kept, about 15 MB of the server's memory (docs/performance.md, "Memory, December").
+// module.setSourceMapsSupport is Node 22.14's; an older Node keeps them all.
+if (typeof module.setSourceMapsSupport === "function") module.setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
+else process.setSourceMapsEnabled(true);
 await import(pathToFileURL(SERVER).href);
