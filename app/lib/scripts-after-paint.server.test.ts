@@ -1,12 +1,6 @@
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import {
-  LINKS_PER_TASK,
-  MAIN_PICTURE_WAIT_MS,
-  pageDataOf,
-  scriptsAfterFirstPaint,
-  withoutPageDataParam,
-} from "./scripts-after-paint.server";
+import { LINKS_PER_TASK, pageDataOf, scriptsAfterFirstPaint, withoutPageDataParam } from "./scripts-after-paint.server";
 
 // What Remix's <Scripts> writes (from a product page of the build), around the data scripts.
 const NONCE = "ygbr8HTB2LWZ9WZFF+mFcw==";
@@ -41,18 +35,13 @@ const WHOLE = PAGE.replace(
 );
 
 /** Runs the page's loader script against a stand-in document and says what it added, and when. */
-function runLoader(
-  html: string,
-  page: { fetch?: (url: string, init: object) => Promise<unknown>; search?: string; mainPicture?: MainPicture } = {},
-) {
+function runLoader(html: string, page: { fetch?: (url: string, init: object) => Promise<unknown>; search?: string } = {}) {
   const dataBlock = /<script type="text\/plain" id="route-modules">([\s\S]*?)<\/script>/.exec(html)?.[1];
   const loader = /<script nonce="[^"]*">(requestAnimationFrame[\s\S]*?)<\/script>/.exec(html)?.[1];
   expect(loader).toBeDefined();
   const added: Array<Record<string, string>> = [];
   const frames: Array<() => void> = [];
   const tasks: Array<() => void> = [];
-  /** timeouts with a delay, by delay */
-  const timers: Array<{ delay: number; run: () => void }> = [];
   const element = (tag: string) => ({ tag }) as Record<string, string>;
   const texts = { textContent: "" };
   const stream: string[] = [];
@@ -65,7 +54,6 @@ function runLoader(
   const contextScript = { id: "(Remix's context script)", parentNode: body };
   const routeModules = { textContent: dataBlock, previousElementSibling: contextScript, parentNode: body };
   const document = {
-    querySelector: (selector: string) => (selector === "img[fetchpriority=high]" ? (page.mainPicture ?? null) : null),
     createElement: element,
     getElementById: (id: string) => (id === "route-modules" ? routeModules : id === "page-texts" ? texts : null),
     head: { appendChild: (node: Record<string, string>) => added.push({ parent: "head", ...node }) },
@@ -83,21 +71,9 @@ function runLoader(
       return page.fetch!(url, init);
     },
     requestAnimationFrame: (run: () => void) => frames.push(run),
-    setTimeout: (run: () => void, delay = 0) => (delay > 0 ? timers.push({ delay, run }) : tasks.push(run)),
+    setTimeout: (run: () => void) => tasks.push(run),
   });
-  return { added, frames, tasks, timers, texts, stream, fetched };
-}
-
-/** The page's main picture (`fetchpriority="high"`), as far as the loader looks at it. */
-type MainPicture = { complete: boolean; addEventListener: (type: string, listener: () => void) => void };
-
-function mainPicture(complete: boolean) {
-  const listeners = new Map<string, Array<() => void>>();
-  const picture: MainPicture = {
-    complete,
-    addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-  };
-  return { picture, fire: (type: "load" | "error") => listeners.get(type)?.forEach((listener) => listener()) };
+  return { added, frames, tasks, texts, stream, fetched };
 }
 
 /** Runs the tasks the loader queued, and those they queue, in order; answers how many links each added. */
@@ -163,43 +139,6 @@ describe("the page's scripts after its first paint", () => {
     expect(perTask).toEqual([LINKS_PER_TASK, LINKS_PER_TASK, LINKS_PER_TASK + 1]);
     expect(added.filter((node) => node.tag === "link")).toHaveLength(12);
     expect(added.at(-1)).toMatchObject({ tag: "script", type: "module" });
-  });
-
-  it("waits for the page's main picture, then starts in the task after the frame that shows it", () => {
-    for (const end of ["load", "error"] as const) {
-      const { picture, fire } = mainPicture(false);
-      const run = runLoader(scriptsAfterFirstPaint(PAGE), { mainPicture: picture });
-      run.frames.splice(0).forEach((step) => step());
-      runTasks(run.tasks);
-      expect(run.added).toEqual([]);
-      fire(end);
-      expect(run.added).toEqual([]);
-      run.frames.splice(0).forEach((step) => step());
-      runTasks(run.tasks);
-      expect(run.added.map((node) => node.tag)).toEqual(["link", "link", "script"]);
-      // the picture's other end, or the wait's, later changes nothing
-      fire(end === "load" ? "error" : "load");
-      run.timers.forEach((timer) => timer.run());
-      run.frames.splice(0).forEach((step) => step());
-      runTasks(run.tasks);
-      expect(run.added).toHaveLength(3);
-    }
-  });
-
-  it("starts without the main picture when it has not come within MAIN_PICTURE_WAIT_MS, and at once when it is there already", () => {
-    const slow = runLoader(scriptsAfterFirstPaint(PAGE), { mainPicture: mainPicture(false).picture });
-    slow.frames.splice(0).forEach((step) => step());
-    runTasks(slow.tasks);
-    expect(slow.timers.map((timer) => timer.delay)).toEqual([MAIN_PICTURE_WAIT_MS]);
-    slow.timers[0].run();
-    slow.frames.splice(0).forEach((step) => step());
-    runTasks(slow.tasks);
-    expect(slow.added.map((node) => node.tag)).toEqual(["link", "link", "script"]);
-
-    const shown = runLoader(scriptsAfterFirstPaint(PAGE), { mainPicture: mainPicture(true).picture });
-    shown.frames.splice(0).forEach((step) => step());
-    runTasks(shown.tasks);
-    expect(shown.added.map((node) => node.tag)).toEqual(["link", "link", "script"]);
   });
 
   it("takes Remix's module script, not a module script of the admin's analytics snippet", () => {

@@ -37,9 +37,6 @@ const STREAM_END = /<script nonce="[^"]*">window\.__remixContext\.streamControll
 const STREAM_END_TEXT = "window.__remixContext.streamController.close();";
 const PAGE_TEXTS = /(<script type="application\/json" id="page-texts">)([\s\S]*?)(<\/script>)/;
 
-/** Longest the scripts wait for the page's main picture (`fetchpriority="high"`) before they start anyway. */
-export const MAIN_PICTURE_WAIT_MS = 3_000;
-
 /** The preload links the loader adds in one task. */
 export const LINKS_PER_TASK = 4;
 
@@ -80,14 +77,7 @@ export function scriptsAfterFirstPaint(html: string, mode: "inline" | "fetched" 
   const start =
     `var s=d.createElement("script");s.type="module";s.nonce=${js(nonce)};` + `s.textContent=m.textContent;d.body.appendChild(s)`;
   const loader =
-    `requestAnimationFrame(function(){setTimeout(function(){var d=document,p=d.querySelector("img[fetchpriority=high]"),e=0;` +
-    // the page's main picture (its subject, the largest thing it paints) comes first: the
-    // scripts start in the task after the frame that shows it (or after MAIN_PICTURE_WAIT_MS,
-    // for a picture host that does not answer), so that on a slow connection they do not
-    // share the line with it (docs/performance.md "Lighthouse, December")
-    `function o(){if(!e++)requestAnimationFrame(function(){setTimeout(b,0)})}` +
-    `if(p&&!p.complete){p.addEventListener("load",o);p.addEventListener("error",o);setTimeout(o,${MAIN_PICTURE_WAIT_MS})}else b();` +
-    `function b(){` +
+    `requestAnimationFrame(function(){setTimeout(function(){var d=document;` +
     // where Remix's <Scripts> renders them, just before its context script (the one before
     // the route modules' block): hydration adopts them where they are (in the head, it made
     // 18 links again in the body and took these away; elsewhere it moved each: 10-30 ms on a phone)
@@ -105,7 +95,7 @@ export function scriptsAfterFirstPaint(html: string, mode: "inline" | "fetched" 
     `(function a(){for(var n=0;n!==${LINKS_PER_TASK}&&i!==h.length;n++,i++){var l=d.createElement("link");` +
     `l.rel="modulepreload";l.href=h[i];l.nonce=${js(nonce)};c.parentNode.insertBefore(l,c)}` +
     `if(i!==h.length)setTimeout(a,0);else go()})()` +
-    `}},0)})`;
+    `},0)})`;
   let page = html.replace(PRELOAD, "");
   if (fetched) page = page.replace(STREAM_CHUNK, "").replace(STREAM_END, "").replace(PAGE_TEXTS, "$1$3");
   return page.replace(
