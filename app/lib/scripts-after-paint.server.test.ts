@@ -51,7 +51,11 @@ function runLoader(html: string, page: { fetch?: (url: string, init: object) => 
     appendChild: (node: Record<string, string>) => added.push({ parent: "body", ...node }),
     insertBefore: (node: Record<string, string>, before: { id: string }) => added.push({ parent: "body", before: before.id, ...node }),
   };
-  const contextScript = { id: "(Remix's context script)", parentNode: body };
+  const contextScript = {
+    id: "(Remix's context script)",
+    parentNode: body,
+    before: (node: Record<string, string>) => added.push({ parent: "body", before: "(Remix's context script)", ...node }),
+  };
   const routeModules = { textContent: dataBlock, previousElementSibling: contextScript, parentNode: body };
   const document = {
     createElement: element,

@@ -77,11 +77,11 @@ export function scriptsAfterFirstPaint(html: string, mode: "inline" | "fetched" 
   const start =
     `var s=d.createElement("script");s.type="module";s.nonce=${js(nonce)};` + `s.textContent=m.textContent;d.body.appendChild(s)`;
   const loader =
-    `requestAnimationFrame(function(){setTimeout(function(){var d=document;` +
+    `requestAnimationFrame(function(){setTimeout(function(){var d=document,` +
     // where Remix's <Scripts> renders them, just before its context script (the one before
     // the route modules' block): hydration adopts them where they are (in the head, it made
     // 18 links again in the body and took these away; elsewhere it moved each: 10-30 ms on a phone)
-    `var m=d.getElementById(${js(ROUTE_MODULES_ID)}),c=m.previousElementSibling,h=${js(preloads)},i=0,` +
+    `m=d.getElementById(${js(ROUTE_MODULES_ID)}),c=m.previousElementSibling,h=${js(preloads)},` +
     // the module script starts once the links are in (and, fetched, the data has come)
     `w=${fetched ? 2 : 1};function go(){if(!--w){${start}}}` +
     (fetched
@@ -90,11 +90,11 @@ export function scriptsAfterFirstPaint(html: string, mode: "inline" | "fetched" 
         `.then(function(j){d.getElementById("page-texts").textContent=j.texts;` +
         `var c=window.__remixContext.streamController;c.enqueue(j.stream);c.close();go()},function(){});`
       : "") +
-    // a few links a task (no "<" in the loader: nothing may end its element early): twenty in one task were a long task of their own on a phone
-    // (each starts its request as it is added), docs/performance.md "Lighthouse, December"
-    `(function a(){for(var n=0;n!==${LINKS_PER_TASK}&&i!==h.length;n++,i++){var l=d.createElement("link");` +
-    `l.rel="modulepreload";l.href=h[i];l.nonce=${js(nonce)};c.parentNode.insertBefore(l,c)}` +
-    `if(i!==h.length)setTimeout(a,0);else go()})()` +
+    // a few links a task: twenty in one task were a long task of their own on a phone (each
+    // starts its request as it is added), docs/performance.md "Lighthouse, December"; and no
+    // "<" anywhere in the loader, so that nothing can end its element early
+    `(function a(){h.splice(0,${LINKS_PER_TASK}).forEach(function(x){var l=d.createElement("link");` +
+    `l.rel="modulepreload";l.href=x;l.nonce=${js(nonce)};c.before(l)});h.length?setTimeout(a,0):go()})()` +
     `},0)})`;
   let page = html.replace(PRELOAD, "");
   if (fetched) page = page.replace(STREAM_CHUNK, "").replace(STREAM_END, "").replace(PAGE_TEXTS, "$1$3");
