@@ -15,7 +15,7 @@ import { storeImage } from "~/services/uploads.server";
 import { fixturePhotos } from "../../../tests/setup/photo-queries";
 import { fingerprintPhoto, queryHashes, type PhotoHash } from "./fingerprint.server";
 import { hexOfHashes, photoIndex } from "./photo-index.server";
-import { searchByPhotoHashes, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
+import { fingerprintProgress, searchByPhotoHashes, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
 
 const catalogue = fixturePhotos("catalogue");
 const messages = { notImage: "not an image", tooLarge: "too large" };
@@ -159,5 +159,23 @@ describe("keeping the fingerprints", () => {
     await getDb().deleteFrom("products").where("id", "=", id).execute();
     expect(await syncing).toEqual({ changed: false, searchable: false });
     expect(await urlsOf(id)).toEqual([]);
+  });
+});
+
+describe("the backfill's progress", () => {
+  it("counted a few product ids at a time is what one count of the whole catalogue says", async () => {
+    const withPictures = await product("Progress: two pictures", [pictures[1], pictures[2]]);
+    await product("Progress: an unreadable picture", ["/uploads/products/2026-12/progress-missing.webp"]);
+    await product("Progress: no picture", []);
+    await syncAll();
+    const whole = await fingerprintProgress(Number.MAX_SAFE_INTEGER);
+    expect(whole.products).toBeGreaterThanOrEqual(2);
+    expect(whole.done).toBeGreaterThanOrEqual(2);
+    expect(whole.pictures).toBeGreaterThanOrEqual(2);
+    expect(whole.unreadable).toBeGreaterThanOrEqual(1);
+    // slices of 2 and 3 ids: the products above fall on both sides of their edges
+    expect(await fingerprintProgress(2)).toEqual(whole);
+    expect(await fingerprintProgress(3)).toEqual(whole);
+    expect((await fingerprintsOfProduct(getDb(), withPictures)).length).toBe(2);
   });
 });

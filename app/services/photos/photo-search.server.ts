@@ -23,7 +23,9 @@ import {
   decisionsOf,
   deleteFingerprints,
   detailsOf,
-  fingerprintProgress,
+  fingerprintProgressBetween,
+  lastProductId,
+  type FingerprintProgress,
   fingerprintsOfProduct,
   insertFingerprints,
   picturesOfProduct,
@@ -386,9 +388,43 @@ export async function sameItemOf(
   return [...found].map(([id, score]) => ({ productId: id, score }));
 }
 
+/** Product ids counted by one statement of the progress: a few milliseconds each at any size. */
+export const PROGRESS_SLICE = 10_000;
+/** A progress counted this recently is answered again (the back office and scripts poll it). */
+const PROGRESS_KEPT_MS = 1_000;
+let progressKept: { at: number; progress: Promise<FingerprintProgress> } | null = null;
+
+/**
+ * How far the fingerprints have come (the backfill's progress): counted a slice of product
+ * ids at a time, letting other requests in between the slices, at most once a second (callers
+ * at the same moment share one counting).
+ */
+export function fingerprintProgress(slice = PROGRESS_SLICE): Promise<FingerprintProgress> {
+  if (progressKept && Date.now() - progressKept.at < PROGRESS_KEPT_MS && slice === PROGRESS_SLICE) return progressKept.progress;
+  const progress = (async () => {
+    const db = getDb();
+    const total: FingerprintProgress = { products: 0, done: 0, pictures: 0, unreadable: 0 };
+    const last = await lastProductId(db);
+    for (let from = 0; from <= last; from += slice) {
+      const part = await fingerprintProgressBetween(db, from, from + slice);
+      total.products += part.products;
+      total.done += part.done;
+      total.pictures += part.pictures;
+      total.unreadable += part.unreadable;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return total;
+  })();
+  if (slice === PROGRESS_SLICE) {
+    progressKept = { at: Date.now(), progress };
+    progress.catch(() => (progressKept = null));
+  }
+  return progress;
+}
+
 /** How far the fingerprints have come (the backfill's progress), and what this instance's index holds. */
-export async function photoIndexProgress(): Promise<Awaited<ReturnType<typeof fingerprintProgress>> & { indexed: number }> {
+export async function photoIndexProgress(): Promise<FingerprintProgress & { indexed: number }> {
   const followed = photoIndex();
   await followed.follow();
-  return { ...(await fingerprintProgress(getDb())), indexed: followed.index.size };
+  return { ...(await fingerprintProgress()), indexed: followed.index.size };
 }
