@@ -777,9 +777,18 @@ async function canonicalUrl(url: string): Promise<{ url: string; status: number 
   const hops: string[] = [];
   let current = url;
   for (let n = 0; n < 5; n++) {
-    const response = await fetch(current, { redirect: "manual", headers: { "user-agent": BROWSER_HEADERS["user-agent"] } }).catch(
-      () => null,
-    );
+    // a server busy for a moment (the photo sync after the writes) is asked again: a failed
+    // first request here left every product page row unmeasured
+    let response: Response | null = null;
+    for (let attempt = 0; attempt < 5 && !response; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      response = await fetch(current, { redirect: "manual", headers: { "user-agent": BROWSER_HEADERS["user-agent"] } }).catch(
+        (error: unknown) => {
+          say(`  ${current}: ${String((error as { cause?: unknown }).cause ?? error)} (attempt ${attempt + 1})`);
+          return null;
+        },
+      );
+    }
     if (!response) return { url: current, status: null, hops };
     await response.arrayBuffer();
     const location = response.headers.get("location");
