@@ -248,15 +248,6 @@ export async function fingerprintProgressBetween(db: DB, from: number, to: numbe
   return { products: Number(row.products), done: Number(row.done), pictures: Number(row.pictures), unreadable: Number(row.unreadable) };
 }
 
-/** The highest product id (0 without products). */
-export async function lastProductId(db: DB): Promise<number> {
-  const row = await db
-    .selectFrom("products")
-    .select((eb) => eb.fn.max("id").as("last"))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
-}
-
 export type SameItemDecision = { productId: number; otherProductId: number; decision: "linked" | "dismissed" };
 
 /** Staff's decisions about one product, each seen from it (otherProductId is the other one). */

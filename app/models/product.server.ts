@@ -458,13 +458,22 @@ export async function topProducts(db: DB, options: ListFilter & { by: "views" | 
   return rows.map(toProduct);
 }
 
+/** The highest product id (0 without products). */
+export async function lastProductId(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.max("id").as("last"))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
 /**
  * How many products the filter shows that were listed at or after `since`, at most `cap`.
  * Ids grow with time, so the first id listed since then is found by halving the id range
  * (a primary-key read each step), and the count reads the covering index from there.
  */
 export async function countListedSince(db: DB, since: string, options: ListFilter, cap: number): Promise<number> {
-  const max = Number((await sql<{ id: number | null }>`SELECT max(id) AS id FROM products`.execute(db)).rows[0]?.id ?? 0);
+  const max = await lastProductId(db);
   let low = 1;
   let high = max + 1;
   while (low < high) {
@@ -737,7 +746,7 @@ export async function searchProducts(
     // lastCounted in all. The walk checks at most WALK_WINDOW products; when they hold too
     // few matches, the matches are gathered.
     const need = offset + options.limit;
-    const maxId = Number((await sql<{ id: number | null }>`SELECT max(id) AS id FROM products`.execute(db)).rows[0]?.id ?? 0);
+    const maxId = await lastProductId(db);
     const estimated = (SEARCH_COUNT_CAP * maxId) / Math.max(1, lastCounted);
     // the walk pays only when its window holds the page twice over: below that density it
     // mostly ends short and the matches are gathered after it anyway (measured at 100,000

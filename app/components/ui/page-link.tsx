@@ -16,7 +16,7 @@ import type { AnchorHTMLAttributes, MouseEvent } from "react";
  * `#comments`), written out in full as <Link> writes it. Routes are discovered as <Link>'s are (`data-discover`).
  * Where prefetching or an active state is wanted, use Remix's <Link> or <NavLink>.
  */
-export type PageLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+type PageLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
   to: string;
   /** keep the scroll position (a link within the page's own lists or comments) */
   preventScrollReset?: boolean;
@@ -64,7 +64,7 @@ function isInApp(to: string): boolean {
 }
 
 /** A click the browser would follow in this tab, taken by the router: the same tests as react-router's <Link>. */
-export function followInPage(
+function followInPage(
   event: MouseEvent<HTMLAnchorElement>,
   options: { preventScrollReset?: boolean; replace?: boolean } = {},
 ): void {

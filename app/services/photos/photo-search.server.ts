@@ -24,7 +24,6 @@ import {
   deleteFingerprints,
   detailsOf,
   fingerprintProgressBetween,
-  lastProductId,
   type FingerprintProgress,
   fingerprintsOfProduct,
   insertFingerprints,
@@ -38,6 +37,7 @@ import {
   type NewFingerprint,
 } from "~/models/photo.server";
 import { listJobs } from "~/models/job.server";
+import { lastProductId } from "~/models/product.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
 import { afterShopChanges, pagesChanged } from "~/services/writes.server";
 import {
