@@ -64,10 +64,7 @@ function isInApp(to: string): boolean {
 }
 
 /** A click the browser would follow in this tab, taken by the router: the same tests as react-router's <Link>. */
-function followInPage(
-  event: MouseEvent<HTMLAnchorElement>,
-  options: { preventScrollReset?: boolean; replace?: boolean } = {},
-): void {
+function followInPage(event: MouseEvent<HTMLAnchorElement>, options: { preventScrollReset?: boolean; replace?: boolean } = {}): void {
   const link = event.currentTarget;
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
   if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return;
