@@ -571,6 +571,8 @@ export interface PhotoFingerprintsTable {
   hashes: string | null;
   /** the content's 256-bit detail hash, 64 hex digits (null with hashes) */
   detail: string | null;
+  /** each window's 256-bit check, 64 hex digits a window (null with hashes, and in rows made before checks: the sync replaces those) */
+  checks: string | null;
   /** why the picture could not be read */
   error: string | null;
   created_at: Generated<string>;

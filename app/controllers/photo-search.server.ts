@@ -9,7 +9,7 @@ import { PHOTO_SEARCH_FILE_STREAM_BYTES } from "~/lib/body-limits.server";
 import { answerNotStored } from "~/lib/request-scope.server";
 import { PHOTO_SEARCH_MAX_BYTES, PHOTO_SEARCH_MESSAGES as M } from "~/schemas/photo-search-rules";
 import { withProducts, type PhotoMatchProduct } from "~/services/catalogue/same-item.server";
-import { hashesOfUpload, photoSyncSettled, searchByPhotoHashes, searchFromPicture } from "~/services/photos/photo-search.server";
+import { photoSyncSettled, queryOfUpload, searchByPhoto, searchFromPicture } from "~/services/photos/photo-search.server";
 import { limitPhotoSearches } from "~/services/rate-limit.server";
 import { isUploadedFile, MAX_PIXELS, sniffImage, withMultipart } from "~/services/uploads.server";
 
@@ -39,10 +39,10 @@ export async function searchByUploadedPhoto(request: Request, clientIp: string):
         const sniffed = await sniffImage(file);
         if (!sniffed || !FORMATS.includes(sniffed.format)) throw invalid(M.notImage);
         if (sniffed.pixels > MAX_PIXELS) throw invalid(M.tooManyPixels);
-        const hashes = await hashesOfUpload(file.getFilePath(), { notImage: M.notImage });
+        const query = await queryOfUpload(file.getFilePath(), { notImage: M.notImage });
         // a product stored a moment ago is searched too
         await photoSyncSettled();
-        const items = await withProducts(await searchByPhotoHashes(hashes));
+        const items = await withProducts(await searchByPhoto(query));
         return { items, nothingClose: items.length === 0 };
       },
     );

@@ -18,6 +18,8 @@ export type FingerprintRow = {
   createdAt?: string;
   /** the detail hash (fingerprintsOfProduct) */
   detail?: string | null;
+  /** the windows' checks (fingerprintsOfProduct); null in a row made before checks */
+  checks?: string | null;
 };
 
 export type NewFingerprint = {
@@ -26,6 +28,7 @@ export type NewFingerprint = {
   imageUrl: string;
   hashes: string | null;
   detail: string | null;
+  checks: string | null;
   error: string | null;
 };
 
@@ -43,11 +46,11 @@ const toRow = (row: Selected): FingerprintRow => ({
 export async function fingerprintsOfProduct(db: DB, productId: number): Promise<FingerprintRow[]> {
   const rows = await db
     .selectFrom("photo_fingerprints")
-    .select([...columns, "created_at", "detail"])
+    .select([...columns, "created_at", "detail", "checks"])
     .where("product_id", "=", productId)
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({ ...toRow(row), createdAt: row.created_at, detail: row.detail }));
+  return rows.map((row) => ({ ...toRow(row), createdAt: row.created_at, detail: row.detail, checks: row.checks }));
 }
 
 /** Adds fingerprints; one the product already has for that address is left as it is. */
@@ -62,6 +65,7 @@ export async function insertFingerprints(db: DB, rows: NewFingerprint[]): Promis
         image_url: row.imageUrl,
         hashes: row.hashes,
         detail: row.detail,
+        checks: row.checks,
         error: row.error,
       })),
     )
@@ -93,16 +97,36 @@ export async function detailsOf(db: DB, ids: number[]): Promise<Map<number, stri
   return new Map(rows.flatMap((row) => (row.detail ? [[Number(row.id), row.detail] as const] : [])));
 }
 
-/** The hashes of a readable picture by its address (any product's), or null. */
-export async function readableHashesOfUrl(db: DB, imageUrl: string): Promise<string | null> {
+/** The windows' checks of these fingerprints: id → checks (those made before checks are left out). */
+export async function checksOf(db: DB, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom("photo_fingerprints").select(["id", "checks"]).where("id", "in", ids).execute();
+  return new Map(rows.flatMap((row) => (row.checks ? [[Number(row.id), row.checks] as const] : [])));
+}
+
+/** Products with a readable fingerprint made before checks (the sync reads their pictures again), by that row's id. */
+export async function productsUnchecked(db: DB, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("photo_fingerprints")
+    .select("product_id")
+    .where("checks", "is", null)
+    .where("hashes", "is not", null)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return [...new Set(rows.map((row) => Number(row.product_id)))];
+}
+
+/** The hashes and checks of a readable picture by its address (any product's), or null. */
+export async function readableHashesOfUrl(db: DB, imageUrl: string): Promise<{ hashes: string; checks: string | null } | null> {
   const row = await db
     .selectFrom("photo_fingerprints")
-    .select(["hashes"])
+    .select(["hashes", "checks"])
     .where("image_url", "=", imageUrl)
     .where("hashes", "is not", null)
     .limit(1)
     .executeTakeFirst();
-  return row?.hashes ?? null;
+  return row?.hashes ? { hashes: row.hashes, checks: row.checks } : null;
 }
 
 /** Removals recorded after `afterId`: [removal id, fingerprint id]. */

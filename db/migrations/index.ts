@@ -29,6 +29,7 @@ import * as m20261207130000 from "./20261207130000_time_zone";
 import * as m20261207140000 from "./20261207140000_trends";
 import * as m20261207150000 from "./20261207150000_price_alerts";
 import * as m20261207160000 from "./20261207160000_qc_sku";
+import * as m20261207170000 from "./20261207170000_photo_checks";
 
 export const migrations: Record<string, Migration> = {
   "20261123053000_site_settings": m20261123053000,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "20261207140000_trends": m20261207140000,
   "20261207150000_price_alerts": m20261207150000,
   "20261207160000_qc_sku": m20261207160000,
+  "20261207170000_photo_checks": m20261207170000,
 };

@@ -149,18 +149,23 @@ export type Window = { left: number; right: number; top: number; bottom: number 
  * never fills the thread pool that serving files and compressing answers share.
  */
 function windowOf(gray: Gray, cut: Window, side = SIDE): Uint8Array {
+  return resample(gray, cut, side, side);
+}
+
+/** A window of the grey picture resampled to columns × rows by area averaging. */
+function resample(gray: Gray, cut: Window, columns: number, rows: number): Uint8Array {
   const left = Math.floor(gray.width * cut.left);
   const top = Math.floor(gray.height * cut.top);
   const width = Math.max(1, gray.width - left - Math.floor(gray.width * cut.right));
   const height = Math.max(1, gray.height - top - Math.floor(gray.height * cut.bottom));
-  const out = new Uint8Array(side * side);
+  const out = new Uint8Array(columns * rows);
   const { data } = gray;
-  for (let oy = 0; oy < side; oy++) {
-    const y0 = top + (oy * height) / side;
-    const y1 = top + ((oy + 1) * height) / side;
-    for (let ox = 0; ox < side; ox++) {
-      const x0 = left + (ox * width) / side;
-      const x1 = left + ((ox + 1) * width) / side;
+  for (let oy = 0; oy < rows; oy++) {
+    const y0 = top + (oy * height) / rows;
+    const y1 = top + ((oy + 1) * height) / rows;
+    for (let ox = 0; ox < columns; ox++) {
+      const x0 = left + (ox * width) / columns;
+      const x1 = left + ((ox + 1) * width) / columns;
       let sum = 0;
       let area = 0;
       for (let y = Math.floor(y0); y < Math.ceil(y1); y++) {
@@ -172,7 +177,7 @@ function windowOf(gray: Gray, cut: Window, side = SIDE): Uint8Array {
           area += weight;
         }
       }
-      out[oy * side + ox] = Math.round(sum / area);
+      out[oy * columns + ox] = Math.round(sum / area);
     }
   }
   return out;
@@ -264,15 +269,28 @@ export async function fingerprintPhoto(input: Buffer): Promise<PhotoFingerprint>
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function fingerprintOfGray(gray: Gray): Promise<PhotoFingerprint> {
-  const content = contentBox(gray);
+  return (await windowsOfGray(gray)).hashes;
+}
+
+/**
+ * A stored picture's hashes and checks, window by window (the content, then
+ * STORED_WINDOWS): a plain window takes the content's hash and check (or the whole's).
+ */
+async function windowsOfGray(gray: Gray): Promise<{ hashes: PhotoFingerprint; checks: Uint32Array }> {
+  const cuts = [contentBox(gray), ...STORED_WINDOWS];
   const hashes: Array<PhotoHash | null> = [];
-  for (const cut of [content, ...STORED_WINDOWS]) {
+  for (const cut of cuts) {
     await yieldToRequests();
     hashes.push(hashOf(windowOf(gray, cut), false));
   }
-  const fallback = hashes[0] ?? hashes[1];
-  if (!fallback) throw new PhotoTooPlain();
-  return hashes.map((hash) => hash ?? fallback);
+  const fallback = hashes[0] ? 0 : hashes[1] ? 1 : -1;
+  if (fallback < 0) throw new PhotoTooPlain();
+  await yieldToRequests();
+  const small = checkGrayOf(gray);
+  const own = cuts.map((cut) => checkOf(small, cut, false));
+  const checks = new Uint32Array(cuts.length * CHECK_WORDS);
+  hashes.forEach((hash, i) => checks.set(own[hash ? i : fallback], i * CHECK_WORDS));
+  return { hashes: hashes.map((hash) => hash ?? hashes[fallback]!), checks };
 }
 
 const DETAIL_SIDE = 64;
@@ -319,13 +337,13 @@ export function detailDistance(a: string, b: string): number {
   return distance;
 }
 
-/** A stored picture's fingerprint and its detail hash, from one decoding. */
-export async function fingerprintPicture(input: Buffer): Promise<{ hashes: PhotoFingerprint; detail: string }> {
+/** A stored picture's fingerprint, its checks and its detail hash, from one decoding. */
+export async function fingerprintPicture(input: Buffer): Promise<{ hashes: PhotoFingerprint; checks: Uint32Array; detail: string }> {
   const gray = await grayOf(input);
-  const hashes = await fingerprintOfGray(gray);
+  const { hashes, checks } = await windowsOfGray(gray);
   await yieldToRequests();
   const detail = await detailHashOf(gray);
-  return { hashes, detail };
+  return { hashes, checks, detail };
 }
 
 /** A query's hashes: its whole, its content and its centre, each as it is and mirrored; none for a plain picture. */
@@ -336,6 +354,195 @@ export async function queryHashes(input: Buffer): Promise<PhotoHash[]> {
   return hashes.filter((hash): hash is PhotoHash => hash !== null);
 }
 
+// ---------------------------------------------------------------- checking a match
+
+/*
+ * The 64-bit hashes see a picture's broad layout only, and as a catalogue grows some
+ * unrelated picture comes within PHOTO_MATCH_MAX_DISTANCE of almost any photo by luck
+ * (among 2,265 real photographs, half of the photos of other things found one). So a
+ * match is checked (decision 050): each window also has a check, the signs of its 16 × 16
+ * lowest frequencies at 32 px (256 bits, four times the detail of the hash), and a
+ * candidate's closest pairs of windows must agree in it within PHOTO_CHECK_MAX bits. The
+ * query's window is tried a little shifted and scaled (CHECK_SHIFTS) since a shopper's
+ * crop or frame never lines up with a stored window exactly, and finer detail moves
+ * faster than the broad layout when it is off. Measured on real photographs: the right
+ * picture's best pair agrees within 60 bits for 94 % of shoppers' photos, a lucky one's for
+ * under 0.1 % of pairs (docs/performance.md, "Checked matches").
+ */
+
+/** Pairs of windows this close (bits of 64) are candidates to check. */
+export const CANDIDATE_DISTANCE = 16;
+/** A candidate pair whose checks agree within this many bits of 256 is a match. */
+export const PHOTO_CHECK_MAX = 60;
+/** The closest pairs of a candidate that are checked (the right one is nearly always among them). */
+const PAIRS_CHECKED = 6;
+/** Words (of 32 bits) in one window's check. */
+export const CHECK_WORDS = 8;
+const CHECK_SIDE = 32;
+const CHECK_COSINES = cosinesFor(CHECK_SIDE, 16);
+/** Checks are taken from a copy of the picture this size (long side): cheap to resample, and alike for stored pictures and queries. */
+const CHECK_GRAY_SIDE = 128;
+/** How a query's window is moved to meet a stored one: shares of its width and height. */
+const CHECK_SHIFTS: ReadonlyArray<readonly [dx: number, dy: number, grow: number]> = [-0.03, 0, 0.03].flatMap((dx) =>
+  [-0.03, 0, 0.03].flatMap((dy) => [0, -0.03, 0.03].map((grow) => [dx, dy, grow] as const)),
+);
+/** A query is also tried turned back by these angles (degrees; a photo taken a little askew), its window unmoved or trimmed. */
+const CHECK_TURNS: readonly number[] = [-3, 3];
+const CHECK_TURN_TRIMS: readonly number[] = [0, 0.04];
+
+/** The grey picture turned by `degrees` about its centre (bilinear; what falls outside is white, as a turned photo's corners are). */
+function turned(gray: Gray, degrees: number): Gray {
+  const { width, height, data } = gray;
+  const out = Buffer.alloc(width * height);
+  const cos = Math.cos((degrees * Math.PI) / 180);
+  const sin = Math.sin((degrees * Math.PI) / 180);
+  const cx = (width - 1) / 2;
+  const cy = (height - 1) / 2;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = cos * (x - cx) + sin * (y - cy) + cx;
+      const sy = -sin * (x - cx) + cos * (y - cy) + cy;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 + 1 >= width || y0 + 1 >= height) {
+        out[y * width + x] = 255;
+        continue;
+      }
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const at = y0 * width + x0;
+      const top = data[at] * (1 - fx) + data[at + 1] * fx;
+      const bottom = data[at + width] * (1 - fx) + data[at + width + 1] * fx;
+      out[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return { data: out, width, height };
+}
+
+function checkGrayOf(gray: Gray): Gray {
+  const scale = Math.min(1, CHECK_GRAY_SIDE / Math.max(gray.width, gray.height));
+  if (scale === 1) return gray;
+  const width = Math.max(1, Math.round(gray.width * scale));
+  const height = Math.max(1, Math.round(gray.height * scale));
+  const data = Buffer.from(resample(gray, WHOLE, width, height));
+  return { data, width, height };
+}
+
+/** A window's check: the signs of its 16 × 16 lowest frequencies at 32 px against their median. */
+function checkOf(gray: Gray, cut: Window, mirrored: boolean): Uint32Array {
+  const view = windowOf(gray, cut);
+  const coefficients = lowFrequencies(mirrored ? mirror(view, SIDE) : view, CHECK_SIDE, CHECK_COSINES);
+  const sorted = Array.from(coefficients.subarray(1)).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const words = new Uint32Array(CHECK_WORDS);
+  for (let i = 0; i < coefficients.length; i++) if (coefficients[i] > median) words[i >>> 5] |= 1 << (31 - (i & 31));
+  return words;
+}
+
+function checkDistanceOf(a: Uint32Array, aAt: number, b: Uint32Array, bAt: number): number {
+  let distance = 0;
+  for (let i = 0; i < CHECK_WORDS; i++) distance += popcount((a[aAt + i] ^ b[bAt + i]) >>> 0);
+  return distance;
+}
+
+/** Checks as hex (64 digits a window), and back (null when malformed). */
+export function hexOfChecks(checks: Uint32Array): string {
+  return Array.from(checks, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+export function checksOfHex(hex: string | null | undefined): Uint32Array | null {
+  if (!hex || hex.length % (CHECK_WORDS * 8) !== 0 || !/^[0-9a-f]+$/.test(hex)) return null;
+  return Uint32Array.from({ length: hex.length / 8 }, (_, i) => parseInt(hex.slice(i * 8, i * 8 + 8), 16) >>> 0);
+}
+
+/** What a search compares: its hashes, and how far one of them is, in detail, from a stored window's check. */
+export type PhotoQuery = {
+  hashes: PhotoHash[];
+  /** bits of 256 between the query's window `index` (of hashes) and the stored check at `at` (a word offset) */
+  checkDistance(index: number, stored: Uint32Array, at: number): number;
+};
+
+/** A shopper's photo as a query: its whole, its content and its centre, each as it is and mirrored (none for a plain picture). */
+export async function photoQuery(input: Buffer): Promise<PhotoQuery> {
+  const gray = await grayOf(input);
+  const views: Array<{ cut: Window; mirrored: boolean; hash: PhotoHash }> = [];
+  for (const cut of [WHOLE, contentBox(gray), CENTRE_WINDOW]) {
+    const view = windowOf(gray, cut);
+    for (const mirrored of [false, true]) {
+      const hash = hashOf(view, mirrored);
+      if (hash) views.push({ cut, mirrored, hash });
+    }
+  }
+  const small = checkGrayOf(gray);
+  let turns: Gray[] | null = null;
+  const moved = new Map<number, Uint32Array>();
+  const movedChecks = (index: number) => {
+    let checks = moved.get(index);
+    if (checks) return checks;
+    const { cut, mirrored } = views[index];
+    const width = 1 - cut.left - cut.right;
+    const height = 1 - cut.top - cut.bottom;
+    const trimmed = (trim: number, dx = 0, dy = 0): Window => ({
+      left: Math.max(0, cut.left + (dx + trim) * width),
+      right: Math.max(0, cut.right + (trim - dx) * width),
+      top: Math.max(0, cut.top + (dy + trim) * height),
+      bottom: Math.max(0, cut.bottom + (trim - dy) * height),
+    });
+    const all: Uint32Array[] = CHECK_SHIFTS.map(([dx, dy, grow]) => checkOf(small, trimmed(-grow, dx, dy), mirrored));
+    turns ??= CHECK_TURNS.map((degrees) => turned(small, degrees));
+    for (const turn of turns) for (const trim of CHECK_TURN_TRIMS) all.push(checkOf(turn, trimmed(trim), mirrored));
+    checks = new Uint32Array(all.length * CHECK_WORDS);
+    all.forEach((check, n) => checks!.set(check, n * CHECK_WORDS));
+    moved.set(index, checks);
+    return checks;
+  };
+  return {
+    hashes: views.map((view) => view.hash),
+    checkDistance(index, stored, at) {
+      const checks = movedChecks(index);
+      let best = 256;
+      for (let n = 0; n < checks.length; n += CHECK_WORDS) best = Math.min(best, checkDistanceOf(checks, n, stored, at));
+      return best;
+    },
+  };
+}
+
+/** A stored picture as a query ("find similar"): its own hashes and checks. */
+export function storedQuery(hashes: PhotoHash[], checks: Uint32Array | null): PhotoQuery {
+  return {
+    hashes,
+    checkDistance: (index, stored, at) => (checks ? checkDistanceOf(checks, index * CHECK_WORDS, stored, at) : 256),
+  };
+}
+
+/**
+ * Whether a stored picture matches a query, and how well: its closest pair of hashes
+ * (`distance`) and the best agreement in detail of its closest pairs (`check`), or null.
+ * A picture fingerprinted before checks existed (checks null) matches on its hashes
+ * alone, within PHOTO_MATCH_MAX_DISTANCE, until the sync has read it again.
+ */
+export function checkedMatch(
+  query: PhotoQuery,
+  stored: PhotoFingerprint,
+  checks: Uint32Array | null,
+): { distance: number; check: number } | null {
+  const pairs: Array<[distance: number, index: number, window: number]> = [];
+  query.hashes.forEach((hash, index) =>
+    stored.forEach((window, at) => {
+      const distance = hashDistance(hash, window);
+      if (distance <= CANDIDATE_DISTANCE) pairs.push([distance, index, at]);
+    }),
+  );
+  if (!pairs.length) return null;
+  pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const distance = pairs[0][0];
+  if (!checks || checks.length !== stored.length * CHECK_WORDS) {
+    return distance <= PHOTO_MATCH_MAX_DISTANCE ? { distance, check: PHOTO_CHECK_MAX } : null;
+  }
+  let check = 256;
+  for (const [, index, at] of pairs.slice(0, PAIRS_CHECKED)) check = Math.min(check, query.checkDistance(index, checks, at * CHECK_WORDS));
+  return check <= PHOTO_CHECK_MAX ? { distance, check } : null;
+}
+
 /** The query's distance to a stored picture: the closest pair of their hashes. */
 export function photoDistance(query: readonly PhotoHash[], stored: PhotoFingerprint): number {
   let best = 64;
@@ -343,12 +550,15 @@ export function photoDistance(query: readonly PhotoHash[], stored: PhotoFingerpr
   return best;
 }
 
-/** Pictures by their distance to a query, closest first (ties keep their order). */
-export function closestPictures<T extends { fingerprint: PhotoFingerprint }>(
-  query: readonly PhotoHash[],
+/** The pictures that match a query (checkedMatch), best first: by their check, then their distance (ties keep their order). */
+export function matchingPictures<T extends { fingerprint: PhotoFingerprint; checks: Uint32Array | null }>(
+  query: PhotoQuery,
   pictures: readonly T[],
-): Array<T & { distance: number }> {
+): Array<T & { distance: number; check: number }> {
   return pictures
-    .map((picture) => ({ ...picture, distance: photoDistance(query, picture.fingerprint) }))
-    .sort((a, b) => a.distance - b.distance);
+    .flatMap((picture) => {
+      const match = checkedMatch(query, picture.fingerprint, picture.checks);
+      return match ? [{ ...picture, ...match }] : [];
+    })
+    .sort((a, b) => a.check - b.check || a.distance - b.distance);
 }

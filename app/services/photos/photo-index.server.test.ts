@@ -137,9 +137,9 @@ describe("an index following the table", () => {
     await followed.follow();
     const before = followed.index.size;
     await insertFingerprints(db, [
-      { productId, qcImageId: null, imageUrl: "/uploads/a.webp", hashes: hexOfHashes(stored[0]), detail: null, error: null },
-      { productId, qcImageId: null, imageUrl: "/uploads/b.webp", hashes: hexOfHashes(stored[1]), detail: null, error: null },
-      { productId, qcImageId: null, imageUrl: "https://gone.example/c.jpg", hashes: null, detail: null, error: "404" },
+      { productId, qcImageId: null, imageUrl: "/uploads/a.webp", hashes: hexOfHashes(stored[0]), checks: null, detail: null, error: null },
+      { productId, qcImageId: null, imageUrl: "/uploads/b.webp", hashes: hexOfHashes(stored[1]), checks: null, detail: null, error: null },
+      { productId, qcImageId: null, imageUrl: "https://gone.example/c.jpg", hashes: null, checks: null, detail: null, error: "404" },
     ]);
     expect(await followed.follow()).toBe(true);
     expect(followed.index.size).toBe(before + 2);

@@ -13,9 +13,9 @@ import { fingerprintsOfProduct, insertFingerprints } from "~/models/photo.server
 import { insertQcImages } from "~/models/qc.server";
 import { storeImage } from "~/services/uploads.server";
 import { fixturePhotos } from "../../../tests/setup/photo-queries";
-import { fingerprintPhoto, queryHashes, type PhotoHash } from "./fingerprint.server";
+import { fingerprintPicture, hexOfChecks, photoQuery, storedQuery, type PhotoHash } from "./fingerprint.server";
 import { hexOfHashes, photoIndex } from "./photo-index.server";
-import { fingerprintProgress, searchByPhotoHashes, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
+import { fingerprintProgress, searchByPhoto, syncPhotosOnce, syncProductPhotos, UNREADABLE_RETRY_MS } from "./photo-search.server";
 
 const catalogue = fixturePhotos("catalogue");
 const messages = { notImage: "not an image", tooLarge: "too large" };
@@ -60,8 +60,8 @@ describe("keeping the fingerprints", () => {
       { url: pictures[0], readable: true, qc: null },
       { url: "/uploads/products/2026-12/missing.webp", readable: false, qc: null },
     ]);
-    const query = await queryHashes(fs.readFileSync(catalogue[6].file));
-    expect((await searchByPhotoHashes(query)).map((item) => item.productId)).toContain(id);
+    const query = await photoQuery(fs.readFileSync(catalogue[6].file));
+    expect((await searchByPhoto(query)).map((item) => item.productId)).toContain(id);
 
     await getDb()
       .updateTable("products")
@@ -71,7 +71,7 @@ describe("keeping the fingerprints", () => {
     await syncAll();
     expect(await urlsOf(id)).toEqual([{ url: pictures[1], readable: true, qc: null }]);
     await photoIndex().follow();
-    expect((await searchByPhotoHashes(query)).map((item) => item.productId)).not.toContain(id);
+    expect((await searchByPhoto(query)).map((item) => item.productId)).not.toContain(id);
   });
 
   it("takes a QC photo once it is approved on review (approved on upload: tests/integration/photo-search.test.ts), and drops it when deleted", async () => {
@@ -127,30 +127,86 @@ describe("keeping the fingerprints", () => {
     expect(await urlsOf(id)).toEqual([{ url: "/uploads/products/2026-12/later.webp", readable: true, qc: null }]);
   });
 
-  it("answers only what is about as close as the best: a picture merely within the distance is not shown beside the right one", async () => {
+  it("answers only what is about as good as the best: a picture that merely passes is not shown beside the right one", async () => {
     const photo = fs.readFileSync(catalogue[11].file);
-    const hashes = await fingerprintPhoto(photo);
-    // another product's picture 10 bits from each of these windows: within the distance, far from the best
+    const { hashes, checks } = await fingerprintPicture(photo);
+    // another product's picture 10 bits from each of these windows, its checks 40 bits from
+    // theirs: it passes (PHOTO_CHECK_MAX), far behind the right one
     const flip = (hash: PhotoHash): PhotoHash => [(hash[0] ^ 0x3ff) >>> 0, hash[1]];
+    const blurred = (from: Uint32Array, words: number) => from.map((word, i) => (i % 8 < words ? word ^ 0x1f : word) >>> 0);
     const right = await product("Right one", []);
     const near = await product("Merely near", []);
     await insertFingerprints(getDb(), [
-      { productId: right, qcImageId: null, imageUrl: "/uploads/right.webp", hashes: hexOfHashes(hashes), detail: null, error: null },
+      {
+        productId: right,
+        qcImageId: null,
+        imageUrl: "/uploads/right.webp",
+        hashes: hexOfHashes(hashes),
+        checks: hexOfChecks(checks),
+        detail: null,
+        error: null,
+      },
       {
         productId: near,
         qcImageId: null,
         imageUrl: "/uploads/near.webp",
         hashes: hexOfHashes(hashes.map(flip)),
+        checks: hexOfChecks(blurred(checks, 8)),
         detail: null,
         error: null,
       },
     ]);
-    const found = await searchByPhotoHashes(await queryHashes(photo));
+    const found = await searchByPhoto(await photoQuery(photo));
     expect(found.map((item) => item.productId)).toContain(right);
     expect(found.map((item) => item.productId)).not.toContain(near);
-    // asked from a point between them, both are as close as the best
-    const between = hashes.slice(0, 3).map((hash) => [(hash[0] ^ 0x1f) >>> 0, hash[1]] as const);
-    expect((await searchByPhotoHashes(between)).map((item) => item.productId)).toEqual(expect.arrayContaining([right, near]));
+    // asked from a point between them, both are about as good as the best
+    const between = storedQuery(
+      hashes.map((hash) => [(hash[0] ^ 0x1f) >>> 0, hash[1]] as const),
+      blurred(checks, 4),
+    );
+    expect((await searchByPhoto(between)).map((item) => item.productId)).toEqual(expect.arrayContaining([right, near]));
+  });
+
+  it("checks a candidate in detail: a picture whose hashes lie near by luck is not answered", async () => {
+    const photo = fs.readFileSync(catalogue[13].file);
+    const { hashes, checks } = await fingerprintPicture(photo);
+    const other = await fingerprintPicture(fs.readFileSync(catalogue[14].file));
+    const lucky = await product("Near by luck", []);
+    await insertFingerprints(getDb(), [
+      {
+        productId: lucky,
+        qcImageId: null,
+        imageUrl: "/uploads/lucky.webp",
+        // the photo's own layout, another photograph's detail
+        hashes: hexOfHashes(hashes),
+        checks: hexOfChecks(other.checks),
+        detail: null,
+        error: null,
+      },
+    ]);
+    expect((await searchByPhoto(await photoQuery(photo))).map((item) => item.productId)).not.toContain(lucky);
+    expect(checks).not.toEqual(other.checks);
+  });
+
+  it("reads again a picture fingerprinted before checks, and matches it on its hashes alone meanwhile", async () => {
+    // a picture no other product of these tests has
+    const bytes = fs.readFileSync(catalogue[16].file);
+    const url = (await storeImage(new Blob([new Uint8Array(bytes)]), "products", null, messages, 10 * 1024 * 1024)).url;
+    const id = await product("Fingerprinted before checks", [url]);
+    const { hashes } = await fingerprintPicture(bytes);
+    await insertFingerprints(getDb(), [
+      { productId: id, qcImageId: null, imageUrl: url, hashes: hexOfHashes(hashes), checks: null, detail: null, error: null },
+    ]);
+    await photoIndex().follow();
+    const query = await photoQuery(bytes);
+    expect((await searchByPhoto(query)).map((item) => item.productId)).toContain(id);
+    await syncAll();
+    const [row] = await fingerprintsOfProduct(getDb(), id);
+    expect(row.imageUrl).toBe(url);
+    expect(row.hashes).toMatch(/^[0-9a-f]{304}$/);
+    expect(row.checks).toMatch(/^[0-9a-f]{1216}$/);
+    await photoIndex().follow();
+    expect((await searchByPhoto(query)).map((item) => item.productId)).toContain(id);
   });
 
   it("leaves nothing behind for a product deleted while its pictures are read", async () => {

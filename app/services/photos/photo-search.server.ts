@@ -34,6 +34,8 @@ import {
   qcApprovedAfter,
   productsUnreadableBefore,
   readableHashesOfUrl,
+  checksOf,
+  productsUnchecked,
   type NewFingerprint,
 } from "~/models/photo.server";
 import { listJobs } from "~/models/job.server";
@@ -41,13 +43,19 @@ import { lastProductId } from "~/models/product.server";
 import { runPeriodicJobNow, type JobDefinition } from "~/services/jobs.server";
 import { afterShopChanges, pagesChanged } from "~/services/writes.server";
 import {
+  CANDIDATE_DISTANCE,
+  checkedMatch,
+  PHOTO_CHECK_MAX,
+  PHOTO_MATCH_MAX_DISTANCE,
+  checksOfHex,
   detailDistance,
   fingerprintPicture,
-  PHOTO_MATCH_MAX_DISTANCE,
-  queryHashes,
+  hexOfChecks,
+  photoQuery,
   SAME_PICTURE_MAX_DETAIL,
   SAME_PICTURE_MAX_DISTANCE,
-  type PhotoHash,
+  storedQuery,
+  type PhotoQuery,
 } from "./fingerprint.server";
 import { hashesOfHex, hexOfHashes, photoIndex, REMOVALS_KEPT_MS, type PictureMatch } from "./photo-index.server";
 
@@ -62,13 +70,21 @@ const SYNC_BATCH = 25;
 export const UNREADABLE_RETRY_MS = 7 * 24 * 60 * 60_000;
 /** Products shown for a photo. */
 export const PHOTO_RESULTS = 24;
-/** Results more than this many bits farther than the best are left out (productsNear). */
-const RESULTS_SPREAD = 4;
+/** Results whose check is more than this many bits (of 256) worse than the best one's are left out (productsNear). */
+const RESULTS_SPREAD = 24;
+/** Candidates a search checks: the closest pictures by their hashes. */
+const CANDIDATES = 400;
 /** Other listings shown as the same item. */
 export const SAME_ITEM_MAX = 12;
 
 /** The score of a distance: 1 for the same picture, falling with each differing bit. */
 export const scoreOf = (distance: number) => Math.round((1 - distance / 64) * 1000) / 1000;
+/**
+ * A search result's score, from its check: 1 for the same picture, and a match at the
+ * check's limit scores what one at the hashes' limit did before checks (0.8125), so scores
+ * keep their meaning for the /api's callers.
+ */
+const scoreOfCheck = (check: number) => scoreOf((check / PHOTO_CHECK_MAX) * PHOTO_MATCH_MAX_DISTANCE);
 
 // ---------------------------------------------------------------- reading a picture
 
@@ -129,12 +145,14 @@ export async function syncProductPhotos(
   const wanted = new Map<string, number | null>();
   for (const url of pictures.images.slice(0, MAX_IMAGES)) wanted.set(url, null);
   for (const qc of pictures.qc.slice(0, MAX_QC)) if (!wanted.has(qc.url)) wanted.set(qc.url, qc.id);
-  // gone from the product, moved between its images and QC photos, or unreadable long enough to try again
+  // gone from the product, moved between its images and QC photos, unreadable long enough
+  // to try again, or made before checks (decision 050: read again, a row is never changed)
   const stale = existing.filter(
     (row) =>
       !wanted.has(row.imageUrl) ||
       wanted.get(row.imageUrl) !== row.qcImageId ||
-      (row.hashes === null && (row.createdAt ?? "") < retryUnreadableBefore),
+      (row.hashes === null && (row.createdAt ?? "") < retryUnreadableBefore) ||
+      (row.hashes !== null && !row.checks),
   );
   const kept = new Set(existing.filter((row) => !stale.includes(row)).map((row) => row.imageUrl));
   const added: NewFingerprint[] = [];
@@ -146,10 +164,18 @@ export async function syncProductPhotos(
       // half the time to the pages: a backfill of a large catalogue takes twice as long, and
       // the pages it runs beside stay near their idle speed (docs/performance.md)
       await new Promise((resolve) => setTimeout(resolve, performance.now() - began));
-      added.push({ productId, qcImageId, imageUrl: url, hashes: hexOfHashes(picture.hashes), detail: picture.detail, error: null });
+      added.push({
+        productId,
+        qcImageId,
+        imageUrl: url,
+        hashes: hexOfHashes(picture.hashes),
+        checks: hexOfChecks(picture.checks),
+        detail: picture.detail,
+        error: null,
+      });
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-      added.push({ productId, qcImageId, imageUrl: url, hashes: null, detail: null, error: message });
+      added.push({ productId, qcImageId, imageUrl: url, hashes: null, checks: null, detail: null, error: message });
     }
   }
   if (!stale.length && !added.length) return { changed: false, searchable: false };
@@ -166,7 +192,13 @@ export async function syncProductPhotos(
     if (isForeignKeyViolation(error)) return { changed: false, searchable: false };
     throw error;
   }
-  return { changed: true, searchable: [...stale, ...added].some((row) => row.hashes !== null) };
+  // what a page or a search shows changes when a readable picture comes or goes; one read
+  // again for its checks was readable before and after
+  const readable = (rows: Array<{ imageUrl: string; hashes: string | null }>) =>
+    new Set(rows.filter((row) => row.hashes !== null).map((row) => row.imageUrl));
+  const before = readable(existing);
+  const after = readable([...existing.filter((row) => !stale.includes(row)), ...added]);
+  return { changed: true, searchable: before.size !== after.size || [...after].some((url) => !before.has(url)) };
 }
 
 /** Where the sync is: the last product and QC photo it looked at. */
@@ -209,6 +241,8 @@ export async function syncPhotosOnce(
   const retryBefore = new Date(Date.now() - UNREADABLE_RETRY_MS).toISOString();
   const retried = await productsUnreadableBefore(db, retryBefore, SYNC_BATCH);
   for (const productId of retried) todo.add(productId);
+  const unchecked = await productsUnchecked(db, SYNC_BATCH);
+  for (const productId of unchecked) todo.add(productId);
   let changed = false;
   for (const productId of todo) {
     if (signal?.aborted) return { place, more: true, changed };
@@ -218,7 +252,8 @@ export async function syncPhotosOnce(
     products.length === SYNC_BATCH ||
     qc.inserted.length === SYNC_BATCH ||
     qc.reviewed.length === SYNC_BATCH ||
-    retried.length === SYNC_BATCH;
+    retried.length === SYNC_BATCH ||
+    unchecked.length > 0;
   // a write made while this batch was read (its nudge found the job running) is not left for the next period
   if (!more) {
     const [product] = await productsChangedAfter(db, { at: next.productAt, id: next.productId }, 1);
@@ -302,37 +337,52 @@ export const photoSyncJob: JobDefinition = {
 
 export type PhotoSearchItem = { productId: number; score: number; distance: number; imageUrl: string; qcImageId: number | null };
 
-/** Products whose pictures are near the query hashes, best first, one entry a product (its closest picture). */
-async function productsNear(query: readonly PhotoHash[], options: { skipProduct?: number; limit: number }): Promise<PhotoSearchItem[]> {
+/**
+ * Products whose pictures match the query, best first, one entry a product (its best
+ * picture): the index's closest pictures by their hashes are the candidates, and each is
+ * checked in detail (checkedMatch, decision 050), so a picture that merely lies near by
+ * luck, more of them as the catalogue grows, is not answered.
+ */
+async function productsNear(query: PhotoQuery, options: { skipProduct?: number; limit: number }): Promise<PhotoSearchItem[]> {
   const followed = photoIndex();
   await followed.follow();
-  const matches = followed.index.nearest(query, PHOTO_MATCH_MAX_DISTANCE, 400, options.skipProduct);
-  // only what is about as close as the best: a photo of the item the catalogue has comes
-  // within a few bits of it, and the pictures that merely happen to lie within the distance
-  // (more of them as the catalogue grows) are not shown beside it as if they matched too
-  const within = (matches[0]?.distance ?? 0) + RESULTS_SPREAD;
-  const best = new Map<number, PictureMatch>();
-  for (const match of matches) if (match.distance <= within && !best.has(match.productId)) best.set(match.productId, match);
+  const candidates = followed.index.nearest(query.hashes, CANDIDATE_DISTANCE, CANDIDATES, options.skipProduct);
+  const checks = await checksOf(
+    getDb(),
+    candidates.map((candidate) => candidate.fingerprintId),
+  );
+  const matches: Array<PictureMatch & { check: number }> = [];
+  for (const candidate of candidates) {
+    const stored = followed.index.hashesOf(candidate.fingerprintId);
+    const match = stored && checkedMatch(query, stored, checksOfHex(checks.get(candidate.fingerprintId)));
+    if (match) matches.push({ ...candidate, ...match });
+  }
+  matches.sort((a, b) => a.check - b.check || a.distance - b.distance || a.fingerprintId - b.fingerprintId);
+  // only what is about as good as the best: the others that pass are shown only when
+  // nothing better does
+  const within = (matches[0]?.check ?? 0) + RESULTS_SPREAD;
+  const best = new Map<number, (typeof matches)[number]>();
+  for (const match of matches) if (match.check <= within && !best.has(match.productId)) best.set(match.productId, match);
   return [...best.values()].slice(0, options.limit).map((match) => ({
     productId: match.productId,
-    score: scoreOf(match.distance),
+    score: scoreOfCheck(match.check),
     distance: match.distance,
     imageUrl: match.imageUrl,
     qcImageId: match.qcImageId,
   }));
 }
 
-/** The hashes of a shopper's photo; a file that is no picture answers 400. */
-export async function hashesOfUpload(input: Buffer | string, messages: { notImage: string }): Promise<PhotoHash[]> {
+/** A shopper's photo as a query; a file that is no picture answers 400. */
+export async function queryOfUpload(input: Buffer | string, messages: { notImage: string }): Promise<PhotoQuery> {
   try {
-    return await queryHashes(typeof input === "string" ? await fs.readFile(input) : input);
+    return await photoQuery(typeof input === "string" ? await fs.readFile(input) : input);
   } catch {
     throw new ApiError(400, messages.notImage, "VALIDATION_ERROR", [{ field: "image", message: messages.notImage }]);
   }
 }
 
-/** Products near a shopper's photo (its hashes: hashesOfUpload). */
-export function searchByPhotoHashes(query: readonly PhotoHash[]): Promise<PhotoSearchItem[]> {
+/** Products matching a shopper's photo (queryOfUpload). */
+export function searchByPhoto(query: PhotoQuery): Promise<PhotoSearchItem[]> {
   return productsNear(query, { limit: PHOTO_RESULTS });
 }
 
@@ -341,8 +391,8 @@ export function searchByPhotoHashes(query: readonly PhotoHash[]): Promise<PhotoS
  * QC photo), the picture's own product first. Null when that picture has no fingerprint (yet).
  */
 export async function searchFromPicture(imageUrl: string): Promise<PhotoSearchItem[] | null> {
-  const hashes = await readableHashesOfUrl(getDb(), imageUrl);
-  return hashes ? productsNear(hashesOfHex(hashes), { limit: PHOTO_RESULTS }) : null;
+  const stored = await readableHashesOfUrl(getDb(), imageUrl);
+  return stored ? productsNear(storedQuery(hashesOfHex(stored.hashes), checksOfHex(stored.checks)), { limit: PHOTO_RESULTS }) : null;
 }
 
 /**
