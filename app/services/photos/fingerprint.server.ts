@@ -383,9 +383,11 @@ const CHECK_COSINES = cosinesFor(CHECK_SIDE, 16);
 /** Checks are taken from a copy of the picture this size (long side): cheap to resample, and alike for stored pictures and queries. */
 const CHECK_GRAY_SIDE = 128;
 /** How a query's window is moved to meet a stored one: shares of its width and height. */
-const CHECK_SHIFTS: ReadonlyArray<readonly [dx: number, dy: number, grow: number]> = [-0.03, 0, 0.03].flatMap((dx) =>
-  [-0.03, 0, 0.03].flatMap((dy) => [0, -0.03, 0.03].map((grow) => [dx, dy, grow] as const)),
-);
+const CHECK_SHIFTS: ReadonlyArray<readonly [dx: number, dy: number, grow: number]> = [
+  ...[-0.03, 0, 0.03].flatMap((dx) => [-0.03, 0, 0.03].map((dy) => [dx, dy, 0] as const)),
+  [0, 0, -0.03],
+  [0, 0, 0.03],
+];
 /** A query is also tried turned back by these angles (degrees; a photo taken a little askew), its window unmoved or trimmed. */
 const CHECK_TURNS: readonly number[] = [-3, 3];
 const CHECK_TURN_TRIMS: readonly number[] = [0, 0.04];
