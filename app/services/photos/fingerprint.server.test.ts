@@ -74,11 +74,7 @@ describe("photo fingerprints", () => {
     const first = outcomes.filter((outcome) => outcome.rank === 1).length / outcomes.length;
     const inFive = outcomes.filter((outcome) => outcome.rank >= 1 && outcome.rank <= 5).length / outcomes.length;
     expect(first, JSON.stringify(outcomes.filter((outcome) => outcome.rank !== 1))).toBeGreaterThanOrEqual(0.9);
-    // the issue asks 97 % in the first five; the checks (decision 050) refuse the right
-    // picture for a few heavy changes (a reseller's card, a watermark over a texture), which
-    // is what keeps strangers out among thousands of pictures: 95 % is what they keep here,
-    // and the bench reports the whole set against the 97 %
-    expect(inFive, JSON.stringify(outcomes.filter((outcome) => outcome.rank === 0))).toBeGreaterThanOrEqual(0.95);
+    expect(inFive, JSON.stringify(outcomes.filter((outcome) => outcome.rank === 0))).toBeGreaterThanOrEqual(0.97);
   }, 120_000);
 
   it("find nothing close enough for photos of things not in the catalogue", async () => {

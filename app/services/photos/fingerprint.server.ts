@@ -218,8 +218,14 @@ export function contentBox(gray: Gray): Window {
     const mean = sum / n;
     return Math.sqrt(Math.max(0, squares / n - mean * mean));
   };
-  const rows = run(height, (y) => deviation((x) => data[y * width + x], width));
-  const columns = run(width, (x) => deviation((y) => data[y * width + x], height));
+  // rows across the whole width first; then the columns within those rows only (a card's
+  // header and price line run across its margins, which are plain beside the picture);
+  // then the rows again within those columns
+  const firstRows = run(height, (y) => deviation((x) => data[y * width + x], width));
+  const rowSpan = firstRows.to - firstRows.from;
+  const columns = run(width, (x) => deviation((k) => data[(firstRows.from + k) * width + x], rowSpan));
+  const columnSpan = columns.to - columns.from;
+  const rows = run(height, (y) => deviation((k) => data[y * width + columns.from + k], columnSpan));
   return { left: columns.from / width, right: 1 - columns.to / width, top: rows.from / height, bottom: 1 - rows.to / height };
 }
 
