@@ -21,6 +21,7 @@ import {
   matchingPictures,
   photoQuery,
   queryHashes,
+  storedQuery,
   type PhotoFingerprint,
 } from "./fingerprint.server";
 
@@ -87,6 +88,15 @@ describe("photo fingerprints", () => {
     const rejected = found.filter((names) => names.length === 0).length / found.length;
     expect(rejected, JSON.stringify(found)).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
+
+  it("search from a stored picture by its own checks, or by its hashes alone when it was fingerprinted before checks", () => {
+    const own = stored[7];
+    const checked = matchingPictures(storedQuery(own.fingerprint, own.checks), stored);
+    expect(checked[0]).toMatchObject({ name: own.name, distance: 0, check: 0 });
+    const unchecked = matchingPictures(storedQuery(own.fingerprint, null), stored);
+    expect(unchecked[0]).toMatchObject({ name: own.name, distance: 0 });
+    expect(unchecked.every((entry) => entry.distance <= PHOTO_MATCH_MAX_DISTANCE)).toBe(true);
+  });
 
   it("refuse to compare plain pictures: one colour has no shape, and a plain query finds nothing", async () => {
     const plain = (colour: string) =>
