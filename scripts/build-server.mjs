@@ -1,7 +1,8 @@
 /**
  * Compiles the server (server/start.ts and everything it imports from server/, app/ and
  * db/) into one ES module, build/server/start.js, so `npm start` runs plain node:
- * (and the campaign worker thread into build/server/campaign-worker.js, decision 018;
+ * (and the campaign worker thread into build/server/campaign-worker.js, decision 018, and
+ * the photo worker thread into build/server/photo-worker.js, decision 050;
  * the maintenance scripts, scripts/<name>.ts, into build/server/<name>.js, which
  * scripts/run.mjs runs where tsx is not installed):
  * no TypeScript loader thread and no compiling at run time (about 50 MB less memory;
@@ -18,6 +19,8 @@ await build({
   entryPoints: [
     { in: "server/start.ts", out: "start" },
     { in: "app/services/campaign-worker.server.ts", out: "campaign-worker" },
+    // the photo worker thread (app/services/photos/photo-thread.server.ts, decision 050)
+    { in: "app/services/photos/photo-worker.server.ts", out: "photo-worker" },
     // the maintenance scripts, for the production image (no tsx there: scripts/run.mjs)
     ...["migrate", "seed", "backup", "restore", "admin-create", "db-copy", "uploads-copy"].map((name) => ({
       in: `scripts/${name}.ts`,

@@ -20,7 +20,9 @@
  * Reading is bounded like every upload (decision 034): the caller has checked the type,
  * size and pixel count; sharp is told the pixel limit again.
  */
-import { loadSharp } from "~/services/uploads.server";
+// sharp is loaded when a picture is first decoded, not by the photo worker thread, which is
+// handed decoded pictures only (photo-worker.server.ts)
+const loadSharp = async () => (await import("sharp")).default;
 
 /** Hashes are 64 bits, kept as two unsigned 32-bit halves (JSON- and SQL-friendly). */
 export type PhotoHash = readonly [high: number, low: number];
@@ -296,7 +298,12 @@ async function windowsOfGray(gray: Gray): Promise<{ hashes: PhotoFingerprint; ch
   if (fallback < 0) throw new PhotoTooPlain();
   await yieldToRequests();
   const small = checkGrayOf(gray);
-  const own = cuts.map((cut) => checkOf(small, cut, false));
+  const own: Uint32Array[] = [];
+  for (const cut of cuts) {
+    // a few checks at a time: each is a fraction of a millisecond, all 19 together several
+    if (own.length % 5 === 0) await yieldToRequests();
+    own.push(checkOf(small, cut, false));
+  }
   const checks = new Uint32Array(cuts.length * CHECK_WORDS);
   hashes.forEach((hash, i) => checks.set(own[hash ? i : fallback], i * CHECK_WORDS));
   return { hashes: hashes.map((hash) => hash ?? hashes[fallback]!), checks };
@@ -346,9 +353,16 @@ export function detailDistance(a: string, b: string): number {
   return distance;
 }
 
+/** What a stored picture keeps: its fingerprint, its windows' checks and its detail hash. */
+export type StoredPicture = { hashes: PhotoFingerprint; checks: Uint32Array; detail: string };
+
 /** A stored picture's fingerprint, its checks and its detail hash, from one decoding. */
-export async function fingerprintPicture(input: Buffer): Promise<{ hashes: PhotoFingerprint; checks: Uint32Array; detail: string }> {
-  const gray = await grayOf(input);
+export async function fingerprintPicture(input: Buffer): Promise<StoredPicture> {
+  return pictureOfGray(await grayOf(input));
+}
+
+/** The same from the decoded grey picture (what the photo worker thread is given: photo-thread.server.ts). */
+export async function pictureOfGray(gray: Gray): Promise<StoredPicture> {
   const { hashes, checks } = await windowsOfGray(gray);
   await yieldToRequests();
   const detail = await detailHashOf(gray);
@@ -476,7 +490,11 @@ export type PhotoQuery = {
 
 /** A shopper's photo as a query: its whole, its content and its centre, each as it is and mirrored (none for a plain picture). */
 export async function photoQuery(input: Buffer): Promise<PhotoQuery> {
-  const gray = await grayOf(input);
+  return queryOfGray(await grayOf(input));
+}
+
+/** The query's views of the grey picture, each with its hash. */
+function queryViews(gray: Gray): Array<{ cut: Window; mirrored: boolean; hash: PhotoHash }> {
   const views: Array<{ cut: Window; mirrored: boolean; hash: PhotoHash }> = [];
   for (const cut of [WHOLE, contentBox(gray), CENTRE_WINDOW]) {
     const view = windowOf(gray, cut);
@@ -485,33 +503,63 @@ export async function photoQuery(input: Buffer): Promise<PhotoQuery> {
       if (hash) views.push({ cut, mirrored, hash });
     }
   }
+  return views;
+}
+
+/**
+ * A query's window checked every way it is tried (CHECK_SHIFTS, then each of CHECK_TURNS
+ * by CHECK_TURN_TRIMS), one after the other: `turns` are the small picture turned by CHECK_TURNS.
+ */
+function movedChecksOf(small: Gray, turns: Gray[], cut: Window, mirrored: boolean): Uint32Array {
+  const width = 1 - cut.left - cut.right;
+  const height = 1 - cut.top - cut.bottom;
+  const trimmed = (trim: number, dx = 0, dy = 0): Window => ({
+    left: Math.max(0, cut.left + (dx + trim) * width),
+    right: Math.max(0, cut.right + (trim - dx) * width),
+    top: Math.max(0, cut.top + (dy + trim) * height),
+    bottom: Math.max(0, cut.bottom + (trim - dy) * height),
+  });
+  const all: Uint32Array[] = CHECK_SHIFTS.map(([dx, dy, grow]) => checkOf(small, trimmed(-grow, dx, dy), mirrored));
+  for (const turn of turns) for (const trim of CHECK_TURN_TRIMS) all.push(checkOf(turn, trimmed(trim), mirrored));
+  const checks = new Uint32Array(all.length * CHECK_WORDS);
+  all.forEach((check, n) => checks.set(check, n * CHECK_WORDS));
+  return checks;
+}
+
+/** A query whose windows' tries are worked out when a candidate first needs them (in this thread). */
+export function queryOfGray(gray: Gray): PhotoQuery {
+  const views = queryViews(gray);
   const small = checkGrayOf(gray);
   let turns: Gray[] | null = null;
   const moved = new Map<number, Uint32Array>();
-  const movedChecks = (index: number) => {
-    let checks = moved.get(index);
-    if (checks) return checks;
-    const { cut, mirrored } = views[index];
-    const width = 1 - cut.left - cut.right;
-    const height = 1 - cut.top - cut.bottom;
-    const trimmed = (trim: number, dx = 0, dy = 0): Window => ({
-      left: Math.max(0, cut.left + (dx + trim) * width),
-      right: Math.max(0, cut.right + (trim - dx) * width),
-      top: Math.max(0, cut.top + (dy + trim) * height),
-      bottom: Math.max(0, cut.bottom + (trim - dy) * height),
-    });
-    const all: Uint32Array[] = CHECK_SHIFTS.map(([dx, dy, grow]) => checkOf(small, trimmed(-grow, dx, dy), mirrored));
-    turns ??= CHECK_TURNS.map((degrees) => turned(small, degrees));
-    for (const turn of turns) for (const trim of CHECK_TURN_TRIMS) all.push(checkOf(turn, trimmed(trim), mirrored));
-    checks = new Uint32Array(all.length * CHECK_WORDS);
-    all.forEach((check, n) => checks!.set(check, n * CHECK_WORDS));
-    moved.set(index, checks);
-    return checks;
-  };
+  return queryFrom(
+    views.map((view) => view.hash),
+    (index) => {
+      let checks = moved.get(index);
+      if (!checks) {
+        turns ??= CHECK_TURNS.map((degrees) => turned(small, degrees));
+        checks = movedChecksOf(small, turns, views[index].cut, views[index].mirrored);
+        moved.set(index, checks);
+      }
+      return checks;
+    },
+  );
+}
+
+/** A query's hashes and every window's tries at once (the photo worker thread's answer: queryFrom rebuilds the query). */
+export function queryPartsOfGray(gray: Gray): { hashes: PhotoHash[]; moved: Uint32Array[] } {
+  const views = queryViews(gray);
+  const small = checkGrayOf(gray);
+  const turns = CHECK_TURNS.map((degrees) => turned(small, degrees));
+  return { hashes: views.map((view) => view.hash), moved: views.map((view) => movedChecksOf(small, turns, view.cut, view.mirrored)) };
+}
+
+/** A query from its hashes and its windows' tries (`movedOf(index)`: every try of window `index`). */
+export function queryFrom(hashes: PhotoHash[], movedOf: (index: number) => Uint32Array): PhotoQuery {
   return {
-    hashes: views.map((view) => view.hash),
+    hashes,
     checkDistance(index, stored, at) {
-      const checks = movedChecks(index);
+      const checks = movedOf(index);
       let best = 256;
       for (let n = 0; n < checks.length; n += CHECK_WORDS) best = Math.min(best, checkDistanceOf(checks, n, stored, at));
       return best;

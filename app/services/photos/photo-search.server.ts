@@ -49,14 +49,13 @@ import {
   PHOTO_MATCH_MAX_DISTANCE,
   checksOfHex,
   detailDistance,
-  fingerprintPicture,
   hexOfChecks,
-  photoQuery,
   SAME_PICTURE_MAX_DETAIL,
   SAME_PICTURE_MAX_DISTANCE,
   storedQuery,
   type PhotoQuery,
 } from "./fingerprint.server";
+import { fingerprintPictureOffThread, photoQueryOffThread } from "./photo-thread.server";
 import { hashesOfHex, hexOfHashes, photoIndex, REMOVALS_KEPT_MS, type PictureMatch } from "./photo-index.server";
 
 /** A picture is read up to this size (the upload limit of shoppers' photos). */
@@ -160,7 +159,7 @@ export async function syncProductPhotos(
     if (kept.has(url) || signal?.aborted) continue;
     try {
       const began = performance.now();
-      const picture = await fingerprintPicture(await readPicture(url));
+      const picture = await fingerprintPictureOffThread(await readPicture(url));
       // half the time to the pages: a backfill of a large catalogue takes twice as long, and
       // the pages it runs beside stay near their idle speed (docs/performance.md)
       await new Promise((resolve) => setTimeout(resolve, performance.now() - began));
@@ -375,7 +374,7 @@ async function productsNear(query: PhotoQuery, options: { skipProduct?: number; 
 /** A shopper's photo as a query; a file that is no picture answers 400. */
 export async function queryOfUpload(input: Buffer | string, messages: { notImage: string }): Promise<PhotoQuery> {
   try {
-    return await photoQuery(typeof input === "string" ? await fs.readFile(input) : input);
+    return await photoQueryOffThread(typeof input === "string" ? await fs.readFile(input) : input);
   } catch {
     throw new ApiError(400, messages.notImage, "VALIDATION_ERROR", [{ field: "image", message: messages.notImage }]);
   }
