@@ -437,8 +437,8 @@ export async function sameItemOf(
   return [...found].map(([id, score]) => ({ productId: id, score }));
 }
 
-/** Product ids counted by one statement of the progress: a few milliseconds each at any size. */
-export const PROGRESS_SLICE = 10_000;
+/** Product ids counted by one statement of the progress: 2–3 ms each (10,000 took up to 21 ms idle, 62 under load, at 500,000 pictures). */
+export const PROGRESS_SLICE = 2_000;
 /** A progress counted this recently is answered again (the back office and scripts poll it). */
 const PROGRESS_KEPT_MS = 1_000;
 let progressKept: { at: number; progress: Promise<FingerprintProgress> } | null = null;
