@@ -18,14 +18,12 @@
  * and never fail it; OUTAGE_FAILURES of them in a row pause the run as a relay outage,
  * resumed by itself after a growing wait. A 5xx answer fails that recipient only.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ApiError } from "~/lib/api.server";
 import { getDb, setAutomaticCheckpoints } from "~/lib/db.server";
 import { getEnv } from "~/lib/env.server";
 import { log } from "~/lib/log.server";
+import { compiledWorkerFile } from "~/lib/worker-file.server";
 import { findTemplate } from "~/models/email/templates.server";
 import { findCampaign, scheduledCampaigns, setCampaignStatus, type Campaign } from "~/models/email/campaigns.server";
 import { createRun, findRun, openRunOfCampaign, runsWithStatus, transition, type CampaignRun } from "~/models/email/runs.server";
@@ -108,21 +106,9 @@ async function answer(worker: Worker, request: LogRequest) {
   }
 }
 
-/** The compiled worker (build/server/campaign-worker.js), found from this module up to the project folder. */
-function workerFile(): string | null {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-  const file = path.join(dir, "build", "server", "campaign-worker.js");
-  return fs.existsSync(file) ? file : null;
-}
-
 function campaignWorker(): WorkerHandle | null {
   if (globalThis.__campaignWorker) return globalThis.__campaignWorker;
-  const file = workerFile();
+  const file = compiledWorkerFile("campaign-worker");
   if (!file) return null;
   // no inherited flags (V8 heap flags are refused in a worker); a small young generation, as the server's
   const worker = new Worker(file, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });

@@ -273,15 +273,11 @@ export async function grayOf(input: Buffer): Promise<Gray> {
  * content's hash instead of noise; a picture too plain in its content throws PhotoTooPlain.
  */
 export async function fingerprintPhoto(input: Buffer): Promise<PhotoFingerprint> {
-  return fingerprintOfGray(await grayOf(input));
+  return (await windowsOfGray(await grayOf(input))).hashes;
 }
 
 /** Lets waiting requests run: the windows are hashed in the serving process, a millisecond or two each. */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function fingerprintOfGray(gray: Gray): Promise<PhotoFingerprint> {
-  return (await windowsOfGray(gray)).hashes;
-}
 
 /**
  * A stored picture's hashes and checks, window by window (the content, then
@@ -371,10 +367,7 @@ export async function pictureOfGray(gray: Gray): Promise<StoredPicture> {
 
 /** A query's hashes: its whole, its content and its centre, each as it is and mirrored; none for a plain picture. */
 export async function queryHashes(input: Buffer): Promise<PhotoHash[]> {
-  const gray = await grayOf(input);
-  const views = [WHOLE, contentBox(gray), CENTRE_WINDOW].map((cut) => windowOf(gray, cut));
-  const hashes = views.flatMap((view) => [hashOf(view, false), hashOf(view, true)]);
-  return hashes.filter((hash): hash is PhotoHash => hash !== null);
+  return queryViews(await grayOf(input)).map((view) => view.hash);
 }
 
 // ---------------------------------------------------------------- checking a match

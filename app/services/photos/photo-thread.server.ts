@@ -7,11 +7,9 @@
  * (`npm run dev` before any build, unit tests), or if it fails, the work is done in this
  * thread, as before: a picture is never recorded unreadable because a thread went away.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { log } from "~/lib/log.server";
+import { compiledWorkerFile } from "~/lib/worker-file.server";
 import {
   grayOf,
   pictureOfGray,
@@ -38,22 +36,10 @@ declare global {
 
 let asks = 0;
 
-/** The compiled worker, found from this module up to the project folder, or null. */
-function workerFile(): string | null {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-  const file = path.join(dir, "build", "server", "photo-worker.js");
-  return fs.existsSync(file) ? file : null;
-}
-
 function photoWorker(): Handle | null {
   if (globalThis.__photoWorkerMode === "off") return null;
   if (globalThis.__photoWorker) return globalThis.__photoWorker;
-  const file = workerFile();
+  const file = compiledWorkerFile("photo-worker");
   if (!file) return null;
   // no inherited flags (V8 heap flags are refused in a worker); a small young generation
   const worker = new Worker(file, { execArgv: [], workerData: { photoWorker: true }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
